@@ -1,0 +1,105 @@
+"""Atomic outputs: write to a temporary sibling, rename into place on success.
+
+Every file or folder the toolkit writes goes through these helpers, so an error
+or Ctrl-C part way never leaves a half-written output where a finished one is
+expected: either the old state stays, or the complete new one appears.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from wrdscore.errors import WrdscoreError
+
+
+@contextlib.contextmanager
+def atomic_write(
+    path: str | os.PathLike[str], mode: str = "w", **open_kwargs: Any
+) -> Iterator[IO[Any]]:
+    """Open a temporary file beside ``path``; rename it to ``path`` when the block ends.
+
+    Parameters
+    ----------
+    path : path-like
+        Final destination. Its parent folder is created if needed.
+    mode : str
+        ``"w"`` (text, UTF-8 unless ``encoding`` is given) or ``"wb"``.
+    **open_kwargs
+        Passed to :func:`open` (``encoding``, ``newline``...).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> with atomic_write(d / "out.txt") as fh:
+    ...     _ = fh.write("hello")
+    >>> (d / "out.txt").read_text()
+    'hello'
+    """
+    if mode not in ("w", "wb"):
+        raise ValueError(f"atomic_write supports modes 'w' and 'wb', not {mode!r}")
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if "b" not in mode:
+        open_kwargs.setdefault("encoding", "utf-8")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    try:
+        with open(tmp, mode, **open_kwargs) as fh:
+            yield fh
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_dir(path: str | os.PathLike[str], force: bool = False) -> Iterator[Path]:
+    """Yield a temporary folder beside ``path``; rename it to ``path`` when the block ends.
+
+    Parameters
+    ----------
+    path : path-like
+        The output folder to create.
+    force : bool
+        Replace an existing ``path``. Without it an existing folder is refused
+        *before* any work starts, with a :class:`~wrdscore.errors.WrdscoreError`.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp()) / "corpus"
+    >>> with atomic_dir(d) as tmp:
+    ...     _ = (tmp / "a.txt").write_text("x")
+    >>> sorted(p.name for p in d.iterdir())
+    ['a.txt']
+    """
+    target = Path(path)
+    if target.exists() and not force:
+        raise WrdscoreError(f"output {target} already exists (use --force to replace it)")
+    if target.exists() and not target.is_dir():
+        raise WrdscoreError(f"output {target} exists and is not a folder")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
+    try:
+        yield tmp
+        if target.exists():
+            # Move the old output aside first so a failure here still leaves one complete copy.
+            old = Path(
+                tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent)
+            )
+            os.replace(target, old / target.name)
+            os.replace(tmp, target)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise

@@ -1,0 +1,142 @@
+"""The on-disk corpus format that ``wrdscore ingest`` writes and everything else reads.
+
+A corpus is a folder with two files:
+
+``methods.jsonl.gz``
+    One JSON object per method, gzip-compressed JSON Lines, with the fields
+    ``name``, ``tokens``, ``type``, ``path``, ``line``, ``summary`` and ``source``
+    (index into the manifest's ``sources`` list).
+``manifest.json``
+    Sources, counts, parser, options, versions and timing (see the README).
+
+Readers stream the records; nothing ever holds a whole corpus in memory.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from wrdscore.errors import WrdscoreError
+
+METHODS_FILE = "methods.jsonl.gz"
+MANIFEST_FILE = "manifest.json"
+RECORD_FIELDS = ("name", "tokens", "type", "path", "line", "summary", "source")
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A corpus folder opened for reading.
+
+    Attributes
+    ----------
+    path : Path
+        The folder.
+    manifest : dict
+        The parsed ``manifest.json``.
+    manifest_sha256 : str
+        SHA-256 of the manifest's bytes, which identifies the corpus in model metadata.
+    """
+
+    path: Path
+    manifest: dict[str, Any] = field(repr=False)
+    manifest_sha256: str
+
+    def iter_methods(self) -> Iterator[dict[str, Any]]:
+        """Stream the method records in the order they were written.
+
+        Raises
+        ------
+        WrdscoreError
+            If the records file is truncated or not valid gzip/JSON.
+        """
+        methods = self.path / METHODS_FILE
+        try:
+            with gzip.open(methods, "rt", encoding="utf-8") as fh:
+                for lineno, line in enumerate(fh, 1):
+                    try:
+                        yield json.loads(line)
+                    except json.JSONDecodeError as exc:
+                        raise WrdscoreError(
+                            f"{methods}: line {lineno} is not valid JSON ({exc.msg})"
+                        ) from None
+        except (OSError, EOFError, zlib.error) as exc:
+            raise WrdscoreError(f"{methods}: corrupt corpus file ({exc})") from None
+
+
+def open_corpus(path: str | Path) -> Corpus:
+    """Open a folder written by ``wrdscore ingest``.
+
+    Raises
+    ------
+    WrdscoreError
+        If the folder is missing or is not a corpus.
+    """
+    folder = Path(path)
+    if not folder.is_dir():
+        raise WrdscoreError(f"corpus folder {folder} does not exist")
+    manifest_path = folder / MANIFEST_FILE
+    if not manifest_path.is_file() or not (folder / METHODS_FILE).is_file():
+        raise WrdscoreError(
+            f"{folder} is not a corpus: expected {MANIFEST_FILE} and {METHODS_FILE} "
+            "(create one with `wrdscore ingest`)"
+        )
+    raw = manifest_path.read_bytes()
+    try:
+        manifest = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise WrdscoreError(f"{manifest_path}: not valid JSON ({exc.msg})") from None
+    return Corpus(folder, manifest, hashlib.sha256(raw).hexdigest())
+
+
+class CorpusWriter:
+    """Stream method records into ``methods.jsonl.gz`` inside a (temporary) folder.
+
+    Use inside :func:`wrdscore.atomic.atomic_dir` so an interrupted run leaves
+    nothing behind; call :meth:`write_manifest` last.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> with CorpusWriter(d) as w:
+    ...     w.write({"name": "getX", "tokens": ["get", "x"], "type": "A", "path": "A.java",
+    ...              "line": 3, "summary": None, "source": 0})
+    ...     w.write_manifest({"counts": {"methods": 1}})
+    >>> [r["name"] for r in open_corpus(d).iter_methods()]
+    ['getX']
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        self.count = 0
+        self._fh: IO[str] = gzip.open(  # noqa: SIM115 - closed in close()
+            self.folder / METHODS_FILE, "wt", encoding="utf-8", compresslevel=6
+        )
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Append one method record (the fields of :data:`RECORD_FIELDS`)."""
+        self._fh.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+        self._fh.write("\n")
+        self.count += 1
+
+    def write_manifest(self, manifest: dict[str, Any]) -> None:
+        """Write ``manifest.json`` (pretty-printed, stable key order)."""
+        text = json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False)
+        (self.folder / MANIFEST_FILE).write_text(text + "\n", encoding="utf-8")
+
+    def close(self) -> None:
+        """Finish the gzip stream."""
+        self._fh.close()
+
+    def __enter__(self) -> CorpusWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

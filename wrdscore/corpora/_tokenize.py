@@ -1,0 +1,181 @@
+"""The one sub-token splitter shared by the whole toolkit.
+
+Ingestion, embedding training, scoring and studies all call :func:`split_identifier`,
+so a name is tokenised the same way everywhere (``toASN1Primitive`` ->
+``to asn 1 primitive``).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+_UPPER = "U"
+_LOWER = "L"
+_DIGIT = "D"
+_MARK = "M"
+_SEP = " "
+
+# Unicode categories -> the classes the splitter reasons about. Titlecase letters
+# (``ǅ``) start a word like capitals; modifier and "other" letters (CJK, ``ʰ``) have
+# no case and behave like lower-case ones; combining marks stay with the letter
+# before them so ``é`` written as ``e`` + U+0301 is never cut apart.
+_CATEGORY_KIND = {
+    "Lu": _UPPER,
+    "Lt": _UPPER,
+    "Ll": _LOWER,
+    "Lm": _LOWER,
+    "Lo": _LOWER,
+    "Nd": _DIGIT,
+    "Nl": _DIGIT,
+    "No": _DIGIT,
+    "Mn": _MARK,
+    "Mc": _MARK,
+    "Me": _MARK,
+}
+
+
+def _kind(ch: str) -> str:
+    if ch.isascii():
+        # Fast path: almost every Java identifier is ASCII.
+        if ch.isupper():
+            return _UPPER
+        if ch.islower():
+            return _LOWER
+        if ch.isdigit():
+            return _DIGIT
+        return _SEP
+    return _CATEGORY_KIND.get(unicodedata.category(ch), _SEP)
+
+
+def _lower(token: str) -> str:
+    # Character by character, so context rules (Greek final sigma) cannot make the
+    # lower-cased token depend on where the split fell.
+    return "".join(c.lower() for c in token)
+
+
+@lru_cache(maxsize=1 << 16)
+def _split_cached(text: str) -> tuple[str, ...]:
+    tokens: list[str] = []
+    cur: list[str] = []
+    prev = _SEP  # kind of the last non-mark character in ``cur``
+    upper_run = 0  # how many capitals end ``cur``
+    last_upper_at = 0  # index in ``cur`` where the last capital (with its marks) starts
+    n = len(text)
+    i = 0
+    while i < n:
+        ch = text[i]
+        k = _kind(ch)
+        if k == _SEP:
+            if cur:
+                tokens.append(_lower("".join(cur)))
+                cur = []
+            prev, upper_run = _SEP, 0
+            i += 1
+            continue
+        if k == _MARK:
+            cur.append(ch)
+            i += 1
+            continue
+        if cur:
+            if (k == _DIGIT) != (prev == _DIGIT) or (k == _UPPER and prev == _LOWER):
+                # digit/letter edge, or camelCase hump: a new token starts here
+                tokens.append(_lower("".join(cur)))
+                cur, upper_run = [], 0
+            elif k == _LOWER and prev == _UPPER and upper_run >= 2:
+                nxt = _kind(text[i + 1]) if i + 1 < n else _SEP
+                if ch == "s" and nxt != _LOWER and nxt != _MARK:
+                    # Plural acronym: getURLs -> get urls, not get ur ls.
+                    cur.append(ch)
+                    prev, upper_run = k, 0
+                    i += 1
+                    continue
+                # End of an acronym: the last capital starts the next word
+                # (parseHTTPResponse -> parse http response).
+                tokens.append(_lower("".join(cur[:last_upper_at])))
+                cur = cur[last_upper_at:]
+                upper_run = 1
+        if k == _UPPER:
+            last_upper_at = len(cur)
+            upper_run += 1
+        else:
+            upper_run = 0
+        cur.append(ch)
+        prev = k
+        i += 1
+    if cur:
+        tokens.append(_lower("".join(cur)))
+    return tuple(tokens)
+
+
+def split_identifier(text: str) -> list[str]:
+    """Split an identifier (or any text) into lower-case sub-tokens.
+
+    Rules, applied in one left-to-right pass:
+
+    * anything that is not a letter, digit or combining mark separates tokens
+      (``_``, ``$``, spaces, punctuation), so snake_case, SCREAMING_CASE and free
+      text all work;
+    * a capital after a lower-case letter starts a token (camelCase, PascalCase);
+    * in a run of capitals followed by a lower-case letter, the last capital starts
+      the next token (``XMLHttpRequest`` -> ``xml http request``), except a single
+      trailing ``s`` that ends the run (``getURLs`` -> ``get urls``);
+    * a run of digits is its own token (``md5Hex`` -> ``md 5 hex``);
+    * letters without case (CJK) join the lower-case letters around them, combining
+      marks stay with the character before them.
+
+    Lower-casing is per character, so ``"".join(tokens)`` is always exactly the
+    lower-cased letters and digits of ``text``: splitting never loses a letter.
+
+    Parameters
+    ----------
+    text : str
+        An identifier such as ``"toASN1Primitive"``, sub-tokens such as
+        ``"get user name"``, or free text.
+
+    Returns
+    -------
+    list of str
+        Non-empty lower-case tokens; empty for text without letters or digits.
+
+    Examples
+    --------
+    >>> split_identifier("toASN1Primitive")
+    ['to', 'asn', '1', 'primitive']
+    >>> split_identifier("parseHTTPResponse")
+    ['parse', 'http', 'response']
+    >>> split_identifier("MAX_VALUE")
+    ['max', 'value']
+    """
+    return list(_split_cached(text))
+
+
+def to_tokens(item: str | Sequence[str]) -> list[str]:
+    """Tokens of one item: a string, or a sequence of strings split and concatenated.
+
+    A list such as ``["get", "userName"]`` gives ``["get", "user", "name"]``: every
+    piece goes through :func:`split_identifier`, so callers never bypass the splitter.
+
+    Examples
+    --------
+    >>> to_tokens("getUserName")
+    ['get', 'user', 'name']
+    >>> to_tokens(["get", "userName"])
+    ['get', 'user', 'name']
+    """
+    if isinstance(item, str):
+        return split_identifier(item)
+    out: list[str] = []
+    for piece in item:
+        if not isinstance(piece, str):
+            raise TypeError(
+                f"expected a string or a sequence of strings, got {type(piece).__name__}"
+            )
+        out.extend(_split_cached(piece))
+    return out
+
+
+def split_many(texts: Iterable[str]) -> list[list[str]]:
+    """:func:`split_identifier` over many texts (convenience for batch callers)."""
+    return [list(_split_cached(t)) for t in texts]

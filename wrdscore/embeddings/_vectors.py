@@ -1,0 +1,216 @@
+"""Token embeddings as the metrics see them: vectors, OOV policy, IDF, vocabulary mean."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from gensim.models import KeyedVectors
+from gensim.models.fasttext import FastTextKeyedVectors
+from numpy.typing import ArrayLike, NDArray
+
+from wrdscore.errors import WrdscoreError
+
+OOV_POLICIES = ("zero", "drop", "subword")
+
+
+def vectors_sha(kv: KeyedVectors) -> str:
+    """First 8 hex digits of SHA-256 over the vocabulary and vectors (identifies a model)."""
+    h = hashlib.sha256()
+    h.update("\n".join(kv.index_to_key).encode("utf-8"))
+    h.update(np.ascontiguousarray(kv.vectors, dtype=np.float32).tobytes())
+    if isinstance(kv, FastTextKeyedVectors) and kv.vectors_ngrams is not None:
+        h.update(np.ascontiguousarray(kv.vectors_ngrams, dtype=np.float32).tobytes())
+    return h.hexdigest()[:8]
+
+
+class TokenEmbeddings:
+    """Sub-token vectors plus the statistics the metrics need.
+
+    Parameters
+    ----------
+    kv : gensim.models.KeyedVectors
+        The vectors. A :class:`~gensim.models.fasttext.FastTextKeyedVectors` also
+        gives vectors to unseen tokens (``oov="subword"``).
+    name : str
+        Short label used in score signatures, e.g. ``"jdk17-w2v-50"``.
+    doc_freq : mapping of str to int, optional
+        In how many training documents (method names) each token occurs.
+    n_docs : int, optional
+        Number of training documents; required with ``doc_freq``.
+    meta : dict, optional
+        Training metadata (``model.json``), kept for display.
+
+    Attributes
+    ----------
+    sha : str
+        8 hex digits identifying the vocabulary and vectors.
+
+    Examples
+    --------
+    >>> emb = TokenEmbeddings.from_vectors({"get": [1.0, 0.0], "set": [0.6, 0.8]})
+    >>> vecs, oov = emb.lookup(["get", "nope"], oov="zero")
+    >>> vecs.tolist(), oov.tolist()
+    ([[1.0, 0.0], [0.0, 0.0]], [False, True])
+    """
+
+    def __init__(
+        self,
+        kv: KeyedVectors,
+        *,
+        name: str,
+        doc_freq: Mapping[str, int] | None = None,
+        n_docs: int | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        if doc_freq is not None and not n_docs:
+            raise ValueError("doc_freq needs n_docs > 0")
+        self.kv = kv
+        self.name = name
+        self.doc_freq = dict(doc_freq) if doc_freq is not None else None
+        self.n_docs = n_docs
+        self.meta = dict(meta or {})
+        self.sha = vectors_sha(kv)
+        # float64 copy: the metrics' exactness targets (1e-9) need double precision.
+        self._matrix: NDArray[np.float64] = np.asarray(kv.vectors, dtype=np.float64)
+        self._index = kv.key_to_index
+
+    @classmethod
+    def from_vectors(
+        cls,
+        vectors: Mapping[str, ArrayLike],
+        *,
+        name: str = "custom",
+        doc_freq: Mapping[str, int] | None = None,
+        n_docs: int | None = None,
+        counts: Mapping[str, int] | None = None,
+    ) -> TokenEmbeddings:
+        """Build embeddings from a ``{token: vector}`` mapping (tests, small experiments).
+
+        ``counts`` (token frequencies) weight :meth:`mean_vector`; without them the
+        vocabulary mean is unweighted.
+        """
+        if not vectors:
+            raise WrdscoreError("no vectors given")
+        keys = list(vectors)
+        mat = np.asarray([np.asarray(vectors[k], dtype=np.float32) for k in keys])
+        if mat.ndim != 2:
+            raise WrdscoreError("all vectors must have the same dimension")
+        kv = KeyedVectors(vector_size=mat.shape[1])
+        kv.add_vectors(keys, mat)
+        if counts is not None:
+            for k in keys:
+                kv.set_vecattr(k, "count", int(counts.get(k, 0)))
+        return cls(kv, name=name, doc_freq=doc_freq, n_docs=n_docs)
+
+    @property
+    def dim(self) -> int:
+        """Vector dimension."""
+        return int(self.kv.vector_size)
+
+    @property
+    def has_subword(self) -> bool:
+        """Whether unseen tokens get vectors from character n-grams (FastText)."""
+        return isinstance(self.kv, FastTextKeyedVectors) and self.kv.vectors_ngrams is not None
+
+    @property
+    def has_df(self) -> bool:
+        """Whether document frequencies (and so IDF weights) are available."""
+        return self.doc_freq is not None
+
+    def __contains__(self, token: str) -> bool:
+        return token in self._index
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def lookup(
+        self, tokens: Sequence[str], oov: str = "zero"
+    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        """Vectors of ``tokens`` under an out-of-vocabulary policy.
+
+        Parameters
+        ----------
+        tokens : sequence of str
+            Sub-tokens.
+        oov : {"zero", "drop", "subword"}
+            ``zero``: an unseen token gets the zero vector (so zero mass under norm
+            weighting); ``drop``: unseen tokens are removed, the returned rows are
+            those of ``tokens`` where the mask is False; ``subword``: unseen tokens
+            get FastText n-gram vectors (error if the model has none).
+
+        Returns
+        -------
+        vectors : ndarray of shape (k, dim), float64
+            ``k = len(tokens)`` except under ``drop``.
+        oov_mask : ndarray of bool, shape (len(tokens),)
+            True where the token is not in the vocabulary (counted whatever the policy).
+        """
+        if oov not in OOV_POLICIES:
+            raise WrdscoreError(
+                f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}"
+            )
+        if oov == "subword" and not self.has_subword:
+            raise WrdscoreError(
+                f"embeddings {self.name!r} have no subword vectors; use oov='zero' or 'drop', "
+                "or a FastText model"
+            )
+        idx = np.fromiter(
+            (self._index.get(t, -1) for t in tokens), dtype=np.int64, count=len(tokens)
+        )
+        mask = idx < 0
+        if oov == "drop":
+            return self._matrix[idx[~mask]], mask
+        out = self._matrix[np.where(mask, 0, idx)] if len(idx) else np.zeros((0, self.dim))
+        if mask.any():
+            out[mask] = 0.0
+            if oov == "subword":
+                for i in np.flatnonzero(mask):
+                    out[i] = self.kv.get_vector(tokens[i])
+        return out, mask
+
+    def idf(self, tokens: Sequence[str]) -> NDArray[np.float64]:
+        """Inverse document frequency of each token, fixed by the training corpus.
+
+        The one IDF formula of the toolkit (scikit-learn's smooth IDF)::
+
+            idf(t) = ln((1 + N) / (1 + df(t))) + 1
+
+        with ``N`` the number of training method names and ``df(t)`` the number of
+        them containing ``t``. It is positive for every token, and an unseen token
+        (``df = 0``) gets the largest value, ``ln(1 + N) + 1``.
+
+        Raises
+        ------
+        WrdscoreError
+            If the embeddings carry no document frequencies (a plain word2vec file).
+        """
+        if self.doc_freq is None or not self.n_docs:
+            raise WrdscoreError(
+                f"embeddings {self.name!r} have no document frequencies, so IDF weighting is "
+                "unavailable; train a model with `wrdscore train` or use weights='norm'"
+            )
+        n = self.n_docs
+        return np.array(
+            [math.log((1 + n) / (1 + self.doc_freq.get(t, 0))) + 1.0 for t in tokens],
+            dtype=np.float64,
+        )
+
+    def mean_vector(self) -> NDArray[np.float64]:
+        """Mean of the vocabulary's vectors, weighted by token frequency (corpus centering).
+
+        Frequencies are the ``count`` attribute gensim keeps per token; a model
+        without counts (a plain word2vec text file) gets the unweighted mean.
+        """
+        if not hasattr(self, "_mean"):
+            counts = None
+            if "count" in self.kv.expandos:
+                counts = np.asarray(self.kv.expandos["count"], dtype=np.float64)
+            if counts is None or counts.sum() <= 0:
+                self._mean = self._matrix.mean(axis=0)
+            else:
+                self._mean = counts @ self._matrix / counts.sum()
+        return self._mean
