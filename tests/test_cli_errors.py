@@ -1,0 +1,56 @@
+"""The CLI's error contract: one line on stderr, a non-zero exit, never a traceback."""
+
+import typer
+from typer.testing import CliRunner
+
+from wrdscore import __version__
+from wrdscore.cli import EXIT_INTERRUPTED, EXIT_USER_ERROR, _Group, app
+from wrdscore.errors import WrdscoreError
+
+
+def _app_raising(exc: BaseException) -> typer.Typer:
+    demo = typer.Typer(cls=_Group)
+
+    @demo.command()
+    def boom() -> None:
+        raise exc
+
+    @demo.command()
+    def ok() -> None:
+        typer.echo("fine")
+
+    return demo
+
+
+def test_user_error_is_one_line_exit_2():
+    result = CliRunner().invoke(
+        _app_raising(WrdscoreError("corpus folder x does not exist")), ["boom"]
+    )
+    assert result.exit_code == EXIT_USER_ERROR
+    assert result.output.strip() == "error: corpus folder x does not exist"
+    assert "Traceback" not in result.output
+
+
+def test_os_error_names_the_file():
+    exc = FileNotFoundError(2, "No such file or directory", "refs.txt")
+    result = CliRunner().invoke(_app_raising(exc), ["boom"])
+    assert result.exit_code == EXIT_USER_ERROR
+    assert result.output.strip() == "error: No such file or directory: refs.txt"
+
+
+def test_ctrl_c_exits_130():
+    result = CliRunner().invoke(_app_raising(KeyboardInterrupt()), ["boom"])
+    assert result.exit_code == EXIT_INTERRUPTED
+    assert "interrupted" in result.output
+
+
+def test_bugs_are_not_hidden():
+    # Only user errors are turned into messages; a programming error must still surface.
+    result = CliRunner().invoke(_app_raising(ZeroDivisionError("bug")), ["boom"])
+    assert isinstance(result.exception, ZeroDivisionError)
+
+
+def test_version():
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.output.strip() == f"wrdscore {__version__}"
