@@ -1,0 +1,182 @@
+"""Exact-match baselines over sub-tokens: ROUGE-1, ROUGE-L and code2seq's sub-token P/R/F1.
+
+These need no embeddings: a predicted sub-token counts only when it is spelled
+exactly like a reference sub-token. Tokens come from the shared splitter, so
+``getUserName`` and ``get user name`` are the same three tokens.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+
+from wrdscore.errors import WrdscoreError
+
+PRF = tuple[float, float, float]
+
+SUBTOKEN_COUNTING = ("code2seq", "multiset")
+
+
+def f_measure(precision: float, recall: float) -> float:
+    """Harmonic mean ``2PR / (P + R)``, 0 when ``P + R = 0`` (never NaN).
+
+    Examples
+    --------
+    >>> f_measure(0.5, 1.0)
+    0.6666666666666666
+    >>> f_measure(0.0, 0.0)
+    0.0
+    """
+    total = precision + recall
+    return 2.0 * precision * recall / total if total > 0 else 0.0
+
+
+def _prf(hits: float, n_pred: int, n_ref: int) -> PRF:
+    p = hits / n_pred if n_pred else 0.0
+    r = hits / n_ref if n_ref else 0.0
+    return p, r, f_measure(p, r)
+
+
+def rouge1(reference: Sequence[str], prediction: Sequence[str]) -> PRF:
+    """ROUGE-1 (Lin 2004) over sub-tokens: clipped unigram overlap.
+
+    .. math::
+
+        o = \\sum_t \\min(c_r(t), c_p(t)), \\quad P = o / m, \\quad R = o / l,
+        \\quad F = 2PR / (P + R)
+
+    with ``c_r``, ``c_p`` the token counts of the reference (length ``l``) and the
+    prediction (length ``m``). Equal to Google's ``rouge-score`` package given the
+    same tokens; an empty side scores 0.
+
+    Returns
+    -------
+    (precision, recall, f1) : tuple of float
+
+    Examples
+    --------
+    >>> rouge1(["get", "user", "name"], ["get", "name"])
+    (1.0, 0.6666666666666666, 0.8)
+    """
+    overlap = sum((Counter(reference) & Counter(prediction)).values())
+    return _prf(overlap, len(prediction), len(reference))
+
+
+def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
+    """Length of the longest common subsequence of two token sequences.
+
+    Examples
+    --------
+    >>> lcs_length(["a", "b", "c", "d"], ["b", "d", "c"])
+    2
+    """
+    # One row of the classic dynamic-programming table is enough for the length.
+    prev = [0] * (len(b) + 1)
+    for x in a:
+        cur = [0]
+        for j, y in enumerate(b):
+            cur.append(prev[j] + 1 if x == y else max(prev[j + 1], cur[j]))
+        prev = cur
+    return prev[-1]
+
+
+def rougeL(reference: Sequence[str], prediction: Sequence[str]) -> PRF:
+    """ROUGE-L (Lin 2004) over sub-tokens: longest common subsequence.
+
+    .. math:: P = \\mathrm{LCS}(r, p) / m, \\quad R = \\mathrm{LCS}(r, p) / l, \\quad F = 2PR/(P+R)
+
+    Unlike ROUGE-1 it rewards keeping the reference's token order.
+
+    Examples
+    --------
+    >>> rougeL(["get", "user", "name"], ["name", "user"])
+    (0.5, 0.3333333333333333, 0.4)
+    """
+    return _prf(lcs_length(reference, prediction), len(prediction), len(reference))
+
+
+def subtoken_counts(
+    reference: Sequence[str], prediction: Sequence[str], counting: str = "code2seq"
+) -> tuple[int, int, int]:
+    """True positives, false positives and false negatives of one pair.
+
+    ``counting="code2seq"`` follows code2seq's evaluation (Alon et al. 2019,
+    ``update_per_subtoken_statistics`` in ``tech-srl/code2seq/model.py``): if the
+    tokens concatenate to the same string, every reference token is a true positive;
+    otherwise each predicted token found anywhere in the reference is a TP (else an
+    FP), and each reference token absent from the prediction is an FN. Repeated
+    tokens are therefore counted by membership, not matched one to one.
+    ``counting="multiset"`` matches them one to one: ``TP = sum_t min(c_r(t), c_p(t))``,
+    ``FP = m - TP``, ``FN = l - TP``. The two agree whenever no token repeats.
+
+    Examples
+    --------
+    >>> subtoken_counts(["get", "name"], ["get", "get"])
+    (2, 0, 1)
+    >>> subtoken_counts(["get", "name"], ["get", "get"], counting="multiset")
+    (1, 1, 1)
+    """
+    if counting not in SUBTOKEN_COUNTING:
+        raise WrdscoreError(
+            f"unknown sub-token counting {counting!r}; choose one of {', '.join(SUBTOKEN_COUNTING)}"
+        )
+    if counting == "multiset":
+        tp = sum((Counter(reference) & Counter(prediction)).values())
+        return tp, len(prediction) - tp, len(reference) - tp
+    if "".join(reference) == "".join(prediction):
+        return len(reference), 0, 0
+    ref, pred = set(reference), set(prediction)
+    tp = sum(t in ref for t in prediction)
+    fn = sum(t not in pred for t in reference)
+    return tp, len(prediction) - tp, fn
+
+
+def subtoken_prf(tp: float, fp: float, fn: float) -> PRF:
+    """Precision ``TP/(TP+FP)``, recall ``TP/(TP+FN)`` and F1, each 0 on a zero denominator.
+
+    Applied to one pair's counts it gives the per-pair score; applied to counts summed
+    over a data set it gives code2seq's corpus-level (micro-averaged) score.
+
+    Examples
+    --------
+    >>> subtoken_prf(2, 0, 1)
+    (1.0, 0.6666666666666666, 0.8)
+    """
+    p = tp / (tp + fp) if tp + fp > 0 else 0.0
+    r = tp / (tp + fn) if tp + fn > 0 else 0.0
+    return p, r, f_measure(p, r)
+
+
+def subtoken(
+    reference: Sequence[str], prediction: Sequence[str], counting: str = "code2seq"
+) -> PRF:
+    """code2seq's sub-token precision, recall and F1 of one pair.
+
+    .. math:: P = TP / (TP + FP), \\quad R = TP / (TP + FN), \\quad F = 2PR / (P + R)
+
+    with the counts of :func:`subtoken_counts`. For a whole data set code2seq sums
+    TP, FP and FN over all pairs first (a micro average), which is what the
+    ``subtoken`` metric reports as its corpus score.
+
+    Examples
+    --------
+    >>> subtoken(["get", "user", "name"], ["get", "name"])
+    (1.0, 0.6666666666666666, 0.8)
+    >>> subtoken(["set", "up"], ["setup"])
+    (1.0, 1.0, 1.0)
+    """
+    return subtoken_prf(*subtoken_counts(reference, prediction, counting))
+
+
+def micro_prf(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> dict[str, float]:
+    """Corpus precision, recall and F1 from per-pair counts summed first (code2seq).
+
+    Examples
+    --------
+    >>> micro_prf(np.array([2, 0]), np.array([0, 2]), np.array([1, 1]))
+    {'precision': 0.5, 'recall': 0.5, 'f1': 0.5}
+    """
+    p, r, f = subtoken_prf(float(np.sum(tp)), float(np.sum(fp)), float(np.sum(fn)))
+    return {"precision": p, "recall": r, "f1": f}

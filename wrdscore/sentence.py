@@ -1,0 +1,71 @@
+"""Whole-name similarities: cosine of mean vectors (SBERT-style) and linear CKA."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wrdscore.centering import FloatArray, unit_rows
+
+
+def sbert(x: FloatArray, y: FloatArray) -> float:
+    """Cosine of the two names' mean unit token vectors (a static-vector Sentence-BERT).
+
+    .. math:: \\cos\\Big(\\frac{1}{L_1} \\sum_i \\hat x_i,\\; \\frac{1}{L_2} \\sum_j \\hat y_j\\Big)
+
+    Sentence-BERT (Reimers and Gurevych 2019) mean-pools token vectors and compares
+    the pooled vectors by cosine; here the token vectors are static sub-token
+    embeddings. Lies in [-1, 1]; 0 for an empty name or a zero mean.
+
+    Examples
+    --------
+    >>> x = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> round(sbert(x, x[::-1]), 12)
+    1.0
+    >>> round(sbert(x, np.array([[1.0, 0.0]])), 4)
+    0.7071
+    """
+    if len(x) == 0 or len(y) == 0:
+        return 0.0
+    mx, my = unit_rows(x).mean(axis=0), unit_rows(y).mean(axis=0)
+    denom = float(np.linalg.norm(mx) * np.linalg.norm(my))
+    return float(mx @ my) / denom if denom > 0 else 0.0
+
+
+def cka(x: FloatArray, y: FloatArray) -> float:
+    """Linear centered kernel alignment (Kornblith et al. 2019) of two token sets.
+
+    CKA compares two representations of the same examples. Two names have different
+    numbers of tokens but share the embedding dimensions, so the ``dim`` coordinates
+    are the examples and the unit token vectors are the features: with ``A``
+    (``L1 x dim``) and ``B`` (``L2 x dim``) the unit token vectors, each row centered
+    over its coordinates (the centering matrix ``H`` of CKA),
+
+    .. math::
+
+        \\mathrm{CKA}(X, Y) = \\frac{\\lVert B A^T \\rVert_F^2}
+        {\\lVert A A^T \\rVert_F \\, \\lVert B B^T \\rVert_F}
+        = \\frac{\\mathrm{tr}(K H L H)}{\\sqrt{\\mathrm{tr}(K H K H)\\, \\mathrm{tr}(L H L H)}}
+
+    where ``K = A^T A`` and ``L = B^T B`` are the ``dim x dim`` linear kernels. So it
+    is computed from the cross-similarities ``B A^T`` of the two names' tokens, lies
+    in [0, 1], is 1 for identical token sets (in any order), ignores token order and
+    sign (``x`` and ``-x`` align perfectly, as CKA is invariant to orthogonal maps),
+    and is 0 for an empty name or one whose vectors are all zero.
+
+    Examples
+    --------
+    >>> x = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    >>> round(cka(x, x[::-1]), 12)
+    1.0
+    >>> round(cka(x, np.array([[0.0, 0.0, 1.0]])), 4)
+    0.3162
+    """
+    if len(x) == 0 or len(y) == 0:
+        return 0.0
+    a, b = unit_rows(x), unit_rows(y)
+    a = a - a.mean(axis=1, keepdims=True)
+    b = b - b.mean(axis=1, keepdims=True)
+    denom = float(np.linalg.norm(a @ a.T) * np.linalg.norm(b @ b.T))
+    if denom <= 0:
+        return 0.0
+    return float(np.linalg.norm(b @ a.T) ** 2) / denom
