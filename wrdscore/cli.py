@@ -8,13 +8,14 @@ Ctrl-C exits 130 after the library has cleaned up its temporary outputs.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
 import typer
 from typer.core import TyperGroup
 
-from wrdscore import __version__
+from wrdscore import __version__, corpora
 from wrdscore.errors import WrdscoreError
 
 EXIT_USER_ERROR = 2
@@ -68,6 +69,48 @@ def _main(
 
 
 # --- corpora: ingest, corpus stats --------------------------------------------------
+
+
+@app.command()
+def ingest(
+    sources: list[Path] = typer.Argument(
+        ..., help="Folders, .java files, .zip/.jar or .tar(.gz/.xz/.bz2) archives."
+    ),
+    output: Path = typer.Option(..., "--output", "-o", help="Corpus folder to create."),
+    parser: str = typer.Option(
+        corpora.DEFAULT_PARSER, help=f"Parser tried first: {' or '.join(corpora.PARSERS)}."
+    ),
+    jobs: int | None = typer.Option(
+        None, "--jobs", "-j", help="Worker processes [default: number of cores]."
+    ),
+    force: bool = typer.Option(False, "--force", help="Replace an existing output folder."),
+    max_file_mb: float = typer.Option(
+        corpora.DEFAULT_MAX_FILE_MB, help="Skip (and list) files larger than this."
+    ),
+    fallback: bool = typer.Option(
+        True, "--fallback/--no-fallback", help="Try the other parser on files that fail."
+    ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Extract every Java method name into a corpus folder (records + manifest)."""
+    manifest = corpora.ingest(
+        sources,
+        output,
+        parser=parser,
+        jobs=jobs,
+        force=force,
+        max_file_mb=max_file_mb,
+        fallback=fallback,
+        quiet=quiet,
+    )
+    c = manifest["counts"]
+    typer.echo(
+        f"{c['methods']:,} methods from {c['files_seen']:,} files "
+        f"({c['files_parsed']:,} parsed, {c['files_fallen_back']:,} by the fallback parser, "
+        f"{c['files_failed']:,} failed, "
+        f"{c['files_skipped_size'] + c['files_skipped_binary']:,} skipped) "
+        f"in {manifest['wall_seconds']:.1f} s -> {output}"
+    )
 
 
 # --- embeddings: train, neighbors, similarity ---------------------------------------

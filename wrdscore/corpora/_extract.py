@@ -1,0 +1,125 @@
+"""The pure per-file step: a Java file's bytes in, method records and a status out.
+
+:func:`extract_file` touches no global state beyond a cached parser, so a process
+pool (or any distributed executor) can map it over files.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from wrdscore.corpora._javalang import extract_javalang
+from wrdscore.corpora._scope import MethodFound, ParseFailure
+from wrdscore.corpora._tokenize import split_identifier
+from wrdscore.corpora._treesitter import extract_treesitter
+
+PARSERS = ("tree-sitter", "javalang")
+
+PARSED = "parsed"
+FALLBACK = "fallback"
+FAILED = "failed"
+BINARY = "binary"
+
+
+class FileResult(NamedTuple):
+    """What :func:`extract_file` found in one file.
+
+    Attributes
+    ----------
+    status : str
+        ``"parsed"`` (the chosen parser read it cleanly), ``"fallback"`` (only the
+        other parser did), ``"failed"`` (neither did) or ``"binary"`` (NUL bytes:
+        not a text file, not parsed).
+    records : list of dict
+        ``name``, ``tokens``, ``type``, ``line``, ``summary`` per method, in source order.
+    reason : str or None
+        Why the file failed or was skipped.
+    non_utf8 : bool
+        The bytes were not valid UTF-8 and were decoded with U+FFFD replacements.
+    """
+
+    status: str
+    records: list[dict[str, Any]]
+    reason: str | None
+    non_utf8: bool
+
+
+def _run(parser: str, data: bytes, text: str) -> tuple[list[MethodFound], ParseFailure | None]:
+    if parser == "tree-sitter":
+        return extract_treesitter(data)
+    return extract_javalang(text)
+
+
+def _records(methods: list[MethodFound]) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": m.name,
+            "tokens": split_identifier(m.name),
+            "type": m.type,
+            "line": m.line,
+            "summary": m.summary,
+        }
+        for m in methods
+    ]
+
+
+def extract_file(data: bytes, parser: str = "tree-sitter", fallback: bool = True) -> FileResult:
+    """Extract the method records of one Java file.
+
+    The file is decoded as UTF-8 (invalid bytes become U+FFFD and the file is
+    flagged; a byte-order mark is dropped) and parsed with ``parser``. If that
+    parser reports a syntax error and ``fallback`` is on, the other parser is
+    tried and its records are used when it succeeds. When neither parses the file
+    cleanly, the file is ``"failed"``; its records are then the methods whose own
+    declaration tree-sitter read without error (none under javalang alone, which
+    is all-or-nothing).
+
+    Parameters
+    ----------
+    data : bytes
+        The file's contents.
+    parser : {"tree-sitter", "javalang"}
+        The parser to try first.
+    fallback : bool
+        Try the other parser when the first one fails.
+
+    Returns
+    -------
+    FileResult
+
+    Examples
+    --------
+    >>> r = extract_file(b"class A { /** Gets x. */ int getX() { return 1; } }")
+    >>> r.status, [(m["name"], m["tokens"], m["type"], m["line"], m["summary"]) for m in r.records]
+    ('parsed', [('getX', ['get', 'x'], 'A', 1, 'Gets x.')])
+    >>> extract_file(b"record R(int x) { int twice() { return 2 * x; } }", "javalang").status
+    'fallback'
+    """
+    if parser not in PARSERS:
+        raise ValueError(f"parser must be one of {PARSERS}, not {parser!r}")
+    if b"\0" in data:
+        return FileResult(BINARY, [], "binary file (contains NUL bytes)", False)
+    try:
+        text = data.decode("utf-8")
+        non_utf8 = False
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", errors="replace")
+        data = text.encode("utf-8")
+        non_utf8 = True
+    if text.startswith("\ufeff"):
+        text, data = text[1:], data[3:]
+
+    methods, failure = _run(parser, data, text)
+    if failure is None:
+        return FileResult(PARSED, _records(methods), None, non_utf8)
+    failures = [failure]
+    partial = methods
+    if fallback:
+        other = PARSERS[1 - PARSERS.index(parser)]
+        other_methods, other_failure = _run(other, data, text)
+        if other_failure is None:
+            return FileResult(FALLBACK, _records(other_methods), None, non_utf8)
+        failures.append(other_failure)
+        if other == "tree-sitter":
+            partial = other_methods
+    return FileResult(FAILED, _records(partial), "; ".join(map(str, failures)), non_utf8)

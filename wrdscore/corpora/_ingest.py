@@ -1,0 +1,269 @@
+"""``wrdscore ingest``: Java sources in, a corpus folder out.
+
+The main process streams files out of the sources in batches, a process pool maps
+:func:`~wrdscore.corpora._extract.extract_file` over them, and the main process
+writes the records in source order as the batches come back. At most a few
+batches are in flight, so memory stays flat whatever the corpus size.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from rich.progress import TextColumn
+
+from wrdscore import __version__
+from wrdscore.atomic import atomic_dir
+from wrdscore.corpora._corpus import CorpusWriter
+from wrdscore.corpora._extract import (
+    BINARY,
+    FAILED,
+    FALLBACK,
+    PARSED,
+    PARSERS,
+    FileResult,
+    extract_file,
+)
+from wrdscore.corpora._javalang import parser_version as javalang_version
+from wrdscore.corpora._sources import JavaFile, iter_java_files, open_sources
+from wrdscore.corpora._treesitter import parser_version as treesitter_version
+from wrdscore.corpora._treesitter import warm_up
+from wrdscore.errors import WrdscoreError
+from wrdscore.progress import progress_bar
+
+DEFAULT_PARSER = "tree-sitter"
+DEFAULT_MAX_FILE_MB = 10.0
+# A batch is sent to a worker as one task: big enough that pickling and queueing
+# cost little per file, small enough that both workers stay busy to the end.
+_BATCH_FILES = 64
+_BATCH_BYTES = 1 << 20
+_COUNTS = (
+    "files_seen",
+    "files_parsed",
+    "files_fallen_back",
+    "files_failed",
+    "files_skipped_size",
+    "files_skipped_binary",
+    "files_non_utf8",
+    "methods",
+)
+_VERSIONS = {"tree-sitter": treesitter_version, "javalang": javalang_version}
+
+
+def _batches(files: Iterable[JavaFile]) -> Iterator[list[JavaFile]]:
+    batch: list[JavaFile] = []
+    size = 0
+    for file in files:
+        batch.append(file)
+        size += file.size if file.data is not None else 0
+        if len(batch) >= _BATCH_FILES or size >= _BATCH_BYTES:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
+def extract_batch(datas: list[bytes], parser: str, fallback: bool) -> list[FileResult]:
+    """:func:`extract_file` over a list of files (one pool task)."""
+    return [extract_file(data, parser, fallback) for data in datas]
+
+
+def _init_worker() -> None:
+    # Ctrl-C reaches the whole process group; only the parent handles it, by
+    # terminating the pool, so workers ignore it instead of printing tracebacks.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm_up()
+
+
+def _readable(batch: list[JavaFile]) -> list[bytes]:
+    return [f.data for f in batch if f.data is not None]
+
+
+def _extracted(
+    batches: Iterable[list[JavaFile]], parser: str, fallback: bool, jobs: int
+) -> Iterator[tuple[list[JavaFile], list[FileResult]]]:
+    """Each batch with the results of its readable files, in order."""
+    if jobs == 1:
+        for batch in batches:
+            yield batch, extract_batch(_readable(batch), parser, fallback)
+        return
+    with multiprocessing.get_context().Pool(jobs, initializer=_init_worker) as pool:
+        # Leaving the block (normally, on error or on Ctrl-C) terminates the workers.
+        pending: deque[tuple[list[JavaFile], Any]] = deque()
+        for batch in batches:
+            pending.append(
+                (batch, pool.apply_async(extract_batch, (_readable(batch), parser, fallback)))
+            )
+            if len(pending) > 2 * jobs:
+                done, result = pending.popleft()
+                yield done, result.get()
+        while pending:
+            done, result = pending.popleft()
+            yield done, result.get()
+
+
+def _check_options(parser: str, jobs: int | None, max_file_mb: float) -> int:
+    if parser not in PARSERS:
+        raise WrdscoreError(f"unknown parser {parser!r}: choose one of {', '.join(PARSERS)}")
+    if jobs is None:
+        jobs = os.cpu_count() or 1
+    if jobs < 1:
+        raise WrdscoreError(f"--jobs must be at least 1, not {jobs}")
+    if not max_file_mb > 0:
+        raise WrdscoreError(f"--max-file-mb must be positive, not {max_file_mb}")
+    return jobs
+
+
+def ingest(
+    sources: Sequence[str | os.PathLike[str]],
+    output: str | os.PathLike[str],
+    *,
+    parser: str = DEFAULT_PARSER,
+    jobs: int | None = None,
+    force: bool = False,
+    max_file_mb: float = DEFAULT_MAX_FILE_MB,
+    fallback: bool = True,
+    quiet: bool = False,
+) -> dict[str, Any]:
+    """Extract every method of the Java files in ``sources`` into a corpus folder.
+
+    Writes ``output/methods.jsonl.gz`` (one record per method: ``name``, ``tokens``,
+    ``type``, ``path``, ``line``, ``summary``, ``source``) and ``output/manifest.json``,
+    atomically: an error or Ctrl-C part way leaves no ``output`` and no temporary folder.
+
+    Parameters
+    ----------
+    sources : sequence of path-like
+        Folders (searched recursively for ``.java``), ``.java`` files, ``.zip``/``.jar``
+        and ``.tar``/``.tar.gz``/``.tgz``/``.tar.xz``/``.tar.bz2`` archives.
+    output : path-like
+        The corpus folder to create.
+    parser : {"tree-sitter", "javalang"}
+        The parser tried first; the other one is the fallback.
+    jobs : int, optional
+        Worker processes (default: the number of cores; 1 runs in this process).
+    force : bool
+        Replace an existing ``output``.
+    max_file_mb : float
+        Files larger than this are skipped and listed in the manifest.
+    fallback : bool
+        Try the other parser on files the first one cannot parse.
+    quiet : bool
+        No progress bar.
+
+    Returns
+    -------
+    dict
+        The manifest that was written.
+
+    Raises
+    ------
+    WrdscoreError
+        Bad options, a missing or unsupported source, a source without ``.java``
+        files, a damaged archive, or an existing ``output`` without ``force``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "A.java").write_text("class A { void runFast() {} }")
+    >>> manifest = ingest([d], d / "corpus", jobs=1, quiet=True)
+    >>> manifest["counts"]["methods"], manifest["counts"]["distinct_tokens"]
+    (1, 2)
+    """
+    started = time.perf_counter()
+    jobs = _check_options(parser, jobs, max_file_mb)
+    opened = open_sources(sources)
+    max_bytes = int(max_file_mb * (1 << 20))
+    counts = dict.fromkeys(_COUNTS, 0)
+    status_count = {
+        PARSED: "files_parsed",
+        FALLBACK: "files_fallen_back",
+        FAILED: "files_failed",
+        BINARY: "files_skipped_binary",
+    }
+    names: set[str] = set()
+    tokens: set[str] = set()
+    failed: list[dict[str, Any]] = []
+    skipped: list[dict[str, Any]] = []
+    bar = progress_bar(
+        quiet,
+        TextColumn("{task.fields[methods]:,} methods"),
+        TextColumn("{task.fields[mbps]:.1f} MB/s"),
+    )
+    read_bytes = 0
+    with atomic_dir(output, force) as tmp, CorpusWriter(tmp) as writer, bar:
+        task = bar.add_task("ingest", total=None, methods=0, mbps=0.0)
+        files = iter_java_files(opened, max_bytes)
+        with contextlib.closing(_extracted(_batches(files), parser, fallback, jobs)) as results:
+            for batch, batch_results in results:
+                done = iter(batch_results)
+                for file in batch:
+                    counts["files_seen"] += 1
+                    read_bytes += file.size
+                    where = {"source": file.source, "path": file.path}
+                    if file.data is None:
+                        counts["files_skipped_size"] += 1
+                        skipped.append({**where, "reason": f"larger than {max_file_mb:g} MB"})
+                        continue
+                    result = next(done)
+                    counts[status_count[result.status]] += 1
+                    counts["files_non_utf8"] += result.non_utf8
+                    if result.status == BINARY:
+                        skipped.append({**where, "reason": result.reason})
+                    elif result.status == FAILED:
+                        failed.append({**where, "reason": result.reason})
+                    for record in result.records:
+                        writer.write(
+                            {
+                                "name": record["name"],
+                                "tokens": record["tokens"],
+                                "type": record["type"],
+                                "path": file.path,
+                                "line": record["line"],
+                                "summary": record["summary"],
+                                "source": file.source,
+                            }
+                        )
+                        names.add(record["name"])
+                        tokens.update(record["tokens"])
+                    counts["methods"] += len(result.records)
+                elapsed = time.perf_counter() - started
+                bar.update(
+                    task,
+                    advance=len(batch),
+                    methods=counts["methods"],
+                    mbps=read_bytes / (1 << 20) / max(elapsed, 1e-9),
+                )
+        counts["distinct_names"] = len(names)
+        counts["distinct_tokens"] = len(tokens)
+        fallback_parser = PARSERS[1 - PARSERS.index(parser)]
+        manifest = {
+            "wrdscore_version": __version__,
+            "parser": {"name": parser, "version": _VERSIONS[parser]()},
+            "fallback_parser": (
+                {"name": fallback_parser, "version": _VERSIONS[fallback_parser]()}
+                if fallback
+                else None
+            ),
+            "options": {
+                "parser": parser,
+                "jobs": jobs,
+                "max_file_mb": max_file_mb,
+                "fallback": fallback,
+            },
+            "sources": [s.describe() for s in opened],
+            "counts": counts,
+            "failed": failed,
+            "skipped": skipped,
+            "wall_seconds": round(time.perf_counter() - started, 3),
+        }
+        writer.write_manifest(manifest)
+    return manifest

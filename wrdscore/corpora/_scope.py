@@ -1,0 +1,36 @@
+"""What both parsers report per method, and how enclosing scopes are named.
+
+The ``type`` of a method is the dotted chain of declarations around it, outermost
+first: named classes, interfaces, enums, records and annotation types by their
+name; an anonymous class as ``<anonymous>``; an enum constant with a body by the
+constant's name; and, for local and anonymous classes, the method (by name) or
+constructor (``<init>``) they are declared in. So ``run`` in ``new Runnable() {...}``
+inside ``Outer.start`` has type ``Outer.start.<anonymous>``, and ``g`` in a local
+class ``L`` declared in ``Outer.f`` has type ``Outer.f.L``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+ANONYMOUS = "<anonymous>"
+CONSTRUCTOR = "<init>"
+
+
+class MethodFound(NamedTuple):
+    """One method declaration as a parser saw it."""
+
+    name: str
+    type: str
+    line: int
+    summary: str | None
+
+
+class ParseFailure(NamedTuple):
+    """Why a parser could not read a file cleanly."""
+
+    parser: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.parser}: {self.reason}"

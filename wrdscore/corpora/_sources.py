@@ -1,0 +1,219 @@
+"""Find the Java files in SOURCE arguments: folders, ``.java`` files and archives.
+
+Archives (``.zip``/``.jar``, ``.tar``, ``.tar.gz``/``.tgz``, ``.tar.xz``/``.txz``,
+``.tar.bz2``) are streamed member by member, never unpacked to disk, and only one
+file's bytes are in memory at a time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import lzma
+import os
+import tarfile
+import zipfile
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from wrdscore.errors import WrdscoreError
+
+_ZIP_SUFFIXES = (".zip", ".jar")
+_TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2")
+# What a damaged archive raises while it is being read, whatever the compression.
+_ARCHIVE_ERRORS = (
+    zipfile.BadZipFile,
+    tarfile.TarError,
+    EOFError,
+    zlib.error,
+    lzma.LZMAError,
+    NotImplementedError,
+    OSError,
+)
+
+
+@dataclass
+class Source:
+    """One SOURCE argument; ``size``, ``sha256`` and ``files`` are final once it is read.
+
+    For a folder, ``size`` is the total size of its ``.java`` files and ``sha256``
+    hashes each file's relative path with the SHA-256 of its bytes, in sorted order.
+    """
+
+    path: Path
+    kind: str
+    size: int = 0
+    sha256: str = ""
+    files: int = 0
+
+    def describe(self) -> dict[str, Any]:
+        """The manifest entry for this source."""
+        return {
+            "path": str(self.path),
+            "kind": self.kind,
+            "size": self.size,
+            "sha256": self.sha256,
+            "files": self.files,
+        }
+
+
+@dataclass(frozen=True)
+class JavaFile:
+    """One ``.java`` file found in a source.
+
+    Attributes
+    ----------
+    source : int
+        Index of its source.
+    path : str
+        Path inside the source (relative to a folder; the file name of a ``.java``
+        source; the member name in an archive).
+    size : int
+        Size in bytes.
+    data : bytes or None
+        The contents, or ``None`` when the file is over the size limit and was not read.
+    """
+
+    source: int
+    path: str
+    size: int
+    data: bytes | None
+
+
+def _kind(path: Path) -> str:
+    name = path.name.lower()
+    if path.is_dir():
+        return "folder"
+    if name.endswith(".java"):
+        return "java"
+    if name.endswith(_ZIP_SUFFIXES):
+        return "zip"
+    if name.endswith(_TAR_SUFFIXES):
+        return "tar"
+    raise WrdscoreError(
+        f"source {path} is not a folder, .java file, .zip/.jar or .tar(.gz/.xz/.bz2) archive"
+    )
+
+
+def open_sources(paths: Sequence[str | os.PathLike[str]]) -> list[Source]:
+    """Check every SOURCE argument before any work starts.
+
+    Raises
+    ------
+    WrdscoreError
+        If no source is given, one does not exist, or its kind is not supported.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> [s.kind for s in open_sources([tempfile.mkdtemp()])]
+    ['folder']
+    """
+    if not paths:
+        raise WrdscoreError("no SOURCE given: pass folders, .java files or archives")
+    sources = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            raise WrdscoreError(f"source {path} does not exist")
+        sources.append(Source(path.resolve(), _kind(path)))
+    return sources
+
+
+def _file_sha256(path: Path) -> str:
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def _read_folder(index: int, source: Source, max_bytes: int) -> Iterator[JavaFile]:
+    digest = hashlib.sha256()
+    files = sorted(p for p in source.path.rglob("*.java") if p.is_file())
+    for file in files:
+        rel = file.relative_to(source.path).as_posix()
+        size = file.stat().st_size
+        data = file.read_bytes() if size <= max_bytes else None
+        sha = hashlib.sha256(data).hexdigest() if data is not None else _file_sha256(file)
+        digest.update(f"{rel}\0{sha}\n".encode())
+        source.size += size
+        source.files += 1
+        yield JavaFile(index, rel, size, data)
+    source.sha256 = digest.hexdigest()
+
+
+def _read_java(index: int, source: Source, max_bytes: int) -> Iterator[JavaFile]:
+    size = source.path.stat().st_size
+    data = source.path.read_bytes() if size <= max_bytes else None
+    source.size, source.files, source.sha256 = size, 1, _file_sha256(source.path)
+    yield JavaFile(index, source.path.name, size, data)
+
+
+def _read_zip(index: int, source: Source, max_bytes: int) -> Iterator[JavaFile]:
+    with zipfile.ZipFile(source.path) as archive:
+        for info in archive.infolist():
+            if info.is_dir() or not info.filename.endswith(".java"):
+                continue
+            source.files += 1
+            big = info.file_size > max_bytes
+            yield JavaFile(
+                index, info.filename, info.file_size, None if big else archive.read(info)
+            )
+
+
+def _read_tar(index: int, source: Source, max_bytes: int) -> Iterator[JavaFile]:
+    # "r|*" streams: members are read in archive order without seeking.
+    with tarfile.open(source.path, "r|*") as archive:
+        for member in archive:
+            if not member.isfile() or not member.name.endswith(".java"):
+                continue
+            source.files += 1
+            data = None
+            if member.size <= max_bytes:
+                fh = archive.extractfile(member)
+                assert fh is not None  # a regular file always has contents
+                data = fh.read()
+            yield JavaFile(index, member.name, member.size, data)
+
+
+_READERS = {"folder": _read_folder, "java": _read_java, "zip": _read_zip, "tar": _read_tar}
+
+
+def iter_java_files(sources: Sequence[Source], max_bytes: int) -> Iterator[JavaFile]:
+    """Stream every ``.java`` file of every source, in a stable order.
+
+    Folders are walked in sorted path order, archives in member order. Each
+    source's ``size``, ``sha256`` and ``files`` are filled in as it is read.
+
+    Parameters
+    ----------
+    sources : sequence of Source
+        From :func:`open_sources`.
+    max_bytes : int
+        Files larger than this are yielded with ``data=None`` and not read.
+
+    Raises
+    ------
+    WrdscoreError
+        If an archive is damaged, or a source holds no ``.java`` file at all.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "A.java").write_text("class A {}")
+    >>> [(f.path, f.data) for f in iter_java_files(open_sources([d]), 1 << 20)]
+    [('A.java', b'class A {}')]
+    """
+    for index, source in enumerate(sources):
+        if source.kind in ("zip", "tar"):
+            source.size = source.path.stat().st_size
+            source.sha256 = _file_sha256(source.path)
+        try:
+            yield from _READERS[source.kind](index, source, max_bytes)
+        except _ARCHIVE_ERRORS as exc:
+            if source.kind not in ("zip", "tar"):
+                raise
+            raise WrdscoreError(f"broken archive {source.path}: {exc}") from None
+        if source.files == 0:
+            raise WrdscoreError(f"source {source.path} contains no .java files")

@@ -1,0 +1,144 @@
+"""Method extraction with tree-sitter-java: fast, error-tolerant, all of modern Java."""
+
+from __future__ import annotations
+
+from importlib.metadata import version
+
+import tree_sitter_java
+from tree_sitter import Language, Node, Parser, Query, QueryCursor
+
+from wrdscore.corpora._javadoc import first_sentence
+from wrdscore.corpora._scope import ANONYMOUS, CONSTRUCTOR, MethodFound, ParseFailure
+
+_LANGUAGE = Language(tree_sitter_java.language())
+_METHODS = Query(_LANGUAGE, "(method_declaration name: (identifier) @name) @method")
+_TYPE_DECLARATIONS = frozenset(
+    {
+        "class_declaration",
+        "interface_declaration",
+        "enum_declaration",
+        "record_declaration",
+        "annotation_type_declaration",
+    }
+)
+_CONSTRUCTORS = frozenset({"constructor_declaration", "compact_constructor_declaration"})
+
+_parser: Parser | None = None
+
+
+def parser_version() -> str:
+    """Versions of the parser packages, for the manifest."""
+    return f"tree-sitter {version('tree-sitter')}, tree-sitter-java {version('tree-sitter-java')}"
+
+
+def warm_up() -> Parser:
+    """The process's parser, built on first use (pool workers build it at start)."""
+    # One parser per process: building it costs more than parsing a small file.
+    global _parser
+    if _parser is None:
+        _parser = Parser(_LANGUAGE)
+    return _parser
+
+
+def _text(node: Node | None) -> str:
+    assert node is not None and node.text is not None
+    return node.text.decode("utf-8", errors="replace")
+
+
+def _scope_part(node: Node) -> str | None:
+    kind = node.type
+    if kind in _TYPE_DECLARATIONS:
+        return _text(node.child_by_field_name("name"))
+    if kind == "class_body":
+        parent = node.parent
+        if parent is not None and parent.type == "object_creation_expression":
+            return ANONYMOUS
+        return None
+    if kind == "enum_constant":
+        return _text(node.child_by_field_name("name"))
+    if kind == "method_declaration":
+        return _text(node.child_by_field_name("name"))
+    if kind in _CONSTRUCTORS:
+        return CONSTRUCTOR
+    return None
+
+
+def _scope(body: Node, cache: dict[int, str]) -> str:
+    """Dotted names of the types (and members, for local types) around ``body``."""
+    hit = cache.get(body.id)
+    if hit is not None:
+        return hit
+    parts = []
+    node: Node | None = body
+    while node is not None:
+        part = _scope_part(node)
+        if part is not None:
+            parts.append(part)
+        node = node.parent
+    scope = ".".join(reversed(parts))
+    cache[body.id] = scope
+    return scope
+
+
+def _javadoc(method: Node) -> str | None:
+    prev = method.prev_sibling
+    if prev is not None and prev.type == "block_comment":
+        return first_sentence(_text(prev))
+    return None
+
+
+def _first_error(root: Node) -> str:
+    node = root
+    while True:
+        if node.is_missing:
+            return f"line {node.start_point.row + 1}: missing {node.type}"
+        if node.is_error:
+            return f"line {node.start_point.row + 1}: syntax error"
+        child = next((c for c in node.children if c.has_error), None)
+        if child is None:
+            return f"line {node.start_point.row + 1}: syntax error"
+        node = child
+
+
+def extract_treesitter(source: bytes) -> tuple[list[MethodFound], ParseFailure | None]:
+    """Find every method declaration in one Java file.
+
+    Parameters
+    ----------
+    source : bytes
+        UTF-8 Java source.
+
+    Returns
+    -------
+    methods : list of MethodFound
+        In source order. When the file has syntax errors only methods whose own
+        subtree is error-free are kept.
+    failure : ParseFailure or None
+        Where the first syntax error is, or ``None`` for a clean parse.
+
+    Examples
+    --------
+    >>> methods, failure = extract_treesitter(b"class A { int getX() { return 1; } }")
+    >>> [(m.name, m.type, m.line) for m in methods], failure
+    ([('getX', 'A', 1)], None)
+    """
+    tree = warm_up().parse(source)
+    root = tree.root_node
+    captures = QueryCursor(_METHODS).captures(root).get("method", [])
+    cache: dict[int, str] = {}
+    methods = []
+    for node in sorted(captures, key=lambda n: n.start_byte):
+        if node.has_error:
+            continue
+        name = node.child_by_field_name("name")
+        assert name is not None and node.parent is not None
+        methods.append(
+            MethodFound(
+                _text(name),
+                _scope(node.parent, cache),
+                name.start_point.row + 1,
+                _javadoc(node),
+            )
+        )
+    failure = ParseFailure("tree-sitter", _first_error(root)) if root.has_error else None
+    return methods, failure
