@@ -9,3 +9,22 @@ Subpackages, in the direction data flows:
 """
 
 __version__ = "0.1.0"
+
+# The scoring API, imported on first use so `import wrdscore` (and the CLI's startup)
+# does not pay for numpy, gensim and POT until a metric is needed.
+_LAZY = {
+    "WRDScore": "wrdscore.wrd",
+    "get_metric": "wrdscore.base",
+    "METRICS": "wrdscore.base",
+    "ScoreResult": "wrdscore.base",
+    "Metric": "wrdscore.base",
+}
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'wrdscore' has no attribute {name!r}")

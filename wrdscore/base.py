@@ -1,0 +1,543 @@
+"""What every metric shares: input checks, tokenisation, multi-reference, results, registry.
+
+A metric subclasses :class:`Metric` (or :class:`EmbeddingMetric` when it reads token
+vectors), implements :meth:`Metric._score_tokens` on a whole batch of token lists, and
+registers itself with :func:`register`. Everything a user can get wrong (lengths,
+shapes, empty names, unknown options) is checked here once, so each metric only does
+its arithmetic.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from wrdscore import __version__
+from wrdscore.corpora import to_tokens
+from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings
+from wrdscore.errors import WrdscoreError
+
+CENTERINGS = ("none", "dimension", "sentence", "corpus", "batch")
+
+Tokens = list[str]
+# One reference item: a string, a token list, or a list of alternatives (each a string
+# or a token list).
+Reference = str | Sequence[str] | Sequence[str | Sequence[str]]
+Prediction = str | Sequence[str]
+
+
+@dataclass
+class ScoreResult:
+    """Scores of a batch of (reference, prediction) pairs, per pair and for the corpus.
+
+    Attributes
+    ----------
+    metric : str
+        Registry name of the metric, e.g. ``"wrd"``.
+    signature : str
+        Every setting that changes the numbers, sacrebleu style
+        (``"wrdscore|emb:jdk17-w2v-50@sha:1a2b3c4d|w:norm|...|v:0.1.0"``).
+    values : dict of str to ndarray
+        One float64 array per value (``precision``/``recall``/``f1`` or ``score``),
+        one entry per pair.
+    primary : str
+        The key of the headline value.
+    corpus : dict of str to float
+        Corpus-level values, same keys as ``values``.
+    oov_tokens : int
+        Token occurrences not in the embeddings' vocabulary (0 for embedding-free metrics).
+    empty_predictions : int
+        Predictions without any token; they score 0.
+    degenerate_pairs : int
+        Pairs with a side whose token weights are all zero (e.g. only unseen tokens
+        under ``oov="zero"``); they score 0.
+    """
+
+    metric: str
+    signature: str
+    values: dict[str, NDArray[np.float64]]
+    primary: str
+    corpus: dict[str, float]
+    oov_tokens: int = 0
+    empty_predictions: int = 0
+    degenerate_pairs: int = 0
+
+    @property
+    def scores(self) -> NDArray[np.float64]:
+        """The headline value per pair (``values[primary]``)."""
+        return self.values[self.primary]
+
+    def _value(self, key: str) -> NDArray[np.float64]:
+        if key not in self.values:
+            raise AttributeError(f"metric {self.metric!r} has no {key}; it gives {self.primary}")
+        return self.values[key]
+
+    @property
+    def precision(self) -> NDArray[np.float64]:
+        """Per-pair precision (AttributeError for single-valued metrics)."""
+        return self._value("precision")
+
+    @property
+    def recall(self) -> NDArray[np.float64]:
+        """Per-pair recall (AttributeError for single-valued metrics)."""
+        return self._value("recall")
+
+    @property
+    def f1(self) -> NDArray[np.float64]:
+        """Per-pair F1 (AttributeError for single-valued metrics)."""
+        return self._value("f1")
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+
+def _is_token_list(item: object) -> bool:
+    return not isinstance(item, str) and isinstance(item, Sequence)
+
+
+def _tokens_of(item: object, what: str, i: int) -> Tokens:
+    if isinstance(item, str):
+        return to_tokens(item)
+    if _is_token_list(item) and all(isinstance(t, str) for t in item):
+        return to_tokens(item)
+    raise WrdscoreError(
+        f"{what} {i} must be a string or a list of strings, got {type(item).__name__}"
+    )
+
+
+def _alternatives(item: object, i: int) -> list[Tokens]:
+    """The reference alternatives of item ``i``: one, unless a list of lists is given."""
+    if _is_token_list(item) and item and all(_is_token_list(a) for a in item):
+        return [_tokens_of(a, "reference", i) for a in item]
+    return [_tokens_of(item, "reference", i)]
+
+
+class Metric(ABC):
+    """Base class of every metric: validation, tokenisation, multi-reference, results.
+
+    Subclasses set ``name`` (the registry name), ``keys`` and ``primary``, and
+    implement :meth:`_score_tokens`. Options a subclass does not consume reach this
+    constructor and are refused, so a misspelt option is an error, not ignored.
+
+    Parameters
+    ----------
+    embeddings : TokenEmbeddings, path or None
+        Ignored by metrics that need no embeddings (so every metric can be built the
+        same way); see :class:`EmbeddingMetric` for those that do.
+    **options
+        Metric settings; unknown ones raise :class:`~wrdscore.errors.WrdscoreError`.
+
+    Examples
+    --------
+    >>> class Overlap(Metric):
+    ...     name = "overlap-demo"
+    ...     keys = ("score",)
+    ...     primary = "score"
+    ...     def _score_tokens(self, refs, preds):
+    ...         return {"score": np.array([float(set(r) == set(p)) for r, p in zip(refs, preds)])}
+    >>> Overlap().score(["getName", "size"], ["get name", "count"]).scores.tolist()
+    [1.0, 0.0]
+    """
+
+    name: ClassVar[str]
+    keys: ClassVar[tuple[str, ...]] = ("precision", "recall", "f1")
+    primary: ClassVar[str] = "f1"
+    #: First field of the signature; defaults to ``name``.
+    label: ClassVar[str | None] = None
+
+    def __init__(
+        self, embeddings: TokenEmbeddings | str | Path | None = None, **options: Any
+    ) -> None:
+        if options:
+            raise WrdscoreError(
+                f"unknown option(s) for metric {self.name!r}: {', '.join(sorted(options))}"
+            )
+        self._oov_count = 0
+        self._degenerate = 0
+        self._progress: Callable[[int], None] | None = None
+
+    # -- what subclasses provide ------------------------------------------------------
+
+    @abstractmethod
+    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray]:
+        """Score non-empty token lists, the whole batch at once; one array per key."""
+
+    def _signature_fields(self) -> dict[str, str]:
+        """Settings that change the numbers, in signature order (subclasses extend)."""
+        return {}
+
+    def _corpus(self, values: dict[str, NDArray[np.float64]]) -> dict[str, float]:
+        """Corpus-level values; the mean over pairs unless a metric defines otherwise."""
+        return {k: float(np.mean(v)) for k, v in values.items()}
+
+    def _advance(self, pairs: int) -> None:
+        """Report ``pairs`` more pairs done to the caller's progress callback, if any."""
+        if self._progress is not None:
+            self._progress(pairs)
+
+    # -- the public API ---------------------------------------------------------------
+
+    @property
+    def signature(self) -> str:
+        """``label|key:value|...|v:VERSION`` with every setting that changes the numbers."""
+        fields = {**self._signature_fields(), "v": __version__}
+        return "|".join([self.label or self.name, *(f"{k}:{v}" for k, v in fields.items())])
+
+    def score(
+        self,
+        references: Sequence[Reference],
+        predictions: Sequence[Prediction],
+        *,
+        allow_empty_reference: bool = False,
+        progress: Callable[[int], None] | None = None,
+    ) -> ScoreResult:
+        """Score predictions against references, per pair and for the whole set.
+
+        Parameters
+        ----------
+        references : sequence
+            One item per pair: a raw identifier (``"getUserName"``), sub-tokens
+            (``"get user name"``), free text, or a list of tokens. A list of lists is
+            a set of alternative references; the pair scores as its best alternative
+            (highest primary value, the first one on ties).
+        predictions : sequence
+            One string or token list per pair.
+        allow_empty_reference : bool
+            Score a reference without tokens as 0 instead of raising.
+        progress : callable, optional
+            Called with the number of pairs finished since the last call.
+
+        Returns
+        -------
+        ScoreResult
+            An empty prediction scores 0 on every value and is counted in
+            ``empty_predictions``.
+
+        Raises
+        ------
+        WrdscoreError
+            Different lengths, no pairs, an item that is neither text nor a list of
+            text, or an empty reference (unless allowed).
+        """
+        if isinstance(references, str) or isinstance(predictions, str):
+            raise WrdscoreError(
+                "references and predictions must be lists of items, not single strings"
+            )
+        n = len(references)
+        if n != len(predictions):
+            raise WrdscoreError(
+                f"{n} references but {len(predictions)} predictions; "
+                "every prediction needs exactly one reference item"
+            )
+        if n == 0:
+            raise WrdscoreError("nothing to score: no pairs given")
+        preds = [_tokens_of(p, "prediction", i) for i, p in enumerate(predictions)]
+        alts = [_alternatives(r, i) for i, r in enumerate(references)]
+        for i, group in enumerate(alts):
+            if not allow_empty_reference and any(not a for a in group):
+                raise WrdscoreError(
+                    f"reference {i} has no tokens (letters or digits); "
+                    "remove it or allow empty references"
+                )
+
+        # Flatten (alternative, prediction) pairs with both sides non-empty into one
+        # batch: metrics such as batch centering need the whole batch at once.
+        owner: list[int] = []
+        flat_refs: list[Tokens] = []
+        flat_preds: list[Tokens] = []
+        for i, (group, pred) in enumerate(zip(alts, preds, strict=True)):
+            for alt in group:
+                if alt and pred:
+                    owner.append(i)
+                    flat_refs.append(alt)
+                    flat_preds.append(pred)
+
+        self._oov_count = 0
+        self._degenerate = 0
+        self._progress = progress
+        try:
+            raw = self._score_tokens(flat_refs, flat_preds) if flat_refs else {}
+        finally:
+            self._progress = None
+        values = {k: np.zeros(n, dtype=np.float64) for k in self.keys}
+        if raw:
+            self._check_values(raw, len(flat_refs))
+            best = np.full(n, -np.inf)
+            for j, i in enumerate(owner):
+                if raw[self.primary][j] > best[i]:
+                    best[i] = raw[self.primary][j]
+                    for k in self.keys:
+                        values[k][i] = raw[k][j]
+        return ScoreResult(
+            metric=self.name,
+            signature=self.signature,
+            values=values,
+            primary=self.primary,
+            corpus=self._corpus(values),
+            oov_tokens=self._oov_count,
+            empty_predictions=sum(1 for p in preds if not p),
+            degenerate_pairs=self._degenerate,
+        )
+
+    def sentence_score(self, reference: Reference, prediction: Prediction) -> ScoreResult:
+        """:meth:`score` for one pair (a result of length 1).
+
+        Examples
+        --------
+        >>> from wrdscore.embeddings import TokenEmbeddings
+        >>> emb = TokenEmbeddings.from_vectors({"get": [1.0, 0.0], "name": [0.0, 1.0]})
+        >>> get_metric("wrd", embeddings=emb).sentence_score("getName", "get name").f1.tolist()
+        [1.0]
+        """
+        return self.score([reference], [prediction])
+
+    def _check_values(self, raw: dict[str, NDArray], size: int) -> None:
+        # A metric bug must never surface as NaN in a user's results.
+        for k in self.keys:
+            v = raw.get(k)
+            if v is None or np.shape(v) != (size,) or not np.all(np.isfinite(v)):
+                raise RuntimeError(f"metric {self.name!r} returned bad values for {k!r}")
+
+
+@dataclass
+class TokenBatch:
+    """Vectors of a batch of token lists, flat: item ``i`` is ``vectors[offsets[i]:offsets[i+1]]``.
+
+    Attributes
+    ----------
+    vectors : ndarray of shape (N, dim), float64
+        One row per kept token occurrence, after the OOV policy and centering.
+    offsets : ndarray of shape (n + 1,), int64
+        Item boundaries.
+    token_ids : ndarray of shape (N,), int64
+        Row ``k`` holds the vector of token ``vocab[token_ids[k]]``.
+    vocab : list of str
+        The distinct tokens of the batch.
+    """
+
+    vectors: NDArray[np.float64]
+    offsets: NDArray[np.int64]
+    token_ids: NDArray[np.int64] = field(repr=False)
+    vocab: list[str] = field(repr=False)
+
+    @property
+    def row_tokens(self) -> list[str]:
+        """The token of each row of ``vectors``."""
+        return [self.vocab[i] for i in self.token_ids]
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def __getitem__(self, i: int) -> NDArray[np.float64]:
+        return self.vectors[self.offsets[i] : self.offsets[i + 1]]
+
+    def __iter__(self) -> Iterator[NDArray[np.float64]]:
+        return (self[i] for i in range(len(self)))
+
+
+def resolve_embeddings(embeddings: TokenEmbeddings | str | Path | None) -> TokenEmbeddings:
+    """The embeddings a metric was given: an instance, a model path, or None (bundled default)."""
+    if isinstance(embeddings, TokenEmbeddings):
+        return embeddings
+    if embeddings is not None and not isinstance(embeddings, str | Path):
+        raise WrdscoreError(
+            f"embeddings must be a model path or TokenEmbeddings, not {type(embeddings).__name__}"
+        )
+    # Imported here: loading a model pulls in training code that scoring-only users
+    # of embedding-free metrics never need.
+    try:
+        from wrdscore.embeddings import load_embeddings
+    except ImportError as exc:
+        raise WrdscoreError(
+            "this installation cannot load embedding models yet; pass TokenEmbeddings"
+        ) from exc
+    return load_embeddings(None if embeddings is None else str(embeddings))
+
+
+class EmbeddingMetric(Metric):
+    """Base of the metrics that read token vectors: model, OOV policy, centering.
+
+    Parameters
+    ----------
+    embeddings : TokenEmbeddings, path or None
+        The token vectors; a path is loaded with ``wrdscore.embeddings.load_embeddings``
+        and None means the bundled default model.
+    oov : {"zero", "drop", "subword"}
+        What an unseen token becomes: the zero vector, nothing, or its FastText
+        sub-word vector (see :meth:`TokenEmbeddings.lookup`). Unseen tokens are
+        counted in :attr:`ScoreResult.oov_tokens` whatever the policy.
+    centering : {"none", "dimension", "sentence", "corpus", "batch"}
+        Subtract, before any normalisation, the mean of each vector's dimensions, of
+        the item's vectors, of the vocabulary (frequency-weighted), or of every token
+        vector in the batch being scored (so a score then depends on its batch; the
+        signature says ``c:batch``). The arithmetic is :func:`wrdscore.centering.center`.
+    **options
+        Passed on to :class:`Metric` (unknown ones are refused).
+    """
+
+    def __init__(
+        self,
+        embeddings: TokenEmbeddings | str | Path | None = None,
+        *,
+        oov: str = "zero",
+        centering: str = "none",
+        **options: Any,
+    ) -> None:
+        super().__init__(**options)
+        if oov not in OOV_POLICIES:
+            raise WrdscoreError(
+                f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}"
+            )
+        if centering not in CENTERINGS:
+            raise WrdscoreError(
+                f"unknown centering {centering!r}; choose one of {', '.join(CENTERINGS)}"
+            )
+        self.embeddings = resolve_embeddings(embeddings)
+        if oov == "subword" and not self.embeddings.has_subword:
+            raise WrdscoreError(
+                f"embeddings {self.embeddings.name!r} have no subword vectors; "
+                "use oov='zero' or 'drop', or a FastText model"
+            )
+        self.oov = oov
+        self.centering = centering
+        # Raw vector and OOV flag per token: lookups dominate small-pair scoring.
+        self._cache: dict[str, tuple[NDArray[np.float64], bool]] = {}
+
+    def _signature_fields(self) -> dict[str, str]:
+        emb = self.embeddings
+        return {"emb": f"{emb.name}@sha:{emb.sha}", "c": self.centering, "oov": self.oov}
+
+    def _lookup_cached(self, token: str) -> tuple[NDArray[np.float64], bool]:
+        hit = self._cache.get(token)
+        if hit is None:
+            vecs, mask = self.embeddings.lookup(
+                [token], oov="zero" if self.oov == "drop" else self.oov
+            )
+            hit = (vecs[0], bool(mask[0]))
+            self._cache[token] = hit
+        return hit
+
+    def embed(self, token_lists: Sequence[Tokens]) -> TokenBatch:
+        """Vectors of many token lists, OOV-handled, counted and centered, in one flat batch.
+
+        Under ``oov="drop"`` unseen tokens have no row (an item may become empty);
+        otherwise every token has one. Centering sees the whole batch, so call this
+        once with every item of the batch (references and predictions together).
+
+        Returns
+        -------
+        TokenBatch
+            ``batch[i]`` is the ``(k_i, dim)`` array of item ``i``.
+
+        Examples
+        --------
+        >>> emb = TokenEmbeddings.from_vectors({"get": [3.0, 4.0]})
+        >>> class Demo(EmbeddingMetric):
+        ...     name = "demo"
+        ...     def _score_tokens(self, refs, preds):
+        ...         return {}
+        >>> batch = Demo(emb).embed([["get", "nope"], ["get"]])
+        >>> batch[0].tolist(), batch[1].tolist()
+        ([[3.0, 4.0], [0.0, 0.0]], [[3.0, 4.0]])
+        """
+        flat = [t for tokens in token_lists for t in tokens]
+        index: dict[str, int] = {}
+        ids = np.fromiter(
+            (index.setdefault(t, len(index)) for t in flat), dtype=np.int64, count=len(flat)
+        )
+        dim = self.embeddings.dim
+        table = np.zeros((len(index), dim))
+        unseen = np.zeros(len(index), dtype=bool)
+        for t, j in index.items():
+            table[j], unseen[j] = self._lookup_cached(t)
+        seen_mask = unseen[ids]
+        self._oov_count += int(seen_mask.sum())
+        lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
+        if self.oov == "drop":
+            item_of = np.repeat(np.arange(len(token_lists)), lengths)
+            lengths = np.bincount(item_of[~seen_mask], minlength=len(token_lists))
+            ids = ids[~seen_mask]
+        offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+        vectors = table[ids]
+        if self.centering != "none":
+            vectors = self._center(vectors, offsets)
+        return TokenBatch(vectors=vectors, offsets=offsets, token_ids=ids, vocab=list(index))
+
+    def _center(self, vectors: NDArray[np.float64], offsets: NDArray[np.int64]) -> NDArray:
+        # Imported here so metrics without centering never load it.
+        from wrdscore.centering import center
+
+        return center(vectors, offsets, self.centering, self.embeddings)
+
+
+M = TypeVar("M", bound=type[Metric])
+
+_REGISTRY: dict[str, type[Metric]] = {}
+# Modules of this package that never define metrics (the CLI imports the registry).
+_NOT_METRICS = {"cli", "base", "errors", "atomic", "progress", "inputs", "explain"}
+
+
+def register(cls: M) -> M:
+    """Class decorator: make a metric available by its ``name`` to :func:`get_metric`."""
+    name = cls.name
+    if name in _REGISTRY and _REGISTRY[name] is not cls:
+        raise ValueError(f"metric name {name!r} registered twice")
+    _REGISTRY[name] = cls
+    return cls
+
+
+def _load_metric_modules() -> None:
+    # Every public top-level module of the package may register metrics; importing
+    # them all on first use keeps `import wrdscore` light and needs no hand-kept list.
+    import wrdscore
+
+    for mod in pkgutil.iter_modules(wrdscore.__path__):
+        if not mod.ispkg and not mod.name.startswith("_") and mod.name not in _NOT_METRICS:
+            importlib.import_module(f"wrdscore.{mod.name}")
+
+
+class _Registry(Mapping[str, type[Metric]]):
+    """Read-only view of the registered metrics, loading them on first use."""
+
+    def _all(self) -> dict[str, type[Metric]]:
+        _load_metric_modules()
+        return _REGISTRY
+
+    def __getitem__(self, name: str) -> type[Metric]:
+        return self._all()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._all()))
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __repr__(self) -> str:
+        return f"METRICS({', '.join(self)})"
+
+
+#: Names of every registered metric (a mapping of name to class).
+METRICS: Mapping[str, type[Metric]] = _Registry()
+
+
+def get_metric(name: str, **options: Any) -> Metric:
+    """Build the metric registered as ``name`` with ``options`` (e.g. ``embeddings=``).
+
+    Examples
+    --------
+    >>> from wrdscore.embeddings import TokenEmbeddings
+    >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6]})
+    >>> round(float(get_metric("wrd", embeddings=emb).sentence_score("size", "count").f1[0]), 2)
+    0.8
+    """
+    if name not in METRICS:
+        raise WrdscoreError(f"unknown metric {name!r}; choose one of {', '.join(METRICS)}")
+    return METRICS[name](**options)
