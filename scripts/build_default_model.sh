@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Rebuild the bundled default embeddings (wrdscore/data/default) from Debian's Java sources.
+#
+# Stages (each skipped when its output exists, so a failed run resumes):
+#   1. download: OpenJDK 17's src.zip (Debian package openjdk-17-source) and the upstream
+#      source archives (.orig.tar.*) of widely used Java libraries via deb-src, using a
+#      private apt configuration under $WORK so the system's apt setup is left alone;
+#   2. ingest:   `wrdscore ingest` every archive into one corpus folder;
+#   3. train:    `wrdscore train` the default model into wrdscore/data/default.
+#
+# Usage: scripts/build_default_model.sh [--download-only]
+# Environment: WORK (scratch folder, default ./work-data/default-model).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK=${WORK:-$ROOT/work-data/default-model}
+DEBSRC=$WORK/debsrc
+APT=$WORK/apt
+CORPUS=$WORK/corpus
+OUTPUT=$ROOT/wrdscore/data/default
+# The libraries: general-purpose, widely depended-on Java code with idiomatic names.
+PACKAGES=(guava-libraries commons-io libcommons-lang3-java jackson-databind junit4
+          libcommons-collections4-java jackson-core)
+JDK_ZIP=/usr/lib/jvm/openjdk-17/lib/src.zip
+# The default's method and parameters, chosen by scripts/select_default.py (see MODEL_CARD.md).
+TRAIN_ARGS=(--method fasttext --dim 50 --window 2 --min-count 2 --epochs 10 --seed 1 --workers 1)
+
+mkdir -p "$DEBSRC" "$APT/lists/partial" "$APT/archives/partial"
+
+if [[ ! -f $JDK_ZIP ]]; then
+    echo "installing openjdk-17-source (needs root)" >&2
+    apt-get install -y --no-install-recommends openjdk-17-source
+fi
+
+# deb-src entries derived from the system's deb entries, in a private apt state folder.
+SOURCES=$APT/sources.list
+if [[ -f /etc/apt/sources.list.d/debian.sources ]]; then
+    sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$APT/debian.sources"
+    APT_SRC=(-o "Dir::Etc::sourcelist=/dev/null" -o "Dir::Etc::sourceparts=$APT"
+             -o "Dir::State::Lists=$APT/lists" -o "Dir::Cache=$APT")
+else
+    grep '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' > "$SOURCES"
+    APT_SRC=(-o "Dir::Etc::sourcelist=$SOURCES" -o "Dir::Etc::sourceparts=-"
+             -o "Dir::State::Lists=$APT/lists" -o "Dir::Cache=$APT")
+fi
+if ! compgen -G "$APT/lists/*Sources*" > /dev/null; then
+    apt-get "${APT_SRC[@]}" update
+fi
+for pkg in "${PACKAGES[@]}"; do
+    if ! compgen -G "$DEBSRC/${pkg}_*.orig.tar.*" > /dev/null; then
+        (cd "$DEBSRC" && apt-get "${APT_SRC[@]}" source --download-only "$pkg")
+    fi
+done
+# Only the upstream archives are ingested; Debian's patches and .dsc files are not Java.
+mkdir -p "$WORK/archives"
+ln -sf "$JDK_ZIP" "$WORK/archives/openjdk-17-src.zip"
+for f in "$DEBSRC"/*.orig.tar.*; do
+    ln -sf "$f" "$WORK/archives/$(basename "$f")"
+done
+ls -lL "$WORK/archives"
+[[ ${1:-} == --download-only ]] && exit 0
+
+if [[ ! -f $CORPUS/manifest.json ]]; then
+    wrdscore ingest "$WORK"/archives/* --output "$CORPUS" --label debian-java
+fi
+wrdscore train "$CORPUS" "${TRAIN_ARGS[@]}" --output "$OUTPUT" --force
+du -sh "$OUTPUT"

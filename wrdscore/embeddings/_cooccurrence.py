@@ -1,0 +1,134 @@
+"""Co-occurrence counts and their truncated SVD (the WRDScore paper's embeddings)."""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from numpy.typing import NDArray
+from scipy.sparse.linalg import svds
+from sklearn.utils.extmath import svd_flip
+
+from wrdscore.embeddings._documents import TokenDocuments
+from wrdscore.errors import WrdscoreError
+
+WEIGHTINGS = ("raw", "ppmi")
+
+
+def cooccurrence_matrix(docs: TokenDocuments, window: int | None = None) -> sp.csr_matrix:
+    """Symmetric sparse matrix of how often two tokens occur together in one document.
+
+    ``C[i, j]`` counts the ordered position pairs ``(p, q)``, ``p != q``, of one
+    document (method name) with token ``i`` at ``p``, token ``j`` at ``q`` and
+    ``|p - q| <= window``; ``window=None`` is the paper's "largest context window",
+    the whole name.
+
+    The diagonal counts a token with *another occurrence* of itself
+    (``getOrGet`` adds 2 to ``C[get, get]``) but never a position with itself:
+    that pair is present for every token occurrence, so it would only add the
+    token's frequency to the diagonal, and raw frequency would then dominate the
+    leading singular vectors instead of which tokens keep company.
+
+    Parameters
+    ----------
+    docs : TokenDocuments
+        The training documents.
+    window : int, optional
+        Largest distance between the two positions (>= 1); default the whole name.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix of float64, shape (V, V)
+        ``V = len(docs.vocab)``.
+
+    Examples
+    --------
+    >>> docs = TokenDocuments.from_token_lists([["get", "user", "name"]])
+    >>> cooccurrence_matrix(docs).toarray().tolist()
+    [[0.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 0.0]]
+    >>> cooccurrence_matrix(docs, window=1).toarray().tolist()
+    [[0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]
+    """
+    if window is not None and window < 1:
+        raise WrdscoreError(f"--window must be at least 1, not {window}")
+    n = len(docs.vocab)
+    doc = docs.doc_index()
+    longest = int(np.diff(docs.offsets).max(initial=0))
+    reach = longest - 1 if window is None else min(window, longest - 1)
+    rows: list[NDArray[np.int64]] = []
+    cols: list[NDArray[np.int64]] = []
+    # One vectorised pass per distance k: every position p paired with p + k when
+    # both lie in the same document. A name has at most a few dozen tokens, so this
+    # loop is short; the work is in the array operations over the whole corpus.
+    for k in range(1, reach + 1):
+        same = doc[:-k] == doc[k:]
+        left, right = docs.ids[:-k][same], docs.ids[k:][same]
+        rows += [left, right]
+        cols += [right, left]
+    row = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+    col = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
+    # COO -> CSR sums the duplicate (i, j) entries: that sum is the count.
+    return sp.coo_matrix((np.ones(len(row)), (row, col)), shape=(n, n)).tocsr()
+
+
+def ppmi(counts: sp.csr_matrix) -> sp.csr_matrix:
+    """Positive pointwise mutual information of a co-occurrence matrix.
+
+    ``PPMI[i, j] = max(0, ln(C[i, j] * T / (r_i * r_j)))`` with ``r`` the row sums
+    and ``T`` the total count; it keeps the sparsity pattern (zero counts stay 0).
+
+    Examples
+    --------
+    >>> c = sp.csr_matrix(np.array([[0.0, 2.0, 1.0], [2.0, 0.0, 0.0], [1.0, 0.0, 0.0]]))
+    >>> np.round(ppmi(c).toarray(), 4).tolist()
+    [[0.0, 0.6931, 0.6931], [0.6931, 0.0, 0.0], [0.6931, 0.0, 0.0]]
+    """
+    coo = counts.tocoo()
+    rowsum = np.asarray(counts.sum(axis=1)).ravel()
+    pmi = np.log(coo.data * rowsum.sum() / (rowsum[coo.row] * rowsum[coo.col]))
+    out = sp.csr_matrix((np.maximum(pmi, 0.0), (coo.row, coo.col)), shape=counts.shape)
+    out.eliminate_zeros()
+    return out
+
+
+def svd_embeddings(matrix: sp.spmatrix, dim: int, seed: int = 0) -> NDArray[np.float64]:
+    """Embedding matrix ``E = 1/2 U Sigma`` from a truncated SVD ``C ~ U Sigma V``.
+
+    Parameters
+    ----------
+    matrix : sparse matrix, shape (V, V)
+        Co-occurrence counts (or their PPMI).
+    dim : int
+        Number of singular triplets kept; ARPACK needs ``dim < V``.
+    seed : int
+        Seeds ARPACK's start vector, so the result is reproducible; signs are then
+        fixed by :func:`sklearn.utils.extmath.svd_flip`.
+
+    Returns
+    -------
+    ndarray of float64, shape (V, dim)
+        Rows are token vectors, columns in decreasing singular value.
+
+    Examples
+    --------
+    >>> c = sp.csr_matrix(np.array([[2.0, 1.0, 0.0], [1.0, 2.0, 0.0], [0.0, 0.0, 1.0]]))
+    >>> (svd_embeddings(c, dim=1).round(4) + 0.0).tolist()  # 1/2 * 3 * [1, 1, 0] / sqrt(2)
+    [[1.0607], [1.0607], [0.0]]
+    """
+    n = matrix.shape[0]
+    if n == 0:
+        raise WrdscoreError("the corpus has no tokens to train on")
+    if dim < 1:
+        raise WrdscoreError(f"--dim must be at least 1, not {dim}")
+    if dim >= n:
+        raise WrdscoreError(
+            f"the corpus has {n} distinct tokens (after --min-count), too few for --dim {dim}: "
+            f"the SVD needs at least {dim + 1}; lower --dim or train on more code"
+        )
+    rng = np.random.default_rng(seed)
+    u, s, vt = svds(
+        matrix.astype(np.float64), k=dim, v0=rng.uniform(-1.0, 1.0, n), random_state=seed
+    )
+    order = np.argsort(-s, kind="stable")
+    u, s, vt = u[:, order], s[order], vt[order]
+    u, _ = svd_flip(u, vt)
+    return 0.5 * u * s

@@ -1,0 +1,107 @@
+"""Look inside a model: nearest tokens and similarities of raw identifiers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from wrdscore.corpora import split_identifier
+from wrdscore.embeddings._vectors import TokenEmbeddings
+from wrdscore.errors import WrdscoreError
+
+
+@dataclass(frozen=True)
+class IdentifierVector:
+    """An identifier's vector and how it was made.
+
+    Attributes
+    ----------
+    tokens : list of str
+        The identifier's sub-tokens.
+    unseen : list of str
+        Those not in the model's vocabulary: given subword vectors by a FastText
+        model, left out of the mean otherwise.
+    vector : ndarray of float64
+        The mean of the used tokens' vectors.
+    """
+
+    tokens: list[str]
+    unseen: list[str]
+    vector: NDArray[np.float64]
+
+
+def identifier_vector(emb: TokenEmbeddings, identifier: str) -> IdentifierVector:
+    """Vector of a raw identifier (``getCount``) or a single token: the mean of its tokens.
+
+    The identifier is split with :func:`~wrdscore.corpora.split_identifier`; a
+    token outside the vocabulary gets its FastText subword vector when the model
+    has one and is left out otherwise.
+
+    Raises
+    ------
+    WrdscoreError
+        If the identifier has no tokens, or none of them has a vector.
+
+    Examples
+    --------
+    >>> emb = TokenEmbeddings.from_vectors({"get": [1.0, 0.0], "count": [0.0, 1.0]})
+    >>> identifier_vector(emb, "getCount").vector.tolist()
+    [0.5, 0.5]
+    >>> identifier_vector(emb, "getSize").unseen
+    ['size']
+    """
+    tokens = split_identifier(identifier)
+    if not tokens:
+        raise WrdscoreError(f"{identifier!r} has no sub-tokens (letters or digits)")
+    policy = "subword" if emb.has_subword else "drop"
+    vectors, unseen = emb.lookup(tokens, oov=policy)
+    if len(vectors) == 0:
+        raise WrdscoreError(
+            f"none of the tokens of {identifier!r} ({' '.join(tokens)}) is in model "
+            f"{emb.name!r}, which has no subword vectors"
+        )
+    missing = [t for t, m in zip(tokens, unseen, strict=True) if m]
+    return IdentifierVector(tokens, missing, vectors.mean(axis=0))
+
+
+def _cosine(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
+    norm = float(np.linalg.norm(a) * np.linalg.norm(b))
+    return float(a @ b / norm) if norm > 0 else 0.0
+
+
+def similarity(emb: TokenEmbeddings, a: str, b: str) -> float:
+    """Cosine similarity of two identifiers' mean token vectors.
+
+    ``cos(u, v) = u . v / (|u| |v|)``, and 0 when either vector is zero.
+
+    Examples
+    --------
+    >>> emb = TokenEmbeddings.from_vectors({"get": [1.0, 0.0], "fetch": [1.0, 1.0]})
+    >>> round(similarity(emb, "get", "fetch"), 4)
+    0.7071
+    """
+    return _cosine(identifier_vector(emb, a).vector, identifier_vector(emb, b).vector)
+
+
+def neighbors(emb: TokenEmbeddings, identifier: str, k: int = 10) -> list[tuple[str, float]]:
+    """The ``k`` vocabulary tokens most cosine-similar to an identifier's vector.
+
+    The identifier's own tokens are left out of the list (they are trivially close).
+
+    Examples
+    --------
+    >>> emb = TokenEmbeddings.from_vectors(
+    ...     {"get": [1.0, 0.0], "fetch": [0.9, 0.1], "put": [0.0, 1.0]})
+    >>> [t for t, _ in neighbors(emb, "get", k=2)]
+    ['fetch', 'put']
+    """
+    if k < 1:
+        raise WrdscoreError(f"-k must be at least 1, not {k}")
+    query = identifier_vector(emb, identifier)
+    if not np.any(query.vector):
+        raise WrdscoreError(f"{identifier!r} has a zero vector, so it has no direction")
+    own = set(query.tokens)
+    found = emb.kv.most_similar(positive=[query.vector], topn=k + len(own))
+    return [(tok, float(sim)) for tok, sim in found if tok not in own][:k]
