@@ -21,11 +21,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore import __version__
+from wrdscore.centering import CENTERING_MODES, center
 from wrdscore.corpora import to_tokens
 from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings
 from wrdscore.errors import WrdscoreError
-
-CENTERINGS = ("none", "dimension", "sentence", "corpus", "batch")
 
 Tokens = list[str]
 # One reference item: a string, a token list, or a list of alternatives (each a string
@@ -396,9 +395,9 @@ class EmbeddingMetric(Metric):
             raise WrdscoreError(
                 f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}"
             )
-        if centering not in CENTERINGS:
+        if centering not in CENTERING_MODES:
             raise WrdscoreError(
-                f"unknown centering {centering!r}; choose one of {', '.join(CENTERINGS)}"
+                f"unknown centering {centering!r}; choose one of {', '.join(CENTERING_MODES)}"
             )
         self.embeddings = resolve_embeddings(embeddings)
         if oov == "subword" and not self.embeddings.has_subword:
@@ -468,21 +467,15 @@ class EmbeddingMetric(Metric):
         offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
         vectors = table[ids]
         if self.centering != "none":
-            vectors = self._center(vectors, offsets)
+            vectors = center(vectors, offsets, self.centering, self.embeddings)
         return TokenBatch(vectors=vectors, offsets=offsets, token_ids=ids, vocab=list(index))
-
-    def _center(self, vectors: NDArray[np.float64], offsets: NDArray[np.int64]) -> NDArray:
-        # Imported here so metrics without centering never load it.
-        from wrdscore.centering import center
-
-        return center(vectors, offsets, self.centering, self.embeddings)
 
 
 M = TypeVar("M", bound=type[Metric])
 
 _REGISTRY: dict[str, type[Metric]] = {}
 # Modules of this package that never define metrics (the CLI imports the registry).
-_NOT_METRICS = {"cli", "base", "errors", "atomic", "progress", "inputs", "explain"}
+_NOT_METRICS = {"cli", "base", "errors", "atomic", "progress", "inputs", "explain", "centering"}
 
 
 def register(cls: M) -> M:

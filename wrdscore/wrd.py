@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 from ot.lp.emd_wrap import emd_c
 
 from wrdscore.base import EmbeddingMetric, Tokens, register
+from wrdscore.centering import cosine_matrix, unit_rows
 from wrdscore.corpora import to_tokens
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
@@ -201,15 +202,14 @@ class WRDScore(EmbeddingMetric):
             "solver": "emd",
         }
 
-    def _masses(self, vectors: NDArray, norms: NDArray, tokens: list[str]) -> NDArray:
-        """Unnormalised token weights of the rows of one flat batch."""
+    def _masses(self, norms: NDArray, token_ids: NDArray, vocab: list[str]) -> NDArray:
+        """Unnormalised weights of the rows of a flat batch (``norms`` are the row norms)."""
         if self.weights == "uniform":
-            return np.ones(len(vectors))
-        if self.weights == "idf":
-            return self.embeddings.idf(tokens)
-        if self.weights == "norm*idf":
-            return norms * self.embeddings.idf(tokens)
-        return norms
+            return np.ones(len(norms))
+        if self.weights == "norm":
+            return norms
+        idf = self.embeddings.idf(vocab)[token_ids]
+        return idf if self.weights == "idf" else norms * idf
 
     def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray]:
         n = len(refs)
@@ -231,10 +231,8 @@ class WRDScore(EmbeddingMetric):
         batch = self.embed([*refs, *preds])
         vectors, offsets = batch.vectors, batch.offsets
         norms = np.linalg.norm(vectors, axis=1)
-        unit = np.divide(
-            vectors, norms[:, None], out=np.zeros_like(vectors), where=norms[:, None] > 0
-        )
-        masses = self._masses(vectors, norms, batch.row_tokens)
+        unit = unit_rows(vectors)
+        masses = self._masses(norms, batch.token_ids, batch.vocab)
 
         starts_r, starts_p = offsets[first], offsets[first + n]
         len_r = offsets[first + 1] - starts_r
@@ -291,13 +289,10 @@ class WRDScore(EmbeddingMetric):
         batch = self.embed([ref, pred])
         res = self.sentence_score(ref, pred)
         rv, pv = batch[0], batch[1]
-        rn, pn = np.linalg.norm(rv, axis=1), np.linalg.norm(pv, axis=1)
-        cos = (
-            np.divide(rv, rn[:, None], out=np.zeros_like(rv), where=rn[:, None] > 0)
-            @ np.divide(pv, pn[:, None], out=np.zeros_like(pv), where=pn[:, None] > 0).T
-        )
+        cos = cosine_matrix(rv, pv)
+        masses = self._masses(np.linalg.norm(batch.vectors, axis=1), batch.token_ids, batch.vocab)
+        a, b = masses[: len(rv)], masses[len(rv) :]
         rt, pt = batch.row_tokens[: len(rv)], batch.row_tokens[len(rv) :]
-        a, b = self._masses(rv, rn, rt), self._masses(pv, pn, pt)
         if a.sum() > 0 and b.sum() > 0:
             a, b = a / a.sum(), b / b.sum()
             flow = emd_flow(a, b, 1.0 - cos)

@@ -1,0 +1,189 @@
+"""The metric base: validation, tokenisation, multi-reference, results and registry."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from wrdscore.base import METRICS, EmbeddingMetric, Metric, ScoreResult, get_metric, register
+from wrdscore.centering import center
+from wrdscore.embeddings import TokenEmbeddings
+from wrdscore.errors import WrdscoreError
+
+
+class Jaccard(Metric):
+    """Test metric: Jaccard overlap of token sets, with a hand-checkable value."""
+
+    name = "test-jaccard"
+    keys = ("score",)
+    primary = "score"
+
+    def _score_tokens(self, refs, preds):
+        return {
+            "score": np.array(
+                [
+                    len(set(r) & set(p)) / len(set(r) | set(p))
+                    for r, p in zip(refs, preds, strict=True)
+                ]
+            )
+        }
+
+
+class Broken(Metric):
+    name = "test-broken"
+
+    def _score_tokens(self, refs, preds):
+        nan = np.full(len(refs), np.nan)
+        return {"precision": nan, "recall": nan, "f1": nan}
+
+
+class Seen(EmbeddingMetric):
+    """Test metric exposing what `embed` gives the subclasses."""
+
+    name = "test-seen"
+    keys = ("score",)
+    primary = "score"
+
+    def _score_tokens(self, refs, preds):
+        self.batch = self.embed([*refs, *preds])
+        return {"score": np.zeros(len(refs))}
+
+
+@pytest.fixture
+def emb():
+    return TokenEmbeddings.from_vectors(
+        {"get": [1.0, 0.0, 0.0], "user": [0.0, 2.0, 0.0], "name": [0.0, 0.0, 3.0]}, name="t3"
+    )
+
+
+def test_tokenises_raw_names_subtokens_and_token_lists_alike():
+    res = Jaccard().score(["getUserName", "get user name", ["get", "userName"]], ["get_user"] * 3)
+    assert res.scores.tolist() == pytest.approx([2 / 3] * 3)
+    assert len(res) == 3
+    assert res.corpus == {"score": pytest.approx(2 / 3)}
+
+
+def test_multi_reference_scores_the_best_alternative():
+    res = Jaccard().score([[["size"], ["getCount"]], [["a b"], ["a"]]], ["count", "a"])
+    assert res.scores.tolist() == pytest.approx([0.5, 1.0])
+
+
+@pytest.mark.parametrize(
+    ("refs", "preds", "message"),
+    [
+        (["a", "b"], ["a"], "2 references but 1 predictions"),
+        ([], [], "no pairs"),
+        ("ab", "ab", "not single strings"),
+        ([3], ["a"], "reference 0 must be a string"),
+        (["a"], [["a", 1]], "prediction 0 must be a string"),
+        (["a", "--"], ["a", "b"], "reference 1 has no tokens"),
+        ([[["a"], []]], ["a"], "reference 0 has no tokens"),
+    ],
+)
+def test_bad_input_is_a_one_line_error(refs, preds, message):
+    with pytest.raises(WrdscoreError, match=message) as err:
+        Jaccard().score(refs, preds)
+    assert "\n" not in str(err.value)
+
+
+def test_empty_prediction_scores_zero_and_is_counted():
+    res = Jaccard().score(["get", "set"], ["", "set"])
+    assert res.scores.tolist() == [0.0, 1.0]
+    assert res.empty_predictions == 1
+
+
+def test_empty_reference_allowed_scores_zero():
+    res = Jaccard().score(["", "set"], ["get", "set"], allow_empty_reference=True)
+    assert res.scores.tolist() == [0.0, 1.0]
+
+
+def test_result_properties():
+    res = Jaccard().score(["a"], ["a"])
+    assert res.scores is res.values["score"]
+    with pytest.raises(AttributeError, match="no precision"):
+        _ = res.precision
+    assert isinstance(res, ScoreResult)
+
+
+def test_a_metric_bug_never_reaches_the_user_as_nan():
+    with pytest.raises(RuntimeError, match="bad values"):
+        Broken().score(["a"], ["b"])
+
+
+def test_progress_callback_counts_every_pair(emb):
+    done = []
+    get_metric("wrd", embeddings=emb).score(
+        ["get user"] * 5, ["name user"] * 5, progress=done.append
+    )
+    assert sum(done) == 5
+
+
+def test_registry():
+    assert "wrd" in METRICS
+    assert list(METRICS) == sorted(METRICS)
+    with pytest.raises(WrdscoreError, match="unknown metric 'nope'"):
+        get_metric("nope")
+    with pytest.raises(ValueError, match="registered twice"):
+
+        @register
+        class Clash(Jaccard):
+            name = "wrd"
+
+
+def test_unknown_option_is_refused(emb):
+    with pytest.raises(WrdscoreError, match=r"unknown option.*colour"):
+        get_metric("wrd", embeddings=emb, colour="red")
+
+
+def test_signature_ends_with_version(emb):
+    sig = get_metric("wrd", embeddings=emb).signature
+    assert sig.startswith(f"wrdscore|emb:t3@sha:{emb.sha}|")
+    assert sig.endswith("|v:0.1.0")
+
+
+def test_embed_counts_oov_and_keeps_zero_rows(emb):
+    m = Seen(emb)
+    res = m.score(["get nope"], ["user"])
+    assert res.oov_tokens == 1
+    assert m.batch[0].tolist() == [[1.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    assert m.batch[1].tolist() == [[0.0, 2.0, 0.0]]
+    assert m.batch.row_tokens == ["get", "nope", "user"]
+
+
+def test_embed_drop_removes_unseen_rows(emb):
+    m = Seen(emb, oov="drop")
+    res = m.score(["nope get nope", "zzz"], ["user", "name"])
+    assert res.oov_tokens == 3
+    assert [len(x) for x in m.batch] == [1, 0, 1, 1]
+    assert m.batch.row_tokens == ["get", "user", "name"]
+
+
+def test_embed_applies_centering_over_the_whole_batch(emb):
+    m = Seen(emb, centering="batch")
+    m.score(["get user"], ["name"])
+    raw = np.array([[1.0, 0, 0], [0, 2.0, 0], [0, 0, 3.0]])
+    np.testing.assert_allclose(m.batch.vectors, center(raw, [0, 2, 3], "batch"))
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"oov": "skip"}, "unknown OOV policy 'skip'"),
+        ({"oov": "subword"}, "no subword vectors"),
+        ({"centering": "mean"}, "unknown centering 'mean'"),
+        ({"embeddings": 3}, "embeddings must be a model path"),
+    ],
+)
+def test_embedding_options_are_checked(emb, options, message):
+    options = {"embeddings": emb, **options}
+    with pytest.raises(WrdscoreError, match=message):
+        Seen(**options)
+
+
+def test_embeddings_load_from_a_path(emb, tmp_path):
+    if not hasattr(pytest.importorskip("wrdscore.embeddings"), "load_embeddings"):
+        pytest.skip("the embeddings loader has not landed yet")
+    path = tmp_path / "vectors.txt"
+    emb.kv.save_word2vec_format(str(path))
+    loaded = Seen(str(path)).embeddings
+    assert loaded.sha == emb.sha
