@@ -16,7 +16,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${WORK:-$ROOT/work-data/default-model}
 DEBSRC=$WORK/debsrc
 APT=$WORK/apt
-CORPUS=$WORK/corpus
+# The folder name is the corpus label in the model name (debian-java-ft-50).
+CORPUS=$WORK/debian-java
 OUTPUT=$ROOT/wrdscore/data/default
 # The libraries: general-purpose, widely depended-on Java code with idiomatic names.
 PACKAGES=(guava-libraries commons-io libcommons-lang3-java jackson-databind junit4
@@ -61,7 +62,7 @@ ls -lL "$WORK/archives"
 [[ ${1:-} == --download-only ]] && exit 0
 
 if [[ ! -f $CORPUS/manifest.json ]]; then
-    wrdscore ingest "$WORK"/archives/* --output "$CORPUS" --label debian-java
+    wrdscore ingest "$WORK"/archives/* --output "$CORPUS" --quiet
 fi
 wrdscore train "$CORPUS" "${TRAIN_ARGS[@]}" --output "$OUTPUT" --force
 du -sh "$OUTPUT"

@@ -1,0 +1,118 @@
+"""Inspecting models: identifier vectors, similarity, neighbours, and their commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from wrdscore.cli import app
+from wrdscore.embeddings import (
+    TokenEmbeddings,
+    identifier_vector,
+    neighbors,
+    save_embeddings,
+    similarity,
+)
+from wrdscore.errors import WrdscoreError
+
+VECTORS = {
+    "get": [1.0, 0.0],
+    "fetch": [0.9, 0.1],
+    "count": [0.0, 1.0],
+    "size": [0.1, 0.9],
+    "put": [-1.0, 0.2],
+}
+EMB = TokenEmbeddings.from_vectors(VECTORS)
+
+
+def test_identifier_vector_is_mean_of_tokens():
+    got = identifier_vector(EMB, "getCount")
+    assert got.tokens == ["get", "count"] and got.unseen == []
+    np.testing.assert_allclose(got.vector, [0.5, 0.5])
+    partly = identifier_vector(EMB, "get_unknown_size")
+    assert partly.unseen == ["unknown"]
+    np.testing.assert_allclose(partly.vector, [0.55, 0.45])
+
+
+def test_similarity_by_hand():
+    # getCount = (0.5, 0.5), fetchSize = (0.5, 0.5): identical directions.
+    assert similarity(EMB, "getCount", "fetchSize") == pytest.approx(1.0)
+    # get = (1, 0), put = (-1, 0.2): cos = -1 / sqrt(1.04).
+    assert similarity(EMB, "get", "put") == pytest.approx(-1 / np.sqrt(1.04))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(list(VECTORS)), st.sampled_from(list(VECTORS)))
+def test_similarity_symmetric_and_bounded(a, b):
+    s = similarity(EMB, a, b)
+    assert s == pytest.approx(similarity(EMB, b, a))
+    assert -1 - 1e-12 <= s <= 1 + 1e-12
+
+
+def test_neighbors_sorted_and_exclude_query_tokens():
+    found = neighbors(EMB, "getCount", k=3)
+    # fetch = (0.9, 0.1) and size = (0.1, 0.9) are equally close to (0.5, 0.5).
+    assert {t for t, _ in found[:2]} == {"fetch", "size"} and found[2][0] == "put"
+    assert all(t not in ("get", "count") for t, _ in found)
+    sims = [s for _, s in found]
+    assert sims == sorted(sims, reverse=True)
+    assert neighbors(EMB, "get", k=1) == [("fetch", pytest.approx(0.9 / np.sqrt(0.82)))]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: identifier_vector(EMB, "__"), "no sub-tokens"),
+        (lambda: identifier_vector(EMB, "frobnicateWidget"), "none of the tokens"),
+        (lambda: neighbors(EMB, "get", k=0), "-k must be at least 1"),
+    ],
+)
+def test_bad_queries(call, message):
+    with pytest.raises(WrdscoreError, match=message):
+        call()
+
+
+def test_zero_vector_has_no_neighbors():
+    emb = TokenEmbeddings.from_vectors({"a": [0.0, 0.0], "b": [1.0, 0.0]})
+    with pytest.raises(WrdscoreError, match="zero vector"):
+        neighbors(emb, "a")
+
+
+@pytest.fixture
+def model_dir(tmp_path: Path) -> Path:
+    return save_embeddings(
+        EMB.kv, tmp_path / "m", meta={"name": "tiny", "n_docs": 5}, doc_freq={"get": 2}
+    )
+
+
+runner = CliRunner()
+
+
+def test_cli_neighbors_table(model_dir):
+    result = runner.invoke(app, ["neighbors", str(model_dir), "getUnknown", "-k", "2"])
+    assert result.exit_code == 0, result.output
+    assert "fetch" in result.output and "tiny" in result.output
+    assert "not in the vocabulary: unknown" in result.output
+
+
+def test_cli_similarity_table(model_dir):
+    result = runner.invoke(app, ["similarity", str(model_dir), "getCount", "fetchSize"])
+    assert result.exit_code == 0, result.output
+    assert "1.0000" in result.output
+
+
+def test_cli_errors_are_one_line(model_dir, tmp_path):
+    for args in (
+        ["neighbors", str(model_dir), "zzz"],
+        ["neighbors", str(tmp_path / "nope"), "get"],
+        ["similarity", str(model_dir), "get", "__"],
+    ):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, args
+        assert result.output.strip().startswith("error: ")
+        assert len(result.output.strip().splitlines()) == 1

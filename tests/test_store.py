@@ -1,0 +1,132 @@
+"""Saving and loading models: MODEL_DIR, KeyedVectors and word2vec files, bad files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from gensim.models import KeyedVectors
+from typer.testing import CliRunner
+
+from wrdscore.cli import app
+from wrdscore.embeddings import TokenEmbeddings, load_embeddings, save_embeddings
+from wrdscore.errors import WrdscoreError
+
+VECTORS = {"get": [1.0, 0.0, 0.5], "set": [0.0, 1.0, 0.25], "name": [0.5, 0.5, -1.0]}
+COUNTS = {"get": 30, "set": 10, "name": 5}
+DOC_FREQ = {"get": 25, "set": 10, "name": 5, "rare": 1}
+
+
+@pytest.fixture
+def model_dir(tmp_path: Path) -> Path:
+    emb = TokenEmbeddings.from_vectors(VECTORS, counts=COUNTS)
+    return save_embeddings(
+        emb.kv, tmp_path / "m", meta={"name": "tiny-svd-3", "n_docs": 40}, doc_freq=DOC_FREQ
+    )
+
+
+def test_model_dir_round_trip(model_dir):
+    emb = load_embeddings(model_dir)
+    assert emb.name == "tiny-svd-3" and emb.dim == 3 and len(emb) == 3
+    np.testing.assert_allclose(emb.lookup(["set"])[0][0], VECTORS["set"])
+    # IDF from the stored frequencies: ln((1 + N) / (1 + df)) + 1, computed by hand.
+    assert emb.idf(["get", "rare", "unseen"]).tolist() == pytest.approx(
+        [np.log(41 / 26) + 1, np.log(41 / 2) + 1, np.log(41) + 1]
+    )
+    # Counts survive, so the corpus mean is frequency-weighted.
+    expected_mean = sum(COUNTS[t] * np.array(VECTORS[t]) for t in VECTORS) / 45
+    np.testing.assert_allclose(emb.mean_vector(), expected_mean, atol=1e-7)
+    meta = json.loads((model_dir / "model.json").read_text())
+    assert meta["dim"] == 3 and meta["format"].startswith("wrdscore-model")
+
+
+def test_model_dir_loads_with_plain_gensim(model_dir):
+    kv = KeyedVectors.load(str(model_dir / "vectors.kv"))
+    assert kv.get_vecattr("get", "count") == 30
+    np.testing.assert_allclose(kv["name"], VECTORS["name"])
+
+
+def test_save_refuses_existing_output(model_dir):
+    emb = load_embeddings(model_dir)
+    with pytest.raises(WrdscoreError, match="already exists"):
+        save_embeddings(emb.kv, model_dir, meta={"name": "x", "n_docs": 1}, doc_freq={})
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_word2vec_files_load_without_doc_freq(tmp_path, binary):
+    kv = TokenEmbeddings.from_vectors(VECTORS).kv
+    path = tmp_path / ("vecs.bin" if binary else "vecs.txt")
+    kv.save_word2vec_format(str(path), binary=binary)
+    emb = load_embeddings(path)
+    assert emb.name == "vecs" and not emb.has_df and emb.dim == 3
+    np.testing.assert_allclose(emb.lookup(["get"])[0][0], VECTORS["get"], atol=1e-6)
+    with pytest.raises(WrdscoreError, match="no document frequencies"):
+        emb.idf(["get"])
+
+
+def test_keyed_vectors_file_loads(tmp_path):
+    path = tmp_path / "user.kv"
+    TokenEmbeddings.from_vectors(VECTORS).kv.save(str(path))
+    emb = load_embeddings(path)
+    assert emb.name == "user" and sorted(emb.kv.index_to_key) == sorted(VECTORS)
+
+
+def test_missing_paths(tmp_path, model_dir):
+    with pytest.raises(WrdscoreError, match="do not exist"):
+        load_embeddings(tmp_path / "nope")
+    (tmp_path / "empty-dir").mkdir()
+    with pytest.raises(WrdscoreError, match="not a model folder"):
+        load_embeddings(tmp_path / "empty-dir")
+    (model_dir / "doc_freq.json").unlink()
+    with pytest.raises(WrdscoreError, match=r"doc_freq\.json is missing"):
+        load_embeddings(model_dir)
+
+
+def test_missing_vectors_file(model_dir):
+    (model_dir / "vectors.kv").unlink()
+    with pytest.raises(WrdscoreError, match=r"vectors\.kv is missing"):
+        load_embeddings(model_dir)
+
+
+def test_corrupt_vectors_file(model_dir):
+    data = (model_dir / "vectors.kv").read_bytes()
+    (model_dir / "vectors.kv").write_bytes(data[: len(data) // 2])
+    with pytest.raises(WrdscoreError, match="corrupt"):
+        load_embeddings(model_dir)
+
+
+def test_corrupt_model_json(model_dir):
+    (model_dir / "model.json").write_text("{not json")
+    with pytest.raises(WrdscoreError, match=r"model\.json: corrupt"):
+        load_embeddings(model_dir)
+
+
+def test_garbage_file(tmp_path):
+    path = tmp_path / "garbage.vec"
+    path.write_bytes(b"this is not\x00 a model \xff\xfe at all\n")
+    with pytest.raises(WrdscoreError, match="not a word2vec"):
+        load_embeddings(path)
+
+
+def test_dimension_mismatch_in_model_dir(model_dir):
+    meta = json.loads((model_dir / "model.json").read_text())
+    (model_dir / "model.json").write_text(json.dumps({**meta, "dim": 50}))
+    with pytest.raises(WrdscoreError, match=r"dimension mismatch: model\.json says 50"):
+        load_embeddings(model_dir)
+
+
+def test_dimension_mismatch_in_word2vec_file(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("2 4\nget 1 0 0 0\nset 0 1 0\n")
+    with pytest.raises(WrdscoreError, match=r"bad\.txt"):
+        load_embeddings(path)
+
+
+def test_cli_reports_corrupt_model_on_one_line(model_dir):
+    (model_dir / "vectors.kv").write_bytes(b"\x80garbage")
+    result = CliRunner().invoke(app, ["neighbors", str(model_dir), "get"])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "corrupt" in lines[0]
