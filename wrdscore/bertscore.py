@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 from numpy.typing import ArrayLike
 
+from wrdscore._pairs import PairEmbeddingMetric
+from wrdscore.base import Tokens, register
 from wrdscore.centering import FloatArray, cosine_matrix
+from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.overlap import PRF, f_measure
 
 
@@ -73,3 +79,63 @@ def bertscore(
     p = _weighted_mean(best_for_pred, wp)
     r = _weighted_mean(best_for_ref, wr)
     return p, r, f_measure(p, r)
+
+
+@register
+class BERTScore(PairEmbeddingMetric):
+    """BERTScore precision, recall and F1 on sub-token embeddings (:func:`bertscore`).
+
+    Parameters
+    ----------
+    embeddings, oov, centering
+        As for every embedding metric (:class:`~wrdscore.base.EmbeddingMetric`).
+    idf : bool
+        Weight tokens by the model's IDF (:meth:`TokenEmbeddings.idf`); needs a model
+        with document frequencies.
+    clip : bool
+        Clip each best cosine at 0 so scores lie in [0, 1].
+
+    Examples
+    --------
+    >>> from wrdscore.embeddings import TokenEmbeddings
+    >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6]})
+    >>> BERTScore(emb).score(["size"], ["count"]).f1.round(6).tolist()
+    [0.8]
+    """
+
+    name = "bertscore"
+
+    def __init__(
+        self,
+        embeddings: TokenEmbeddings | str | Path | None = None,
+        *,
+        idf: bool = False,
+        clip: bool = True,
+        **options: Any,
+    ) -> None:
+        super().__init__(embeddings, **options)
+        if idf and not self.embeddings.has_df:
+            # Fail before scoring anything, with the embeddings' own explanation.
+            self.embeddings.idf([])
+        self.idf = idf
+        self.clip = clip
+
+    def _signature_fields(self) -> dict[str, str]:
+        return {
+            **super()._signature_fields(),
+            "idf": "yes" if self.idf else "no",
+            "clip": "yes" if self.clip else "no",
+        }
+
+    def _weights(self, tokens: Tokens) -> FloatArray | None:
+        if not self.idf:
+            return None
+        if self.oov == "drop":
+            # Dropped tokens have no row, so they get no weight either.
+            tokens = [t for t in tokens if t in self.embeddings]
+        return self.embeddings.idf(tokens)
+
+    def _score_pair(
+        self, x: FloatArray, y: FloatArray, ref: Tokens, pred: Tokens
+    ) -> tuple[float, ...]:
+        return bertscore(x, y, self._weights(ref), self._weights(pred), clip=self.clip)

@@ -21,20 +21,15 @@ so centering leaves it zero and the means above are taken over non-zero rows onl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
+from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 
 CENTERING_MODES = ("none", "dimension", "sentence", "corpus", "batch")
 
 FloatArray = NDArray[np.float64]
-
-
-def _known(x: FloatArray) -> NDArray[np.bool_]:
-    return np.any(x != 0.0, axis=1)
 
 
 def unit_rows(x: FloatArray) -> FloatArray:
@@ -65,68 +60,65 @@ def cosine_matrix(x: FloatArray, y: FloatArray) -> FloatArray:
     return unit_rows(x) @ unit_rows(y).T
 
 
-def batch_mean(sets: Sequence[FloatArray]) -> FloatArray | None:
-    """Mean of the non-zero rows of all ``sets`` (the batch-centering vector).
+def center(
+    vectors: FloatArray,
+    offsets: ArrayLike,
+    mode: str,
+    embeddings: TokenEmbeddings | None = None,
+) -> FloatArray:
+    """Center a flat batch of token vectors (see the module docstring for the modes).
 
-    Returns ``None`` when the batch has no non-zero row.
-
-    Examples
-    --------
-    >>> batch_mean([np.array([[1.0, 0.0]]), np.array([[0.0, 3.0], [0.0, 0.0]])]).tolist()
-    [0.5, 1.5]
-    """
-    total, count = None, 0
-    for x in sets:
-        rows = x[_known(x)]
-        if len(rows):
-            s = rows.sum(axis=0)
-            total = s if total is None else total + s
-            count += len(rows)
-    return None if total is None else total / count
-
-
-def center(x: FloatArray, mode: str, mean: FloatArray | None = None) -> FloatArray:
-    """Center the token vectors of one name (see the module docstring for the modes).
+    .. math:: x \\leftarrow x - \\mu_{\\text{mode}}
 
     Parameters
     ----------
-    x : ndarray of shape (k, dim)
-        Token vectors of one name; all-zero rows (unseen tokens) stay zero.
+    vectors : ndarray of shape (N, dim)
+        Token vectors of every item of the batch, item ``i`` being the rows
+        ``offsets[i]:offsets[i + 1]``; all-zero rows (unseen tokens) stay zero.
+    offsets : array_like of int, shape (n + 1,)
+        Item boundaries (used by ``"sentence"``).
     mode : {"none", "dimension", "sentence", "corpus", "batch"}
         Centering mode.
-    mean : ndarray of shape (dim,), optional
-        The vector to subtract for ``"corpus"`` and ``"batch"`` (the vocabulary mean,
-        or :func:`batch_mean` of the batch); required by those modes.
+    embeddings : TokenEmbeddings, optional
+        The model whose frequency-weighted vocabulary mean ``"corpus"`` subtracts.
 
     Returns
     -------
-    ndarray of shape (k, dim), float64
-        A new array; ``x`` is not modified.
+    ndarray of shape (N, dim), float64
+        A new array; ``vectors`` is not modified.
 
     Examples
     --------
-    >>> x = np.array([[1.0, 3.0], [3.0, 5.0], [0.0, 0.0]])
-    >>> center(x, "sentence").tolist()
-    [[-1.0, -1.0], [1.0, 1.0], [0.0, 0.0]]
-    >>> center(x, "dimension").tolist()
-    [[-1.0, 1.0], [-1.0, 1.0], [0.0, 0.0]]
+    >>> x = np.array([[1.0, 3.0], [3.0, 5.0], [0.0, 0.0], [5.0, 7.0]])
+    >>> center(x, [0, 3, 4], "sentence").tolist()
+    [[-1.0, -1.0], [1.0, 1.0], [0.0, 0.0], [0.0, 0.0]]
+    >>> center(x, [0, 3, 4], "batch").tolist()
+    [[-2.0, -2.0], [0.0, 0.0], [0.0, 0.0], [2.0, 2.0]]
+    >>> center(x, [0, 3, 4], "dimension").tolist()
+    [[-1.0, 1.0], [-1.0, 1.0], [0.0, 0.0], [-1.0, 1.0]]
     """
     if mode not in CENTERING_MODES:
         raise WrdscoreError(
             f"unknown centering {mode!r}; choose one of {', '.join(CENTERING_MODES)}"
         )
-    x = np.array(x, dtype=np.float64)
-    if mode == "none" or len(x) == 0:
+    x = np.array(vectors, dtype=np.float64)
+    known = np.any(x != 0.0, axis=1)
+    if mode == "none" or not known.any():
         return x
-    known = _known(x)
     if mode == "dimension":
-        x -= x.mean(axis=1, keepdims=True)
-        return x
+        return x - x.mean(axis=1, keepdims=True)
     if mode == "sentence":
-        if known.any():
-            x[known] -= x[known].mean(axis=0)
+        lengths = np.diff(np.asarray(offsets, dtype=np.int64))
+        item = np.repeat(np.arange(len(lengths)), lengths)[known]
+        sums = np.zeros((len(lengths), x.shape[1]))
+        np.add.at(sums, item, x[known])
+        counts = np.bincount(item, minlength=len(lengths))
+        x[known] -= sums[item] / counts[item, None]
         return x
-    if mean is None:
-        raise WrdscoreError(f"centering {mode!r} needs a mean vector")
-    x[known] -= np.asarray(mean, dtype=np.float64)
+    if mode == "corpus":
+        if embeddings is None:
+            raise WrdscoreError("corpus centering needs the embeddings' vocabulary mean")
+        x[known] -= embeddings.mean_vector()
+        return x
+    x[known] -= x[known].mean(axis=0)
     return x

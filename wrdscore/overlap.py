@@ -8,10 +8,22 @@ exactly like a reference sub-token. Tokens come from the shared splitter, so
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
+from wrdscore.base import (
+    Metric,
+    Prediction,
+    Reference,
+    ScoreResult,
+    Tokens,
+    _alternatives,
+    register,
+)
+from wrdscore.corpora import to_tokens
 from wrdscore.errors import WrdscoreError
 
 PRF = tuple[float, float, float]
@@ -180,3 +192,124 @@ def micro_prf(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> dict[str, float
     """
     p, r, f = subtoken_prf(float(np.sum(tp)), float(np.sum(fp)), float(np.sum(fn)))
     return {"precision": p, "recall": r, "f1": f}
+
+
+def _prf_arrays(
+    fn: Callable[[Tokens, Tokens], tuple[float, ...]],
+    keys: Sequence[str],
+    refs: list[Tokens],
+    preds: list[Tokens],
+) -> dict[str, np.ndarray]:
+    rows = np.array([fn(r, p) for r, p in zip(refs, preds, strict=True)], dtype=np.float64)
+    return {k: rows[:, j] for j, k in enumerate(keys)}
+
+
+@register
+class Rouge1(Metric):
+    """ROUGE-1 precision, recall and F1 over sub-tokens (:func:`rouge1`); no embeddings.
+
+    Examples
+    --------
+    >>> Rouge1().score(["getUserName"], ["get name"]).f1.tolist()
+    [0.8]
+    """
+
+    name = "rouge1"
+
+    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, np.ndarray]:
+        out = _prf_arrays(rouge1, self.keys, refs, preds)
+        self._advance(len(refs))
+        return out
+
+
+@register
+class RougeL(Metric):
+    """ROUGE-L precision, recall and F1 over sub-tokens (:func:`rougeL`); no embeddings.
+
+    Examples
+    --------
+    >>> RougeL().score(["getUserName"], ["name user"]).f1.tolist()
+    [0.4]
+    """
+
+    name = "rougeL"
+
+    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, np.ndarray]:
+        out = _prf_arrays(rougeL, self.keys, refs, preds)
+        self._advance(len(refs))
+        return out
+
+
+@register
+class Subtoken(Metric):
+    """code2seq's sub-token precision, recall and F1 (:func:`subtoken`); no embeddings.
+
+    Per pair it gives :func:`subtoken`; besides P/R/F1 the values carry each pair's
+    ``tp``, ``fp`` and ``fn`` counts, and the corpus score is code2seq's micro
+    average (:func:`micro_prf` of the summed counts), not the mean of per-pair F1.
+    An empty prediction adds its reference tokens to FN, an empty reference (when
+    allowed) adds the predicted tokens to FP, as in code2seq.
+
+    Parameters
+    ----------
+    counting : {"code2seq", "multiset"}
+        How tokens are counted, see :func:`subtoken_counts`.
+
+    Examples
+    --------
+    >>> res = Subtoken().score(["getUserName", "isEmpty"], ["get name", "size"])
+    >>> res.f1.tolist(), round(res.corpus["f1"], 4)
+    ([0.8, 0.0], 0.5)
+    """
+
+    name = "subtoken"
+    keys = ("precision", "recall", "f1", "tp", "fp", "fn")
+
+    def __init__(self, embeddings: object = None, *, counting: str = "code2seq", **options: Any):
+        super().__init__(**options)
+        if counting not in SUBTOKEN_COUNTING:
+            raise WrdscoreError(
+                f"unknown sub-token counting {counting!r}; "
+                f"choose one of {', '.join(SUBTOKEN_COUNTING)}"
+            )
+        self.counting = counting
+
+    def _signature_fields(self) -> dict[str, str]:
+        return {"count": self.counting}
+
+    def _pair(self, ref: Tokens, pred: Tokens) -> tuple[float, ...]:
+        counts = subtoken_counts(ref, pred, self.counting)
+        return (*subtoken_prf(*counts), *counts)
+
+    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, np.ndarray]:
+        out = _prf_arrays(self._pair, self.keys, refs, preds)
+        self._advance(len(refs))
+        return out
+
+    def _corpus(self, values: dict[str, np.ndarray]) -> dict[str, float]:
+        tp, fp, fn = values["tp"], values["fp"], values["fn"]
+        return {
+            **micro_prf(tp, fp, fn),
+            "tp": float(tp.sum()),
+            "fp": float(fp.sum()),
+            "fn": float(fn.sum()),
+        }
+
+    def score(
+        self,
+        references: Sequence[Reference],
+        predictions: Sequence[Prediction],
+        **kwargs: Any,
+    ) -> ScoreResult:
+        """Score as :meth:`Metric.score`, counting empty sides as code2seq does."""
+        res = super().score(references, predictions, **kwargs)
+        # Pairs with an empty side never reach _score_tokens; their tokens still count
+        # (a missed name is all false negatives), so fill their counts in here.
+        values = {k: v.copy() for k, v in res.values.items()}
+        for i, (ref, pred) in enumerate(zip(references, predictions, strict=True)):
+            pred_tokens = to_tokens(pred)
+            ref_tokens = _alternatives(ref, i)[0]
+            if not pred_tokens or not ref_tokens:
+                counts = subtoken_counts(ref_tokens, pred_tokens, self.counting)
+                values["tp"][i], values["fp"][i], values["fn"][i] = counts
+        return replace(res, values=values, corpus=self._corpus(values))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from wrdscore._pairs import PairEmbeddingMetric
+from wrdscore.base import Tokens, register
 from wrdscore.centering import FloatArray, unit_rows
 
 
@@ -69,3 +71,48 @@ def cka(x: FloatArray, y: FloatArray) -> float:
     if denom <= 0:
         return 0.0
     return float(np.linalg.norm(b @ a.T) ** 2) / denom
+
+
+class _NameMetric(PairEmbeddingMetric):
+    keys = ("score",)
+    primary = "score"
+
+
+@register
+class SBERT(_NameMetric):
+    """Cosine of mean token vectors (:func:`sbert`), in [-1, 1].
+
+    Examples
+    --------
+    >>> from wrdscore.embeddings import TokenEmbeddings
+    >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6]})
+    >>> SBERT(emb).score(["size"], ["count"]).scores.round(6).tolist()
+    [0.8]
+    """
+
+    name = "sbert"
+
+    def _score_pair(
+        self, x: FloatArray, y: FloatArray, ref: Tokens, pred: Tokens
+    ) -> tuple[float, ...]:
+        return (sbert(x, y),)
+
+
+@register
+class CKA(_NameMetric):
+    """Linear CKA of the two names' token vectors (:func:`cka`), in [0, 1].
+
+    Examples
+    --------
+    >>> from wrdscore.embeddings import TokenEmbeddings
+    >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0, 0.0], "count": [0.0, 0.0, 1.0]})
+    >>> CKA(emb).score(["size"], ["count"]).scores.round(6).tolist()
+    [0.25]
+    """
+
+    name = "cka"
+
+    def _score_pair(
+        self, x: FloatArray, y: FloatArray, ref: Tokens, pred: Tokens
+    ) -> tuple[float, ...]:
+        return (cka(x, y),)

@@ -15,12 +15,17 @@ self-value is not positive (an empty name, or one made only of unseen tokens).
 from __future__ import annotations
 
 import math
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import ot
 from scipy.special import logsumexp
 
+from wrdscore._pairs import PairEmbeddingMetric
+from wrdscore.base import Tokens, register
 from wrdscore.centering import FloatArray, cosine_matrix, unit_rows
+from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 
 #: Chen et al. (2020)'s tuned temperatures, without and with batch centering.
@@ -43,7 +48,8 @@ def default_temperature(metric: str, centering: str) -> float:
 
 
 def _check_temperature(temperature: float) -> None:
-    if not (math.isfinite(temperature) and temperature > 0):
+    number = isinstance(temperature, int | float) and not isinstance(temperature, bool)
+    if not (number and math.isfinite(temperature) and temperature > 0):
         raise WrdscoreError(f"temperature must be a positive number, got {temperature!r}")
 
 
@@ -199,3 +205,113 @@ def trwmd(x: FloatArray, y: FloatArray, temperature: float = 0.02) -> float:
         _trwmd_raw(x, x, temperature),
         _trwmd_raw(y, y, temperature),
     )
+
+
+class _SimilarityMetric(PairEmbeddingMetric):
+    keys = ("score",)
+    primary = "score"
+
+
+@register
+class WMD(_SimilarityMetric):
+    """Word Mover similarity of reference and prediction (:func:`wmd`), in [-1, 1].
+
+    Examples
+    --------
+    >>> from wrdscore.embeddings import TokenEmbeddings
+    >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6]})
+    >>> WMD(emb).score(["size"], ["count"]).scores.round(6).tolist()
+    [0.8]
+    """
+
+    name = "wmd"
+
+    def _score_pair(
+        self, x: FloatArray, y: FloatArray, ref: Tokens, pred: Tokens
+    ) -> tuple[float, ...]:
+        return (wmd(x, y),)
+
+
+class _TemperedMetric(_SimilarityMetric):
+    def __init__(
+        self,
+        embeddings: TokenEmbeddings | str | Path | None = None,
+        *,
+        temperature: float | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(embeddings, **options)
+        self.temperature = (
+            default_temperature(self.name, self.centering) if temperature is None else temperature
+        )
+        _check_temperature(self.temperature)
+
+    def _signature_fields(self) -> dict[str, str]:
+        return {**super()._signature_fields(), "T": f"{self.temperature:g}"}
+
+
+@register
+class TWMD(_TemperedMetric):
+    """Tempered Word Mover similarity (:func:`twmd`).
+
+    Parameters
+    ----------
+    temperature : float, optional
+        ``T``; default 0.02, or 0.10 with ``centering="batch"`` (Chen et al. 2020).
+    iterations : int
+        Sinkhorn rounds (default 1, as in the paper).
+
+    Examples
+    --------
+    >>> from wrdscore.embeddings import TokenEmbeddings
+    >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6]})
+    >>> TWMD(emb).signature.split("|")[-3:]
+    ['T:0.02', 'it:1', 'v:0.1.0']
+    """
+
+    name = "twmd"
+
+    def __init__(
+        self,
+        embeddings: TokenEmbeddings | str | Path | None = None,
+        *,
+        iterations: int = 1,
+        **options: Any,
+    ) -> None:
+        super().__init__(embeddings, **options)
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+            raise WrdscoreError(f"iterations must be a whole number >= 1, got {iterations!r}")
+        self.iterations = iterations
+
+    def _signature_fields(self) -> dict[str, str]:
+        return {**super()._signature_fields(), "it": str(self.iterations)}
+
+    def _score_pair(
+        self, x: FloatArray, y: FloatArray, ref: Tokens, pred: Tokens
+    ) -> tuple[float, ...]:
+        return (twmd(x, y, self.temperature, self.iterations),)
+
+
+@register
+class TRWMD(_TemperedMetric):
+    """Tempered relaxed Word Mover similarity (:func:`trwmd`), reference as ``X_1``.
+
+    Parameters
+    ----------
+    temperature : float, optional
+        ``T``; default 0.02, or 0.15 with ``centering="batch"`` (Chen et al. 2020).
+
+    Examples
+    --------
+    >>> from wrdscore.embeddings import TokenEmbeddings
+    >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6]})
+    >>> TRWMD(emb, centering="batch").temperature
+    0.15
+    """
+
+    name = "trwmd"
+
+    def _score_pair(
+        self, x: FloatArray, y: FloatArray, ref: Tokens, pred: Tokens
+    ) -> tuple[float, ...]:
+        return (trwmd(x, y, self.temperature),)

@@ -1,0 +1,96 @@
+"""ROUGE-1/L against Google's rouge-score, code2seq sub-token counts by hand."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rouge_score import rouge_scorer, tokenizers
+
+from wrdscore.errors import WrdscoreError
+from wrdscore.overlap import (
+    f_measure,
+    lcs_length,
+    micro_prf,
+    rouge1,
+    rougeL,
+    subtoken,
+    subtoken_counts,
+)
+
+
+class _SpaceTokenizer(tokenizers.Tokenizer):
+    """Hands rouge-score our sub-tokens unchanged."""
+
+    def tokenize(self, text):
+        return text.split()
+
+
+_SCORER = rouge_scorer.RougeScorer(["rouge1", "rougeL"], tokenizer=_SpaceTokenizer())
+
+# A small alphabet makes repeated and shared tokens common, the cases that matter.
+tokens = st.lists(st.sampled_from(["get", "set", "name", "user", "id", "to", "1"]), max_size=7)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tokens, tokens)
+def test_rouge_equals_rouge_score_package(ref, pred):
+    expected = _SCORER.score(" ".join(ref), " ".join(pred))
+    for ours, key in ((rouge1(ref, pred), "rouge1"), (rougeL(ref, pred), "rougeL")):
+        e = expected[key]
+        assert ours == pytest.approx((e.precision, e.recall, e.fmeasure), abs=1e-12)
+
+
+def test_rouge_hand_values():
+    # overlap {get:1, name:1} = 2 of 3 predicted and 2 of 4 reference tokens
+    assert rouge1(["get", "user", "name", "name"], ["name", "get", "set"]) == pytest.approx(
+        (2 / 3, 1 / 2, 2 * (2 / 3) * (1 / 2) / (2 / 3 + 1 / 2))
+    )
+    # LCS of (get user name) and (name user get) is one token
+    assert rougeL(["get", "user", "name"], ["name", "user", "get"]) == pytest.approx(
+        (1 / 3, 1 / 3, 1 / 3)
+    )
+    assert lcs_length(["a", "b", "c", "b", "d"], ["b", "c", "d", "b"]) == 3
+    assert rouge1([], ["get"]) == (0.0, 0.0, 0.0)
+    assert rougeL(["get"], []) == (0.0, 0.0, 0.0)
+
+
+@given(tokens, tokens)
+def test_rouge1_ignores_token_order_and_stays_in_unit_interval(ref, pred):
+    assert rouge1(ref, pred) == rouge1(ref[::-1], sorted(pred))
+    assert all(0.0 <= v <= 1.0 for v in rouge1(ref, pred) + rougeL(ref, pred))
+    if ref:
+        assert rouge1(ref, ref) == (1.0, 1.0, 1.0) == rougeL(ref, ref)
+
+
+def test_subtoken_counts_follow_code2seq():
+    # predicted tokens found in the reference are TPs, by membership
+    assert subtoken_counts(["get", "user", "name"], ["get", "get", "id"]) == (2, 1, 2)
+    # same characters in other pieces: every reference token is a TP
+    assert subtoken_counts(["set", "up"], ["setup"]) == (2, 0, 0)
+    assert subtoken_counts(["get", "name"], ["get", "get"], counting="multiset") == (1, 1, 1)
+    assert subtoken(["get", "user", "name"], ["get", "get", "id"]) == pytest.approx(
+        (2 / 3, 2 / 4, 2 * (2 / 3) * (1 / 2) / (2 / 3 + 1 / 2))
+    )
+    assert subtoken([], []) == (0.0, 0.0, 0.0)
+    assert subtoken(["get"], []) == (0.0, 0.0, 0.0)
+
+
+def test_unknown_counting_is_a_user_error():
+    with pytest.raises(WrdscoreError, match="counting"):
+        subtoken(["a"], ["a"], counting="bag")
+
+
+@given(tokens, tokens)
+def test_counting_modes_agree_without_repeats(ref, pred):
+    ref, pred = list(dict.fromkeys(ref)), list(dict.fromkeys(pred))
+    if "".join(ref) != "".join(pred):
+        assert subtoken_counts(ref, pred) == subtoken_counts(ref, pred, counting="multiset")
+
+
+def test_corpus_score_is_a_micro_average():
+    pairs = [(["get", "user", "name"], ["get", "name"]), (["is", "empty"], ["size"])]
+    tp, fp, fn = np.array([subtoken_counts(r, p) for r, p in pairs]).T
+    # TP = 2 + 0, FP = 0 + 1, FN = 1 + 2
+    assert micro_prf(tp, fp, fn) == pytest.approx(
+        {"precision": 2 / 3, "recall": 2 / 5, "f1": f_measure(2 / 3, 2 / 5)}
+    )
