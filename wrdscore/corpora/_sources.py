@@ -7,6 +7,8 @@ file's bytes are in memory at a time.
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import hashlib
 import lzma
 import os
@@ -16,7 +18,7 @@ import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from wrdscore.errors import WrdscoreError
 
@@ -161,9 +163,22 @@ def _read_zip(index: int, source: Source, max_bytes: int) -> Iterator[JavaFile]:
             )
 
 
+def _open_decompressed(path: Path) -> IO[bytes]:
+    name = path.name.lower()
+    if name.endswith((".gz", ".tgz")):
+        return gzip.open(path, "rb")
+    if name.endswith((".xz", ".txz")):
+        return lzma.open(path, "rb")
+    if name.endswith((".bz2", ".tbz2")):
+        return bz2.open(path, "rb")
+    return open(path, "rb")
+
+
 def _read_tar(index: int, source: Source, max_bytes: int) -> Iterator[JavaFile]:
-    # "r|*" streams: members are read in archive order without seeking.
-    with tarfile.open(source.path, "r|*") as archive:
+    # The decompressor is ours, not tarfile's: tarfile's own stream mode takes a
+    # truncated archive for a finished one, while gzip/lzma/bz2 raise EOFError when
+    # the stream ends early, which the drain after the last member forces them to check.
+    with _open_decompressed(source.path) as raw, tarfile.open(fileobj=raw, mode="r|") as archive:
         for member in archive:
             if not member.isfile() or not member.name.endswith(".java"):
                 continue
@@ -173,7 +188,11 @@ def _read_tar(index: int, source: Source, max_bytes: int) -> Iterator[JavaFile]:
                 fh = archive.extractfile(member)
                 assert fh is not None  # a regular file always has contents
                 data = fh.read()
+                if len(data) != member.size:
+                    raise EOFError(f"{member.name} is cut short")
             yield JavaFile(index, member.name, member.size, data)
+        while raw.read(1 << 20):
+            pass
 
 
 _READERS = {"folder": _read_folder, "java": _read_java, "zip": _read_zip, "tar": _read_tar}
