@@ -1,5 +1,36 @@
-"""Human-agreement studies: design a study, collect ratings, measure metric agreement."""
+"""Human-agreement studies: design a study, collect ratings, measure metric agreement.
 
+The routine is three steps: :func:`stratified_design` + :func:`write_study` draw the
+pairs and write rating sheets and forms; :func:`load_sheet_ratings` (or
+:func:`load_published_pairs`) reads the ratings back, strictly; :func:`analyze` +
+:func:`write_report` measure how close each metric comes to people.
+"""
+
+from wrdscore.human_eval._analysis import Agreement, Analysis, MetricAnalysis, analyze
+from wrdscore.human_eval._form import render_form
+from wrdscore.human_eval._plots import plot_bootstrap, plot_scatter
+from wrdscore.human_eval._ratings import (
+    HumanRatings,
+    deduplicate,
+    expand_ratings,
+    load_published_pairs,
+    load_sheet_ratings,
+)
+from wrdscore.human_eval._report import render_markdown, write_report
+from wrdscore.human_eval._sample import (
+    DEFAULT_STRATA,
+    Condition,
+    Design,
+    Shortfall,
+    Stratum,
+    distinct_pairs,
+    pair_key,
+    parse_stratum,
+    strata_metrics,
+    stratified_design,
+)
+from wrdscore.human_eval._scoring import LABELS, MetricScores, score_pairs
+from wrdscore.human_eval._sheets import Study, StudyPair, read_study, write_study
 from wrdscore.human_eval._stats import (
     Comparison,
     Correlation,
@@ -16,16 +47,47 @@ from wrdscore.human_eval._stats import (
 )
 
 __all__ = [
+    "DEFAULT_STRATA",
+    "LABELS",
+    "Agreement",
+    "Analysis",
     "Comparison",
+    "Condition",
     "Correlation",
+    "Design",
+    "HumanRatings",
     "Interval",
+    "MetricAnalysis",
+    "MetricScores",
+    "Shortfall",
+    "Stratum",
+    "Study",
+    "StudyPair",
+    "analyze",
     "bootstrap_indices",
     "compare_errors",
     "correlation_intervals",
+    "deduplicate",
+    "distinct_pairs",
     "error_intervals",
     "error_samples",
+    "expand_ratings",
     "krippendorff_alpha_interval",
+    "load_published_pairs",
+    "load_sheet_ratings",
+    "pair_key",
+    "parse_stratum",
     "percentile_interval",
+    "plot_bootstrap",
+    "plot_scatter",
     "rater_vs_others",
+    "read_study",
     "relative_improvement",
+    "render_form",
+    "render_markdown",
+    "score_pairs",
+    "strata_metrics",
+    "stratified_design",
+    "write_report",
+    "write_study",
 ]

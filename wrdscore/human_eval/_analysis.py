@@ -1,0 +1,196 @@
+"""The analysis of a study: every statistic of every metric against the human scores."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from wrdscore.errors import WrdscoreError
+from wrdscore.human_eval._ratings import HumanRatings, deduplicate
+from wrdscore.human_eval._scoring import MetricScores
+from wrdscore.human_eval._stats import (
+    Comparison,
+    Correlation,
+    Interval,
+    bootstrap_indices,
+    compare_errors,
+    correlation_intervals,
+    error_intervals,
+    error_samples,
+    krippendorff_alpha_interval,
+    rater_vs_others,
+)
+
+
+@dataclass(frozen=True)
+class MetricAnalysis:
+    """One metric's agreement with people.
+
+    ``comparison`` (against the baseline metric) is ``None`` for the baseline itself;
+    ``bootstrap`` holds the B resampled MSE and MAE values (for the plots).
+    """
+
+    metric: MetricScores
+    errors: dict[str, Interval]
+    correlations: dict[str, Correlation]
+    comparison: dict[str, Comparison] | None
+    bootstrap: dict[str, NDArray[np.float64]]
+
+    def as_dict(self) -> dict[str, object]:
+        """Every number, for ``report.json``."""
+        return {
+            "metric": self.metric.name,
+            "label": self.metric.label,
+            "signature": self.metric.signature,
+            "errors": {k: v.as_dict() for k, v in self.errors.items()},
+            "correlations": {k: v.as_dict() for k, v in self.correlations.items()},
+            "vs_baseline": None
+            if self.comparison is None
+            else {k: v.as_dict() for k, v in self.comparison.items()},
+            "bootstrap": {k: v.tolist() for k, v in self.bootstrap.items()},
+        }
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How much raters agree: Krippendorff's alpha (interval) and each rater vs the others."""
+
+    alpha: float | None
+    raters: list[str]
+    rater_vs_others: list[float | None]
+
+    @property
+    def mean_vs_others(self) -> float | None:
+        """Mean over raters of their correlation with the others (where defined)."""
+        defined = [v for v in self.rater_vs_others if v is not None]
+        return float(np.mean(defined)) if defined else None
+
+    def as_dict(self) -> dict[str, object]:
+        """Every number, for ``report.json``."""
+        return {
+            "krippendorff_alpha_interval": self.alpha,
+            "rater_vs_others_pearson": dict(zip(self.raters, self.rater_vs_others, strict=True)),
+            "rater_vs_others_mean": self.mean_vs_others,
+        }
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything ``report.md``/``report.json`` show, for one set of rated pairs."""
+
+    ratings: HumanRatings
+    n_boot: int
+    seed: int
+    level: float
+    baseline: str | None
+    metrics: list[MetricAnalysis]
+    agreement: Agreement | None
+    deduplicated: Analysis | None
+
+    def as_dict(self) -> dict[str, object]:
+        """Every number, for ``report.json``."""
+        return {
+            "pairs": len(self.ratings),
+            "sets": sorted(set(self.ratings.sets)),
+            "bootstraps": self.n_boot,
+            "seed": self.seed,
+            "interval_level": self.level,
+            "baseline": self.baseline,
+            "metrics": [m.as_dict() for m in self.metrics],
+            "agreement": None if self.agreement is None else self.agreement.as_dict(),
+            "per_pair": {
+                "id": self.ratings.ids,
+                "set": self.ratings.sets,
+                "human": self.ratings.human.tolist(),
+                **{m.metric.name: m.metric.scores.tolist() for m in self.metrics},
+            },
+            "deduplicated": None if self.deduplicated is None else self.deduplicated.as_dict(),
+        }
+
+
+def analyze(
+    ratings: HumanRatings,
+    scores: Mapping[str, MetricScores],
+    *,
+    n_boot: int = 100,
+    seed: int = 0,
+    baseline: str | None = "rouge1",
+    level: float = 0.95,
+    with_deduplicated: bool = True,
+) -> Analysis:
+    """Compare each metric's scores with the human ground truth.
+
+    All metrics share the same ``n_boot`` resamples of the pairs (drawn with ``seed``), so
+    their bootstrap errors are paired. Where the ratings repeat a pair, the same analysis
+    of the distinct pairs (scores averaged) is attached as ``deduplicated``.
+
+    Parameters
+    ----------
+    ratings : HumanRatings
+        Ground truth per pair (mean over raters, 0-1), rater-level scores if known.
+    scores : mapping of name to MetricScores
+        Per-pair scores of each metric, in the order of ``ratings``.
+    n_boot : int
+        Number of bootstrap resamples B (100 in the WRDScore paper).
+    seed : int
+        Seed of the resamples.
+    baseline : str or None
+        The metric the others are tested against (ROUGE-1 in the paper).
+    level : float
+        Level of the percentile intervals.
+    with_deduplicated : bool
+        Attach the analysis of the distinct pairs when some pairs repeat.
+
+    Examples
+    --------
+    >>> r = HumanRatings(["a", "b", "c"], ["1"] * 3, ["x", "y", "z"], ["x", "q", "z"],
+    ...                  np.array([1.0, 0.2, 0.8]), [], None)
+    >>> s = {"m": MetricScores("m", np.array([1.0, 0.0, 1.0]), "m|v:0")}
+    >>> round(analyze(r, s, baseline=None).metrics[0].errors["mse"].point, 4)
+    0.0267
+    """
+    if baseline is not None and baseline not in scores:
+        raise WrdscoreError(f"the baseline metric {baseline} is not among the metrics analysed")
+    for metric in scores.values():
+        if metric.scores.shape != ratings.human.shape:
+            raise WrdscoreError(
+                f"{metric.name}: {metric.scores.size} scores for {len(ratings)} rated pairs"
+            )
+    indices = bootstrap_indices(len(ratings), n_boot, seed)
+    human = ratings.human
+    results = [
+        MetricAnalysis(
+            metric,
+            error_intervals(metric.scores, human, indices, level),
+            correlation_intervals(metric.scores, human, indices, level),
+            None
+            if baseline is None or name == baseline
+            else compare_errors(metric.scores, scores[baseline].scores, human, indices),
+            error_samples(metric.scores, human, indices),
+        )
+        for name, metric in scores.items()
+    ]
+    agreement = None
+    if ratings.by_rater is not None and len(ratings.raters) >= 2:
+        agreement = Agreement(
+            krippendorff_alpha_interval(ratings.by_rater),
+            ratings.raters,
+            rater_vs_others(ratings.by_rater),
+        )
+    deduplicated = None
+    if with_deduplicated:
+        distinct, kept = deduplicate(ratings)
+        if len(distinct) < len(ratings):
+            deduplicated = analyze(
+                distinct,
+                {k: MetricScores(m.name, m.scores[kept], m.signature) for k, m in scores.items()},
+                n_boot=n_boot,
+                seed=seed,
+                baseline=baseline,
+                level=level,
+                with_deduplicated=False,
+            )
+    return Analysis(ratings, n_boot, seed, level, baseline, results, agreement, deduplicated)

@@ -1,0 +1,212 @@
+"""A self-contained offline HTML rating form for one sheet.
+
+The page needs no network and no server: open it from disk, rate the pairs, press
+*Export CSV* to download the filled-in sheet (the same format as the CSV sheet). The
+names come from untrusted code, so the data travels as JSON in a non-executed
+``<script type="application/json">`` block with ``<``, ``>`` and ``&`` escaped, and the
+page script only ever sets ``textContent`` and ``value``, never markup.
+
+Opening ``form.html#selftest`` fills every score with ``row % (scale + 1)`` and writes
+the export into the page instead of downloading it, so a headless browser can check the
+whole round trip.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy"
+ content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'">
+<title>wrdscore rating sheet</title>
+<style>
+body { font-family: sans-serif; margin: 2em auto; max-width: 60em; }
+table { border-collapse: collapse; width: 100%; }
+td, th { border-bottom: 1px solid #ccc; padding: 0.3em 0.5em; text-align: left; }
+td.name { font-family: monospace; white-space: pre-wrap; word-break: break-all; }
+input { width: 5em; }
+tr.bad input { background: #fdd; }
+#status { font-weight: bold; margin: 1em 0; }
+pre { background: #f4f4f4; padding: 0.5em; white-space: pre-wrap; }
+</style>
+</head>
+<body>
+<h1 id="title">wrdscore rating sheet</h1>
+<noscript><p>This form needs JavaScript. Without it, fill in the CSV sheet instead.</p></noscript>
+<ul id="instructions"></ul>
+<table>
+<thead>
+<tr><th>#</th><th>reference</th><th>prediction</th><th id="score-head">score</th></tr>
+</thead>
+<tbody id="rows"></tbody>
+</table>
+<p><button id="export" type="button">Export CSV</button></p>
+<p id="status" role="status"></p>
+<pre id="export-output" hidden></pre>
+<script type="application/json" id="sheet-data">__DATA__</script>
+<script>
+"use strict";
+(function () {
+  const data = JSON.parse(document.getElementById("sheet-data").textContent);
+  const selfTest = window.location.hash === "#selftest";
+  const storageKey = "wrdscore-form:" + data.sheet + ":" + data.fingerprint;
+  const inputs = [];
+
+  function el(tag, text) {
+    const node = document.createElement(tag);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+  function loadSaved() {
+    try { return JSON.parse(window.localStorage.getItem(storageKey) || "{}"); }
+    catch (e) { return {}; }
+  }
+  function save() {
+    const values = {};
+    inputs.forEach(function (input, i) { values[data.rows[i][0]] = input.value; });
+    try { window.localStorage.setItem(storageKey, JSON.stringify(values)); } catch (e) {}
+  }
+  function csvField(value) {
+    return /[",\\r\\n]|^\\s|\\s$/.test(value) ? '"' + value.replace(/"/g, '""') + '"' : value;
+  }
+  function problems() {
+    const bad = [];
+    inputs.forEach(function (input, i) {
+      const text = input.value.trim();
+      const number = Number(text);
+      const ok = text !== "" && Number.isFinite(number) && number >= 0 && number <= data.scale;
+      input.parentNode.parentNode.className = ok || text === "" ? "" : "bad";
+      if (!ok) bad.push(i + 1);
+    });
+    return bad;
+  }
+  function buildCsv() {
+    const lines = data.comments.map(function (c) { return "# " + c; });
+    lines.push(data.columns.join(","));
+    data.rows.forEach(function (row, i) {
+      lines.push([row[0], row[1], row[2], inputs[i].value.trim()].map(csvField).join(","));
+    });
+    return lines.join("\\n") + "\\n";
+  }
+  function exportCsv() {
+    const bad = problems();
+    const status = document.getElementById("status");
+    if (bad.length) {
+      status.textContent = bad.length + " row(s) need a score from 0 to " + data.scale +
+        ": " + bad.slice(0, 10).join(", ") + (bad.length > 10 ? ", ..." : "");
+      return;
+    }
+    const csv = buildCsv();
+    if (selfTest) {
+      const out = document.getElementById("export-output");
+      out.textContent = csv;
+      out.hidden = false;
+      status.textContent = "self-test: exported";
+      return;
+    }
+    const link = el("a");
+    link.href = URL.createObjectURL(new Blob([csv], { type: "text/csv" }));
+    link.download = data.sheet + ".csv";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    status.textContent = "Exported " + data.sheet + ".csv: hand this file back.";
+  }
+
+  document.title = data.title;
+  document.getElementById("title").textContent = data.title;
+  document.getElementById("score-head").textContent = "score (0-" + data.scale + ")";
+  data.comments.forEach(function (c) {
+    document.getElementById("instructions").appendChild(el("li", c));
+  });
+  const saved = selfTest ? {} : loadSaved();
+  const body = document.getElementById("rows");
+  data.rows.forEach(function (row, i) {
+    const tr = el("tr");
+    tr.appendChild(el("td", String(i + 1)));
+    const ref = el("td", row[1]);
+    ref.className = "name";
+    const pred = el("td", row[2]);
+    pred.className = "name";
+    tr.appendChild(ref);
+    tr.appendChild(pred);
+    const cell = el("td");
+    const input = el("input");
+    input.type = "number";
+    input.min = "0";
+    input.max = String(data.scale);
+    input.step = "any";
+    input.setAttribute("aria-label", "score for row " + (i + 1));
+    input.value = selfTest ? String(i % (data.scale + 1)) : (saved[row[0]] || "");
+    input.addEventListener("input", save);
+    cell.appendChild(input);
+    tr.appendChild(cell);
+    body.appendChild(tr);
+    inputs.push(input);
+  });
+  document.getElementById("export").addEventListener("click", exportCsv);
+  if (selfTest) exportCsv();
+})();
+</script>
+</body>
+</html>
+"""
+
+
+def _script_safe_json(value: object) -> str:
+    # Inside <script> the HTML parser only looks for "</script" and "<!--"; escaping
+    # every <, > and & keeps any text from ending or commenting out the block.
+    text = json.dumps(value, ensure_ascii=False)
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def render_form(
+    sheet: str,
+    title: str,
+    comments: Sequence[str],
+    columns: Sequence[str],
+    rows: Sequence[tuple[str, str, str]],
+    scale: int,
+    fingerprint: str,
+) -> str:
+    """The HTML page of one rating sheet.
+
+    Parameters
+    ----------
+    sheet : str
+        Sheet name; the export downloads as ``<sheet>.csv``.
+    title : str
+        Heading of the page.
+    comments : sequence of str
+        Instructions, shown as a list and written as ``# `` lines atop the exported CSV.
+    columns : sequence of str
+        The CSV header (``id, reference, prediction, score``).
+    rows : sequence of (id, reference, prediction)
+        The pairs in the order the rater sees them.
+    scale : int
+        Highest score; scores run from 0 to ``scale``.
+    fingerprint : str
+        Identifies the study, so saved in-browser progress of one study never fills
+        another's form.
+
+    Examples
+    --------
+    >>> page = render_form("s", "t", [], ["id", "reference", "prediction", "score"],
+    ...                    [("1", "</script>", "x")], 10, "f")
+    >>> "</script>\\"" in page, "\\\\u003c/script\\\\u003e" in page
+    (False, True)
+    """
+    payload = {
+        "sheet": sheet,
+        "title": title,
+        "comments": list(comments),
+        "columns": list(columns),
+        "rows": [list(r) for r in rows],
+        "scale": scale,
+        "fingerprint": fingerprint,
+    }
+    return _PAGE.replace("__DATA__", _script_safe_json(payload))

@@ -1,0 +1,300 @@
+"""Import human ratings, strictly: every problem is an error naming its file and line.
+
+Two sources:
+
+- filled-in rating sheets of a study (:func:`load_sheet_ratings`), one per rater, which
+  give rater-level scores;
+- published pair files (:func:`load_published_pairs`): ``reference,prediction,score``
+  rows, headerless or with a header naming those columns, whose score is already the
+  mean over raters (like the WRDScore paper's data).
+
+Scores are mapped to 0-1 by dividing by the scale; nothing is guessed: a score outside
+``[0, scale]`` is an error, not a hint to rescale.
+"""
+
+from __future__ import annotations
+
+import csv
+import glob
+import math
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from wrdscore.errors import WrdscoreError
+from wrdscore.human_eval._sample import pair_key
+from wrdscore.human_eval._sheets import SHEET_COLUMNS, Study
+
+PUBLISHED_COLUMNS = ("reference", "prediction", "score")
+
+
+@dataclass(frozen=True)
+class HumanRatings:
+    """Rated pairs and their ground truth (the mean over raters, on 0-1).
+
+    ``by_rater`` is ``(len(raters), n_pairs)`` with NaN where a rater did not rate a
+    pair, or ``None`` where only the means are known.
+    """
+
+    ids: list[str]
+    sets: list[str]
+    references: list[str]
+    predictions: list[str]
+    human: NDArray[np.float64]
+    raters: list[str]
+    by_rater: NDArray[np.float64] | None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+def _rows(path: Path) -> Iterator[tuple[int, list[str]]]:
+    """CSV rows with their 1-based line numbers; a BOM (spreadsheet exports) is dropped."""
+    with open(path, newline="", encoding="utf-8-sig") as fh:
+        reader = csv.reader(fh)
+        for row in reader:
+            yield reader.line_num, row
+
+
+def _score(text: str, scale: float, where: str) -> float:
+    if not text.strip():
+        raise WrdscoreError(f"{where}: no score given")
+    try:
+        value = float(text)
+    except ValueError:
+        raise WrdscoreError(f"{where}: score {text.strip()!r} is not a number") from None
+    if not math.isfinite(value) or not 0.0 <= value <= scale:
+        hint = " (use --scale 10 for scores on 0-10)" if scale == 1 and 1 < value <= 10 else ""
+        raise WrdscoreError(f"{where}: score {text.strip()} is outside 0-{scale:g}{hint}")
+    return value / scale
+
+
+def expand_ratings(patterns: Sequence[str], base: Path | None = None) -> list[Path]:
+    """Files named by ``patterns`` (paths or glob patterns), sorted, without repeats.
+
+    A relative pattern that matches nothing is tried again under ``base`` (the study
+    folder), so ``--ratings 'sheets/*.csv'`` works from anywhere.
+
+    Examples
+    --------
+    >>> expand_ratings(["/nonexistent/*.csv"])
+    Traceback (most recent call last):
+    ...
+    wrdscore.errors.WrdscoreError: --ratings '/nonexistent/*.csv' matches no file
+    """
+    found: dict[Path, None] = {}
+    for pattern in patterns:
+        matches = sorted(glob.glob(pattern))
+        if not matches and base is not None and not os.path.isabs(pattern):
+            matches = sorted(glob.glob(str(base / pattern)))
+        files = [Path(m) for m in matches if Path(m).is_file()]
+        if not files:
+            raise WrdscoreError(f"--ratings {pattern!r} matches no file")
+        found.update(dict.fromkeys(files))
+    return list(found)
+
+
+def _read_sheet(path: Path, study: Study, by_id: dict[str, int]) -> dict[int, float]:
+    """One filled-in sheet: pair index -> score on 0-1."""
+    scores: dict[int, float] = {}
+    header_seen = False
+    for line, row in _rows(path):
+        where = f"{path}:{line}"
+        if not header_seen:
+            if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
+                continue
+            if tuple(c.strip().lower() for c in row) != SHEET_COLUMNS:
+                raise WrdscoreError(f"{where}: expected the header {','.join(SHEET_COLUMNS)}")
+            header_seen = True
+            continue
+        if not row:
+            continue
+        if len(row) != len(SHEET_COLUMNS):
+            raise WrdscoreError(f"{where}: {len(row)} fields, expected {len(SHEET_COLUMNS)}")
+        pair_id, reference, prediction, text = row
+        index = by_id.get(pair_id.strip())
+        if index is None:
+            raise WrdscoreError(f"{where}: unknown id {pair_id!r} (not in {study.path}/pairs.csv)")
+        pair = study.pairs[index]
+        if (reference, prediction) != (pair.reference, pair.prediction):
+            raise WrdscoreError(
+                f"{where}: reference/prediction of {pair.id} differ from pairs.csv "
+                "(the sheet was edited or belongs to another study)"
+            )
+        if index in scores:
+            raise WrdscoreError(f"{where}: second rating of {pair.id} in the same sheet")
+        scores[index] = _score(text, study.scale, where)
+    if not header_seen:
+        raise WrdscoreError(f"{path}: no header {','.join(SHEET_COLUMNS)}: not a rating sheet")
+    if not scores:
+        raise WrdscoreError(f"{path}: the sheet has no rows")
+    sets = sorted({study.pairs[i].set for i in scores})
+    if len(sets) > 1:
+        raise WrdscoreError(f"{path}: rates pairs of several sets ({', '.join(sets)})")
+    missing = [p.id for p in study.pairs if p.set == sets[0] and by_id[p.id] not in scores]
+    if missing:
+        shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
+        raise WrdscoreError(
+            f"{path}: no rating for {len(missing)} pair(s) of set {sets[0]}: {shown}"
+        )
+    return scores
+
+
+def load_sheet_ratings(study: Study, paths: Sequence[Path]) -> HumanRatings:
+    """Validate and combine the filled-in sheets of ``study``, one sheet per rater.
+
+    Each sheet must rate every pair of exactly one set, and every pair of the study must
+    have at least one rating. The rater is the sheet's file name without ``.csv``.
+
+    Parameters
+    ----------
+    study : Study
+        From :func:`~wrdscore.human_eval.read_study`.
+    paths : sequence of Path
+        The sheets (see :func:`expand_ratings`).
+
+    Returns
+    -------
+    HumanRatings
+        In the study's pair order, with rater-level scores.
+    """
+    by_id = {p.id: i for i, p in enumerate(study.pairs)}
+    names = [p.stem for p in paths]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise WrdscoreError(f"two sheets share the rater name {twice[0]} (file names must differ)")
+    matrix = np.full((len(paths), len(study.pairs)), np.nan)
+    for r, path in enumerate(paths):
+        for index, value in _read_sheet(path, study, by_id).items():
+            matrix[r, index] = value
+    unrated = [p for i, p in enumerate(study.pairs) if not np.isfinite(matrix[:, i]).any()]
+    if unrated:
+        raise WrdscoreError(
+            f"{len(unrated)} pair(s) have no rating, e.g. {unrated[0].id} of set "
+            f"{unrated[0].set}: no sheet for that set among the ratings"
+        )
+    counts = np.isfinite(matrix).sum(axis=0)
+    human = np.where(np.isfinite(matrix), matrix, 0.0).sum(axis=0) / counts
+    return HumanRatings(
+        [p.id for p in study.pairs],
+        [p.set for p in study.pairs],
+        [p.reference for p in study.pairs],
+        [p.prediction for p in study.pairs],
+        human,
+        names,
+        matrix,
+    )
+
+
+def _published_file(path: Path, scale: float) -> list[tuple[str, str, str, float]]:
+    rows = []
+    columns: tuple[int, int, int] | None = None
+    for line, row in _rows(path):
+        where = f"{path}:{line}"
+        if not row or not "".join(row).strip():
+            continue
+        names = [c.strip().lower() for c in row]
+        if columns is None and not rows and sorted(names) == sorted(PUBLISHED_COLUMNS):
+            columns = (names.index("reference"), names.index("prediction"), names.index("score"))
+            continue
+        if len(row) != len(PUBLISHED_COLUMNS):
+            raise WrdscoreError(f"{where}: {len(row)} fields, expected reference,prediction,score")
+        ref_at, pred_at, score_at = columns or (0, 1, 2)
+        reference, prediction = row[ref_at].strip(), row[pred_at].strip()
+        if not reference or not prediction:
+            raise WrdscoreError(f"{where}: empty reference or prediction")
+        rows.append(
+            (f"{path.stem}:{line}", reference, prediction, _score(row[score_at], scale, where))
+        )
+    if not rows:
+        raise WrdscoreError(f"{path}: no rated pairs")
+    return rows
+
+
+def load_published_pairs(
+    paths: Sequence[str | os.PathLike[str]], scale: float = 1.0
+) -> HumanRatings:
+    """Read published ``reference,prediction,score`` files; each file is one set.
+
+    Parameters
+    ----------
+    paths : sequence of path-like
+        CSV files, or folders whose ``*.csv`` files are read in name order.
+    scale : float
+        Highest possible score: ``10`` maps 0-10 to 0-1.
+
+    Returns
+    -------
+    HumanRatings
+        Ids are ``<file stem>:<line>``; no rater-level scores.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "set1.csv"
+    >>> _ = f.write_text("get name,name,8\\nrun,go,2.5\\n")
+    >>> load_published_pairs([f], scale=10).human.tolist()
+    [0.8, 0.25]
+    """
+    if not scale > 0:
+        raise WrdscoreError(f"the scale must be positive, got {scale}")
+    files: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            inside = sorted(p.glob("*.csv"))
+            if not inside:
+                raise WrdscoreError(f"{p}: no .csv files in the folder")
+            files.extend(inside)
+        elif p.is_file():
+            files.append(p)
+        else:
+            raise WrdscoreError(f"{p}: no such file or folder")
+    rows = [(f.stem, *r) for f in files for r in _published_file(f, scale)]
+    return HumanRatings(
+        [r[1] for r in rows],
+        [r[0] for r in rows],
+        [r[2] for r in rows],
+        [r[3] for r in rows],
+        np.array([r[4] for r in rows], dtype=np.float64),
+        [],
+        None,
+    )
+
+
+def deduplicate(ratings: HumanRatings) -> tuple[HumanRatings, NDArray[np.intp]]:
+    """One row per distinct (reference, prediction) pair, its score the mean of its rows.
+
+    Pairs are compared by sub-tokens; the first row's id, set and texts are kept, and
+    rater-level scores are dropped (a repeated pair may have had different raters).
+
+    Returns
+    -------
+    (HumanRatings, ndarray of int)
+        The distinct pairs, and the index of each one's first row in ``ratings``.
+
+    Examples
+    --------
+    >>> r = HumanRatings(["a", "b"], ["1", "2"], ["get x"] * 2, ["x"] * 2,
+    ...                  np.array([0.25, 0.75]), [], None)
+    >>> dedup, kept = deduplicate(r)
+    >>> dedup.human.tolist(), kept.tolist()
+    ([0.5], [0])
+    """
+    groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[int]] = {}
+    for i, (ref, pred) in enumerate(zip(ratings.references, ratings.predictions, strict=True)):
+        groups.setdefault(pair_key(ref, pred), []).append(i)
+    first = np.array([members[0] for members in groups.values()], dtype=np.intp)
+    distinct = HumanRatings(
+        [ratings.ids[i] for i in first],
+        [ratings.sets[i] for i in first],
+        [ratings.references[i] for i in first],
+        [ratings.predictions[i] for i in first],
+        np.array([ratings.human[m].mean() for m in groups.values()]),
+        [],
+        None,
+    )
+    return distinct, first

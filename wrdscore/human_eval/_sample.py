@@ -1,0 +1,221 @@
+"""Stratified study design: which pairs go to which set, drawn by metric-score strata."""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from wrdscore.corpora import split_identifier
+from wrdscore.errors import WrdscoreError
+
+_OPERATORS: dict[str, Callable[[NDArray[np.float64], float], NDArray[np.bool_]]] = {
+    "<=": operator.le,
+    ">=": operator.ge,
+    "<": operator.lt,
+    ">": operator.gt,
+}
+_CONDITION = re.compile(r"^\s*([A-Za-z][\w-]*)\s*(<=|>=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*$")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """``metric op value``, e.g. ``wrd < 0.2``: a pair qualifies when its score satisfies it."""
+
+    metric: str
+    op: str
+    value: float
+
+    def __str__(self) -> str:
+        return f"{self.metric}{self.op}{self.value:g}"
+
+
+@dataclass(frozen=True)
+class Stratum:
+    """``size`` pairs per set drawn uniformly from the pairs meeting every condition.
+
+    No conditions means uniformly from all pairs (the ``random`` stratum).
+    """
+
+    size: int
+    conditions: tuple[Condition, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """``random`` or the conditions joined by commas (``wrd>=0.8,wrd<=1,rouge1<0.5``)."""
+        return ",".join(map(str, self.conditions)) or "random"
+
+    @property
+    def spec(self) -> str:
+        """The text :func:`parse_stratum` reads back into this stratum."""
+        return f"{self.size}:{self.name}" if self.conditions else str(self.size)
+
+
+def parse_stratum(spec: str) -> Stratum:
+    """Read a stratum from ``SIZE`` or ``SIZE:COND[,COND...]`` with ``COND`` = ``metric op x``.
+
+    Examples
+    --------
+    >>> parse_stratum("10:wrd>=0.8,wrd<=1,rouge1<0.5").name
+    'wrd>=0.8,wrd<=1,rouge1<0.5'
+    >>> parse_stratum("10").name
+    'random'
+    """
+    size_text, _, rest = spec.partition(":")
+    if not size_text.strip().isdigit() or int(size_text) < 1:
+        raise WrdscoreError(
+            f"stratum {spec!r}: expected SIZE or SIZE:COND,... with a positive whole SIZE "
+            "(e.g. 10:wrd>=0.8,rouge1<0.5)"
+        )
+    conditions = []
+    for part in rest.split(",") if rest.strip() else []:
+        match = _CONDITION.match(part)
+        if match is None:
+            raise WrdscoreError(
+                f"stratum {spec!r}: condition {part!r} is not METRIC OP NUMBER "
+                "with OP one of < <= > >="
+            )
+        conditions.append(Condition(match[1], match[2], float(match[3])))
+    return Stratum(int(size_text), tuple(conditions))
+
+
+# The WRDScore paper's protocol for a set of 50: 10 at random, 10 per WRDScore bin, and 10
+# high-WRDScore pairs whose ROUGE-1 is low, so the top bin is not just identical names.
+DEFAULT_STRATA = tuple(
+    parse_stratum(s)
+    for s in (
+        "10",
+        "10:wrd>=0,wrd<0.2",
+        "10:wrd>=0.2,wrd<0.5",
+        "10:wrd>=0.5,wrd<0.8",
+        "10:wrd>=0.8,wrd<=1,rouge1<0.5",
+    )
+)
+
+
+def strata_metrics(strata: Sequence[Stratum]) -> list[str]:
+    """The metric names the strata condition on, in first-use order.
+
+    Examples
+    --------
+    >>> strata_metrics(DEFAULT_STRATA)
+    ['wrd', 'rouge1']
+    """
+    return list(dict.fromkeys(c.metric for s in strata for c in s.conditions))
+
+
+@dataclass(frozen=True)
+class Shortfall:
+    """A stratum of a set that got fewer pairs than asked for."""
+
+    set: int
+    stratum: str
+    wanted: int
+    got: int
+
+
+@dataclass(frozen=True)
+class Design:
+    """Which pairs each set holds: ``sets[k]`` lists ``(pair index, stratum name)``."""
+
+    sets: list[list[tuple[int, str]]]
+    shortfalls: list[Shortfall]
+
+
+def pair_key(reference: str, prediction: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What makes two pairs the same: their sub-tokens (``getName`` equals ``get name``).
+
+    Examples
+    --------
+    >>> pair_key("getName", "name")
+    (('get', 'name'), ('name',))
+    """
+    return tuple(split_identifier(reference)), tuple(split_identifier(prediction))
+
+
+def distinct_pairs(references: Sequence[str], predictions: Sequence[str]) -> NDArray[np.intp]:
+    """Index of the first occurrence of every distinct (reference, prediction) pair.
+
+    Pairs are compared by their sub-tokens, so ``getName``/``get name`` count as one.
+
+    Examples
+    --------
+    >>> distinct_pairs(["getName", "get name", "run"], ["name", "name", "go"]).tolist()
+    [0, 2]
+    """
+    seen: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
+    for i, (ref, pred) in enumerate(zip(references, predictions, strict=True)):
+        seen.setdefault(pair_key(ref, pred), i)
+    return np.fromiter(seen.values(), dtype=np.intp, count=len(seen))
+
+
+def stratified_design(
+    scores: Mapping[str, NDArray[np.float64]],
+    candidates: NDArray[np.intp],
+    n_sets: int = 3,
+    strata: Sequence[Stratum] = DEFAULT_STRATA,
+    seed: int = 0,
+    strict: bool = False,
+) -> Design:
+    """Draw the pairs of ``n_sets`` sets, stratum by stratum, no pair twice.
+
+    For each stratum in order, the unused candidates meeting its conditions are shuffled
+    and dealt round-robin to the sets, ``stratum.size`` each, so a scarce stratum is
+    shared evenly rather than used up by the first set.
+
+    Parameters
+    ----------
+    scores : mapping of metric name to array
+        Per-pair scores (indexed like the pairs) of every metric the strata name.
+    candidates : array of int
+        Indices of the pairs that may be drawn (e.g. :func:`distinct_pairs`).
+    n_sets : int
+        Number of sets.
+    strata : sequence of Stratum
+        Strata of each set, drawn in this order.
+    seed : int
+        Seed of the draw.
+    strict : bool
+        Raise instead of recording a :class:`Shortfall` when a stratum runs short.
+
+    Examples
+    --------
+    >>> wrd = np.array([0.1, 0.9, 0.3, 0.95])
+    >>> d = stratified_design({"wrd": wrd}, np.arange(4), 2, [parse_stratum("1:wrd>=0.8")])
+    >>> sorted(i for s in d.sets for i, _ in s)
+    [1, 3]
+    """
+    if n_sets < 1:
+        raise WrdscoreError(f"the number of sets must be at least 1, got {n_sets}")
+    if not strata:
+        raise WrdscoreError("a study needs at least one stratum")
+    missing = [m for m in strata_metrics(strata) if m not in scores]
+    if missing:
+        raise WrdscoreError(f"the strata need scores of metric(s) {', '.join(missing)}")
+    rng = np.random.default_rng(seed)
+    free = np.ones(candidates.size, dtype=bool)
+    sets: list[list[tuple[int, str]]] = [[] for _ in range(n_sets)]
+    shortfalls = []
+    for stratum in strata:
+        eligible = free.copy()
+        for cond in stratum.conditions:
+            eligible &= _OPERATORS[cond.op](scores[cond.metric][candidates], cond.value)
+        drawn = rng.permutation(np.flatnonzero(eligible))[: stratum.size * n_sets]
+        free[drawn] = False
+        for k in range(n_sets):
+            mine = candidates[drawn[k::n_sets]]
+            sets[k].extend((int(i), stratum.name) for i in mine)
+            if mine.size < stratum.size:
+                shortfalls.append(Shortfall(k + 1, stratum.name, stratum.size, int(mine.size)))
+    if strict and shortfalls:
+        first = shortfalls[0]
+        raise WrdscoreError(
+            f"set {first.set}, stratum {first.stratum}: needs {first.wanted} pairs, only "
+            f"{first.got} left ({len(shortfalls)} stratum/set short in all; "
+            "drop --strict to take what exists)"
+        )
+    return Design(sets, shortfalls)

@@ -1,0 +1,229 @@
+"""The study folder: ``study.json``, ``pairs.csv``, one rating sheet and one form per rater.
+
+Layout written by :func:`write_study`::
+
+    study.json          design: seed, sets, raters, scale, strata, metrics, shortfalls
+    pairs.csv           id, set, stratum, reference, prediction, <metric scores...>
+    sheets/setS-raterR.csv   id, reference, prediction, score (blank); instructions as # lines
+    forms/setS-raterR.html   the same sheet as an offline HTML form
+
+Raters get only the sheets or forms: no scores, no strata, and ids that are numbered
+after shuffling, so neither the id nor the row order hints at a stratum.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from wrdscore.atomic import atomic_dir
+from wrdscore.errors import WrdscoreError
+from wrdscore.human_eval._form import render_form
+from wrdscore.human_eval._sample import Design, Stratum
+
+STUDY_FORMAT = "wrdscore-study/1"
+PAIR_COLUMNS = ("id", "set", "stratum", "reference", "prediction")
+SHEET_COLUMNS = ("id", "reference", "prediction", "score")
+
+
+@dataclass(frozen=True)
+class StudyPair:
+    """One pair of a study as ``pairs.csv`` lists it."""
+
+    id: str
+    set: str
+    stratum: str
+    reference: str
+    prediction: str
+
+
+@dataclass(frozen=True)
+class Study:
+    """A study folder read back: its pairs (in id order) and its design."""
+
+    path: Path
+    pairs: list[StudyPair]
+    scale: int
+    info: dict
+
+
+def sheet_name(set_number: int, rater: int) -> str:
+    """File stem of a rater's sheet: ``set2-rater3``."""
+    return f"set{set_number}-rater{rater}"
+
+
+def sheet_comments(set_number: int, rater: int, raters: int, scale: int) -> list[str]:
+    """Instructions at the top of a sheet (and its form), without the ``# `` prefix."""
+    return [
+        f"wrdscore rating sheet {sheet_name(set_number, rater)}: "
+        f"set {set_number}, rater {rater} of {raters}",
+        "Each row pairs the true name of a Java method (reference) with a predicted name.",
+        "Rate how well the prediction conveys the meaning of the reference, "
+        f"from 0 (unrelated) to {scale} (same meaning); fractions are allowed.",
+        "Rate every row in the score column on your own; leave the other columns unchanged.",
+    ]
+
+
+def write_study(
+    output: str | os.PathLike[str],
+    references: Sequence[str],
+    predictions: Sequence[str],
+    design: Design,
+    scores: Mapping[str, NDArray[np.float64]],
+    strata: Sequence[Stratum],
+    *,
+    raters: int = 3,
+    scale: int = 10,
+    seed: int = 0,
+    info: Mapping[str, object] | None = None,
+    force: bool = False,
+) -> Path:
+    """Write a study folder for ``design`` (see the module docstring for its layout).
+
+    Parameters
+    ----------
+    output : path-like
+        The study folder, written atomically.
+    references, predictions : sequence of str
+        All pairs the design indexes into.
+    design : Design
+        The sets, from :func:`~wrdscore.human_eval.stratified_design`.
+    scores : mapping of metric name to array
+        Per-pair scores recorded in ``pairs.csv`` (never shown to raters).
+    strata : sequence of Stratum
+        The strata the design used (recorded in ``study.json``).
+    raters : int
+        Raters per set: one sheet and one form each.
+    scale : int
+        Scores run from 0 to ``scale``.
+    seed : int
+        Seed of the id numbering and the per-sheet shuffles.
+    info : mapping, optional
+        Extra provenance for ``study.json`` (input files, metric signatures...).
+    force : bool
+        Replace an existing folder.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from wrdscore.human_eval import stratified_design, parse_stratum
+    >>> strata = [parse_stratum("2")]
+    >>> d = stratified_design({}, np.arange(3), 1, strata)
+    >>> out = write_study(pathlib.Path(tempfile.mkdtemp()) / "s", ["a", "b", "c"],
+    ...                   ["a", "x", "y"], d, {}, strata, raters=2)
+    >>> sorted(p.name for p in (out / "sheets").iterdir())
+    ['set1-rater1.csv', 'set1-rater2.csv']
+    """
+    if raters < 1:
+        raise WrdscoreError(f"the number of raters must be at least 1, got {raters}")
+    if scale < 1:
+        raise WrdscoreError(f"the rating scale must be at least 1, got {scale}")
+    rng = np.random.default_rng(seed)
+    pairs: list[tuple[StudyPair, int]] = []
+    for k, members in enumerate(design.sets, start=1):
+        for n, j in enumerate(rng.permutation(len(members)), start=1):
+            index, stratum = members[j]
+            pair = StudyPair(
+                f"s{k}p{n:03d}", str(k), stratum, references[index], predictions[index]
+            )
+            pairs.append((pair, index))
+    metrics = list(scores)
+    fingerprint = hashlib.sha256(
+        "\n".join(f"{p.id}\t{p.reference}\t{p.prediction}" for p, _ in pairs).encode()
+    ).hexdigest()[:12]
+    with atomic_dir(output, force=force) as tmp:
+        with open(tmp / "pairs.csv", "w", newline="", encoding="utf-8") as fh:
+            writer = csv.writer(fh, lineterminator="\n")
+            writer.writerow([*PAIR_COLUMNS, *metrics])
+            for pair, index in pairs:
+                row = [pair.id, pair.set, pair.stratum, pair.reference, pair.prediction]
+                writer.writerow(row + [f"{scores[m][index]:.6f}" for m in metrics])
+        (tmp / "sheets").mkdir()
+        (tmp / "forms").mkdir()
+        for k in range(1, len(design.sets) + 1):
+            members = [p for p, _ in pairs if p.set == str(k)]
+            for r in range(1, raters + 1):
+                order = [members[j] for j in rng.permutation(len(members))]
+                comments = sheet_comments(k, r, raters, scale)
+                name = sheet_name(k, r)
+                with open(tmp / "sheets" / f"{name}.csv", "w", newline="", encoding="utf-8") as fh:
+                    fh.writelines(f"# {c}\n" for c in comments)
+                    writer = csv.writer(fh, lineterminator="\n")
+                    writer.writerow(SHEET_COLUMNS)
+                    writer.writerows([p.id, p.reference, p.prediction, ""] for p in order)
+                page = render_form(
+                    name,
+                    comments[0],
+                    comments,
+                    SHEET_COLUMNS,
+                    [(p.id, p.reference, p.prediction) for p in order],
+                    scale,
+                    fingerprint,
+                )
+                (tmp / "forms" / f"{name}.html").write_text(page, encoding="utf-8")
+        meta = {
+            "format": STUDY_FORMAT,
+            "seed": seed,
+            "sets": len(design.sets),
+            "raters": raters,
+            "scale": scale,
+            "strata": [s.spec for s in strata],
+            "pairs": len(pairs),
+            "shortfalls": [asdict(s) for s in design.shortfalls],
+            "fingerprint": fingerprint,
+            **(info or {}),
+        }
+        (tmp / "study.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    return Path(output)
+
+
+def read_study(path: str | os.PathLike[str]) -> Study:
+    """Read a study folder written by :func:`write_study`.
+
+    Examples
+    --------
+    >>> read_study("/nonexistent")
+    Traceback (most recent call last):
+    ...
+    wrdscore.errors.WrdscoreError: /nonexistent is not a study folder (no study.json); \
+create one with `wrdscore study sample`
+    """
+    folder = Path(path)
+    meta_path = folder / "study.json"
+    if not meta_path.is_file():
+        raise WrdscoreError(
+            f"{folder} is not a study folder (no study.json); create one with "
+            "`wrdscore study sample`"
+        )
+    try:
+        info = json.loads(meta_path.read_text(encoding="utf-8"))
+        scale = int(info["scale"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise WrdscoreError(f"{meta_path}: not a valid study.json ({exc})") from None
+    if info.get("format") != STUDY_FORMAT:
+        raise WrdscoreError(f"{meta_path}: format {info.get('format')!r}, expected {STUDY_FORMAT}")
+    pairs_path = folder / "pairs.csv"
+    with open(pairs_path, newline="", encoding="utf-8") as fh:
+        reader = csv.reader(fh)
+        header = next(reader, [])
+        if tuple(header[: len(PAIR_COLUMNS)]) != PAIR_COLUMNS:
+            raise WrdscoreError(f"{pairs_path}:1: header must start with {','.join(PAIR_COLUMNS)}")
+        pairs = []
+        for line, row in enumerate(reader, start=2):
+            if len(row) != len(header):
+                raise WrdscoreError(
+                    f"{pairs_path}:{line}: {len(row)} fields, the header has {len(header)}"
+                )
+            pairs.append(StudyPair(*row[: len(PAIR_COLUMNS)]))
+    ids = [p.id for p in pairs]
+    if len(set(ids)) != len(ids):
+        raise WrdscoreError(f"{pairs_path}: an id appears twice")
+    return Study(folder, pairs, scale, info)
