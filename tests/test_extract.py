@@ -207,13 +207,12 @@ def test_tree_sitter_syntax_error_falls_back_to_javalang_when_it_parses():
     assert [r["name"] for r in result.records] == ["_", "ok"]
 
 
-def test_a_file_neither_parser_reads_fails_with_both_reasons_and_keeps_clean_methods():
+def test_a_file_neither_parser_reads_fails_with_both_reasons_and_no_records():
     source = b"class A {\n  void good() {}\n  void bad( {\n}\n"
-    result = extract_file(source)
-    assert result.status == "failed"
-    assert "tree-sitter: line" in result.reason and "javalang: line" in result.reason
-    assert [r["name"] for r in result.records] == ["good"]
-    assert extract_file(source, "javalang").records == result.records
+    for parser in ("tree-sitter", "javalang"):
+        result = extract_file(source, parser)
+        assert (result.status, result.records) == ("failed", [])
+        assert "tree-sitter: line" in result.reason and "javalang: line 3" in result.reason
 
 
 def test_non_utf8_bytes_are_replaced_and_flagged():

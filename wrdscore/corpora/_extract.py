@@ -70,9 +70,9 @@ def extract_file(data: bytes, parser: str = "tree-sitter", fallback: bool = True
     flagged; a byte-order mark is dropped) and parsed with ``parser``. If that
     parser reports a syntax error and ``fallback`` is on, the other parser is
     tried and its records are used when it succeeds. When neither parses the file
-    cleanly, the file is ``"failed"``; its records are then the methods whose own
-    declaration tree-sitter read without error (none under javalang alone, which
-    is all-or-nothing).
+    cleanly, the file is ``"failed"`` and gives no records: tree-sitter's error
+    recovery can lose the enclosing class, so its partial results would carry
+    wrong ``type`` values.
 
     Parameters
     ----------
@@ -113,13 +113,10 @@ def extract_file(data: bytes, parser: str = "tree-sitter", fallback: bool = True
     if failure is None:
         return FileResult(PARSED, _records(methods), None, non_utf8)
     failures = [failure]
-    partial = methods
     if fallback:
         other = PARSERS[1 - PARSERS.index(parser)]
         other_methods, other_failure = _run(other, data, text)
         if other_failure is None:
             return FileResult(FALLBACK, _records(other_methods), None, non_utf8)
         failures.append(other_failure)
-        if other == "tree-sitter":
-            partial = other_methods
-    return FileResult(FAILED, _records(partial), "; ".join(map(str, failures)), non_utf8)
+    return FileResult(FAILED, [], "; ".join(map(str, failures)), non_utf8)

@@ -111,8 +111,8 @@ def extract_treesitter(source: bytes) -> tuple[list[MethodFound], ParseFailure |
     Returns
     -------
     methods : list of MethodFound
-        In source order. When the file has syntax errors only methods whose own
-        subtree is error-free are kept.
+        In source order; after a syntax error, only methods whose own subtree is
+        error-free (their ``type`` may still be wrong where recovery lost a class).
     failure : ParseFailure or None
         Where the first syntax error is, or ``None`` for a clean parse.
 

@@ -1,0 +1,258 @@
+"""`wrdscore ingest` end to end: records, manifest, bad input, atomicity and Ctrl-C."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import multiprocessing
+import zipfile
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from wrdscore import corpora
+from wrdscore.cli import app
+from wrdscore.corpora import _ingest, ingest, open_corpus
+
+PROJECT = {
+    "app/Main.java": (
+        "package app;\n"
+        "/** Entry point. */\n"
+        "public class Main {\n"
+        "    /** Runs the app. Then exits. */\n"
+        "    public static void main(String[] args) { new Main().startServer(); }\n"
+        "    void startServer() { Runnable r = new Runnable() { public void run() {} }; }\n"
+        "}\n"
+    ),
+    "app/model/User.java": (
+        "package app.model;\n"
+        "public record User(String name, int age) {\n"
+        "    public User { }\n"
+        "    String getDisplayName() { return name + age; }\n"
+        "    static User parseHTTPUser(String s) { return null; }\n"
+        "}\n"
+    ),
+    "app/Broken.java": "class Broken {\n  void fine() {}\n  void broken( {\n",
+    "app/Legacy.java": "class Legacy { /** Größe. */ int getSize() { return 0; } }\n",
+    "app/Huge.java": "class Huge { void big() {} }\n" + "// padding\n" * 20_000,
+    "app/Blob.java": "\0\0\0binary",
+}
+
+
+def _project(root: Path) -> Path:
+    for name, text in PROJECT.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        data = text.encode("latin-1" if name.endswith("Legacy.java") else "utf-8")
+        (root / name).write_bytes(data)
+    return root
+
+
+def _records(corpus: Path) -> list[dict]:
+    with gzip.open(corpus / "methods.jsonl.gz", "rt", encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh]
+
+
+def _leftovers(parent: Path) -> list[str]:
+    return sorted(p.name for p in parent.iterdir() if p.name.startswith("."))
+
+
+@pytest.fixture
+def project(tmp_path):
+    return _project(tmp_path / "project")
+
+
+def test_cli_ingests_a_folder_into_records_and_manifest(project, tmp_path):
+    out = tmp_path / "corpus"
+    result = CliRunner().invoke(
+        app, ["ingest", str(project), "-o", str(out), "--jobs", "1", "--max-file-mb", "0.1"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(
+        "6 methods from 6 files (3 parsed, 0 by the fallback parser, 1 failed, 2 skipped) in "
+    )
+    assert result.stdout.rstrip().endswith(f"-> {out}")
+    records = _records(out)
+    assert len(records) == 6
+    assert all(list(r) == list(corpora.RECORD_FIELDS) for r in records)
+    assert {r["source"] for r in records} == {0}
+
+
+def test_manifest_counts_lists_and_hashes(project, tmp_path):
+    out = tmp_path / "corpus"
+    manifest = ingest([project], out, jobs=1, max_file_mb=0.1, quiet=True)
+    assert manifest == open_corpus(out).manifest
+    counts = manifest["counts"]
+    assert counts == {
+        "files_seen": 6,
+        "files_parsed": 3,
+        "files_fallen_back": 0,
+        "files_failed": 1,
+        "files_skipped_size": 1,
+        "files_skipped_binary": 1,
+        "files_non_utf8": 1,
+        "methods": 6,
+        "distinct_names": 6,
+        "distinct_tokens": len({t for r in _records(out) for t in r["tokens"]}),
+    }
+    assert counts["files_seen"] == sum(
+        counts[k]
+        for k in (
+            "files_parsed",
+            "files_fallen_back",
+            "files_failed",
+            "files_skipped_size",
+            "files_skipped_binary",
+        )
+    )
+    assert [(f["path"], f["reason"].split(":")[0]) for f in manifest["failed"]] == [
+        ("app/Broken.java", "tree-sitter")
+    ]
+    assert "javalang: line" in manifest["failed"][0]["reason"]
+    assert sorted((s["path"], s["reason"]) for s in manifest["skipped"]) == [
+        ("app/Blob.java", "binary file (contains NUL bytes)"),
+        ("app/Huge.java", "larger than 0.1 MB"),
+    ]
+    (source,) = manifest["sources"]
+    assert source["path"] == str(project.resolve()) and source["files"] == 6
+    assert source["size"] == sum((project / n).stat().st_size for n in PROJECT)
+    assert manifest["parser"]["name"] == "tree-sitter"
+    assert manifest["parser"]["version"].startswith("tree-sitter ")
+    assert manifest["fallback_parser"]["version"].startswith("javalang ")
+    assert manifest["options"] == {
+        "parser": "tree-sitter",
+        "jobs": 1,
+        "max_file_mb": 0.1,
+        "fallback": True,
+    }
+    assert manifest["wrdscore_version"] and manifest["wall_seconds"] >= 0
+
+
+def test_records_of_the_example_project_by_hand(project, tmp_path):
+    out = tmp_path / "corpus"
+    ingest([project], out, jobs=1, max_file_mb=0.1, quiet=True)
+    assert [(r["name"], r["type"], r["path"], r["line"], r["summary"]) for r in _records(out)] == [
+        ("getSize", "Legacy", "app/Legacy.java", 1, "Gr\ufffd\ufffde."),
+        ("main", "Main", "app/Main.java", 5, "Runs the app."),
+        ("startServer", "Main", "app/Main.java", 6, None),
+        ("run", "Main.startServer.<anonymous>", "app/Main.java", 6, None),
+        ("getDisplayName", "User", "app/model/User.java", 4, None),
+        ("parseHTTPUser", "User", "app/model/User.java", 5, None),
+    ]
+    assert _records(out)[-1]["tokens"] == ["parse", "http", "user"]
+
+
+def test_two_jobs_write_exactly_what_one_job_writes(project, tmp_path):
+    one = ingest([project], tmp_path / "one", jobs=1, quiet=True)
+    two = ingest([project], tmp_path / "two", jobs=2, quiet=True)
+    assert _records(tmp_path / "one") == _records(tmp_path / "two")
+    assert one["counts"] == two["counts"]
+    assert multiprocessing.active_children() == []
+
+
+def test_javalang_first_falls_back_to_tree_sitter_for_records(project, tmp_path):
+    manifest = ingest([project], tmp_path / "c", parser="javalang", jobs=1, quiet=True)
+    assert manifest["counts"]["files_fallen_back"] == 1  # the record class
+    assert manifest["parser"]["name"] == "javalang"
+    names = [r["name"] for r in _records(tmp_path / "c")]
+    assert "getDisplayName" in names and "main" in names
+
+
+def test_mixed_sources_index_their_records(project, tmp_path):
+    archive = tmp_path / "extra.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("lib/Util.java", "class Util { static int maxValue() { return 1; } }")
+    manifest = ingest([project, archive], tmp_path / "c", jobs=1, quiet=True)
+    last = _records(tmp_path / "c")[-1]
+    assert (last["name"], last["path"], last["source"]) == ("maxValue", "lib/Util.java", 1)
+    assert manifest["sources"][1]["sha256"] == hashlib.sha256(archive.read_bytes()).hexdigest()
+    assert manifest["sources"][1]["kind"] == "zip"
+
+
+def test_existing_output_is_refused_without_force(project, tmp_path):
+    out = tmp_path / "corpus"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    runner = CliRunner()
+    result = runner.invoke(app, ["ingest", str(project), "-o", str(out), "-j", "1"])
+    assert result.exit_code == 2
+    assert (
+        result.stderr.strip() == f"error: output {out} already exists (use --force to replace it)"
+    )
+    assert (out / "keep.txt").read_text() == "mine"
+    result = runner.invoke(app, ["ingest", str(project), "-o", str(out), "-j", "1", "--force"])
+    assert result.exit_code == 0 and not (out / "keep.txt").exists()
+    assert _leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--parser", "antlr"],
+            "error: unknown parser 'antlr': choose one of tree-sitter, javalang",
+        ),
+        (["--jobs", "0"], "error: --jobs must be at least 1, not 0"),
+        (["--max-file-mb", "0"], "error: --max-file-mb must be positive, not 0.0"),
+    ],
+)
+def test_bad_options(project, tmp_path, args, message):
+    out = tmp_path / "corpus"
+    result = CliRunner().invoke(app, ["ingest", str(project), "-o", str(out), *args])
+    assert (result.exit_code, result.stderr.strip()) == (2, message)
+    assert not out.exists()
+
+
+def test_missing_source_is_one_line_error(tmp_path):
+    result = CliRunner().invoke(app, ["ingest", str(tmp_path / "nope"), "-o", str(tmp_path / "c")])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"error: source {tmp_path / 'nope'} does not exist"
+
+
+def test_empty_source_and_broken_archive_leave_nothing(tmp_path):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "bad.zip").write_bytes(b"PK not really")
+    runner = CliRunner()
+    for source, message in [("empty", "contains no .java files"), ("bad.zip", "broken archive")]:
+        result = runner.invoke(
+            app, ["ingest", str(tmp_path / source), "-o", str(tmp_path / "c"), "-j", "1"]
+        )
+        assert result.exit_code == 2 and message in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+        assert not (tmp_path / "c").exists()
+    assert _leftovers(tmp_path) == []
+
+
+def test_ctrl_c_with_one_job_leaves_nothing(project, tmp_path, monkeypatch):
+    calls = []
+
+    def interrupted(datas, parser, fallback):
+        calls.append(len(datas))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_ingest, "_BATCH_FILES", 2)
+    monkeypatch.setattr(_ingest, "extract_batch", interrupted)
+    out = tmp_path / "corpus"
+    result = CliRunner().invoke(app, ["ingest", str(project), "-o", str(out), "--jobs", "1"])
+    assert result.exit_code == 130 and calls
+    assert "interrupted" in result.stderr
+    assert not out.exists() and _leftovers(tmp_path) == []
+
+
+def test_ctrl_c_with_a_pool_terminates_workers_and_leaves_nothing(project, tmp_path, monkeypatch):
+    real = _ingest._batches
+
+    def interrupted_after_two(files):
+        for i, batch in enumerate(real(files)):
+            if i == 2:
+                raise KeyboardInterrupt
+            yield batch
+
+    monkeypatch.setattr(_ingest, "_BATCH_FILES", 1)
+    monkeypatch.setattr(_ingest, "_batches", interrupted_after_two)
+    out = tmp_path / "corpus"
+    result = CliRunner().invoke(app, ["ingest", str(project), "-o", str(out), "--jobs", "2"])
+    assert result.exit_code == 130
+    assert not out.exists() and _leftovers(tmp_path) == []
+    assert multiprocessing.active_children() == []
