@@ -1,0 +1,78 @@
+"""SBERT-style mean cosine and linear CKA: hand values, an independent HSIC form, properties."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from wrdscore.base import get_metric
+from wrdscore.embeddings import TokenEmbeddings
+from wrdscore.sentence import cka, sbert
+
+vecs = st.integers(1, 4).flatmap(
+    lambda n: arrays(np.float64, (n, 4), elements=st.integers(-3, 3).map(float))
+)
+
+
+def _unit(x):
+    n = np.linalg.norm(x, axis=1, keepdims=True)
+    return np.divide(x, n, out=np.zeros_like(x), where=n > 0)
+
+
+def _hsic_cka(x, y):
+    """CKA as tr(KHLH)/sqrt(tr(KHKH) tr(LHLH)) with dim x dim linear kernels."""
+    a, b = _unit(x), _unit(y)
+    k, l = a.T @ a, b.T @ b  # noqa: E741
+    d = k.shape[0]
+    h = np.eye(d) - np.ones((d, d)) / d
+    den = math.sqrt(np.trace(k @ h @ k @ h) * np.trace(l @ h @ l @ h))
+    return 0.0 if den < 1e-12 else np.trace(k @ h @ l @ h) / den
+
+
+def test_sbert_hand_values():
+    x = np.array([[1.0, 0.0], [0.0, 2.0]])  # unit mean (0.5, 0.5)
+    y = np.array([[3.0, 4.0]])  # unit (0.6, 0.8)
+    assert sbert(x, y) == pytest.approx((0.3 + 0.4) / (math.sqrt(0.5) * 1.0))
+    assert sbert(x, -x) == pytest.approx(-1.0)
+    assert sbert(np.array([[1.0, 0.0], [-1.0, 0.0]]), y) == 0.0  # zero mean
+    assert sbert(x, np.zeros((0, 2))) == 0.0
+
+
+def test_cka_hand_value():
+    x = np.array([[1.0, 0.0, 0.0]])
+    y = np.array([[0.0, 0.0, 1.0]])
+    # centered over coordinates: (2,-1,-1)/3 and (-1,-1,2)/3; squared cosine = (1/3)^2/(2/3)^2
+    assert cka(x, y) == pytest.approx(0.25)
+    assert cka(x, np.zeros((1, 3))) == 0.0
+    assert cka(x, np.zeros((0, 3))) == 0.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(vecs, vecs)
+def test_cka_equals_hsic_form_and_lies_in_unit_interval(x, y):
+    value = cka(x, y)
+    assert value == pytest.approx(_hsic_cka(x, y), abs=1e-9)
+    assert -1e-12 <= value <= 1 + 1e-12
+    assert cka(x, -y) == pytest.approx(value, abs=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(vecs, vecs)
+def test_identity_order_and_ranges(x, y):
+    known = bool(np.all(np.any(x != 0, axis=1)))
+    for fn in (sbert, cka):
+        assert fn(x[::-1], y[::-1]) == pytest.approx(fn(x, y), abs=1e-12)
+        assert fn(x, y) == pytest.approx(fn(y, x), abs=1e-12)
+        if known and np.linalg.norm(_unit(x).mean(axis=0)) > 1e-9:
+            assert fn(x, x) == pytest.approx(1.0, abs=1e-12)
+    assert -1 - 1e-12 <= sbert(x, y) <= 1 + 1e-12
+
+
+def test_registered_metrics_score_names():
+    emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0, 0.0], "count": [0.0, 0.0, 1.0]})
+    res = get_metric("cka", embeddings=emb).score(["size", "size"], ["count", "size"])
+    assert res.primary == "score" and res.scores.tolist() == pytest.approx([0.25, 1.0])
+    assert get_metric("sbert", embeddings=emb).score(["size"], ["count"]).scores[0] == 0.0
