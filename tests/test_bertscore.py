@@ -8,7 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from wrdscore.base import get_metric
 from wrdscore.bertscore import bertscore
+from wrdscore.embeddings import TokenEmbeddings
+from wrdscore.errors import WrdscoreError
 
 # Small integer coordinates: exact cosines are easy to reason about, zero rows
 # (unseen tokens) and exact ties occur often.
@@ -82,3 +85,44 @@ def test_properties(ref, pred):
     # identity gives 1 when every token has a vector
     if np.all(np.any(ref != 0, axis=1)):
         assert bertscore(ref, ref) == pytest.approx((1.0, 1.0, 1.0), abs=1e-12)
+
+
+@pytest.fixture
+def emb():
+    return TokenEmbeddings.from_vectors(
+        {"get": [1.0, 0.0], "user": [0.0, 1.0], "name": [0.6, 0.8]},
+        doc_freq={"get": 9, "user": 1, "name": 4},
+        n_docs=9,
+    )
+
+
+def test_metric_with_idf_weights(emb):
+    m = get_metric("bertscore", embeddings=emb, idf=True)
+    assert "|idf:yes|clip:yes|" in m.signature
+    res = m.score(["getUser"], ["name"])
+    idf = emb.idf(["get", "user", "name"])
+    # recall: get -> name 0.6, user -> name 0.8, weighted by their IDF
+    expected_r = (idf[0] * 0.6 + idf[1] * 0.8) / (idf[0] + idf[1])
+    assert res.recall[0] == pytest.approx(expected_r)
+    assert res.precision[0] == pytest.approx(0.8)
+
+
+def test_metric_drops_unseen_tokens_with_their_weights(emb):
+    res = get_metric("bertscore", embeddings=emb, idf=True, oov="drop").score(["getZzz"], ["get"])
+    assert res.f1.tolist() == [1.0] and res.oov_tokens == 1
+    zero = get_metric("bertscore", embeddings=emb, oov="zero").score(["getZzz"], ["get"])
+    assert zero.recall.tolist() == [0.5]
+
+
+def test_metric_swaps_precision_and_recall(emb):
+    m = get_metric("bertscore", embeddings=emb)
+    a = m.score(["getUser", "name"], ["name", "userName"])
+    b = m.score(["name", "userName"], ["getUser", "name"])
+    np.testing.assert_allclose(a.precision, b.recall)
+    np.testing.assert_allclose(a.recall, b.precision)
+
+
+def test_idf_without_document_frequencies_is_a_user_error():
+    plain = TokenEmbeddings.from_vectors({"get": [1.0, 0.0]})
+    with pytest.raises(WrdscoreError, match="no document frequencies"):
+        get_metric("bertscore", embeddings=plain, idf=True)

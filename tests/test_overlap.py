@@ -6,6 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer, tokenizers
 
+from wrdscore import __version__
+from wrdscore.base import get_metric
 from wrdscore.errors import WrdscoreError
 from wrdscore.overlap import (
     f_measure,
@@ -94,3 +96,42 @@ def test_corpus_score_is_a_micro_average():
     assert micro_prf(tp, fp, fn) == pytest.approx(
         {"precision": 2 / 3, "recall": 2 / 5, "f1": f_measure(2 / 3, 2 / 5)}
     )
+
+
+def test_registered_overlap_metrics_tokenise_with_the_shared_splitter():
+    res = get_metric("rouge1").score(["getUserName"], ["get_name"])
+    assert res.values["precision"].tolist() == [1.0]
+    assert res.f1.tolist() == pytest.approx([0.8])
+    assert res.signature == f"rouge1|v:{__version__}"
+    assert get_metric("rougeL").score(["getUserName"], ["nameUser"]).f1.tolist() == pytest.approx(
+        [0.4]
+    )
+
+
+def test_subtoken_metric_micro_averages_and_counts_empty_predictions():
+    refs = ["getUserName", "isEmpty", "size"]
+    preds = ["get name", "size", ""]
+    res = get_metric("subtoken").score(refs, preds)
+    assert res.signature == f"subtoken|count:code2seq|v:{__version__}"
+    assert res.empty_predictions == 1
+    assert res.values["fn"].tolist() == [1.0, 2.0, 1.0]  # the empty prediction misses "size"
+    # TP 2, FP 1, FN 4: corpus P = 2/3, R = 2/6, not the mean of per-pair values
+    assert res.corpus["precision"] == pytest.approx(2 / 3)
+    assert res.corpus["recall"] == pytest.approx(1 / 3)
+    assert res.corpus["f1"] == pytest.approx(f_measure(2 / 3, 1 / 3))
+    assert res.f1.tolist() == pytest.approx([0.8, 0.0, 0.0])
+
+
+def test_subtoken_metric_counts_an_allowed_empty_reference_as_false_positives():
+    res = get_metric("subtoken").score(["", "get"], ["get name", "get"], allow_empty_reference=True)
+    assert res.values["fp"].tolist() == [2.0, 0.0]
+    assert res.corpus["precision"] == pytest.approx(1 / 3)
+
+
+def test_subtoken_metric_options():
+    res = get_metric("subtoken", counting="multiset").score(["getName"], ["get get"])
+    assert res.values["tp"].tolist() == [1.0] and "count:multiset" in res.signature
+    with pytest.raises(WrdscoreError, match="unknown sub-token counting 'bag'"):
+        get_metric("subtoken", counting="bag")
+    with pytest.raises(WrdscoreError, match="unknown option"):
+        get_metric("rouge1", idf=True)
