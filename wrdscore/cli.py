@@ -113,6 +113,19 @@ def ingest(
     )
 
 
+@corpus_app.command("stats")
+def corpus_stats(
+    corpus_dir: Path = typer.Argument(..., help="Corpus folder written by `wrdscore ingest`."),
+    top: int = typer.Option(20, "--top", help="How many of the most frequent tokens to list."),
+) -> None:
+    """Describe a corpus: manifest counts, most frequent tokens, name-length histogram."""
+    from rich.console import Console
+
+    console = Console()
+    for table in corpora.stats_tables(corpora.corpus_stats(corpus_dir, top=top)):
+        console.print(table)
+
+
 # --- embeddings: train, neighbors, similarity ---------------------------------------
 # The embeddings library is imported inside the commands so `wrdscore --help` stays fast
 # (gensim and scipy take a second to import).

@@ -12,6 +12,7 @@ from wrdscore.corpora._extract import PARSERS, FileResult, extract_file
 from wrdscore.corpora._ingest import DEFAULT_MAX_FILE_MB, DEFAULT_PARSER, ingest
 from wrdscore.corpora._javadoc import first_sentence
 from wrdscore.corpora._sources import JavaFile, Source, iter_java_files, open_sources
+from wrdscore.corpora._stats import CorpusStats, corpus_stats, stats_tables
 from wrdscore.corpora._tokenize import split_identifier, split_many, to_tokens
 
 __all__ = [
@@ -22,10 +23,12 @@ __all__ = [
     "PARSERS",
     "RECORD_FIELDS",
     "Corpus",
+    "CorpusStats",
     "CorpusWriter",
     "FileResult",
     "JavaFile",
     "Source",
+    "corpus_stats",
     "extract_file",
     "first_sentence",
     "ingest",
@@ -34,5 +37,6 @@ __all__ = [
     "open_sources",
     "split_identifier",
     "split_many",
+    "stats_tables",
     "to_tokens",
 ]

@@ -44,7 +44,8 @@ DEFAULT_MAX_FILE_MB = 10.0
 # cost little per file, small enough that both workers stay busy to the end.
 _BATCH_FILES = 64
 _BATCH_BYTES = 1 << 20
-_COUNTS = (
+# The manifest's counts, in reading order (the files_* after files_seen add up to it).
+COUNT_KEYS = (
     "files_seen",
     "files_parsed",
     "files_fallen_back",
@@ -53,6 +54,8 @@ _COUNTS = (
     "files_skipped_binary",
     "files_non_utf8",
     "methods",
+    "distinct_names",
+    "distinct_tokens",
 )
 _VERSIONS = {"tree-sitter": treesitter_version, "javalang": javalang_version}
 
@@ -182,7 +185,7 @@ def ingest(
     jobs = _check_options(parser, jobs, max_file_mb)
     opened = open_sources(sources)
     max_bytes = int(max_file_mb * (1 << 20))
-    counts = dict.fromkeys(_COUNTS, 0)
+    counts = dict.fromkeys(COUNT_KEYS, 0)
     status_count = {
         PARSED: "files_parsed",
         FALLBACK: "files_fallen_back",
