@@ -63,3 +63,13 @@ def test_batch_centering_makes_a_score_depend_on_its_batch():
         assert plain.score(["getName"], ["setName"]).scores[0] == pytest.approx(
             plain.score(["getName", "name"], ["setName", "name"]).scores[0]
         )
+
+
+def test_a_vector_equal_to_its_mean_becomes_exactly_zero():
+    # 0.1, 0.7, 0.3 averaged three times is off by ~1e-17 in floating point
+    same = np.array([[0.1, 0.7, 0.3]] * 3)
+    assert not center(same, [0, 3], "sentence").any()
+    assert not center(np.array([[0.1, 0.1, 0.1]]), [0, 1], "dimension").any()
+    emb = TokenEmbeddings.from_vectors({"get": [0.1, 0.7, 0.3], "name": [0.9, 0.2, 0.4]})
+    res = get_metric("wmd", embeddings=emb, centering="sentence").score(["getGetGet"], ["getName"])
+    assert res.scores.tolist() == [0.0] and res.degenerate_pairs == 1

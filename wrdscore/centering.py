@@ -29,6 +29,8 @@ from wrdscore.errors import WrdscoreError
 
 CENTERING_MODES = ("none", "dimension", "sentence", "corpus", "batch")
 
+_SNAP = 1e-10
+
 FloatArray = NDArray[np.float64]
 
 
@@ -106,19 +108,31 @@ def center(
     if mode == "none" or not known.any():
         return x
     if mode == "dimension":
-        return x - x.mean(axis=1, keepdims=True)
-    if mode == "sentence":
+        out = x - x.mean(axis=1, keepdims=True)
+    elif mode == "sentence":
         lengths = np.diff(np.asarray(offsets, dtype=np.int64))
         item = np.repeat(np.arange(len(lengths)), lengths)[known]
         sums = np.zeros((len(lengths), x.shape[1]))
         np.add.at(sums, item, x[known])
         counts = np.bincount(item, minlength=len(lengths))
-        x[known] -= sums[item] / counts[item, None]
-        return x
-    if mode == "corpus":
+        out = x.copy()
+        out[known] -= sums[item] / counts[item, None]
+    elif mode == "corpus":
         if embeddings is None:
             raise WrdscoreError("corpus centering needs the embeddings' vocabulary mean")
-        x[known] -= embeddings.mean_vector()
-        return x
-    x[known] -= x[known].mean(axis=0)
-    return x
+        out = x.copy()
+        out[known] -= embeddings.mean_vector()
+    else:
+        out = x.copy()
+        out[known] -= x[known].mean(axis=0)
+    return _snap_to_zero(out, x)
+
+
+def _snap_to_zero(centered: FloatArray, original: FloatArray) -> FloatArray:
+    # A vector equal to the mean (a one-token name under sentence centering, a constant
+    # vector under dimension centering) should become exactly zero, but floating point
+    # leaves ~1e-17 of noise that unit scaling would blow up into a random direction.
+    # No real difference between two embeddings is 1e-10 times smaller than the vectors.
+    tiny = np.linalg.norm(centered, axis=1) <= _SNAP * np.linalg.norm(original, axis=1)
+    centered[tiny] = 0.0
+    return centered
