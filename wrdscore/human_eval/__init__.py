@@ -45,8 +45,10 @@ from wrdscore.human_eval._stats import (
     rater_vs_others,
     relative_improvement,
 )
+from wrdscore.human_eval._study import DEFAULT_METRICS, analyze_study, read_names, sample_study
 
 __all__ = [
+    "DEFAULT_METRICS",
     "DEFAULT_STRATA",
     "LABELS",
     "Agreement",
@@ -64,6 +66,7 @@ __all__ = [
     "Study",
     "StudyPair",
     "analyze",
+    "analyze_study",
     "bootstrap_indices",
     "compare_errors",
     "correlation_intervals",
@@ -81,10 +84,12 @@ __all__ = [
     "plot_bootstrap",
     "plot_scatter",
     "rater_vs_others",
+    "read_names",
     "read_study",
     "relative_improvement",
     "render_form",
     "render_markdown",
+    "sample_study",
     "score_pairs",
     "strata_metrics",
     "stratified_design",

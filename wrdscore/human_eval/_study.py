@@ -1,0 +1,155 @@
+"""The two routines of a study end to end: sample a study folder, analyse its ratings."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from wrdscore.embeddings import TokenEmbeddings
+from wrdscore.errors import WrdscoreError
+from wrdscore.human_eval._analysis import Analysis, analyze
+from wrdscore.human_eval._ratings import expand_ratings, load_published_pairs, load_sheet_ratings
+from wrdscore.human_eval._report import write_report
+from wrdscore.human_eval._sample import (
+    DEFAULT_STRATA,
+    Design,
+    Stratum,
+    distinct_pairs,
+    strata_metrics,
+    stratified_design,
+)
+from wrdscore.human_eval._scoring import score_pairs
+from wrdscore.human_eval._sheets import read_study, write_study
+
+DEFAULT_METRICS = ("rouge1", "wrd", "bertscore")
+
+Embeddings = TokenEmbeddings | str | Path | None
+
+
+def read_names(path: str | os.PathLike[str]) -> list[str]:
+    """One name per line (``getUserName`` or ``get user name``); blank lines are errors.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "refs.txt"
+    >>> _ = f.write_text("getName\\nset value\\n")
+    >>> read_names(f)
+    ['getName', 'set value']
+    """
+    names = []
+    with open(path, encoding="utf-8") as fh:
+        for line, text in enumerate(fh, start=1):
+            name = text.strip()
+            if not name:
+                raise WrdscoreError(f"{path}:{line}: empty line (one name per line expected)")
+            names.append(name)
+    if not names:
+        raise WrdscoreError(f"{path}: no names")
+    return names
+
+
+def sample_study(
+    refs: str | os.PathLike[str],
+    preds: str | os.PathLike[str],
+    output: str | os.PathLike[str],
+    *,
+    embeddings: Embeddings = None,
+    n_sets: int = 3,
+    strata: Sequence[Stratum] = DEFAULT_STRATA,
+    raters: int = 3,
+    seed: int = 0,
+    strict: bool = False,
+    scale: int = 10,
+    force: bool = False,
+) -> Design:
+    """Draw a stratified study from a model's predictions and write its folder.
+
+    Reads one reference and one prediction per line, scores the pairs with the metrics
+    the strata condition on, draws the sets from the distinct pairs
+    (:func:`~wrdscore.human_eval.stratified_design`) and writes ``output``
+    (:func:`~wrdscore.human_eval.write_study`).
+
+    Returns
+    -------
+    Design
+        The sets drawn, with any shortfalls.
+    """
+    references, predictions = read_names(refs), read_names(preds)
+    if len(references) != len(predictions):
+        raise WrdscoreError(
+            f"{refs} has {len(references)} names but {preds} has {len(predictions)}"
+        )
+    metrics = strata_metrics(strata)
+    scored = score_pairs(references, predictions, metrics, embeddings) if metrics else {}
+    candidates = distinct_pairs(references, predictions)
+    scores = {name: m.scores for name, m in scored.items()}
+    design = stratified_design(scores, candidates, n_sets, strata, seed, strict)
+    info = {
+        "references": str(refs),
+        "predictions": str(preds),
+        "input_pairs": len(references),
+        "distinct_pairs": int(candidates.size),
+        "metrics": {name: m.signature for name, m in scored.items()},
+    }
+    write_study(
+        output,
+        references,
+        predictions,
+        design,
+        scores,
+        strata,
+        raters=raters,
+        scale=scale,
+        seed=seed,
+        info=info,
+        force=force,
+    )
+    return design
+
+
+def analyze_study(
+    output: str | os.PathLike[str],
+    *,
+    study: str | os.PathLike[str] | None = None,
+    ratings: Sequence[str] = (),
+    pairs: Sequence[str | os.PathLike[str]] = (),
+    scale: float | None = None,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    baseline: str | None = "rouge1",
+    embeddings: Embeddings = None,
+    n_boot: int = 100,
+    seed: int = 0,
+    force: bool = False,
+) -> Analysis:
+    """Analyse a study's rating sheets, or published rated pairs, and write the report.
+
+    Give either ``study`` with ``ratings`` (paths or glob patterns of filled-in sheets)
+    or ``pairs`` (``reference,prediction,score`` files or folders, scores on 0-``scale``).
+
+    Returns
+    -------
+    Analysis
+        What ``report.md`` and ``report.json`` in ``output`` show.
+    """
+    if (study is None) == (not pairs):
+        raise WrdscoreError("give either --study with --ratings, or --pairs")
+    if study is not None:
+        if not ratings:
+            raise WrdscoreError("--study needs --ratings: the filled-in sheets to analyse")
+        if scale is not None:
+            raise WrdscoreError("--scale is for --pairs; a study's scale is in its study.json")
+        found = read_study(study)
+        files = expand_ratings(ratings, found.path)
+        human = load_sheet_ratings(found, files)
+        source = f"study {found.path} with {len(files)} rating sheet(s)"
+    else:
+        human = load_published_pairs(pairs, 1.0 if scale is None else scale)
+        source = f"rated pairs from {', '.join(map(str, pairs))}"
+    if baseline is not None and baseline not in metrics:
+        raise WrdscoreError(f"the baseline {baseline} must be one of the metrics analysed")
+    scores = score_pairs(human.references, human.predictions, metrics, embeddings)
+    analysis = analyze(human, scores, n_boot=n_boot, seed=seed, baseline=baseline)
+    write_report(output, analysis, source, force=force)
+    return analysis
