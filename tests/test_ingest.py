@@ -256,3 +256,15 @@ def test_ctrl_c_with_a_pool_terminates_workers_and_leaves_nothing(project, tmp_p
     assert result.exit_code == 130
     assert not out.exists() and _leftovers(tmp_path) == []
     assert multiprocessing.active_children() == []
+
+
+def test_the_readme_example_project(tmp_path):
+    example = Path(__file__).resolve().parents[1] / "examples" / "project"
+    result = CliRunner().invoke(app, ["ingest", str(example), "-o", str(tmp_path / "c")])
+    assert result.exit_code == 0, result.output
+    counts = open_corpus(tmp_path / "c").manifest["counts"]
+    assert (counts["files_seen"], counts["files_parsed"], counts["methods"]) == (6, 6, 36)
+    types = {r["type"] for r in _records(tmp_path / "c")}
+    assert {"LoanStatus.AVAILABLE", "Main.main.<anonymous>", "Main.printReport.Line"} <= types
+    result = CliRunner().invoke(app, ["corpus", "stats", str(tmp_path / "c")])
+    assert result.exit_code == 0 and "name length" in result.stdout
