@@ -44,3 +44,19 @@ class PairEmbeddingMetric(EmbeddingMetric):
                 self._advance(_PROGRESS_EVERY)
         self._advance(n % _PROGRESS_EVERY)
         return {k: out[:, j] for j, k in enumerate(self.keys)}
+
+
+class SimilarityMetric(PairEmbeddingMetric):
+    """A metric with one value per pair, ``score``, from :meth:`_similarity` of the vectors."""
+
+    keys = ("score",)
+    primary = "score"
+
+    @abstractmethod
+    def _similarity(self, x: FloatArray, y: FloatArray) -> float:
+        """Similarity of the reference vectors ``x`` and the predicted vectors ``y``."""
+
+    def _score_pair(
+        self, x: FloatArray, y: FloatArray, ref: Tokens, pred: Tokens
+    ) -> tuple[float, ...]:
+        return (self._similarity(x, y),)

@@ -7,8 +7,9 @@ exactly like a reference sub-token. Tokens come from the shared splitter, so
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -194,18 +195,23 @@ def micro_prf(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> dict[str, float
     return {"precision": p, "recall": r, "f1": f}
 
 
-def _prf_arrays(
-    fn: Callable[[Tokens, Tokens], tuple[float, ...]],
-    keys: Sequence[str],
-    refs: list[Tokens],
-    preds: list[Tokens],
-) -> dict[str, np.ndarray]:
-    rows = np.array([fn(r, p) for r, p in zip(refs, preds, strict=True)], dtype=np.float64)
-    return {k: rows[:, j] for j, k in enumerate(keys)}
+class _TokenPairMetric(Metric):
+    """A metric computed pair by pair from the two token lists by :meth:`_pair`."""
+
+    @abstractmethod
+    def _pair(self, ref: Tokens, pred: Tokens) -> tuple[float, ...]:
+        """Values of one pair, in ``keys`` order."""
+
+    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, np.ndarray]:
+        rows = np.array(
+            [self._pair(r, p) for r, p in zip(refs, preds, strict=True)], dtype=np.float64
+        )
+        self._advance(len(refs))
+        return {k: rows[:, j] for j, k in enumerate(self.keys)}
 
 
 @register
-class Rouge1(Metric):
+class Rouge1(_TokenPairMetric):
     """ROUGE-1 precision, recall and F1 over sub-tokens (:func:`rouge1`); no embeddings.
 
     Examples
@@ -215,15 +221,11 @@ class Rouge1(Metric):
     """
 
     name = "rouge1"
-
-    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, np.ndarray]:
-        out = _prf_arrays(rouge1, self.keys, refs, preds)
-        self._advance(len(refs))
-        return out
+    _pair = staticmethod(rouge1)
 
 
 @register
-class RougeL(Metric):
+class RougeL(_TokenPairMetric):
     """ROUGE-L precision, recall and F1 over sub-tokens (:func:`rougeL`); no embeddings.
 
     Examples
@@ -233,15 +235,11 @@ class RougeL(Metric):
     """
 
     name = "rougeL"
-
-    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, np.ndarray]:
-        out = _prf_arrays(rougeL, self.keys, refs, preds)
-        self._advance(len(refs))
-        return out
+    _pair = staticmethod(rougeL)
 
 
 @register
-class Subtoken(Metric):
+class Subtoken(_TokenPairMetric):
     """code2seq's sub-token precision, recall and F1 (:func:`subtoken`); no embeddings.
 
     Per pair it gives :func:`subtoken`; besides P/R/F1 the values carry each pair's
@@ -280,11 +278,6 @@ class Subtoken(Metric):
     def _pair(self, ref: Tokens, pred: Tokens) -> tuple[float, ...]:
         counts = subtoken_counts(ref, pred, self.counting)
         return (*subtoken_prf(*counts), *counts)
-
-    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, np.ndarray]:
-        out = _prf_arrays(self._pair, self.keys, refs, preds)
-        self._advance(len(refs))
-        return out
 
     def _corpus(self, values: dict[str, np.ndarray]) -> dict[str, float]:
         tp, fp, fn = values["tp"], values["fp"], values["fn"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from wrdscore._pairs import PairEmbeddingMetric
-from wrdscore.base import Tokens, register
+from wrdscore._pairs import SimilarityMetric
+from wrdscore.base import register
 from wrdscore.centering import FloatArray, unit_rows
 
 
@@ -73,13 +73,8 @@ def cka(x: FloatArray, y: FloatArray) -> float:
     return float(np.linalg.norm(b @ a.T) ** 2) / denom
 
 
-class _NameMetric(PairEmbeddingMetric):
-    keys = ("score",)
-    primary = "score"
-
-
 @register
-class SBERT(_NameMetric):
+class SBERT(SimilarityMetric):
     """Cosine of mean token vectors (:func:`sbert`), in [-1, 1].
 
     Examples
@@ -92,14 +87,11 @@ class SBERT(_NameMetric):
 
     name = "sbert"
 
-    def _score_pair(
-        self, x: FloatArray, y: FloatArray, ref: Tokens, pred: Tokens
-    ) -> tuple[float, ...]:
-        return (sbert(x, y),)
+    _similarity = staticmethod(sbert)
 
 
 @register
-class CKA(_NameMetric):
+class CKA(SimilarityMetric):
     """Linear CKA of the two names' token vectors (:func:`cka`), in [0, 1].
 
     Examples
@@ -112,7 +104,4 @@ class CKA(_NameMetric):
 
     name = "cka"
 
-    def _score_pair(
-        self, x: FloatArray, y: FloatArray, ref: Tokens, pred: Tokens
-    ) -> tuple[float, ...]:
-        return (cka(x, y),)
+    _similarity = staticmethod(cka)

@@ -22,8 +22,8 @@ import numpy as np
 import ot
 from scipy.special import logsumexp
 
-from wrdscore._pairs import PairEmbeddingMetric
-from wrdscore.base import Tokens, register
+from wrdscore._pairs import SimilarityMetric
+from wrdscore.base import register
 from wrdscore.centering import FloatArray, cosine_matrix, unit_rows
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
@@ -207,13 +207,8 @@ def trwmd(x: FloatArray, y: FloatArray, temperature: float = 0.02) -> float:
     )
 
 
-class _SimilarityMetric(PairEmbeddingMetric):
-    keys = ("score",)
-    primary = "score"
-
-
 @register
-class WMD(_SimilarityMetric):
+class WMD(SimilarityMetric):
     """Word Mover similarity of reference and prediction (:func:`wmd`), in [-1, 1].
 
     Examples
@@ -226,13 +221,10 @@ class WMD(_SimilarityMetric):
 
     name = "wmd"
 
-    def _score_pair(
-        self, x: FloatArray, y: FloatArray, ref: Tokens, pred: Tokens
-    ) -> tuple[float, ...]:
-        return (wmd(x, y),)
+    _similarity = staticmethod(wmd)
 
 
-class _TemperedMetric(_SimilarityMetric):
+class _TemperedMetric(SimilarityMetric):
     def __init__(
         self,
         embeddings: TokenEmbeddings | str | Path | None = None,
@@ -286,10 +278,8 @@ class TWMD(_TemperedMetric):
     def _signature_fields(self) -> dict[str, str]:
         return {**super()._signature_fields(), "it": str(self.iterations)}
 
-    def _score_pair(
-        self, x: FloatArray, y: FloatArray, ref: Tokens, pred: Tokens
-    ) -> tuple[float, ...]:
-        return (twmd(x, y, self.temperature, self.iterations),)
+    def _similarity(self, x: FloatArray, y: FloatArray) -> float:
+        return twmd(x, y, self.temperature, self.iterations)
 
 
 @register
@@ -311,7 +301,5 @@ class TRWMD(_TemperedMetric):
 
     name = "trwmd"
 
-    def _score_pair(
-        self, x: FloatArray, y: FloatArray, ref: Tokens, pred: Tokens
-    ) -> tuple[float, ...]:
-        return (trwmd(x, y, self.temperature),)
+    def _similarity(self, x: FloatArray, y: FloatArray) -> float:
+        return trwmd(x, y, self.temperature)
