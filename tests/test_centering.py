@@ -2,9 +2,11 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wrdscore.base import get_metric
-from wrdscore.centering import center, cosine_matrix, unit_rows
+from wrdscore.centering import CENTERING_MODES, center, cosine_matrix, unit_rows
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 
@@ -73,3 +75,34 @@ def test_a_vector_equal_to_its_mean_becomes_exactly_zero():
     emb = TokenEmbeddings.from_vectors({"get": [0.1, 0.7, 0.3], "name": [0.9, 0.2, 0.4]})
     res = get_metric("wmd", embeddings=emb, centering="sentence").score(["getGetGet"], ["getName"])
     assert res.scores.tolist() == [0.0] and res.degenerate_pairs == 1
+
+
+_EMB = TokenEmbeddings.from_vectors(
+    {
+        "get": [1.0, 0.2, 0.0],
+        "set": [0.8, 0.3, 0.1],
+        "name": [0.1, 1.0, 0.4],
+        "size": [-0.5, 0.1, 0.9],
+        "same": [0.3, 0.3, 0.3],
+    },
+    counts={"get": 5, "set": 3, "name": 4, "size": 1, "same": 1},
+)
+_FAMILY = ("bertscore", "wmd", "twmd", "trwmd", "sbert", "cka")
+_names = st.lists(
+    st.lists(
+        st.sampled_from(["get", "set", "name", "size", "same", "zzz"]), min_size=1, max_size=4
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(_names, _names, st.sampled_from(CENTERING_MODES), st.sampled_from(["zero", "drop"]))
+def test_every_metric_and_mode_gives_finite_scores(refs, preds, mode, oov):
+    preds = (preds * len(refs))[: len(refs)]
+    for name in _FAMILY:
+        res = get_metric(name, embeddings=_EMB, centering=mode, oov=oov).score(refs, preds)
+        for values in res.values.values():
+            assert np.all(np.isfinite(values))
+        assert all(np.isfinite(v) for v in res.corpus.values())
