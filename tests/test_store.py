@@ -130,3 +130,19 @@ def test_cli_reports_corrupt_model_on_one_line(model_dir):
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "corrupt" in lines[0]
+
+
+def test_bundled_default_loads_and_covers_unseen_tokens():
+    emb = load_embeddings()
+    assert emb is not None and emb.has_subword and emb.has_df and emb.dim == 50
+    assert emb.name == emb.meta["name"] and "artwork" not in emb
+    vecs, unseen = emb.lookup(["get", "artwork", "capitalized"], oov="subword")
+    assert unseen.tolist() == [False, True, True] and np.all(np.linalg.norm(vecs, axis=1) > 0)
+    assert load_embeddings("default").sha == emb.sha
+
+
+def test_bundled_default_loads_with_plain_gensim():
+    from wrdscore.embeddings import default_model_path
+
+    kv = KeyedVectors.load(str(default_model_path() / "vectors.kv"))
+    assert kv.vector_size == 50 and np.linalg.norm(kv["artwork"]) > 0
