@@ -31,6 +31,20 @@ class MetricScores:
         return LABELS.get(self.name, self.name)
 
 
+def check_metrics(metrics: Sequence[str]) -> None:
+    """Fail early, before any ratings are read, on an empty or unknown metric list.
+
+    Examples
+    --------
+    >>> check_metrics(["rouge1", "wrd"])
+    """
+    if not metrics:
+        raise WrdscoreError("no metric to score with")
+    unknown = [m for m in metrics if m not in METRICS]
+    if unknown:
+        raise WrdscoreError(f"unknown metric {unknown[0]!r}; choose one of {', '.join(METRICS)}")
+
+
 def score_pairs(
     references: Sequence[str],
     predictions: Sequence[str],
@@ -49,11 +63,7 @@ def score_pairs(
     >>> round(float(s["wrd"].scores[0]), 2)
     0.8
     """
-    if not metrics:
-        raise WrdscoreError("no metric to score with")
-    unknown = [m for m in metrics if m not in METRICS]
-    if unknown:
-        raise WrdscoreError(f"unknown metric {unknown[0]!r}; choose one of {', '.join(METRICS)}")
+    check_metrics(metrics)
     if any(issubclass(METRICS[m], EmbeddingMetric) for m in metrics) and not isinstance(
         embeddings, TokenEmbeddings
     ):

@@ -19,7 +19,7 @@ from wrdscore.human_eval._sample import (
     strata_metrics,
     stratified_design,
 )
-from wrdscore.human_eval._scoring import score_pairs
+from wrdscore.human_eval._scoring import check_metrics, score_pairs
 from wrdscore.human_eval._sheets import read_study, write_study
 
 DEFAULT_METRICS = ("rouge1", "wrd", "bertscore")
@@ -133,6 +133,9 @@ def analyze_study(
     Analysis
         What ``report.md`` and ``report.json`` in ``output`` show.
     """
+    check_metrics(metrics)
+    if baseline is not None and baseline not in metrics:
+        raise WrdscoreError(f"the baseline {baseline} must be one of the metrics analysed")
     if (study is None) == (not pairs):
         raise WrdscoreError("give either --study with --ratings, or --pairs")
     if study is not None:
@@ -147,8 +150,6 @@ def analyze_study(
     else:
         human = load_published_pairs(pairs, 1.0 if scale is None else scale)
         source = f"rated pairs from {', '.join(map(str, pairs))}"
-    if baseline is not None and baseline not in metrics:
-        raise WrdscoreError(f"the baseline {baseline} must be one of the metrics analysed")
     scores = score_pairs(human.references, human.predictions, metrics, embeddings)
     analysis = analyze(human, scores, n_boot=n_boot, seed=seed, baseline=baseline)
     write_report(output, analysis, source, force=force)

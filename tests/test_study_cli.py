@@ -1,0 +1,194 @@
+"""`wrdscore study sample` -> fill the sheets -> `wrdscore study analyze`, as a user runs them."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import matplotlib.image
+import numpy as np
+import pytest
+from rouge_score import rouge_scorer
+from typer.testing import CliRunner
+
+from wrdscore.cli import app
+from wrdscore.embeddings import TokenEmbeddings, save_embeddings
+
+TOKENS = ["get", "set", "name", "value", "count", "size", "user", "file", "read", "load"]
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory):
+    """A tiny embeddings model and 240 reference/prediction lines drawn from its vocabulary."""
+    root = tmp_path_factory.mktemp("study-inputs")
+    rng = np.random.default_rng(0)
+    vectors = {t: rng.normal(size=8) for t in TOKENS}
+    emb = TokenEmbeddings.from_vectors(vectors)
+    save_embeddings(
+        emb.kv,
+        root / "model",
+        meta={"name": "tiny", "n_docs": 10},
+        doc_freq=dict.fromkeys(TOKENS, 2),
+    )
+    refs, preds = [], []
+    for _ in range(240):
+        ref = list(rng.choice(TOKENS, size=rng.integers(1, 4)))
+        pred = ref if rng.random() < 0.15 else list(rng.choice(TOKENS, size=rng.integers(1, 4)))
+        refs.append(" ".join(ref))
+        preds.append(" ".join(pred))
+    (root / "refs.txt").write_text("\n".join(refs) + "\n")
+    (root / "preds.txt").write_text("\n".join(preds) + "\n")
+    return root
+
+
+def run(*args):
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def sample(inputs, out, *extra):
+    return run(
+        "study", "sample", "--refs", inputs / "refs.txt", "--preds", inputs / "preds.txt",
+        "--embeddings", inputs / "model", "--output", out, *extra,
+    )  # fmt: skip
+
+
+def fill_sheets(study, target):
+    """Rate like a person who mostly agrees with ROUGE-1: 10 * overlap, plus rater noise."""
+    rng = np.random.default_rng(1)
+    scorer = rouge_scorer.RougeScorer(["rouge1"])
+    target.mkdir()
+    for sheet in sorted((study / "sheets").glob("*.csv")):
+        lines = sheet.read_text().splitlines()
+        rows = list(csv.reader(x for x in lines if not x.startswith("#")))
+        for row in rows[1:]:
+            f = scorer.score(row[1], row[2])["rouge1"].fmeasure
+            row[3] = str(int(np.clip(round(10 * f + rng.normal(0, 1.5)), 0, 10)))
+        with (target / sheet.name).open("w", newline="") as fh:
+            fh.write("\n".join(x for x in lines if x.startswith("#")) + "\n")
+            csv.writer(fh).writerows(rows)
+
+
+def test_sample_fill_analyze_end_to_end(inputs, tmp_path):
+    study = tmp_path / "study"
+    code, out, err = sample(inputs, study, "--sets", "2", "--raters", "3", "--seed", "4")
+    assert code == 0, err
+    assert "wrote" in out and len(list((study / "sheets").glob("*.csv"))) == 6
+    assert len(list((study / "forms").glob("*.html"))) == 6
+    fill_sheets(study, tmp_path / "filled")
+    report = tmp_path / "report"
+    code, out, err = run(
+        "study", "analyze", "--study", study, "--ratings", str(tmp_path / "filled" / "*.csv"),
+        "-m", "rouge1", "-m", "wrd", "--embeddings", inputs / "model", "--bootstraps", "50",
+        "--seed", "2", "--output", report,
+    )  # fmt: skip
+    assert code == 0, err
+    assert "ROUGE-1 F: MSE" in out and "WRDScore F1: MSE" in out
+    data = json.loads((report / "report.json").read_text())
+    assert data["bootstraps"] == 50 and data["baseline"] == "rouge1"
+    per_pair = data["per_pair"]
+    pairs = {r["id"]: r for r in csv.DictReader((study / "pairs.csv").open())}
+    # ROUGE-1 F recomputed with the rouge-score package, independently of wrdscore.
+    scorer = rouge_scorer.RougeScorer(["rouge1"])
+    rouge = np.array(
+        [
+            scorer.score(pairs[i]["reference"], pairs[i]["prediction"])["rouge1"].fmeasure
+            for i in per_pair["id"]
+        ]
+    )
+    human = np.array(per_pair["human"])
+    rouge_report = data["metrics"][0]
+    assert rouge_report["errors"]["mse"]["point"] == pytest.approx(np.mean((rouge - human) ** 2))
+    assert len(rouge_report["bootstrap"]["mse"]) == 50
+    wrd_report = data["metrics"][1]
+    assert set(wrd_report["vs_baseline"]) == {"mse", "mae"}
+    agreement = data["agreement"]
+    assert -1 <= agreement["krippendorff_alpha_interval"] <= 1
+    assert len(agreement["rater_vs_others_pearson"]) == 6
+    md = (report / "report.md").read_text()
+    assert "| ROUGE-1 F |" in md and "Krippendorff" in md and "Closer to people than" in md
+    for png in ["bootstrap-mse.png", "scatter-rouge1.png", "scatter-wrd.png"]:
+        image = matplotlib.image.imread(report / "plots" / png)
+        assert image.shape[0] > 200 and image.shape[1] > 200
+        assert image.std() > 0.01  # something was drawn
+
+
+def test_sample_is_reproducible_and_reports_short_strata(inputs, tmp_path):
+    code, _, err = sample(inputs, tmp_path / "a", "--sets", "3", "--seed", "9")
+    assert code == 0, err
+    code, _, _ = sample(inputs, tmp_path / "b", "--sets", "3", "--seed", "9")
+    assert (tmp_path / "a" / "pairs.csv").read_text() == (tmp_path / "b" / "pairs.csv").read_text()
+    for sheet in (tmp_path / "a" / "sheets").iterdir():
+        assert sheet.read_text() == (tmp_path / "b" / "sheets" / sheet.name).read_text()
+    meta = json.loads((tmp_path / "a" / "study.json").read_text())
+    # 240 random pairs from a 10-token vocabulary cannot fill every WRDScore bin 3 times.
+    assert meta["shortfalls"] and "note: set" in err
+    code, _, err = sample(inputs, tmp_path / "c", "--sets", "3", "--strict")
+    assert code == 2 and err.startswith("error: set") and "drop --strict" in err
+
+
+def test_custom_strata_need_no_embeddings(inputs, tmp_path):
+    code, _, err = run(
+        "study", "sample", "--refs", inputs / "refs.txt", "--preds", inputs / "preds.txt",
+        "--output", tmp_path / "s", "--sets", "1", "--stratum", "4", "--stratum",
+        "4:rouge1>=0.5", "--raters", "1",
+    )  # fmt: skip
+    assert code == 0, err
+    rows = list(csv.DictReader((tmp_path / "s" / "pairs.csv").open()))
+    assert len(rows) == 8 and list(rows[0])[-1] == "rouge1"
+    high = [float(r["rouge1"]) for r in rows if r["stratum"] == "rouge1>=0.5"]
+    assert len(high) == 4 and min(high) >= 0.5
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["sample", "--stratum", "ten"], "error: stratum 'ten'"),
+        (["sample", "--raters", "0"], "raters must be at least 1"),
+        (["analyze"], "give either --study with --ratings, or --pairs"),
+        (["analyze", "--study", "S"], "--study needs --ratings"),
+        (["analyze", "--study", "S", "--pairs", "P"], "give either"),
+        (["analyze", "--study", "S", "--ratings", "x", "--scale", "10"], "--scale is for --pairs"),
+        (["analyze", "--pairs", "P", "-m", "nosuch", "--baseline", "nosuch"], "unknown metric"),
+        (["analyze", "--pairs", "P", "-m", "wrd"], "baseline rouge1 must be one of"),
+        (["analyze", "--pairs", "P"], "score 8 is outside 0-1 (use --scale 10"),
+        (["analyze", "--pairs", "P", "--scale", "10", "--bootstraps", "0"], "at least 1"),
+        (["analyze", "--study", "P", "--ratings", "x"], "is not a study folder"),
+    ],
+)
+def test_cli_bad_input_is_one_line_and_exit_2(inputs, tmp_path, args, message):
+    study = tmp_path / "S"
+    if "S" in args:
+        assert sample(inputs, study, "--sets", "1", "--stratum", "2", "--raters", "1")[0] == 0
+    (tmp_path / "P").mkdir()
+    (tmp_path / "P" / "a.csv").write_text("get name,name,8\nrun,go,2\n")
+    fixed = [str(tmp_path / a) if a in ("S", "P") else a for a in args]
+    if fixed[0] == "sample":
+        code, _, err = sample(inputs, tmp_path / "out", *fixed[1:])
+    else:
+        code, _, err = run("study", *fixed, "--output", tmp_path / "out")
+    assert code == 2
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_mismatched_or_blank_name_files(inputs, tmp_path):
+    (tmp_path / "short.txt").write_text("get name\n")
+    code, _, err = run(
+        "study", "sample", "--refs", inputs / "refs.txt", "--preds", tmp_path / "short.txt",
+        "--output", tmp_path / "o", "--stratum", "1",
+    )  # fmt: skip
+    assert code == 2 and "has 240 names but" in err
+    (tmp_path / "blank.txt").write_text("get name\n\nrun\n")
+    code, _, err = run(
+        "study", "sample", "--refs", tmp_path / "blank.txt", "--preds", tmp_path / "blank.txt",
+        "--output", tmp_path / "o", "--stratum", "1",
+    )  # fmt: skip
+    assert code == 2 and "blank.txt:2: empty line" in err
+
+
+def test_existing_output_needs_force(inputs, tmp_path):
+    assert sample(inputs, tmp_path / "s", "--stratum", "1", "--sets", "1")[0] == 0
+    code, _, err = sample(inputs, tmp_path / "s", "--stratum", "1", "--sets", "1")
+    assert code == 2 and "already exists" in err
+    assert sample(inputs, tmp_path / "s", "--stratum", "1", "--sets", "1", "--force")[0] == 0
