@@ -107,7 +107,7 @@ def _small_study(tmp_path, raters=2):
 
 
 def test_study_folder_layout_and_blind_sheets(tmp_path):
-    out, design = _small_study(tmp_path)
+    out, _ = _small_study(tmp_path)
     meta = json.loads((out / "study.json").read_text())
     assert meta["sets"] == 2 and meta["raters"] == 2 and meta["scale"] == 10
     assert meta["strata"] == ["2", "2:wrd>=0.5"]

@@ -106,7 +106,7 @@ def test_bad_sheets_name_file_and_line(study, edit, message):
 
 def test_sheet_mixing_sets_is_an_error(study):
     sheets = all_sheets(study)
-    other = [p for p in study.pairs if p.set == "2"][0]
+    other = next(p for p in study.pairs if p.set == "2")
 
     def edit(rows):
         rows.append([other.id, other.reference, other.prediction, "3"])
@@ -127,7 +127,7 @@ def test_unrated_set_and_repeated_rater_are_errors(study, tmp_path):
 
 def test_blank_sheet_fails_with_the_line_of_the_first_empty_score(study):
     blank = study.path / "sheets" / "set1-rater1.csv"
-    with pytest.raises(WrdscoreError, match="set1-rater1.csv:6: no score given"):
+    with pytest.raises(WrdscoreError, match=r"set1-rater1\.csv:6: no score given"):
         load_sheet_ratings(study, [blank])
 
 
@@ -170,7 +170,7 @@ def test_bad_published_pairs(tmp_path, text, scale, message):
 def test_published_pairs_missing_inputs(tmp_path):
     with pytest.raises(WrdscoreError, match="no such file or folder"):
         load_published_pairs([tmp_path / "nope.csv"])
-    with pytest.raises(WrdscoreError, match="no .csv files"):
+    with pytest.raises(WrdscoreError, match=r"no \.csv files"):
         load_published_pairs([tmp_path])
     with pytest.raises(WrdscoreError, match="scale must be positive"):
         load_published_pairs([tmp_path], scale=0)
