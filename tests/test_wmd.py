@@ -62,6 +62,10 @@ def _twmd_2x2_by_hand(s, t):
     return [[col[i][j] / (col[i][0] + col[i][1]) / 2 for j in range(2)] for i in range(2)]
 
 
+def _raw(plan, sim):
+    return sum(plan[i][j] * sim[i][j] for i in range(2) for j in range(2))
+
+
 def test_one_sinkhorn_iteration_by_hand_on_2x2():
     x = np.array([[1.0, 0.0], [0.0, 1.0]])
     y = np.array([[0.6, 0.8], [-0.8, 0.6]])
@@ -69,10 +73,9 @@ def test_one_sinkhorn_iteration_by_hand_on_2x2():
     for t in (0.5, 0.1):
         plan = _twmd_2x2_by_hand(s, t)
         np.testing.assert_allclose(tempered_plan(x, y, t), plan, rtol=1e-12)
-        raw = lambda p, sim: sum(p[i][j] * sim[i][j] for i in range(2) for j in range(2))  # noqa: E731
         eye = [[1.0, 0.0], [0.0, 1.0]]
-        c11 = raw(_twmd_2x2_by_hand(eye, t), eye)
-        assert twmd(x, y, t) == pytest.approx(raw(plan, s) / math.sqrt(c11 * c11), rel=1e-12)
+        c11 = _raw(_twmd_2x2_by_hand(eye, t), eye)
+        assert twmd(x, y, t) == pytest.approx(_raw(plan, s) / math.sqrt(c11 * c11), rel=1e-12)
 
 
 def test_more_similar_pairs_get_more_mass():
