@@ -531,6 +531,36 @@ def get_metric(name: str, **options: Any) -> Metric:
     >>> round(float(get_metric("wrd", embeddings=emb).sentence_score("size", "count").f1[0]), 2)
     0.8
     """
+    return metric_class(name)(**options)
+
+
+def metric_class(name: str) -> type[Metric]:
+    """The class registered as ``name``; a one-line error listing the choices otherwise."""
     if name not in METRICS:
         raise WrdscoreError(f"unknown metric {name!r}; choose one of {', '.join(METRICS)}")
-    return METRICS[name](**options)
+    return METRICS[name]
+
+
+def build_metrics(
+    names: Sequence[str],
+    embeddings: TokenEmbeddings | str | Path | None = None,
+    **embedding_options: Any,
+) -> list[Metric]:
+    """Build several metrics that share one loaded model (what ``wrdscore score`` runs).
+
+    The model is loaded once, and only if some metric reads vectors;
+    ``embedding_options`` (``oov``, ``centering``) go to those metrics only.
+
+    Examples
+    --------
+    >>> emb = TokenEmbeddings.from_vectors({"a": [1.0, 0.0]})
+    >>> [m.name for m in build_metrics(["wrd"], emb, oov="drop")]
+    ['wrd']
+    """
+    classes = [metric_class(n) for n in dict.fromkeys(names)]
+    if any(issubclass(c, EmbeddingMetric) for c in classes):
+        embeddings = resolve_embeddings(embeddings)
+    return [
+        c(embeddings, **embedding_options) if issubclass(c, EmbeddingMetric) else c(embeddings)
+        for c in classes
+    ]

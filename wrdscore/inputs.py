@@ -1,4 +1,4 @@
-"""Reading the references and predictions files that ``wrdscore score`` is given.
+"""The files of the scoring job: references and predictions in, per-pair scores out.
 
 Formats, chosen by the file's extension:
 
@@ -22,6 +22,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from wrdscore.atomic import atomic_write
+from wrdscore.base import ScoreResult
 from wrdscore.errors import WrdscoreError
 
 Item = str | list[str] | list[list[str]]
@@ -139,3 +141,54 @@ def item_text(item: Item) -> str:
     if item and all(isinstance(a, list) for a in item):
         return " | ".join(" ".join(a) for a in item)
     return " ".join(item)  # type: ignore[arg-type]
+
+
+PER_PAIR_FORMATS = (".tsv", ".jsonl")
+
+
+def check_per_pair_path(path: str | Path) -> Path:
+    """Refuse a per-pair output whose format is unknown, before any scoring starts."""
+    path = Path(path)
+    if path.suffix.lower() not in PER_PAIR_FORMATS:
+        raise WrdscoreError(f"per-pair output {path} must end in .tsv or .jsonl")
+    return path
+
+
+def write_per_pair(
+    path: str | Path, references: list[Item], predictions: list[Item], results: list[ScoreResult]
+) -> Path:
+    """Write one row per pair: index, reference, prediction, then every metric's values.
+
+    ``.tsv`` has columns ``metric.key`` (``wrd.f1``); ``.jsonl`` one object per line with
+    a nested object per metric. Written atomically.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from wrdscore.base import get_metric
+    >>> from wrdscore.embeddings import TokenEmbeddings
+    >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6]})
+    >>> res = get_metric("wrd", embeddings=emb).score(["size"], ["count"])
+    >>> out = write_per_pair(pathlib.Path(tempfile.mkdtemp()) / "p.tsv", ["size"], ["count"], [res])
+    >>> out.read_text().splitlines()[0].split()
+    ['index', 'reference', 'prediction', 'wrd.precision', 'wrd.recall', 'wrd.f1']
+    """
+    path = check_per_pair_path(path)
+    refs = [item_text(r) for r in references]
+    preds = [item_text(p) for p in predictions]
+    with atomic_write(path) as fh:
+        if path.suffix.lower() == ".jsonl":
+            for i, (ref, pred) in enumerate(zip(refs, preds, strict=True)):
+                row: dict[str, Any] = {"index": i, "reference": ref, "prediction": pred}
+                for res in results:
+                    row[res.metric] = {k: float(v[i]) for k, v in res.values.items()}
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        else:
+            cols = [f"{res.metric}.{k}" for res in results for k in res.values]
+            fh.write("\t".join(["index", "reference", "prediction", *cols]) + "\n")
+            for i, (ref, pred) in enumerate(zip(refs, preds, strict=True)):
+                values = [repr(float(v[i])) for res in results for v in res.values.values()]
+                # A TAB inside a free-text item would shift the columns.
+                cells = [str(i), ref.replace("\t", " "), pred.replace("\t", " "), *values]
+                fh.write("\t".join(cells) + "\n")
+    return path
