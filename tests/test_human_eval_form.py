@@ -1,0 +1,84 @@
+"""The offline HTML rating form: hostile names stay text, the export round-trips (Chromium)."""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from wrdscore.human_eval import (
+    load_sheet_ratings,
+    parse_stratum,
+    read_study,
+    render_form,
+    stratified_design,
+    write_study,
+)
+
+HOSTILE = [
+    "<img src=x onerror=alert(1)>",
+    "</script><script>document.title='pwned'</script>",
+    'say "hi", then <!-- & leave',
+    "get name",
+]
+
+
+@pytest.fixture
+def study(tmp_path):
+    refs = HOSTILE
+    preds = ["x</SCRIPT>y", "get name", "a,b", "<b>bold</b>"]
+    strata = [parse_stratum("4")]
+    design = stratified_design({}, np.arange(4), 1, strata, seed=0)
+    return read_study(write_study(tmp_path / "study", refs, preds, design, {}, strata, raters=1))
+
+
+def test_page_embeds_data_only_as_escaped_json(study):
+    page = (study.path / "forms" / "set1-rater1.html").read_text()
+    assert page.count("<script") == 2 and page.lower().count("</script") == 2
+    assert "<img" not in page and "<!--" not in page and "<b>" not in page
+    assert "innerHTML" not in page and "\\u003cimg src=x onerror=alert(1)\\u003e" in page
+
+
+def test_render_form_escapes_every_markup_character():
+    page = render_form("s", "<t>", ["a & b"], ["id", "reference", "prediction", "score"],
+                       [("1", "<&>", "x")], 10, "f")  # fmt: skip
+    data = re.search(r'id="sheet-data">(.*?)</script>', page, re.S)[1]
+    assert not set("<>&") & set(data)
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary found (Debian package chromium)")
+def test_form_in_headless_chromium_exports_a_valid_sheet(study, tmp_path):
+    form = study.path / "forms" / "set1-rater1.html"
+    result = subprocess.run(
+        [
+            CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", f"{form.as_uri()}#selftest",
+        ],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    dom = result.stdout
+    assert "self-test: exported" in dom, result.stderr[-2000:]
+    # Hostile names are shown as text: escaped in the DOM, no element made from them.
+    assert "&lt;img src=x onerror=alert(1)&gt;" in dom
+    assert "<img" not in dom and "<b>" not in dom and "&lt;b&gt;bold" in dom
+    assert re.search(r"<title>[^<]*rater 1 of 1</title>", dom)
+    exported = html.unescape(re.search(r'<pre id="export-output">(.*?)</pre>', dom, re.S)[1])
+    sheet = tmp_path / "returned" / "set1-rater1.csv"
+    sheet.parent.mkdir()
+    sheet.write_text(exported)
+    ratings = load_sheet_ratings(study, [sheet])
+    # Self-test fills row i (0-based, in the sheet's order) with i % 11 on the 0-10 scale.
+    blank = (study.path / "sheets" / "set1-rater1.csv").read_text().splitlines()
+    order = [line.split(",")[0] for line in blank if line.startswith("s1p")]
+    expected = {pair_id: i / 10 for i, pair_id in enumerate(order)}
+    assert ratings.human.tolist() == [expected[i] for i in ratings.ids]
+    assert sorted(ratings.references) == sorted(HOSTILE)
