@@ -135,11 +135,9 @@ def render_markdown(analysis: Analysis, source: str) -> str:
         ]
     out += ["", "## Metric signatures", ""]
     out += [f"- {m.metric.label}: `{m.metric.signature}`" for m in analysis.metrics]
-    out += ["", "## Plots", "", "![Bootstrap MSE](plots/bootstrap-mse.png)", ""]
-    out += [
-        f"![{m.metric.label} vs human](plots/scatter-{_slug(m.metric.name)}.png)"
-        for m in analysis.metrics
-    ]
+    out += ["", "## Plots", "", "![Bootstrap MSE](plots/bootstrap-mse.png)"]
+    for m in analysis.metrics:
+        out += ["", f"![{m.metric.label} vs human](plots/scatter-{_slug(m.metric.name)}.png)"]
     return "\n".join(out) + "\n"
 
 
