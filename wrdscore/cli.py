@@ -506,8 +506,8 @@ def study_sample(
     )
     for short in design.shortfalls:
         typer.echo(
-            f"note: set {short.set}, stratum {short.stratum}: only {short.got} of "
-            f"{short.wanted} pairs exist",
+            f"note: set {short.set}, stratum {short.stratum}: drew {short.got} of "
+            f"{short.wanted} pairs, no more unused pairs qualify",
             err=True,
         )
     sizes = ", ".join(str(len(s)) for s in design.sets)
