@@ -181,3 +181,10 @@ def test_rater_vs_others_matches_numpy():
     others = np.nanmean(data[[0, 1]], axis=0)
     assert got[2] == pytest.approx(np.corrcoef(data[2, [0, 1, 2, 4]], others[[0, 1, 2, 4]])[0, 1])
     assert rater_vs_others([[0.1, 0.2], [0.3, 0.1]]) == [None, None]
+
+
+def test_rating_matrices_must_be_two_dimensional():
+    with pytest.raises(WrdscoreError, match="raters x units"):
+        krippendorff_alpha_interval([1.0, 2.0])
+    with pytest.raises(WrdscoreError, match="raters x units"):
+        rater_vs_others([1.0, 2.0])

@@ -174,17 +174,17 @@ def test_cli_bad_input_is_one_line_and_exit_2(inputs, tmp_path, args, message):
 
 def test_mismatched_or_blank_name_files(inputs, tmp_path):
     (tmp_path / "short.txt").write_text("get name\n")
-    code, _, err = run(
-        "study", "sample", "--refs", inputs / "refs.txt", "--preds", tmp_path / "short.txt",
-        "--output", tmp_path / "o", "--stratum", "1",
-    )  # fmt: skip
-    assert code == 2 and "has 240 names but" in err
     (tmp_path / "blank.txt").write_text("get name\n\nrun\n")
-    code, _, err = run(
-        "study", "sample", "--refs", tmp_path / "blank.txt", "--preds", tmp_path / "blank.txt",
-        "--output", tmp_path / "o", "--stratum", "1",
-    )  # fmt: skip
-    assert code == 2 and "blank.txt:2: empty line" in err
+    cases = [
+        (inputs / "refs.txt", tmp_path / "short.txt", "has 240 names but"),
+        (tmp_path / "blank.txt", tmp_path / "blank.txt", "blank.txt:2: empty line"),
+    ]
+    for refs, preds, message in cases:
+        code, _, err = run(
+            "study", "sample", "--refs", refs, "--preds", preds,
+            "--output", tmp_path / "o", "--stratum", "1",
+        )  # fmt: skip
+        assert code == 2 and message in err
 
 
 def test_existing_output_needs_force(inputs, tmp_path):

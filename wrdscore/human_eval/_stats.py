@@ -283,6 +283,13 @@ def compare_errors(
     return out
 
 
+def _ratings_matrix(ratings: ArrayLike) -> NDArray[np.float64]:
+    data = np.asarray(ratings, dtype=np.float64)
+    if data.ndim != 2:
+        raise WrdscoreError(f"ratings must be raters x units, got shape {data.shape}")
+    return data
+
+
 def krippendorff_alpha_interval(ratings: ArrayLike) -> float | None:
     """Krippendorff's alpha with the interval (squared difference) metric.
 
@@ -307,9 +314,7 @@ def krippendorff_alpha_interval(ratings: ArrayLike) -> float | None:
     >>> krippendorff_alpha_interval([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]])
     1.0
     """
-    data = np.asarray(ratings, dtype=np.float64)
-    if data.ndim != 2:
-        raise WrdscoreError(f"ratings must be raters x units, got shape {data.shape}")
+    data = _ratings_matrix(ratings)
     present = np.isfinite(data)
     counts = present.sum(axis=0)
     pairable = counts >= 2
@@ -351,7 +356,7 @@ def rater_vs_others(ratings: ArrayLike) -> list[float | None]:
     >>> rater_vs_others([[0.0, 0.5, 1.0], [0.0, 0.4, 1.0], [0.1, 0.5, 0.9]])[0] > 0.99
     True
     """
-    data = np.asarray(ratings, dtype=np.float64)
+    data = _ratings_matrix(ratings)
     present = np.isfinite(data)
     out: list[float | None] = []
     for r in range(data.shape[0]):
