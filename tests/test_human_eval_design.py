@@ -76,6 +76,12 @@ def test_scarce_stratum_is_shared_evenly_and_reported():
         stratified_design(scores, np.arange(8), 2, strata, seed=0, strict=True)
 
 
+def test_a_set_without_pairs_is_an_error():
+    scores = {"wrd": np.array([0.1, 0.2, 0.3])}
+    with pytest.raises(WrdscoreError, match="set 2 got no pairs"):
+        stratified_design(scores, np.arange(3), 2, [parse_stratum("5:wrd<0.15")])
+
+
 def test_design_needs_the_scores_its_strata_name():
     with pytest.raises(WrdscoreError, match="metric\\(s\\) rouge1"):
         stratified_design({"wrd": SCORES["wrd"]}, np.arange(N), 1, DEFAULT_STRATA)

@@ -211,6 +211,12 @@ def stratified_design(
             sets[k].extend((int(i), stratum.name) for i in mine)
             if mine.size < stratum.size:
                 shortfalls.append(Shortfall(k + 1, stratum.name, stratum.size, int(mine.size)))
+    empty = [k + 1 for k, members in enumerate(sets) if not members]
+    if empty:
+        raise WrdscoreError(
+            f"set {empty[0]} got no pairs: no unused pair meets any stratum "
+            f"({candidates.size} distinct pairs to draw from)"
+        )
     if strict and shortfalls:
         first = shortfalls[0]
         raise WrdscoreError(
