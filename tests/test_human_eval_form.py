@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import html
+import os
 import re
 import shutil
 import subprocess
+import time
 
 import numpy as np
 import pytest
@@ -51,22 +53,39 @@ def test_render_form_escapes_every_markup_character():
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None, reason="no chromium binary found (Debian package chromium)"
+)
 
 
-@pytest.mark.browser
-@pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary found (Debian package chromium)")
-def test_form_in_headless_chromium_exports_a_valid_sheet(study, tmp_path):
-    form = study.path / "forms" / "set1-rater1.html"
+def dump_dom(url, tmp_path):
+    """Load ``url`` in headless Chromium (HOME in tmp_path) and return the final DOM."""
     result = subprocess.run(
         [
             CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", f"{form.as_uri()}#selftest",
+            f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", url,
         ],
         capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "HOME": str(tmp_path / "home")},
     )  # fmt: skip
-    dom = result.stdout
-    assert "self-test: exported" in dom, result.stderr[-2000:]
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout
+
+
+def expected_scores(study):
+    """Self-test fills row i (0-based, in the sheet's order) with i % 11 on the 0-10 scale."""
+    blank = (study.path / "sheets" / "set1-rater1.csv").read_text().splitlines()
+    order = [line.split(",")[0] for line in blank if line.startswith("s1p")]
+    return {pair_id: i / 10 for i, pair_id in enumerate(order)}
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_form_in_headless_chromium_exports_a_valid_sheet(study, tmp_path):
+    form = study.path / "forms" / "set1-rater1.html"
+    dom = dump_dom(f"{form.as_uri()}#selftest", tmp_path)
+    assert "self-test: exported" in dom
     # Hostile names are shown as text: escaped in the DOM, no element made from them.
     assert "&lt;img src=x onerror=alert(1)&gt;" in dom
     assert "<img" not in dom and "<b>" not in dom and "&lt;b&gt;bold" in dom
@@ -76,9 +95,23 @@ def test_form_in_headless_chromium_exports_a_valid_sheet(study, tmp_path):
     sheet.parent.mkdir()
     sheet.write_text(exported)
     ratings = load_sheet_ratings(study, [sheet])
-    # Self-test fills row i (0-based, in the sheet's order) with i % 11 on the 0-10 scale.
-    blank = (study.path / "sheets" / "set1-rater1.csv").read_text().splitlines()
-    order = [line.split(",")[0] for line in blank if line.startswith("s1p")]
-    expected = {pair_id: i / 10 for i, pair_id in enumerate(order)}
+    expected = expected_scores(study)
     assert ratings.human.tolist() == [expected[i] for i in ratings.ids]
     assert sorted(ratings.references) == sorted(HOSTILE)
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_export_button_downloads_the_filled_sheet(study, tmp_path):
+    form = study.path / "forms" / "set1-rater1.html"
+    dom = dump_dom(f"{form.as_uri()}#selftest-download", tmp_path)
+    assert "Exported set1-rater1.csv" in dom
+    download = tmp_path / "home" / "Downloads" / "set1-rater1.csv"
+    # Chromium may finish writing the download just after the page is dumped.
+    for _ in range(50):
+        if download.is_file():
+            break
+        time.sleep(0.1)
+    ratings = load_sheet_ratings(study, [download])
+    expected = expected_scores(study)
+    assert ratings.human.tolist() == [expected[i] for i in ratings.ids]

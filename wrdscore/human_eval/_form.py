@@ -8,7 +8,8 @@ page script only ever sets ``textContent`` and ``value``, never markup.
 
 Opening ``form.html#selftest`` fills every score with ``row % (scale + 1)`` and writes
 the export into the page instead of downloading it, so a headless browser can check the
-whole round trip.
+whole round trip; ``#selftest-download`` fills the same scores and downloads the export
+as a rater's *Export CSV* does.
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ pre { background: #f4f4f4; padding: 0.5em; white-space: pre-wrap; }
 "use strict";
 (function () {
   const data = JSON.parse(document.getElementById("sheet-data").textContent);
-  const selfTest = window.location.hash === "#selftest";
+  const mode = window.location.hash;
+  const selfTest = mode === "#selftest" || mode === "#selftest-download";
   const storageKey = "wrdscore-form:" + data.sheet + ":" + data.fingerprint;
   const inputs = [];
 
@@ -101,7 +103,7 @@ pre { background: #f4f4f4; padding: 0.5em; white-space: pre-wrap; }
       return;
     }
     const csv = buildCsv();
-    if (selfTest) {
+    if (mode === "#selftest") {
       const out = document.getElementById("export-output");
       out.textContent = csv;
       out.hidden = false;
