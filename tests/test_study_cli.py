@@ -154,6 +154,7 @@ def test_custom_strata_need_no_embeddings(inputs, tmp_path):
         (["analyze", "--pairs", "P"], "score 8 is outside 0-1 (use --scale 10"),
         (["analyze", "--pairs", "P", "--scale", "10", "--bootstraps", "0"], "at least 1"),
         (["analyze", "--study", "P", "--ratings", "x"], "is not a study folder"),
+        (["analyze", "--pairs", "P", "--scale", "10", "--oov", "bad"], "unknown OOV policy"),
     ],
 )
 def test_cli_bad_input_is_one_line_and_exit_2(inputs, tmp_path, args, message):

@@ -474,6 +474,7 @@ def study_sample(
     embeddings: str | None = typer.Option(
         None, "--embeddings", help="MODEL_DIR for the WRDScore strata (default: bundled)."
     ),
+    oov: str = typer.Option("zero", "--oov", help="Unseen tokens: zero, drop or subword."),
     sets: int = typer.Option(3, "--sets", help="Sets of pairs; each set has its own raters."),
     stratum: list[str] | None = typer.Option(
         None,
@@ -497,6 +498,7 @@ def study_sample(
         preds,
         output,
         embeddings=embeddings,
+        oov=oov,
         n_sets=sets,
         strata=strata,
         raters=raters,
@@ -539,6 +541,7 @@ def study_analyze(
     embeddings: str | None = typer.Option(
         None, "--embeddings", help="MODEL_DIR for embedding metrics (default: bundled)."
     ),
+    oov: str = typer.Option("zero", "--oov", help="Unseen tokens: zero, drop or subword."),
     bootstraps: int = typer.Option(100, "--bootstraps", help="Bootstrap resamples B."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
     force: bool = typer.Option(False, "--force", help="Replace an existing report folder."),
@@ -555,6 +558,7 @@ def study_analyze(
         metrics=metric or human_eval.DEFAULT_METRICS,
         baseline=baseline,
         embeddings=embeddings,
+        oov=oov,
         n_boot=bootstraps,
         seed=seed,
         force=force,

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.base import METRICS, EmbeddingMetric, get_metric
-from wrdscore.embeddings import TokenEmbeddings, load_embeddings
+from wrdscore.base import build_metrics, metric_class
+from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 
 #: How reports name the default metrics: their headline value is F1.
@@ -40,9 +41,8 @@ def check_metrics(metrics: Sequence[str]) -> None:
     """
     if not metrics:
         raise WrdscoreError("no metric to score with")
-    unknown = [m for m in metrics if m not in METRICS]
-    if unknown:
-        raise WrdscoreError(f"unknown metric {unknown[0]!r}; choose one of {', '.join(METRICS)}")
+    for name in metrics:
+        metric_class(name)
 
 
 def score_pairs(
@@ -50,11 +50,13 @@ def score_pairs(
     predictions: Sequence[str],
     metrics: Sequence[str],
     embeddings: TokenEmbeddings | str | Path | None = None,
+    **embedding_options: Any,
 ) -> dict[str, MetricScores]:
-    """Score every pair with each named metric (``get_metric(name, embeddings=...)``).
+    """Score every pair with each named metric.
 
-    The embeddings are loaded once, and only if a metric needs them; ``None`` means the
-    bundled default.
+    The metrics come from :func:`wrdscore.base.build_metrics`: the embeddings (``None``:
+    the bundled default) are loaded once, only if a metric needs them, and
+    ``embedding_options`` (``oov``, ``centering``) go to the embedding metrics.
 
     Examples
     --------
@@ -64,14 +66,9 @@ def score_pairs(
     0.8
     """
     check_metrics(metrics)
-    if any(issubclass(METRICS[m], EmbeddingMetric) for m in metrics) and not isinstance(
-        embeddings, TokenEmbeddings
-    ):
-        embeddings = load_embeddings(None if embeddings is None else str(embeddings))
     out = {}
-    for name in dict.fromkeys(metrics):
-        result = get_metric(name, embeddings=embeddings).score(list(references), list(predictions))
-        out[name] = MetricScores(
-            name, np.asarray(result.scores, dtype=np.float64), result.signature
-        )
+    for metric in build_metrics(metrics, embeddings, **embedding_options):
+        result = metric.score(list(references), list(predictions))
+        scores = np.asarray(result.scores, dtype=np.float64)
+        out[metric.name] = MetricScores(metric.name, scores, result.signature)
     return out

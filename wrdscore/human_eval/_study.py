@@ -56,6 +56,7 @@ def sample_study(
     output: str | os.PathLike[str],
     *,
     embeddings: Embeddings = None,
+    oov: str = "zero",
     n_sets: int = 3,
     strata: Sequence[Stratum] = DEFAULT_STRATA,
     raters: int = 3,
@@ -69,7 +70,8 @@ def sample_study(
     Reads one reference and one prediction per line, scores the pairs with the metrics
     the strata condition on, draws the sets from the distinct pairs
     (:func:`~wrdscore.human_eval.stratified_design`) and writes ``output``
-    (:func:`~wrdscore.human_eval.write_study`).
+    (:func:`~wrdscore.human_eval.write_study`). ``oov`` is the unseen-token policy of the
+    embedding metrics (``zero``, ``drop`` or ``subword``).
 
     Returns
     -------
@@ -82,7 +84,7 @@ def sample_study(
             f"{refs} has {len(references)} names but {preds} has {len(predictions)}"
         )
     metrics = strata_metrics(strata)
-    scored = score_pairs(references, predictions, metrics, embeddings) if metrics else {}
+    scored = score_pairs(references, predictions, metrics, embeddings, oov=oov) if metrics else {}
     candidates = distinct_pairs(references, predictions)
     scores = {name: m.scores for name, m in scored.items()}
     design = stratified_design(scores, candidates, n_sets, strata, seed, strict)
@@ -119,6 +121,7 @@ def analyze_study(
     metrics: Sequence[str] = DEFAULT_METRICS,
     baseline: str | None = "rouge1",
     embeddings: Embeddings = None,
+    oov: str = "zero",
     n_boot: int = 100,
     seed: int = 0,
     force: bool = False,
@@ -127,6 +130,7 @@ def analyze_study(
 
     Give either ``study`` with ``ratings`` (paths or glob patterns of filled-in sheets)
     or ``pairs`` (``reference,prediction,score`` files or folders, scores on 0-``scale``).
+    ``oov`` is the unseen-token policy of the embedding metrics.
 
     Returns
     -------
@@ -150,7 +154,7 @@ def analyze_study(
     else:
         human = load_published_pairs(pairs, 1.0 if scale is None else scale)
         source = f"rated pairs from {', '.join(map(str, pairs))}"
-    scores = score_pairs(human.references, human.predictions, metrics, embeddings)
+    scores = score_pairs(human.references, human.predictions, metrics, embeddings, oov=oov)
     analysis = analyze(human, scores, n_boot=n_boot, seed=seed, baseline=baseline)
     write_report(output, analysis, source, force=force)
     return analysis
