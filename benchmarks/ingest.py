@@ -1,0 +1,220 @@
+"""Ingest speed and memory on OpenJDK 17's src.zip, against a naive javalang loop.
+
+Run as ``flock /tmp/wrdscore-bench.lock python benchmarks/ingest.py`` (the lock keeps
+benchmarks from sharing the cores). Every configuration runs ``wrdscore ingest`` in
+a fresh process; peak memory is the largest sum of the resident set sizes of that
+process and all its children, sampled every 20 ms from /proc (an upper bound:
+pages that forked workers share with the parent are counted once per process).
+
+The javalang configurations and the naive baseline (javalang, one process, no
+fallback, records collected in a list) are slow, so they run on a deterministic
+subset of src.zip (every ``--every``-th .java member, written to work-data/) and
+their full-archive times are extrapolated from the per-file rate; the table says
+which rows are measured on the subset. The cross-check counts tree-sitter's
+``method_declaration`` nodes in every file with a plain query, independently of
+the ingester's extraction, and compares them with the records per file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import zipfile
+from collections import Counter
+from pathlib import Path
+
+SRC_ZIP = Path("/usr/lib/jvm/openjdk-17/lib/src.zip")
+WORK = Path(__file__).resolve().parents[1] / "work-data" / "bench-ingest"
+CLI = [sys.executable, "-c", "from wrdscore.cli import app; app()"]
+
+
+def _tree(pid: int) -> list[int]:
+    pids, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        pids.append(p)
+        try:
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as fh:
+                    todo.extend(int(c) for c in fh.read().split())
+        except OSError:
+            continue
+    return pids
+
+
+def _rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return 0
+
+
+def run_measured(cmd: list[str]) -> tuple[float, int]:
+    """Wall seconds and peak summed RSS (bytes) of ``cmd`` and its children."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, sum(_rss(p) for p in _tree(proc.pid)))
+            done.wait(0.02)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    code = proc.wait()
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    if code:
+        raise SystemExit(f"{' '.join(cmd)} failed with exit code {code}")
+    return wall, peak
+
+
+def make_subset(every: int) -> Path:
+    """Every ``every``-th .java member of src.zip, as a zip of its own."""
+    subset = WORK / f"src-every-{every}.zip"
+    if not subset.exists():
+        WORK.mkdir(parents=True, exist_ok=True)
+        tmp = subset.with_suffix(".tmp")
+        with (
+            zipfile.ZipFile(SRC_ZIP) as src,
+            zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as dst,
+        ):
+            members = [i for i in src.infolist() if i.filename.endswith(".java")]
+            for info in members[::every]:
+                dst.writestr(info.filename, src.read(info))
+        tmp.replace(subset)
+    return subset
+
+
+def java_bytes(archive: Path) -> tuple[int, int]:
+    with zipfile.ZipFile(archive) as z:
+        members = [i for i in z.infolist() if i.filename.endswith(".java")]
+    return len(members), sum(i.file_size for i in members)
+
+
+def naive_baseline(archive: Path, out: Path) -> None:
+    """The naive ingester: javalang, one process, no fallback, all records in memory."""
+    import javalang
+
+    from wrdscore.corpora import split_identifier
+
+    records = []
+    with zipfile.ZipFile(archive) as z:
+        for info in z.infolist():
+            if not info.filename.endswith(".java"):
+                continue
+            text = z.read(info).decode("utf-8", errors="replace")
+            try:
+                unit = javalang.parse.parse(text)
+                names = [node.name for _, node in unit.filter(javalang.tree.MethodDeclaration)]
+            except Exception:  # syntax errors, and RecursionError on deeply nested code
+                continue
+            records.extend({"name": n, "tokens": split_identifier(n)} for n in names)
+    with gzip.open(out, "wt", encoding="utf-8") as fh:
+        for r in records:
+            fh.write(json.dumps(r) + "\n")
+
+
+def cross_check(corpus: Path) -> tuple[int, int, int]:
+    """tree-sitter method_declaration nodes vs records, per file: (nodes, records, files off)."""
+    import tree_sitter_java
+    from tree_sitter import Language, Parser, Query, QueryCursor
+
+    lang = Language(tree_sitter_java.language())
+    parser = Parser(lang)
+    query = Query(lang, "(method_declaration) @m")
+    nodes: Counter[str] = Counter()
+    with zipfile.ZipFile(SRC_ZIP) as z:
+        for info in z.infolist():
+            if info.filename.endswith(".java"):
+                tree = parser.parse(z.read(info))
+                nodes[info.filename] = len(QueryCursor(query).captures(tree.root_node).get("m", []))
+    records: Counter[str] = Counter()
+    with gzip.open(corpus / "methods.jsonl.gz", "rt", encoding="utf-8") as fh:
+        for line in fh:
+            records[json.loads(line)["path"]] += 1
+    off = sum(1 for f in nodes.keys() | records.keys() if nodes[f] != records[f])
+    return sum(nodes.values()), sum(records.values()), off
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--every", type=int, default=10, help="subset: every N-th file")
+    ap.add_argument("--baseline-only", nargs=2, metavar=("ZIP", "OUT"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.baseline_only:
+        naive_baseline(Path(args.baseline_only[0]), Path(args.baseline_only[1]))
+        return
+    if not SRC_ZIP.exists():
+        raise SystemExit(f"{SRC_ZIP} not found: apt-get install openjdk-17-source")
+
+    subset = make_subset(args.every)
+    full_files, full_bytes = java_bytes(SRC_ZIP)
+    sub_files, sub_bytes = java_bytes(subset)
+    print(f"src.zip: {full_files:,} .java files, {full_bytes / 2**20:.1f} MB uncompressed")
+    print(f"subset:  {sub_files:,} files (every {args.every}th), {sub_bytes / 2**20:.1f} MB")
+    print(f"cores: {os.cpu_count()}, load average before: {os.getloadavg()[0]:.2f}")
+
+    rows = []
+    configs = [
+        ("naive javalang (1 process, no fallback)", subset, None),
+        ("tree-sitter, 1 job", SRC_ZIP, ["--parser", "tree-sitter", "--jobs", "1"]),
+        ("tree-sitter, 2 jobs (default)", SRC_ZIP, ["--parser", "tree-sitter", "--jobs", "2"]),
+        ("javalang, 1 job", subset, ["--parser", "javalang", "--jobs", "1"]),
+        ("javalang, 2 jobs", subset, ["--parser", "javalang", "--jobs", "2"]),
+    ]
+    for label, archive, opts in configs:
+        out = WORK / label.split(",")[0].split()[0] / "corpus"
+        if opts is None:
+            out = WORK / "naive.jsonl.gz"
+            cmd = [sys.executable, __file__, "--baseline-only", str(archive), str(out)]
+        else:
+            cmd = [*CLI, "ingest", str(archive), "-o", str(out), "--force", "--quiet", *opts]
+        wall, peak = run_measured(cmd)
+        if opts is None:
+            with gzip.open(out, "rt") as fh:
+                methods = sum(1 for _ in fh)
+            counts = {"files_fallen_back": 0, "files_failed": "-"}
+        else:
+            counts = json.loads((out / "manifest.json").read_text())["counts"]
+            methods = counts["methods"]
+        files, size = (sub_files, sub_bytes) if archive == subset else (full_files, full_bytes)
+        rows.append((label, archive == subset, files, size, methods, wall, peak, counts))
+
+    base_rate = rows[0][2] / rows[0][5]
+    print()
+    print(
+        f"{'configuration':42} {'files':>6} {'wall s':>7} {'files/s':>8} {'MB/s':>6} "
+        f"{'methods/s':>9} {'peak MB':>8} {'x naive':>7} {'src.zip s':>9} {'fallback':>8}"
+    )
+    for label, on_subset, files, size, methods, wall, peak, counts in rows:
+        rate = files / wall
+        full = full_files / rate
+        print(
+            f"{label + (' *' if on_subset else ''):42} {files:>6,} {wall:>7.1f} {rate:>8.0f} "
+            f"{size / 2**20 / wall:>6.2f} {methods / wall:>9,.0f} {peak / 2**20:>8.0f} "
+            f"{rate / base_rate:>7.1f} {full:>9.1f} {counts['files_fallen_back']!s:>8}"
+        )
+    print("* measured on the subset; 'src.zip s' extrapolates its per-file rate to all files")
+    print(f"load average after: {os.getloadavg()[0]:.2f} (other work shares the cores)")
+
+    nodes, records, off = cross_check(WORK / "tree-sitter" / "corpus")
+    print(
+        f"\ncross-check: {nodes:,} tree-sitter method_declaration nodes in src.zip, "
+        f"{records:,} records from the default ingest, {off} files with a different count"
+    )
+
+
+if __name__ == "__main__":
+    main()
