@@ -24,7 +24,7 @@ PACKAGES=(guava-libraries commons-io libcommons-lang3-java jackson-databind juni
           libcommons-collections4-java jackson-core)
 JDK_ZIP=/usr/lib/jvm/openjdk-17/lib/src.zip
 # The default's method and parameters, chosen by scripts/select_default.py (see MODEL_CARD.md).
-TRAIN_ARGS=(--method fasttext --dim 50 --window 2 --min-count 2 --epochs 10 --seed 1 --workers 1)
+TRAIN_ARGS=(--method fasttext --dim 50 --window 2 --min-count 2 --epochs 20 --seed 1 --workers 1)
 
 mkdir -p "$DEBSRC" "$APT/lists/partial" "$APT/archives/partial"
 

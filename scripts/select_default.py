@@ -37,10 +37,14 @@ CANDIDATES: dict[str, dict[str, Any]] = {
     "word2vec w5": {"method": "word2vec", "window": 5},
     "word2vec w2 e10": {"method": "word2vec", "window": 2, "epochs": 10},
     "word2vec w2 e20": {"method": "word2vec", "window": 2, "epochs": 20},
+    "word2vec w5 e20": {"method": "word2vec", "window": 5, "epochs": 20},
     "fasttext w2": {"method": "fasttext", "window": 2},
     "fasttext w2 e10 mc2": {"method": "fasttext", "window": 2, "epochs": 10, "min_count": 2},
     "fasttext w5 e10 mc2": {"method": "fasttext", "window": 5, "epochs": 10, "min_count": 2},
     "fasttext w2 e20 mc2": {"method": "fasttext", "window": 2, "epochs": 20, "min_count": 2},
+    "fasttext w5 e20 mc2": {"method": "fasttext", "window": 5, "epochs": 20, "min_count": 2},
+    "fasttext w2 e40 mc2": {"method": "fasttext", "window": 2, "epochs": 40, "min_count": 2},
+    "fasttext w2 e20 mc1": {"method": "fasttext", "window": 2, "epochs": 20},
 }
 WEIGHTS = ("norm", "norm*idf")
 CLIP = (True, False)
