@@ -6,6 +6,7 @@ import gzip
 import hashlib
 import json
 import multiprocessing
+import os
 import zipfile
 from pathlib import Path
 
@@ -146,6 +147,8 @@ def test_records_of_the_example_project_by_hand(project, tmp_path):
 def test_two_jobs_write_exactly_what_one_job_writes(project, tmp_path):
     one = ingest([project], tmp_path / "one", jobs=1, quiet=True)
     two = ingest([project], tmp_path / "two", jobs=2, quiet=True)
+    default = ingest([project], tmp_path / "default", quiet=True)
+    assert default["options"]["jobs"] == len(os.sched_getaffinity(0))
     assert _records(tmp_path / "one") == _records(tmp_path / "two")
     assert one["counts"] == two["counts"]
     assert multiprocessing.active_children() == []
@@ -194,7 +197,9 @@ def test_existing_output_is_refused_without_force(project, tmp_path):
             "error: unknown parser 'antlr': choose one of tree-sitter, javalang",
         ),
         (["--jobs", "0"], "error: --jobs must be at least 1, not 0"),
-        (["--max-file-mb", "0"], "error: --max-file-mb must be positive, not 0.0"),
+        (["--max-file-mb", "0"], "error: --max-file-mb must be a positive number, not 0.0"),
+        (["--max-file-mb", "inf"], "error: --max-file-mb must be a positive number, not inf"),
+        (["--max-file-mb", "nan"], "error: --max-file-mb must be a positive number, not nan"),
     ],
 )
 def test_bad_options(project, tmp_path, args, message):

@@ -9,6 +9,7 @@ batches are in flight, so memory stays flat whatever the corpus size.
 from __future__ import annotations
 
 import contextlib
+import math
 import multiprocessing
 import os
 import signal
@@ -116,11 +117,12 @@ def _check_options(parser: str, jobs: int | None, max_file_mb: float) -> int:
     if parser not in PARSERS:
         raise WrdscoreError(f"unknown parser {parser!r}: choose one of {', '.join(PARSERS)}")
     if jobs is None:
-        jobs = os.cpu_count() or 1
+        # The cores this process may run on, which a container or taskset can limit.
+        jobs = len(os.sched_getaffinity(0))
     if jobs < 1:
         raise WrdscoreError(f"--jobs must be at least 1, not {jobs}")
-    if not max_file_mb > 0:
-        raise WrdscoreError(f"--max-file-mb must be positive, not {max_file_mb}")
+    if not (max_file_mb > 0 and math.isfinite(max_file_mb)):
+        raise WrdscoreError(f"--max-file-mb must be a positive number, not {max_file_mb}")
     return jobs
 
 
