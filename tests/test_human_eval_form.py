@@ -58,8 +58,9 @@ needs_chromium = pytest.mark.skipif(
 )
 
 
-def dump_dom(url, tmp_path):
-    """Load ``url`` in headless Chromium (HOME in tmp_path) and return the final DOM."""
+def dump_dom(study, fragment, tmp_path):
+    """Open the set1-rater1 form at ``#fragment`` in headless Chromium; return the DOM."""
+    url = f"{(study.path / 'forms' / 'set1-rater1.html').as_uri()}#{fragment}"
     result = subprocess.run(
         [
             CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -73,18 +74,20 @@ def dump_dom(url, tmp_path):
     return result.stdout
 
 
-def expected_scores(study):
-    """Self-test fills row i (0-based, in the sheet's order) with i % 11 on the 0-10 scale."""
+def check_self_test_sheet(study, sheet):
+    """The exported sheet imports, with row i (in the sheet's order) scored i % 11 of 10."""
     blank = (study.path / "sheets" / "set1-rater1.csv").read_text().splitlines()
     order = [line.split(",")[0] for line in blank if line.startswith("s1p")]
-    return {pair_id: i / 10 for i, pair_id in enumerate(order)}
+    expected = {pair_id: i / 10 for i, pair_id in enumerate(order)}
+    ratings = load_sheet_ratings(study, [sheet])
+    assert ratings.human.tolist() == [expected[i] for i in ratings.ids]
+    assert sorted(ratings.references) == sorted(HOSTILE)
 
 
 @pytest.mark.browser
 @needs_chromium
 def test_form_in_headless_chromium_exports_a_valid_sheet(study, tmp_path):
-    form = study.path / "forms" / "set1-rater1.html"
-    dom = dump_dom(f"{form.as_uri()}#selftest", tmp_path)
+    dom = dump_dom(study, "selftest", tmp_path)
     assert "self-test: exported" in dom
     # Hostile names are shown as text: escaped in the DOM, no element made from them.
     assert "&lt;img src=x onerror=alert(1)&gt;" in dom
@@ -94,17 +97,13 @@ def test_form_in_headless_chromium_exports_a_valid_sheet(study, tmp_path):
     sheet = tmp_path / "returned" / "set1-rater1.csv"
     sheet.parent.mkdir()
     sheet.write_text(exported)
-    ratings = load_sheet_ratings(study, [sheet])
-    expected = expected_scores(study)
-    assert ratings.human.tolist() == [expected[i] for i in ratings.ids]
-    assert sorted(ratings.references) == sorted(HOSTILE)
+    check_self_test_sheet(study, sheet)
 
 
 @pytest.mark.browser
 @needs_chromium
 def test_export_button_downloads_the_filled_sheet(study, tmp_path):
-    form = study.path / "forms" / "set1-rater1.html"
-    dom = dump_dom(f"{form.as_uri()}#selftest-download", tmp_path)
+    dom = dump_dom(study, "selftest-download", tmp_path)
     assert "Exported set1-rater1.csv" in dom
     download = tmp_path / "home" / "Downloads" / "set1-rater1.csv"
     # Chromium may finish writing the download just after the page is dumped.
@@ -112,6 +111,4 @@ def test_export_button_downloads_the_filled_sheet(study, tmp_path):
         if download.is_file():
             break
         time.sleep(0.1)
-    ratings = load_sheet_ratings(study, [download])
-    expected = expected_scores(study)
-    assert ratings.human.tolist() == [expected[i] for i in ratings.ids]
+    check_self_test_sheet(study, download)
