@@ -84,6 +84,7 @@ def test_sample_fill_analyze_end_to_end(inputs, tmp_path):
     )  # fmt: skip
     assert code == 0, err
     assert "ROUGE-1 F: MSE" in out and "WRDScore F1: MSE" in out
+    assert "raters: Krippendorff's alpha" in out
     data = json.loads((report / "report.json").read_text())
     assert data["bootstraps"] == 50 and data["baseline"] == "rouge1"
     per_pair = data["per_pair"]

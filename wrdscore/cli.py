@@ -571,4 +571,11 @@ def study_analyze(
             f"{m.metric.label}: MSE {mse.mean:.4f} [{mse.low:.4f}, {mse.high:.4f}], "
             f"MAE {mae.mean:.4f} [{mae.low:.4f}, {mae.high:.4f}]{better}"
         )
+    if analysis.agreement is not None:
+        alpha, ceiling = analysis.agreement.alpha, analysis.agreement.mean_vs_others
+        typer.echo(
+            "raters: Krippendorff's alpha "
+            f"{'n/a' if alpha is None else f'{alpha:.3f}'}, each vs the others' mean r "
+            f"{'n/a' if ceiling is None else f'{ceiling:.3f}'}"
+        )
     typer.echo(f"wrote {output / 'report.md'}, report.json and plots/")
