@@ -20,6 +20,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -52,7 +53,7 @@ class Study:
     path: Path
     pairs: list[StudyPair]
     scale: int
-    info: dict
+    info: dict[str, Any]
 
 
 def sheet_name(set_number: int, rater: int) -> str:
