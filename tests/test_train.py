@@ -151,6 +151,8 @@ def test_svd_needs_more_tokens_than_dim():
         svd_embeddings(c, dim=3)
     with pytest.raises(WrdscoreError, match="no tokens"):
         svd_embeddings(sp.csr_matrix((0, 0)), dim=2)
+    with pytest.raises(WrdscoreError, match="no two tokens ever occur together"):
+        svd_embeddings(sp.csr_matrix((5, 5)), dim=2)
 
 
 # --- train_embeddings -----------------------------------------------------------------

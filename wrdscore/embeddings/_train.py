@@ -104,7 +104,7 @@ def train_embeddings(
     epochs, workers : int
         gensim only. ``workers=1`` makes training deterministic.
     seed : int
-        Random seed (ARPACK start vector, gensim initialisation).
+        Random seed (SVD start vector, gensim initialisation).
     text : {"names", "summaries", "both"}
         Which text to train on (see :func:`corpus_documents`).
     weighting : {"raw", "ppmi"}
