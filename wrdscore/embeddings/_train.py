@@ -43,11 +43,27 @@ def corpus_documents(corpus_dir: str | Path, text: str = "names") -> Iterator[li
         ``names``: each method name's tokens; ``summaries``: each Javadoc summary's
         words, split with :func:`~wrdscore.corpora.split_identifier` like names are;
         ``both``: each name and each summary as separate documents.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from wrdscore.corpora import CorpusWriter
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> with CorpusWriter(d) as w:
+    ...     w.write({"name": "getName", "tokens": ["get", "name"], "summary": "The name."})
+    ...     w.write_manifest({})
+    >>> list(corpus_documents(d, "both"))
+    [['get', 'name'], ['the', 'name']]
     """
     if text not in TEXTS:
         raise WrdscoreError(f"unknown --text {text!r}; choose one of {', '.join(TEXTS)}")
     corpus = open_corpus(corpus_dir)
-    for record in corpus.iter_methods():
+    # The checks above run at the call; the records are then streamed.
+    return _documents(corpus.iter_methods(), text)
+
+
+def _documents(records: Iterator[dict[str, Any]], text: str) -> Iterator[list[str]]:
+    for record in records:
         if text != "summaries":
             yield list(record.get("tokens") or split_identifier(record.get("name") or ""))
         if text != "names" and record.get("summary"):
