@@ -4,6 +4,8 @@ Measures, each phase in a fresh process so its peak memory is its own:
 
 * co-occurrence counting, vectorised (``cooccurrence_matrix``) against a naive
   pure-Python double loop over every name's position pairs, with the ratio;
+* the truncated SVD (k = 50) with scipy's PROPACK solver, which ``svd_embeddings``
+  uses, against ARPACK, on the raw and the PPMI matrix;
 * the whole SVD model (read corpus, count, SVD, save), raw and PPMI;
 * Word2Vec, 5 epochs, with 1 worker (deterministic) and 2 workers.
 
@@ -44,7 +46,9 @@ def naive_cooccurrence(sentences: list[list[str]]) -> Counter:
 
 def phase(name: str, corpus: str) -> dict:
     """Run one phase in this process; return seconds and the process's peak RSS."""
-    from wrdscore.embeddings import TokenDocuments, corpus_documents, train_embeddings
+    from scipy.sparse.linalg import svds
+
+    from wrdscore.embeddings import TokenDocuments, corpus_documents, ppmi, train_embeddings
     from wrdscore.embeddings import cooccurrence_matrix as vectorised
 
     out: dict = {}
@@ -60,6 +64,11 @@ def phase(name: str, corpus: str) -> dict:
         # Same counts, or the comparison means nothing.
         assert fast.sum() == sum(slow.values()) and fast.nnz == len(slow)
         out["nnz"], out["vocab"], out["names"] = fast.nnz, len(docs.vocab), docs.n_docs
+        for label, matrix in (("raw", fast), ("ppmi", ppmi(fast))):
+            for solver in ("propack", "arpack"):
+                t = time.perf_counter()
+                svds(matrix, k=50, solver=solver, random_state=0)
+                out[f"{label}_{solver}_s"] = time.perf_counter() - t
     else:
         method, _, variant = name.partition(":")
         kwargs = {"weighting": "ppmi"} if variant == "ppmi" else {}
@@ -96,6 +105,12 @@ def main() -> None:
         f"naive double loop {count['naive_s']:.3f} s, "
         f"speed-up x{count['naive_s'] / count['vectorised_s']:.1f}"
     )
+    for label in ("raw", "ppmi"):
+        fast, slow = count[f"{label}_propack_s"], count[f"{label}_arpack_s"]
+        print(
+            f"SVD k=50 of the {label} matrix: PROPACK {fast:.2f} s, ARPACK {slow:.2f} s, "
+            f"speed-up x{slow / fast:.1f}"
+        )
     ok = True
     for name in ("svd", "svd:ppmi", "word2vec:1", "word2vec:2"):
         res = run(name)
