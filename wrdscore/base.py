@@ -9,6 +9,8 @@ its arithmetic.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import importlib
 import pkgutil
 from abc import ABC, abstractmethod
@@ -98,23 +100,39 @@ class ScoreResult:
         return len(self.scores)
 
 
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    # Scoring allocates several small lists and tuples per pair, none in cycles; on
+    # 100k pairs CPython's cyclic collector rescans them often enough to cost a third
+    # of the run time, so it waits until the batch is done.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _is_token_list(item: object) -> bool:
-    return not isinstance(item, str) and isinstance(item, Sequence)
+    # Lists and tuples first: the Sequence ABC check is slow on 100k-pair batches.
+    return isinstance(item, list | tuple) or (
+        not isinstance(item, str) and isinstance(item, Sequence)
+    )
 
 
 def _tokens_of(item: object, what: str, i: int) -> Tokens:
-    if isinstance(item, str):
-        return to_tokens(item)
-    if _is_token_list(item) and all(isinstance(t, str) for t in item):
-        return to_tokens(item)
-    raise WrdscoreError(
-        f"{what} {i} must be a string or a list of strings, got {type(item).__name__}"
-    )
+    if isinstance(item, str) or _is_token_list(item):
+        try:
+            return to_tokens(item)  # type: ignore[arg-type]
+        except TypeError:
+            pass  # a piece that is not a string: reported below
+    raise WrdscoreError(f"{what} {i} must be a string or a list of strings")
 
 
 def _alternatives(item: object, i: int) -> list[Tokens]:
     """The reference alternatives of item ``i``: one, unless a list of lists is given."""
-    if _is_token_list(item) and item and all(_is_token_list(a) for a in item):
+    if not isinstance(item, str) and _is_token_list(item) and item and _is_token_list(item[0]):
         return [_tokens_of(a, "reference", i) for a in item]
     return [_tokens_of(item, "reference", i)]
 
@@ -226,6 +244,16 @@ class Metric(ABC):
             Different lengths, no pairs, an item that is neither text nor a list of
             text, or an empty reference (unless allowed).
         """
+        with _gc_paused():
+            return self._score_batch(references, predictions, allow_empty_reference, progress)
+
+    def _score_batch(
+        self,
+        references: Sequence[Reference],
+        predictions: Sequence[Prediction],
+        allow_empty_reference: bool,
+        progress: Callable[[int], None] | None,
+    ) -> ScoreResult:
         if isinstance(references, str) or isinstance(predictions, str):
             raise WrdscoreError(
                 "references and predictions must be lists of items, not single strings"
@@ -238,26 +266,72 @@ class Metric(ABC):
             )
         if n == 0:
             raise WrdscoreError("nothing to score: no pairs given")
-        preds = [_tokens_of(p, "prediction", i) for i, p in enumerate(predictions)]
-        alts = [_alternatives(r, i) for i, r in enumerate(references)]
-        for i, group in enumerate(alts):
-            if not allow_empty_reference and any(not a for a in group):
-                raise WrdscoreError(
-                    f"reference {i} has no tokens (letters or digits); "
-                    "remove it or allow empty references"
-                )
+        # Strings and token lists, by far the common cases, go straight to the splitter,
+        # once per distinct item: equal items then share one token list (metrics must
+        # not modify them), which also lets metrics deduplicate cheaply.
+        memo: dict[str | tuple[str, ...], Tokens] = {}
+
+        def tokens(item: str | list[str]) -> Tokens:
+            key = item if type(item) is str else tuple(item)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = to_tokens(item)
+            return found
+
+        try:
+            preds = [
+                tokens(p) if type(p) in (str, list) else _tokens_of(p, "prediction", i)
+                for i, p in enumerate(predictions)
+            ]
+            # None marks an item that is not one plain reference (alternatives, or bad).
+            single = [
+                tokens(r)
+                if type(r) is str or (type(r) is list and (not r or type(r[0]) is str))
+                else None
+                for r in references
+            ]
+        except TypeError:
+            # A list holding something other than strings: the slow path names the item.
+            for i, p in enumerate(predictions):
+                _tokens_of(p, "prediction", i)
+            for i, r in enumerate(references):
+                _alternatives(r, i)
+            raise
+        alts = (
+            [
+                [t] if t is not None else _alternatives(r, i)
+                for i, (t, r) in enumerate(zip(single, references, strict=True))
+            ]
+            if None in single
+            else None
+        )
+        if not allow_empty_reference and (alts is not None or not all(single)):
+            for i, group in enumerate(alts or ([t] for t in single)):
+                if not all(group):
+                    raise WrdscoreError(
+                        f"reference {i} has no tokens (letters or digits); "
+                        "remove it or allow empty references"
+                    )
 
         # Flatten (alternative, prediction) pairs with both sides non-empty into one
-        # batch: metrics such as batch centering need the whole batch at once.
-        owner: list[int] = []
-        flat_refs: list[Tokens] = []
-        flat_preds: list[Tokens] = []
-        for i, (group, pred) in enumerate(zip(alts, preds, strict=True)):
-            for alt in group:
-                if alt and pred:
-                    owner.append(i)
-                    flat_refs.append(alt)
-                    flat_preds.append(pred)
+        # batch: metrics such as batch centering need the whole batch at once. With one
+        # reference per item and no empty item (the common case) that is the input.
+        owner: list[int] | None = None
+        if alts is None and all(single) and all(preds):
+            flat_refs, flat_preds = single, preds
+        else:
+            kept = [
+                (i, alt)
+                for i, (group, pred) in enumerate(
+                    zip(alts or ([t] for t in single), preds, strict=True)
+                )
+                if pred
+                for alt in group
+                if alt
+            ]
+            owner = [i for i, _ in kept]
+            flat_refs = [alt for _, alt in kept]
+            flat_preds = [preds[i] for i in owner]
 
         self._oov_count = 0
         self._degenerate = 0
@@ -269,12 +343,16 @@ class Metric(ABC):
         values = {k: np.zeros(n, dtype=np.float64) for k in self.keys}
         if raw:
             self._check_values(raw, len(flat_refs))
-            best = np.full(n, -np.inf)
-            for j, i in enumerate(owner):
-                if raw[self.primary][j] > best[i]:
-                    best[i] = raw[self.primary][j]
-                    for k in self.keys:
-                        values[k][i] = raw[k][j]
+        if raw and owner is None:
+            values = {k: np.asarray(raw[k], dtype=np.float64) for k in self.keys}
+        elif raw:
+            # The best alternative of each item: sort by item, then by descending
+            # primary value (stable, so the first alternative wins ties).
+            owners = np.asarray(owner)
+            order = np.lexsort((-raw[self.primary], owners))
+            first = order[np.r_[True, owners[order][1:] != owners[order][:-1]]]
+            for k in self.keys:
+                values[k][owners[first]] = raw[k][first]
         return ScoreResult(
             metric=self.name,
             signature=self.signature,
@@ -282,7 +360,7 @@ class Metric(ABC):
             primary=self.primary,
             corpus=self._corpus(values),
             oov_tokens=self._oov_count,
-            empty_predictions=sum(1 for p in preds if not p),
+            empty_predictions=n - sum(map(bool, preds)),
             degenerate_pairs=self._degenerate,
         )
 
@@ -308,35 +386,43 @@ class Metric(ABC):
 
 @dataclass
 class TokenBatch:
-    """Vectors of a batch of token lists, flat: item ``i`` is ``vectors[offsets[i]:offsets[i+1]]``.
+    """Vectors of a batch of token lists: item ``i`` is ``table[rows[offsets[i]:offsets[i+1]]]``.
+
+    Distinct vectors are stored once (``table``), so per-vector work (norms, unit
+    vectors, weights) is done per distinct token, not per occurrence.
 
     Attributes
     ----------
-    vectors : ndarray of shape (N, dim), float64
-        One row per kept token occurrence, after the OOV policy and centering.
+    table : ndarray of shape (R, dim), float64
+        Distinct vectors, after the OOV policy and centering.
+    rows : ndarray of shape (N,), int64
+        The ``table`` row of every kept token occurrence, item after item.
     offsets : ndarray of shape (n + 1,), int64
-        Item boundaries.
-    token_ids : ndarray of shape (N,), int64
-        Row ``k`` holds the vector of token ``vocab[token_ids[k]]``.
-    vocab : list of str
-        The distinct tokens of the batch.
+        Item boundaries in ``rows``.
+    tokens : list of str
+        The token of each ``table`` row.
     """
 
-    vectors: NDArray[np.float64]
+    table: NDArray[np.float64]
+    rows: NDArray[np.int64]
     offsets: NDArray[np.int64]
-    token_ids: NDArray[np.int64] = field(repr=False)
-    vocab: list[str] = field(repr=False)
+    tokens: list[str] = field(repr=False)
+
+    @property
+    def vectors(self) -> NDArray[np.float64]:
+        """One row per kept token occurrence, shape (N, dim)."""
+        return self.table[self.rows]
 
     @property
     def row_tokens(self) -> list[str]:
-        """The token of each row of ``vectors``."""
-        return [self.vocab[i] for i in self.token_ids]
+        """The token of each occurrence."""
+        return [self.tokens[r] for r in self.rows]
 
     def __len__(self) -> int:
         return len(self.offsets) - 1
 
     def __getitem__(self, i: int) -> NDArray[np.float64]:
-        return self.vectors[self.offsets[i] : self.offsets[i + 1]]
+        return self.table[self.rows[self.offsets[i] : self.offsets[i + 1]]]
 
     def __iter__(self) -> Iterator[NDArray[np.float64]]:
         return (self[i] for i in range(len(self)))
@@ -414,16 +500,6 @@ class EmbeddingMetric(Metric):
         emb = self.embeddings
         return {"emb": f"{emb.name}@sha:{emb.sha}", "c": self.centering, "oov": self.oov}
 
-    def _lookup_cached(self, token: str) -> tuple[NDArray[np.float64], bool]:
-        hit = self._cache.get(token)
-        if hit is None:
-            vecs, mask = self.embeddings.lookup(
-                [token], oov="zero" if self.oov == "drop" else self.oov
-            )
-            hit = (vecs[0], bool(mask[0]))
-            self._cache[token] = hit
-        return hit
-
     def embed(self, token_lists: Sequence[Tokens]) -> TokenBatch:
         """Vectors of many token lists, OOV-handled, counted and centered, in one flat batch.
 
@@ -449,26 +525,38 @@ class EmbeddingMetric(Metric):
         """
         flat = [t for tokens in token_lists for t in tokens]
         index: dict[str, int] = {}
-        ids = np.fromiter(
+        rows = np.fromiter(
             (index.setdefault(t, len(index)) for t in flat), dtype=np.int64, count=len(flat)
         )
-        dim = self.embeddings.dim
-        table = np.zeros((len(index), dim))
-        unseen = np.zeros(len(index), dtype=bool)
-        for t, j in index.items():
-            table[j], unseen[j] = self._lookup_cached(t)
-        seen_mask = unseen[ids]
-        self._oov_count += int(seen_mask.sum())
+        tokens = list(index)
+        self._fill_cache([t for t in tokens if t not in self._cache])
+        table = np.zeros((len(tokens), self.embeddings.dim))
+        unseen = np.zeros(len(tokens), dtype=bool)
+        for j, t in enumerate(tokens):
+            table[j], unseen[j] = self._cache[t]
+        unseen_at = unseen[rows]
+        self._oov_count += int(unseen_at.sum())
         lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
         if self.oov == "drop":
             item_of = np.repeat(np.arange(len(token_lists)), lengths)
-            lengths = np.bincount(item_of[~seen_mask], minlength=len(token_lists))
-            ids = ids[~seen_mask]
+            lengths = np.bincount(item_of[~unseen_at], minlength=len(token_lists))
+            rows = rows[~unseen_at]
         offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-        vectors = table[ids]
-        if self.centering != "none":
-            vectors = center(vectors, offsets, self.centering, self.embeddings)
-        return TokenBatch(vectors=vectors, offsets=offsets, token_ids=ids, vocab=list(index))
+        if self.centering in ("dimension", "corpus"):
+            # These means do not depend on the batch: center each distinct vector once.
+            table = center(table, [0, len(table)], self.centering, self.embeddings)
+        elif self.centering != "none":
+            tokens = [tokens[r] for r in rows]
+            table = center(table[rows], offsets, self.centering, self.embeddings)
+            rows = np.arange(len(rows))
+        return TokenBatch(table=table, rows=rows, offsets=offsets, tokens=tokens)
+
+    def _fill_cache(self, tokens: list[str]) -> None:
+        if tokens:
+            # Under "drop" the vector of an unseen token is never used; zero is a placeholder.
+            policy = "zero" if self.oov == "drop" else self.oov
+            vecs, unseen = self.embeddings.lookup(tokens, oov=policy)
+            self._cache.update(zip(tokens, zip(vecs, unseen.tolist(), strict=True), strict=True))
 
 
 M = TypeVar("M", bound=type[Metric])

@@ -45,6 +45,39 @@ def emd_flow(a: NDArray[np.float64], b: NDArray[np.float64], cost: NDArray) -> N
     return flow
 
 
+def _emd_many(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
+    """:func:`emd_flow` over a stack of same-shape problems (masses (G, l), (G, m))."""
+    b = b * a.sum(axis=1, keepdims=True) / b.sum(axis=1, keepdims=True)
+    cost = np.ascontiguousarray(cost, dtype=np.float64)
+    flow = np.empty_like(cost)
+    for g in range(len(cost)):
+        flow[g], _cost, _u, _v, code = emd_c(a[g], b[g], cost[g], _EMD_MAX_ITER, 1)
+        if code != 1:  # 1 = OPTIMAL in POT's result codes
+            raise RuntimeError(f"the transport solver did not reach an optimum (code {code})")
+    return flow
+
+
+def _flow_2x2(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
+    """Optimal plans of a stack of 2 x 2 problems in closed form, ties left to the solver.
+
+    With ``t = F_00`` every feasible plan is ``[[t, a0 - t], [b0 - t, a1 - b0 + t]]``
+    for ``t`` in ``[max(0, a0 - b1), min(a0, b0)]``, and the cost is linear in ``t``
+    with slope ``d00 - d01 - d10 + d11``: the optimum is the upper end when the slope
+    is negative, the lower end when positive. A (near) zero slope has many optimal
+    plans, so those problems go to :func:`emd_flow`, which picks the same one as ``ot.emd``.
+    """
+    slope = cost[:, 0, 0] - cost[:, 0, 1] - cost[:, 1, 0] + cost[:, 1, 1]
+    lo = np.maximum(0.0, a[:, 0] - b[:, 1])
+    hi = np.minimum(a[:, 0], b[:, 0])
+    t = np.where(slope < 0, hi, lo)
+    flow = np.stack([t, a[:, 0] - t, b[:, 0] - t, a[:, 1] - b[:, 0] + t], axis=1)
+    flow = np.maximum(flow, 0.0).reshape(-1, 2, 2)
+    tie = np.abs(slope) <= 1e-9
+    if tie.any():
+        flow[tie] = _emd_many(a[tie], b[tie], cost[tie])
+    return flow
+
+
 def wrd_from_flow(
     flow: NDArray, cos: NDArray, clip: bool = True
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -141,7 +174,8 @@ class WRDScore(EmbeddingMetric):
     * **degenerate pairs**: if every weight on a side is zero (only unseen tokens, or
       ``oov="drop"`` removed them all) there is nothing to transport: the pair scores
       0 and is counted in ``ScoreResult.degenerate_pairs``.
-    * a one-token side forces the flow (:math:`F = W \hat W^\top`), so no solver runs.
+    * a one-token side forces the flow (:math:`F = W \hat W^\top`), and a 2 x 2
+      problem has a closed-form optimum unless it has ties, so no solver runs for them.
 
     Parameters
     ----------
@@ -203,53 +237,67 @@ class WRDScore(EmbeddingMetric):
             "solver": "emd",
         }
 
-    def _masses(self, norms: NDArray, token_ids: NDArray, vocab: list[str]) -> NDArray:
-        """Unnormalised weights of the rows of a flat batch (``norms`` are the row norms)."""
+    def _masses(self, table: NDArray, tokens: list[str]) -> NDArray:
+        """Unnormalised weights of the distinct vectors of a batch (``tokens`` labels them)."""
         if self.weights == "uniform":
-            return np.ones(len(norms))
+            return np.ones(len(table))
+        norms = np.linalg.norm(table, axis=1)
         if self.weights == "norm":
             return norms
-        idf = self.embeddings.idf(vocab)[token_ids]
+        idf = self.embeddings.idf(tokens)
         return idf if self.weights == "idf" else norms * idf
 
     def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray]:
         n = len(refs)
-        # Equal pairs give equal scores whatever the centering (sentence centering
-        # depends on the pair's own tokens, batch centering on the whole batch, both
-        # the same for every copy), so each distinct pair is solved once.
-        index: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
-        inverse = np.fromiter(
-            (
-                index.setdefault((tuple(r), tuple(p)), len(index))
-                for r, p in zip(refs, preds, strict=True)
-            ),
-            dtype=np.int64,
-            count=n,
+        # Names repeat a lot (get, size, toString...), so the work is organised around
+        # distinct names and distinct pairs: equal pairs get equal scores whatever the
+        # centering, since sentence centering depends only on the name itself and
+        # batch centering on the whole batch.
+        # Keyed by object identity: Metric.score hands equal items over as one shared
+        # list, so this finds them without hashing tokens. Equal lists that are distinct
+        # objects are merely scored twice, with the same result.
+        every = [*refs, *preds]
+        _, first_at, item_of = np.unique(
+            np.fromiter(map(id, every), dtype=np.int64, count=2 * n),
+            return_index=True,
+            return_inverse=True,
         )
-        first = np.full(len(index), -1, dtype=np.int64)
-        first[inverse[::-1]] = np.arange(n)[::-1]
+        first_list = [every[i] for i in first_at]
+        pair_keys = item_of[:n] * len(first_list) + item_of[n:]
+        _, first, inverse = np.unique(pair_keys, return_index=True, return_inverse=True)
+        ref_item, pred_item = item_of[first], item_of[n + first]
+        # Only batch centering needs every copy of a name (its mean counts them all).
+        if self.centering == "batch":
+            batch = self.embed([*refs, *preds])
+            _, item_pos = np.unique(item_of, return_index=True)
+        else:
+            batch = self.embed(first_list)
+            item_pos = np.arange(len(first_list))
+        rows, offsets = batch.rows, batch.offsets
+        unit = unit_rows(batch.table)
+        masses = self._masses(batch.table, batch.tokens)
+        # Same tokens as a multiset: scored exactly 1 (see the class docstring).
+        bag: dict[tuple[str, ...], int] = {}
+        bag_of = np.fromiter(
+            (bag.setdefault(tuple(sorted(t)), len(bag)) for t in first_list),
+            dtype=np.int64,
+            count=len(first_list),
+        )
 
-        batch = self.embed([*refs, *preds])
-        vectors, offsets = batch.vectors, batch.offsets
-        norms = np.linalg.norm(vectors, axis=1)
-        unit = unit_rows(vectors)
-        masses = self._masses(norms, batch.token_ids, batch.vocab)
-
-        starts_r, starts_p = offsets[first], offsets[first + n]
-        len_r = offsets[first + 1] - starts_r
-        len_p = offsets[first + n + 1] - starts_p
-
-        u = len(index)
+        starts_r, starts_p = offsets[item_pos[ref_item]], offsets[item_pos[pred_item]]
+        len_r = offsets[item_pos[ref_item] + 1] - starts_r
+        len_p = offsets[item_pos[pred_item] + 1] - starts_p
+        u = len(first)
         p_out, r_out = np.zeros(u), np.zeros(u)
         counts = np.bincount(inverse, minlength=u)
-        identical = np.fromiter((sorted(r) == sorted(p) for r, p in index), dtype=bool, count=u)
+        identical = bag_of[ref_item] == bag_of[pred_item]
         active = ~identical & (len_r > 0) & (len_p > 0)
         degenerate = ~identical & ~active
         shapes = np.stack([len_r, len_p], axis=1)
         for nr, npred in np.unique(shapes[active], axis=0):
             group = np.flatnonzero(active & (len_r == nr) & (len_p == npred))
-            ri = starts_r[group, None] + np.arange(nr)
-            pi = starts_p[group, None] + np.arange(npred)
+            ri = rows[starts_r[group, None] + np.arange(nr)]
+            pi = rows[starts_p[group, None] + np.arange(npred)]
             a, b = masses[ri], masses[pi]
             sa, sb = a.sum(axis=1), b.sum(axis=1)
             ok = (sa > 0) & (sb > 0)
@@ -260,11 +308,10 @@ class WRDScore(EmbeddingMetric):
             cos = np.matmul(unit[ri], unit[pi].transpose(0, 2, 1))
             if nr == 1 or npred == 1:
                 flow = a[:, :, None] * b[:, None, :]
+            elif nr == npred == 2:
+                flow = _flow_2x2(a, b, 1.0 - cos)
             else:
-                cost = 1.0 - cos
-                flow = np.empty_like(cos)
-                for g in range(len(group)):
-                    flow[g] = emd_flow(a[g], b[g], cost[g])
+                flow = _emd_many(a, b, 1.0 - cos)
             p_out[group], r_out[group] = wrd_from_flow(flow, cos, self.clip)
             self._advance(int(counts[group].sum()))
         p_out[identical] = r_out[identical] = 1.0
@@ -291,7 +338,7 @@ class WRDScore(EmbeddingMetric):
         res = self.sentence_score(ref, pred)
         rv, pv = batch[0], batch[1]
         cos = cosine_matrix(rv, pv)
-        masses = self._masses(np.linalg.norm(batch.vectors, axis=1), batch.token_ids, batch.vocab)
+        masses = self._masses(batch.table, batch.tokens)[batch.rows]
         a, b = masses[: len(rv)], masses[len(rv) :]
         rt, pt = batch.row_tokens[: len(rv)], batch.row_tokens[len(rv) :]
         if a.sum() > 0 and b.sum() > 0:
