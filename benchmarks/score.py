@@ -159,7 +159,10 @@ def main() -> None:
     )
 
     naive, t_naive = timed(naive_wrd, emb, refs, preds)
-    lib, t_lib = timed(lambda: get_metric("wrd", embeddings=emb).score(refs, preds))
+    # The library is timed three times (a fresh scorer, so cold caches, each time) and
+    # the median kept: on a shared machine single runs of ~1 s are noisy.
+    runs = [timed(lambda: get_metric("wrd", embeddings=emb).score(refs, preds)) for _ in range(3)]
+    lib, t_lib = sorted(runs, key=lambda r: r[1])[1]
     got = np.stack([lib.precision, lib.recall, lib.f1], axis=1)
     diff = float(np.max(np.abs(got - naive)))
     speedup = t_naive / t_lib
