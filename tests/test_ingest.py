@@ -7,6 +7,10 @@ import hashlib
 import json
 import multiprocessing
 import os
+import signal
+import subprocess
+import sys
+import time
 import zipfile
 from pathlib import Path
 
@@ -273,3 +277,32 @@ def test_the_readme_example_project(tmp_path):
     assert {"LoanStatus.AVAILABLE", "Main.main.<anonymous>", "Main.printReport.Line"} <= types
     result = CliRunner().invoke(app, ["corpus", "stats", str(tmp_path / "c")])
     assert result.exit_code == 0 and "name length" in result.stdout
+
+
+def test_a_real_ctrl_c_stops_workers_and_leaves_nothing(tmp_path):
+    # A terminal's Ctrl-C sends SIGINT to the whole process group, workers included.
+    archive = tmp_path / "big.zip"
+    methods = "".join(f"  int method{i}(int x) {{ return x + {i}; }}\n" for i in range(300))
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as zf:
+        for i in range(1500):
+            zf.writestr(f"p/C{i}.java", f"class C{i} {{\n{methods}}}\n")
+    out = tmp_path / "corpus"
+    cmd = [sys.executable, "-c", "from wrdscore.cli import app; app()"]
+    proc = subprocess.Popen(
+        [*cmd, "ingest", str(archive), "-o", str(out), "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 30
+    while not _leftovers(tmp_path) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)  # wait until the temporary corpus folder exists: work has started
+    time.sleep(0.3)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 130, stderr
+    assert stderr.strip() == "interrupted: nothing was written"
+    assert not out.exists() and _leftovers(tmp_path) == []
+    with pytest.raises(ProcessLookupError):
+        os.killpg(proc.pid, 0)  # no worker of the group is left running

@@ -205,7 +205,7 @@ def ingest(
     )
     read_bytes = 0
     with atomic_dir(output, force) as tmp, CorpusWriter(tmp) as writer, bar:
-        task = bar.add_task("ingest", total=None, methods=0, mbps=0.0)
+        task = bar.add_task("files", total=None, methods=0, mbps=0.0)
         files = iter_java_files(opened, max_bytes)
         with contextlib.closing(_extracted(_batches(files), parser, fallback, jobs)) as results:
             for batch, batch_results in results:
