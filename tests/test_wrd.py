@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from wrdscore import WRDScore
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
-from wrdscore.wrd import _flow_2x2, emd_flow
+from wrdscore.wrd import _flow_two_rows, emd_flow
 
 RNG = np.random.default_rng(7)
 VOCAB = [
@@ -248,15 +248,15 @@ def test_transport_explains_one_pair():
 
 
 @settings(deadline=None)
-@given(st.integers(0, 2**31 - 1), st.booleans(), st.booleans())
-def test_closed_form_2x2_equals_ot_emd(seed, tie, zero):
+@given(st.integers(1, 5), st.integers(0, 2**31 - 1), st.booleans(), st.booleans())
+def test_closed_form_two_rows_equals_ot_emd(m, seed, tie, zero):
     rng = np.random.default_rng(seed)
-    a, b = rng.dirichlet([1, 1], size=4), rng.dirichlet([1, 1], size=4)
+    a, b = rng.dirichlet([1, 1], size=4), rng.dirichlet(np.ones(m), size=4)
     if zero:
         a[:, 1], a[:, 0] = 0.0, 1.0
-    cost = rng.random((4, 2, 2))
+    cost = rng.random((4, 2, m))
     if tie:  # equal rows: every feasible plan costs the same
         cost[:, 1] = cost[:, 0]
-    got = _flow_2x2(a, b, cost)
+    got = _flow_two_rows(a, b, cost)
     for g in range(4):
         np.testing.assert_allclose(got[g], ot.emd(a[g], b[g], cost[g]), atol=1e-12)

@@ -57,22 +57,25 @@ def _emd_many(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
     return flow
 
 
-def _flow_2x2(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
-    """Optimal plans of a stack of 2 x 2 problems in closed form, ties left to the solver.
+def _flow_two_rows(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
+    """Optimal plans of a stack of 2 x m problems in closed form, ties left to the solver.
 
-    With ``t = F_00`` every feasible plan is ``[[t, a0 - t], [b0 - t, a1 - b0 + t]]``
-    for ``t`` in ``[max(0, a0 - b1), min(a0, b0)]``, and the cost is linear in ``t``
-    with slope ``d00 - d01 - d10 + d11``: the optimum is the upper end when the slope
-    is negative, the lower end when positive. A (near) zero slope has many optimal
-    plans, so those problems go to :func:`emd_flow`, which picks the same one as ``ot.emd``.
+    Row 0 sends ``x_j`` to column ``j`` and row 1 the rest, ``b_j - x_j``, so the cost
+    is ``sum_j x_j (d_0j - d_1j)`` plus a constant, with ``0 <= x_j <= b_j`` and
+    ``sum_j x_j = a_0``: row 0 fills the columns in increasing order of
+    ``d_0j - d_1j`` until its mass is spent. When two of those differences are (nearly)
+    equal several plans can be optimal, so such problems go to :func:`emd_flow`,
+    which picks the same one as ``ot.emd``.
     """
-    slope = cost[:, 0, 0] - cost[:, 0, 1] - cost[:, 1, 0] + cost[:, 1, 1]
-    lo = np.maximum(0.0, a[:, 0] - b[:, 1])
-    hi = np.minimum(a[:, 0], b[:, 0])
-    t = np.where(slope < 0, hi, lo)
-    flow = np.stack([t, a[:, 0] - t, b[:, 0] - t, a[:, 1] - b[:, 0] + t], axis=1)
-    flow = np.maximum(flow, 0.0).reshape(-1, 2, 2)
-    tie = np.abs(slope) <= 1e-9
+    diff = cost[:, 0, :] - cost[:, 1, :]
+    order = np.argsort(diff, axis=1, kind="stable")
+    b_sorted = np.take_along_axis(b, order, axis=1)
+    before = np.cumsum(b_sorted, axis=1) - b_sorted
+    x_sorted = np.clip(a[:, :1] - before, 0.0, b_sorted)
+    x = np.empty_like(x_sorted)
+    np.put_along_axis(x, order, x_sorted, axis=1)
+    flow = np.stack([x, np.maximum(b - x, 0.0)], axis=1)
+    tie = np.any(np.diff(np.take_along_axis(diff, order, axis=1), axis=1) <= 1e-9, axis=1)
     if tie.any():
         flow[tie] = _emd_many(a[tie], b[tie], cost[tie])
     return flow
@@ -174,8 +177,8 @@ class WRDScore(EmbeddingMetric):
     * **degenerate pairs**: if every weight on a side is zero (only unseen tokens, or
       ``oov="drop"`` removed them all) there is nothing to transport: the pair scores
       0 and is counted in ``ScoreResult.degenerate_pairs``.
-    * a one-token side forces the flow (:math:`F = W \hat W^\top`), and a 2 x 2
-      problem has a closed-form optimum unless it has ties, so no solver runs for them.
+    * a one-token side forces the flow (:math:`F = W \hat W^\top`), and a two-token
+      side has a closed-form optimum unless it has ties, so no solver runs for them.
 
     Parameters
     ----------
@@ -308,8 +311,10 @@ class WRDScore(EmbeddingMetric):
             cos = np.matmul(unit[ri], unit[pi].transpose(0, 2, 1))
             if nr == 1 or npred == 1:
                 flow = a[:, :, None] * b[:, None, :]
-            elif nr == npred == 2:
-                flow = _flow_2x2(a, b, 1.0 - cos)
+            elif nr == 2:
+                flow = _flow_two_rows(a, b, 1.0 - cos)
+            elif npred == 2:
+                flow = _flow_two_rows(b, a, (1.0 - cos).transpose(0, 2, 1)).transpose(0, 2, 1)
             else:
                 flow = _emd_many(a, b, 1.0 - cos)
             p_out[group], r_out[group] = wrd_from_flow(flow, cos, self.clip)
