@@ -16,6 +16,7 @@ import signal
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
+from multiprocessing.pool import AsyncResult
 from typing import Any
 
 from rich.progress import TextColumn
@@ -100,7 +101,7 @@ def _extracted(
         return
     with multiprocessing.get_context().Pool(jobs, initializer=_init_worker) as pool:
         # Leaving the block (normally, on error or on Ctrl-C) terminates the workers.
-        pending: deque[tuple[list[JavaFile], Any]] = deque()
+        pending: deque[tuple[list[JavaFile], AsyncResult[list[FileResult]]]] = deque()
         for batch in batches:
             pending.append(
                 (batch, pool.apply_async(extract_batch, (_readable(batch), parser, fallback)))
