@@ -186,7 +186,7 @@ def test_same_seed_same_vectors(corpus, tmp_path, method):
     assert a.sha == b.sha
 
 
-def test_word2vec_independent_of_python_hash_seed(corpus, tmp_path):
+def test_fasttext_independent_of_python_hash_seed(corpus, tmp_path):
     script = (
         "import sys; from wrdscore.embeddings import train_embeddings as t; "
         "print(t(sys.argv[1], 'fasttext', sys.argv[2], dim=5, epochs=1, seed=3).sha)"
