@@ -251,6 +251,8 @@ def test_unknown_parser_is_refused():
         ("/**\n * @param x the x\n */", None),
         ("/** Summary\n * @return a value. */", "Summary"),
         ("/* plain comment */", None),
+        ("/**/", None),
+        ("/***/", None),
         (None, None),
     ],
 )

@@ -54,7 +54,8 @@ def first_sentence(comment: str | None) -> str | None:
     >>> first_sentence("/** @return nothing */") is None
     True
     """
-    if not comment or not comment.startswith("/**"):
+    # ``/**/`` is an empty plain comment, not a Javadoc one.
+    if not comment or not comment.startswith("/**") or comment.startswith("/**/"):
         return None
     body = comment[3:]
     if body.endswith("*/"):
