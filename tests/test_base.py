@@ -187,3 +187,9 @@ def test_embeddings_load_from_a_path(emb, tmp_path):
     emb.kv.save_word2vec_format(str(path))
     loaded = Seen(str(path)).embeddings
     assert loaded.sha == emb.sha
+
+
+def test_any_iterable_and_numpy_strings_are_accepted():
+    refs = np.array(["getName", "size"])
+    res = Jaccard().score(refs, (p for p in ["get name", "count"]))
+    assert res.scores.tolist() == [1.0, 0.0]

@@ -258,6 +258,9 @@ class Metric(ABC):
             raise WrdscoreError(
                 "references and predictions must be lists of items, not single strings"
             )
+        # Generators and arrays are fine too; the checks below need lengths and indexing.
+        references = references if isinstance(references, list) else list(references)
+        predictions = predictions if isinstance(predictions, list) else list(predictions)
         n = len(references)
         if n != len(predictions):
             raise WrdscoreError(
