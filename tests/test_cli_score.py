@@ -38,14 +38,22 @@ def run(*args):
     return runner.invoke(app, [str(a) for a in args])
 
 
-def test_score_examples_matches_the_library(emb, model):
-    res = run(
+def score_examples(model, *extra):
+    """`wrdscore score` on the example files with the test model."""
+    return run(
         "score",
         "--refs",
         EXAMPLES / "refs.txt",
         "--preds",
         EXAMPLES / "preds.txt",
         "-e",
+        model,
+        *extra,
+    )
+
+
+def test_score_examples_matches_the_library(emb, model):
+    res = score_examples(
         model,
         "--format",
         "json",
@@ -62,13 +70,7 @@ def test_score_examples_matches_the_library(emb, model):
 
 def test_table_output_and_per_pair_tsv(model, tmp_path):
     out = tmp_path / "pairs.tsv"
-    res = run(
-        "score",
-        "--refs",
-        EXAMPLES / "refs.txt",
-        "--preds",
-        EXAMPLES / "preds.txt",
-        "-e",
+    res = score_examples(
         model,
         "--per-pair",
         out,
@@ -103,13 +105,7 @@ def test_several_metrics_give_one_column_each(model):
     # Pick a second registered metric if the family has landed, so the test covers both cases.
     class_names += [n for n in METRICS if n != "wrd"][:1]
     args = [a for n in class_names for a in ("-m", n)]
-    res = run(
-        "score",
-        "--refs",
-        EXAMPLES / "refs.txt",
-        "--preds",
-        EXAMPLES / "preds.txt",
-        "-e",
+    res = score_examples(
         model,
         "--format",
         "json",
@@ -130,13 +126,7 @@ def test_several_metrics_give_one_column_each(model):
     ],
 )
 def test_bad_options_are_one_line_errors(model, extra, message):
-    res = run(
-        "score",
-        "--refs",
-        EXAMPLES / "refs.txt",
-        "--preds",
-        EXAMPLES / "preds.txt",
-        "-e",
+    res = score_examples(
         model,
         *extra,
     )
