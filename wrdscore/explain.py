@@ -84,7 +84,17 @@ def plot_transport(t: PairTransport, path: str | Path) -> Path:
             ax.set_ylabel("reference")
             ax.set_title(title)
             for (i, j), v in np.ndenumerate(matrix):
-                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=9)
+                # White on the darkest cells of either colour map, black elsewhere.
+                dark = abs(v - (lo + hi) / 2) > 0.35 * (hi - lo) if lo < 0 else v > 0.6 * hi
+                ax.text(
+                    j,
+                    i,
+                    f"{v:.2f}",
+                    ha="center",
+                    va="center",
+                    fontsize=9,
+                    color="white" if dark else "black",
+                )
             fig.colorbar(image, ax=ax, shrink=0.8)
         fig.suptitle(f"P {t.precision:.3f}   R {t.recall:.3f}   F1 {t.f1:.3f}")
         with atomic_write(path, "wb") as fh:
