@@ -13,12 +13,15 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-WORK=${WORK:-$ROOT/work-data/default-model}
-DEBSRC=$WORK/debsrc
-APT=$WORK/apt
+# Relative paths from the repository root, so model.json records no build machine's paths.
+cd "$ROOT"
+WORK=${WORK:-work-data/default-model}
+# apt runs from inside $DEBSRC, so its folders need absolute paths.
+DEBSRC=$(realpath -m "$WORK/debsrc")
+APT=$(realpath -m "$WORK/apt")
 # The folder name is the corpus label in the model name (debian-java-ft-50).
 CORPUS=$WORK/debian-java
-OUTPUT=$ROOT/wrdscore/data/default
+OUTPUT=wrdscore/data/default
 # The libraries: general-purpose, widely depended-on Java code with idiomatic names.
 PACKAGES=(guava-libraries commons-io libcommons-lang3-java jackson-databind junit4
           libcommons-collections4-java jackson-core)
@@ -56,7 +59,7 @@ done
 mkdir -p "$WORK/archives"
 ln -sf "$JDK_ZIP" "$WORK/archives/openjdk-17-src.zip"
 for f in "$DEBSRC"/*.orig.tar.*; do
-    ln -sf "$f" "$WORK/archives/$(basename "$f")"
+    ln -sf "$(realpath "$f")" "$WORK/archives/$(basename "$f")"
 done
 ls -lL "$WORK/archives"
 [[ ${1:-} == --download-only ]] && exit 0

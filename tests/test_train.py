@@ -184,6 +184,8 @@ def test_same_seed_same_vectors(corpus, tmp_path, method):
     b = train_embeddings(corpus, method, tmp_path / "b", dim=5, epochs=2, seed=7, workers=1)
     np.testing.assert_array_equal(a.kv.vectors, b.kv.vectors)
     assert a.sha == b.sha
+    for name in ("vectors.kv", "doc_freq.json"):  # byte-identical files, too
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
 
 def test_fasttext_independent_of_python_hash_seed(corpus, tmp_path):

@@ -74,6 +74,11 @@ def save_embeddings(
     force : bool
         Replace an existing ``output``.
 
+    Notes
+    -----
+    gensim's lifecycle log (timestamps, platform, paths) is dropped from ``kv``
+    before saving, so the same vectors always give the same bytes.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -86,6 +91,9 @@ def save_embeddings(
     ('tiny', 2, [1.4055])
     """
     meta = {"format": MODEL_FORMAT, **meta, "dim": int(kv.vector_size)}
+    # gensim pickles a log of timestamps, platform and temporary paths with the vectors;
+    # without it the same training gives byte-identical files (reproducible builds).
+    kv.lifecycle_events = None
     with atomic_dir(output, force=force) as tmp:
         kv.save(str(tmp / VECTORS_FILE))
         (tmp / MODEL_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
