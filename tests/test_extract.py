@@ -260,6 +260,23 @@ def test_first_sentence(comment, expected):
     assert first_sentence(comment) == expected
 
 
+@pytest.mark.parametrize("parser", ["tree-sitter", "javalang"])
+@pytest.mark.parametrize(
+    ("between", "expected"),
+    [
+        ("", "Doc one."),
+        ("// a note\n", "Doc one."),
+        ("/* plain */\n", "Doc one."),
+        ("/** Doc two. */\n", "Doc two."),
+        ("int field;\n", None),
+    ],
+)
+def test_the_last_javadoc_before_a_method_is_its_summary(parser, between, expected):
+    source = f"class A {{\n /** Doc one. */\n {between} void f() {{}}\n}}\n"
+    result = extract_file(source.encode(), parser)
+    assert [r["summary"] for r in result.records] == [expected]
+
+
 _KEYWORD_TEXT = (
     "abstract assert boolean break byte case catch char class const continue default do "
     "double else enum extends final finally float for goto if implements import "

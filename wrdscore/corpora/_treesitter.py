@@ -81,9 +81,14 @@ def _scope(body: Node, cache: dict[int, str]) -> str:
 
 
 def _javadoc(method: Node) -> str | None:
+    # Like javac (and javalang): the last /** comment before the declaration counts,
+    # even with other comments in between.
     prev = method.prev_sibling
-    if prev is not None and prev.type == "block_comment":
-        return first_sentence(_text(prev))
+    while prev is not None and prev.type in ("block_comment", "line_comment"):
+        text = _text(prev)
+        if text.startswith("/**") and not text.startswith("/**/"):
+            return first_sentence(text)
+        prev = prev.prev_sibling
     return None
 
 
