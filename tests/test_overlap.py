@@ -64,13 +64,23 @@ def test_rouge1_ignores_token_order_and_stays_in_unit_interval(ref, pred):
         assert rouge1(ref, ref) == (1.0, 1.0, 1.0) == rougeL(ref, ref)
 
 
-def test_subtoken_counts_follow_code2seq():
-    # predicted tokens found in the reference are TPs, by membership
-    assert subtoken_counts(["get", "user", "name"], ["get", "get", "id"]) == (2, 1, 2)
-    # same characters in other pieces: every reference token is a TP
-    assert subtoken_counts(["set", "up"], ["setup"]) == (2, 0, 0)
-    assert subtoken_counts(["get", "name"], ["get", "get"], counting="multiset") == (1, 1, 1)
+def test_subtoken_counts_default_to_multiset_overlap():
+    # a repeated token matches only as often as it occurs in the reference
+    assert subtoken_counts(["get", "user", "name"], ["get", "get", "id"]) == (1, 2, 2)
+    assert subtoken_counts(["get", "get", "name"], ["get", "get"]) == (2, 0, 1)
+    assert subtoken_counts(["set", "up"], ["setup"]) == (0, 1, 2)
     assert subtoken(["get", "user", "name"], ["get", "get", "id"]) == pytest.approx(
+        (1 / 3, 1 / 3, 1 / 3)
+    )
+
+
+def test_subtoken_counts_follow_code2seq_on_request():
+    # predicted tokens found in the reference are TPs, by membership
+    code2seq = {"counting": "code2seq"}
+    assert subtoken_counts(["get", "user", "name"], ["get", "get", "id"], **code2seq) == (2, 1, 2)
+    # same characters in other pieces: every reference token is a TP
+    assert subtoken_counts(["set", "up"], ["setup"], **code2seq) == (2, 0, 0)
+    assert subtoken(["get", "user", "name"], ["get", "get", "id"], **code2seq) == pytest.approx(
         (2 / 3, 2 / 4, 2 * (2 / 3) * (1 / 2) / (2 / 3 + 1 / 2))
     )
     assert subtoken([], []) == (0.0, 0.0, 0.0)
@@ -86,7 +96,7 @@ def test_unknown_counting_is_a_user_error():
 def test_counting_modes_agree_without_repeats(ref, pred):
     ref, pred = list(dict.fromkeys(ref)), list(dict.fromkeys(pred))
     if "".join(ref) != "".join(pred):
-        assert subtoken_counts(ref, pred) == subtoken_counts(ref, pred, counting="multiset")
+        assert subtoken_counts(ref, pred) == subtoken_counts(ref, pred, counting="code2seq")
 
 
 def test_corpus_score_is_a_micro_average():
@@ -112,7 +122,7 @@ def test_subtoken_metric_micro_averages_and_counts_empty_predictions():
     refs = ["getUserName", "isEmpty", "size"]
     preds = ["get name", "size", ""]
     res = get_metric("subtoken").score(refs, preds)
-    assert res.signature == f"subtoken|count:code2seq|v:{__version__}"
+    assert res.signature == f"subtoken|count:multiset|v:{__version__}"
     assert res.empty_predictions == 1
     assert res.values["fn"].tolist() == [1.0, 2.0, 1.0]  # the empty prediction misses "size"
     # TP 2, FP 1, FN 4: corpus P = 2/3, R = 2/6, not the mean of per-pair values
@@ -129,8 +139,8 @@ def test_subtoken_metric_counts_an_allowed_empty_reference_as_false_positives():
 
 
 def test_subtoken_metric_options():
-    res = get_metric("subtoken", counting="multiset").score(["getName"], ["get get"])
-    assert res.values["tp"].tolist() == [1.0] and "count:multiset" in res.signature
+    res = get_metric("subtoken", counting="code2seq").score(["getName"], ["get get"])
+    assert res.values["tp"].tolist() == [2.0] and "count:code2seq" in res.signature
     with pytest.raises(WrdscoreError, match="unknown sub-token counting 'bag'"):
         get_metric("subtoken", counting="bag")
     with pytest.raises(WrdscoreError, match="unknown option"):

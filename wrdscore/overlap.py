@@ -29,7 +29,7 @@ from wrdscore.errors import WrdscoreError
 
 PRF = tuple[float, float, float]
 
-SUBTOKEN_COUNTING = ("code2seq", "multiset")
+SUBTOKEN_COUNTING = ("multiset", "code2seq")
 
 
 def f_measure(precision: float, recall: float) -> float:
@@ -111,25 +111,28 @@ def rougeL(reference: Sequence[str], prediction: Sequence[str]) -> PRF:
 
 
 def subtoken_counts(
-    reference: Sequence[str], prediction: Sequence[str], counting: str = "code2seq"
+    reference: Sequence[str], prediction: Sequence[str], counting: str = "multiset"
 ) -> tuple[int, int, int]:
     """True positives, false positives and false negatives of one pair.
 
-    ``counting="code2seq"`` follows code2seq's evaluation (Alon et al. 2019,
+    ``counting="multiset"`` (the default) is the sub-token multiset overlap:
+    ``TP = sum_t min(c_r(t), c_p(t))``, ``FP = m - TP``, ``FN = l - TP``, so a
+    repeated token only matches as often as it occurs on the other side.
+    ``counting="code2seq"`` reproduces code2seq's evaluation code (Alon et al. 2019,
     ``update_per_subtoken_statistics`` in ``tech-srl/code2seq/model.py``): if the
     tokens concatenate to the same string, every reference token is a true positive;
     otherwise each predicted token found anywhere in the reference is a TP (else an
-    FP), and each reference token absent from the prediction is an FN. Repeated
-    tokens are therefore counted by membership, not matched one to one.
-    ``counting="multiset"`` matches them one to one: ``TP = sum_t min(c_r(t), c_p(t))``,
-    ``FP = m - TP``, ``FN = l - TP``. The two agree whenever no token repeats.
+    FP), and each reference token absent from the prediction is an FN, i.e. repeated
+    tokens count by membership. The two agree whenever no token repeats and the
+    names do not concatenate to the same string; the multiset form is the default
+    because it cannot reward repeating a correct token (``get get`` for ``get name``).
 
     Examples
     --------
     >>> subtoken_counts(["get", "name"], ["get", "get"])
-    (2, 0, 1)
-    >>> subtoken_counts(["get", "name"], ["get", "get"], counting="multiset")
     (1, 1, 1)
+    >>> subtoken_counts(["get", "name"], ["get", "get"], counting="code2seq")
+    (2, 0, 1)
     """
     if counting not in SUBTOKEN_COUNTING:
         raise WrdscoreError(
@@ -163,7 +166,7 @@ def subtoken_prf(tp: float, fp: float, fn: float) -> PRF:
 
 
 def subtoken(
-    reference: Sequence[str], prediction: Sequence[str], counting: str = "code2seq"
+    reference: Sequence[str], prediction: Sequence[str], counting: str = "multiset"
 ) -> PRF:
     """code2seq's sub-token precision, recall and F1 of one pair.
 
@@ -177,7 +180,7 @@ def subtoken(
     --------
     >>> subtoken(["get", "user", "name"], ["get", "name"])
     (1.0, 0.6666666666666666, 0.8)
-    >>> subtoken(["set", "up"], ["setup"])
+    >>> subtoken(["set", "up"], ["setup"], counting="code2seq")
     (1.0, 1.0, 1.0)
     """
     return subtoken_prf(*subtoken_counts(reference, prediction, counting))
@@ -250,8 +253,8 @@ class Subtoken(_TokenPairMetric):
 
     Parameters
     ----------
-    counting : {"code2seq", "multiset"}
-        How tokens are counted, see :func:`subtoken_counts`.
+    counting : {"multiset", "code2seq"}
+        How tokens are counted, see :func:`subtoken_counts` (default ``"multiset"``).
 
     Examples
     --------
@@ -263,7 +266,7 @@ class Subtoken(_TokenPairMetric):
     name = "subtoken"
     keys = ("precision", "recall", "f1", "tp", "fp", "fn")
 
-    def __init__(self, embeddings: object = None, *, counting: str = "code2seq", **options: Any):
+    def __init__(self, embeddings: object = None, *, counting: str = "multiset", **options: Any):
         super().__init__(**options)
         if counting not in SUBTOKEN_COUNTING:
             raise WrdscoreError(
