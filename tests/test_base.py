@@ -193,3 +193,16 @@ def test_any_iterable_and_numpy_strings_are_accepted():
     refs = np.array(["getName", "size"])
     res = Jaccard().score(refs, (p for p in ["get name", "count"]))
     assert res.scores.tolist() == [1.0, 0.0]
+
+
+def test_build_metrics_loads_a_model_only_for_embedding_metrics(emb, tmp_path):
+    from wrdscore.base import build_metrics
+
+    free = [n for n in METRICS if not issubclass(METRICS[n], EmbeddingMetric)]
+    if not free:
+        pytest.skip("no embedding-free metric registered yet")
+    # A path that does not exist would fail to load: it is never touched here.
+    (only,) = build_metrics([free[0]], tmp_path / "no-model")
+    assert only.name == free[0]
+    a, b = build_metrics(["wrd", "wrd", free[0]], emb, oov="drop")
+    assert a.embeddings is emb and a.oov == "drop" and b.name == free[0]

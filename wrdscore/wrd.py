@@ -36,13 +36,7 @@ def emd_flow(a: NDArray[np.float64], b: NDArray[np.float64], cost: NDArray) -> N
     >>> emd_flow(np.array([0.5, 0.5]), np.array([1.0]), np.array([[0.0], [1.0]])).tolist()
     [[0.5], [0.5]]
     """
-    b = b * a.sum() / b.sum()
-    flow, _cost, _u, _v, code = emd_c(
-        a, b, np.ascontiguousarray(cost, dtype=np.float64), _EMD_MAX_ITER, 1
-    )
-    if code != 1:  # 1 = OPTIMAL in POT's result codes
-        raise RuntimeError(f"the transport solver did not reach an optimum (code {code})")
-    return flow
+    return _emd_many(a[None], b[None], np.asarray(cost)[None])[0]
 
 
 def _emd_many(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
