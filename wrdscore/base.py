@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 from wrdscore import __version__
 from wrdscore.centering import CENTERING_MODES, center
 from wrdscore.corpora import to_tokens
-from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings
+from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
 from wrdscore.errors import WrdscoreError
 
 Tokens = list[str]
@@ -439,14 +439,6 @@ def resolve_embeddings(embeddings: TokenEmbeddings | str | Path | None) -> Token
         raise WrdscoreError(
             f"embeddings must be a model path or TokenEmbeddings, not {type(embeddings).__name__}"
         )
-    # Imported here: loading a model pulls in training code that scoring-only users
-    # of embedding-free metrics never need.
-    try:
-        from wrdscore.embeddings import load_embeddings
-    except ImportError as exc:
-        raise WrdscoreError(
-            "this installation cannot load embedding models yet; pass TokenEmbeddings"
-        ) from exc
     return load_embeddings(None if embeddings is None else str(embeddings))
 
 
