@@ -181,8 +181,6 @@ def test_embedding_options_are_checked(emb, options, message):
 
 
 def test_embeddings_load_from_a_path(emb, tmp_path):
-    if not hasattr(pytest.importorskip("wrdscore.embeddings"), "load_embeddings"):
-        pytest.skip("the embeddings loader has not landed yet")
     path = tmp_path / "vectors.txt"
     emb.kv.save_word2vec_format(str(path))
     loaded = Seen(str(path)).embeddings

@@ -215,12 +215,20 @@ def test_compare(model, tmp_path):
 
 
 def test_default_model_scores_the_examples():
-    from wrdscore import embeddings
-
-    try:
-        embeddings.load_embeddings(None)
-    except Exception:
-        pytest.skip("the bundled default model has not landed yet")
-    res = run("score", "--refs", EXAMPLES / "refs.txt", "--preds", EXAMPLES / "preds.txt")
+    res = run(
+        "score",
+        "--refs",
+        EXAMPLES / "refs.txt",
+        "--preds",
+        EXAMPLES / "preds.txt",
+        "--format",
+        "json",
+    )
     assert res.exit_code == 0, res.output
-    assert "wrdscore|emb:" in res.stdout
+    wrd = json.loads(res.stdout)["metrics"]["wrd"]
+    refs = (EXAMPLES / "refs.txt").read_text().splitlines()
+    preds = (EXAMPLES / "preds.txt").read_text().splitlines()
+    want = get_metric("wrd").score(refs, preds)  # the bundled model
+    assert wrd["signature"] == want.signature
+    assert wrd["corpus"]["f1"] == pytest.approx(want.corpus["f1"], abs=1e-12)
+    assert 0.0 < want.corpus["f1"] < 1.0
