@@ -322,13 +322,20 @@ def score(
         out = {"pairs": len(pred_items), "metrics": {r.metric: _result_json(r) for r in results}}
         typer.echo(json.dumps(out, indent=2))
         return
+    # One column per metric, one row per value; the headline value is marked.
     keys = list(dict.fromkeys(k for r in results for k in r.values))
-    table = Table(title=f"{len(pred_items)} pairs", title_justify="left")
-    table.add_column("metric")
-    for k in keys:
-        table.add_column(k, justify="right")
+    table = Table(title=f"{len(pred_items)} pairs, corpus scores", title_justify="left")
+    table.add_column("")
     for r in results:
-        table.add_row(r.metric, *(f"{r.corpus[k]:.4f}" if k in r.corpus else "" for k in keys))
+        table.add_column(r.metric, justify="right")
+    for k in keys:
+        cells = [
+            (f"[bold]{r.corpus[k]:.4f}[/bold]" if k == r.primary else f"{r.corpus[k]:.4f}")
+            if k in r.corpus
+            else ""
+            for r in results
+        ]
+        table.add_row(k, *cells)
     console = Console()
     console.print(table)
     for r in results:
