@@ -204,3 +204,5 @@ def test_build_metrics_loads_a_model_only_for_embedding_metrics(emb, tmp_path):
     assert only.name == free[0]
     a, b = build_metrics(["wrd", "wrd", free[0]], emb, oov="drop")
     assert a.embeddings is emb and a.oov == "drop" and b.name == free[0]
+    with pytest.raises(WrdscoreError, match="unknown OOV policy 'skip'"):
+        build_metrics([free[0]], oov="skip")

@@ -442,6 +442,15 @@ def resolve_embeddings(embeddings: TokenEmbeddings | str | Path | None) -> Token
     return load_embeddings(None if embeddings is None else str(embeddings))
 
 
+def _check_vector_options(oov: str = "zero", centering: str = "none") -> None:
+    if oov not in OOV_POLICIES:
+        raise WrdscoreError(f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}")
+    if centering not in CENTERING_MODES:
+        raise WrdscoreError(
+            f"unknown centering {centering!r}; choose one of {', '.join(CENTERING_MODES)}"
+        )
+
+
 class EmbeddingMetric(Metric):
     """Base of the metrics that read token vectors: model, OOV policy, centering.
 
@@ -472,14 +481,7 @@ class EmbeddingMetric(Metric):
         **options: Any,
     ) -> None:
         super().__init__(**options)
-        if oov not in OOV_POLICIES:
-            raise WrdscoreError(
-                f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}"
-            )
-        if centering not in CENTERING_MODES:
-            raise WrdscoreError(
-                f"unknown centering {centering!r}; choose one of {', '.join(CENTERING_MODES)}"
-            )
+        _check_vector_options(oov, centering)
         self.embeddings = resolve_embeddings(embeddings)
         if oov == "subword" and not self.embeddings.has_subword:
             raise WrdscoreError(
@@ -632,7 +634,8 @@ def build_metrics(
     """Build several metrics that share one loaded model (what ``wrdscore score`` runs).
 
     The model is loaded once, and only if some metric reads vectors;
-    ``embedding_options`` (``oov``, ``centering``) go to those metrics only.
+    ``embedding_options`` (``oov``, ``centering``) are checked, then go to those
+    metrics only.
 
     Examples
     --------
@@ -640,6 +643,8 @@ def build_metrics(
     >>> [m.name for m in build_metrics(["wrd"], emb, oov="drop")]
     ['wrd']
     """
+    # Checked even when no metric reads vectors, so a typo is never silently ignored.
+    _check_vector_options(**embedding_options)
     classes = [metric_class(n) for n in dict.fromkeys(names)]
     if any(issubclass(c, EmbeddingMetric) for c in classes):
         embeddings = resolve_embeddings(embeddings)
