@@ -81,3 +81,9 @@ def test_item_text():
     assert item_text("getA") == "getA"
     assert item_text(["get", "a"]) == "get a"
     assert item_text([["getA"], ["get", "b"]]) == "getA | get b"
+
+
+def test_only_newlines_end_items(tmp_path):
+    path = write(tmp_path, "preds.txt", "a\u2028b\x0cc\nd")
+    assert read_items(path) == ["a\u2028b\x0cc", "d"]
+    assert read_items(write(tmp_path, "one.txt", "\n")) == [""]

@@ -36,7 +36,12 @@ def _lines(path: Path) -> list[str]:
         raise WrdscoreError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     if text.startswith("\ufeff"):
         text = text[1:]  # a BOM left by some editors is not part of the first name
-    return text.splitlines()
+    # Only \n ends an item (str.splitlines would also split at form feeds and U+2028,
+    # which free text may contain); the final newline does not start an item.
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
 
 
 def _alternatives(cells: list[Any], where: str) -> list[list[str]]:
