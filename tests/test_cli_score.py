@@ -232,3 +232,30 @@ def test_default_model_scores_the_examples():
     assert wrd["signature"] == want.signature
     assert wrd["corpus"]["f1"] == pytest.approx(want.corpus["f1"], abs=1e-12)
     assert 0.0 < want.corpus["f1"] < 1.0
+
+
+def test_set_passes_typed_options_to_one_metric(emb, model):
+    res = score_examples(
+        model, "--set", "wrd.weights=uniform", "--set", "wrd.clip=false", "--format", "json"
+    )
+    assert res.exit_code == 0, res.output
+    wrd = json.loads(res.stdout)["metrics"]["wrd"]
+    assert "|w:uniform|" in wrd["signature"] and "|clip:no|" in wrd["signature"]
+    refs = (EXAMPLES / "refs.txt").read_text().splitlines()
+    preds = (EXAMPLES / "preds.txt").read_text().splitlines()
+    want = get_metric("wrd", embeddings=emb, weights="uniform", clip=False).score(refs, preds)
+    assert wrd["corpus"]["f1"] == pytest.approx(want.corpus["f1"], abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("wrd=1", "expected METRIC.OPTION=VALUE"),
+        ("wrd.colour=red", "unknown option(s) for metric 'wrd': colour"),
+        ("twmd.temperature=0.1", "options given for twmd, which is not being scored"),
+        ("wrd.weights=tfidf", "unknown weighting 'tfidf'"),
+    ],
+)
+def test_bad_set_is_a_one_line_error(model, spec, message):
+    res = score_examples(model, "--set", spec)
+    assert res.exit_code == 2 and message in res.stderr

@@ -629,26 +629,36 @@ def metric_class(name: str) -> type[Metric]:
 def build_metrics(
     names: Sequence[str],
     embeddings: TokenEmbeddings | str | Path | None = None,
+    per_metric: Mapping[str, Mapping[str, Any]] | None = None,
     **embedding_options: Any,
 ) -> list[Metric]:
     """Build several metrics that share one loaded model (what ``wrdscore score`` runs).
 
     The model is loaded once, and only if some metric reads vectors;
     ``embedding_options`` (``oov``, ``centering``) are checked, then go to those
-    metrics only.
+    metrics only. ``per_metric`` gives options to one metric by name
+    (``{"wrd": {"weights": "idf"}}``); they win over ``embedding_options``.
 
     Examples
     --------
     >>> emb = TokenEmbeddings.from_vectors({"a": [1.0, 0.0]})
-    >>> [m.name for m in build_metrics(["wrd"], emb, oov="drop")]
-    ['wrd']
+    >>> metrics = build_metrics(["wrd"], emb, {"wrd": {"clip": False}}, oov="drop")
+    >>> [m.signature for m in metrics]  # doctest: +ELLIPSIS
+    ['wrdscore|emb:custom@sha:...|w:norm|c:none|oov:drop|clip:no|solver:emd|v:0.1.0']
     """
     # Checked even when no metric reads vectors, so a typo is never silently ignored.
     _check_vector_options(**embedding_options)
-    classes = [metric_class(n) for n in dict.fromkeys(names)]
+    names = list(dict.fromkeys(names))
+    per_metric = dict(per_metric or {})
+    stray = sorted(set(per_metric) - set(names))
+    if stray:
+        raise WrdscoreError(f"options given for {', '.join(stray)}, which is not being scored")
+    classes = [metric_class(n) for n in names]
     if any(issubclass(c, EmbeddingMetric) for c in classes):
         embeddings = resolve_embeddings(embeddings)
     return [
-        c(embeddings, **embedding_options) if issubclass(c, EmbeddingMetric) else c(embeddings)
-        for c in classes
+        c(embeddings, **{**embedding_options, **per_metric.get(n, {})})
+        if issubclass(c, EmbeddingMetric)
+        else c(embeddings, **per_metric.get(n, {}))
+        for n, c in zip(names, classes, strict=True)
     ]

@@ -266,6 +266,26 @@ def _score_all(
     return results
 
 
+def _metric_options(specs: list[str]) -> dict[str, dict[str, Any]]:
+    """``--set wrd.weights=idf`` -> ``{"wrd": {"weights": "idf"}}``; JSON values typed."""
+    import json
+
+    out: dict[str, dict[str, Any]] = {}
+    for spec in specs:
+        target, sep, raw = spec.partition("=")
+        metric, dot, key = target.partition(".")
+        if not (sep and dot and metric and key.isidentifier()):
+            raise WrdscoreError(
+                f"--set {spec!r}: expected METRIC.OPTION=VALUE, e.g. wrd.weights=idf"
+            )
+        try:
+            value = json.loads(raw)  # true, 0.1, 3, "x"
+        except json.JSONDecodeError:
+            value = raw  # a bare word such as norm*idf
+        out.setdefault(metric, {})[key] = value
+    return out
+
+
 def _result_json(res: Any) -> dict[str, Any]:
     return {
         "corpus": res.corpus,
@@ -291,6 +311,9 @@ def score(
     centering: str = typer.Option(
         "none", "--centering", help="none, dimension, sentence, corpus or batch."
     ),
+    options: list[str] = typer.Option(
+        [], "--set", help="A metric option, METRIC.OPTION=VALUE (wrd.weights=idf); repeatable."
+    ),
     per_pair: Path | None = typer.Option(
         None, "--per-pair", help="Also write every pair's scores to OUT.tsv or OUT.jsonl."
     ),
@@ -314,7 +337,9 @@ def score(
         check_per_pair_path(per_pair)
     ref_items = read_items(refs, references=True)
     pred_items = read_items(preds)
-    metrics = build_metrics(metric, embeddings, oov=oov, centering=centering)
+    metrics = build_metrics(
+        metric, embeddings, _metric_options(options), oov=oov, centering=centering
+    )
     results = _score_all(metrics, ref_items, pred_items, allow_empty_reference, quiet)
     if per_pair is not None:
         write_per_pair(per_pair, ref_items, pred_items, results)
@@ -416,6 +441,9 @@ def compare(
     ),
     oov: str = typer.Option("zero", "--oov", help="Unseen tokens: zero, drop or subword."),
     centering: str = typer.Option("none", "--centering", help="none, dimension, ... batch."),
+    options: list[str] = typer.Option(
+        [], "--set", help="A metric option, METRIC.OPTION=VALUE (wrd.weights=idf); repeatable."
+    ),
     resamples: int = typer.Option(1000, "--resamples", help="Bootstrap resamples."),
     seed: int = typer.Option(12345, "--seed", help="Bootstrap seed."),
     fmt: str = typer.Option("table", "--format", help="table or json."),
@@ -436,7 +464,9 @@ def compare(
     if len(preds) != 2:
         raise WrdscoreError(f"compare needs --preds exactly twice (A and B), got {len(preds)}")
     ref_items = read_items(refs, references=True)
-    (m,) = build_metrics([metric], embeddings, oov=oov, centering=centering)
+    (m,) = build_metrics(
+        [metric], embeddings, _metric_options(options), oov=oov, centering=centering
+    )
     a, b = (
         m.score(ref_items, read_items(p), allow_empty_reference=allow_empty_reference)
         for p in preds
