@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -25,7 +24,7 @@ EXIT_INTERRUPTED = 130
 class _Group(TyperGroup):
     """Turns user errors anywhere below it into one-line messages."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: typer.Context) -> Any:
         try:
             return super().invoke(ctx)
         except WrdscoreError as exc:
