@@ -290,8 +290,10 @@ class WRDScore(EmbeddingMetric):
         identical = bag_of[ref_item] == bag_of[pred_item]
         active = ~identical & (len_r > 0) & (len_p > 0)
         degenerate = ~identical & ~active
-        shapes = np.stack([len_r, len_p], axis=1)
-        for nr, npred in np.unique(shapes[active], axis=0):
+        # One code per (l, m) shape: np.unique over integers, far cheaper than over rows.
+        width = int(len_p.max()) + 1
+        for code in np.unique((len_r * width + len_p)[active]):
+            nr, npred = divmod(int(code), width)
             group = np.flatnonzero(active & (len_r == nr) & (len_p == npred))
             ri = rows[starts_r[group, None] + np.arange(nr)]
             pi = rows[starts_p[group, None] + np.arange(npred)]
