@@ -85,3 +85,17 @@ def test_swapping_systems_mirrors_the_result(pairs):
 def test_bad_input(a, b, options, message):
     with pytest.raises(WrdscoreError, match=message):
         paired_bootstrap(a, b, **options)
+
+
+def test_metric_compare_scores_both_systems_and_bootstraps_their_difference():
+    from wrdscore import get_metric
+
+    refs = ["getName", "size", "isEmpty", "toString"]
+    a_preds = ["get name", "size", "empty", "string"]
+    b_preds = ["name", "count", "is", "to"]
+    metric = get_metric("rouge1")
+    a, b, cmp = metric.compare(refs, a_preds, b_preds, resamples=200, seed=3)
+    assert a.scores.tolist() == metric.score(refs, a_preds).scores.tolist()
+    assert cmp.difference == pytest.approx(a.scores.mean() - b.scores.mean())
+    assert cmp == paired_bootstrap(a.scores, b.scores, resamples=200, seed=3)
+    assert metric.corpus_score(refs, a_preds) == a.corpus

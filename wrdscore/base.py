@@ -27,6 +27,12 @@ from wrdscore.centering import CENTERING_MODES, center
 from wrdscore.corpora import to_tokens
 from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
 from wrdscore.errors import WrdscoreError
+from wrdscore.significance import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    BootstrapComparison,
+    paired_bootstrap,
+)
 
 Tokens = list[str]
 # One reference item: a string, a token list, or a list of alternatives (each a string
@@ -378,6 +384,59 @@ class Metric(ABC):
         [1.0]
         """
         return self.score([reference], [prediction])
+
+    def corpus_score(
+        self, references: Sequence[Reference], predictions: Sequence[Prediction], **kwargs: Any
+    ) -> dict[str, float]:
+        """Only the corpus-level values of :meth:`score` (same arguments).
+
+        Examples
+        --------
+        >>> from wrdscore.embeddings import TokenEmbeddings
+        >>> emb = TokenEmbeddings.from_vectors({"get": [1.0, 0.0], "name": [0.0, 1.0]})
+        >>> get_metric("wrd", embeddings=emb).corpus_score(["getName"], ["nameGet"])
+        {'precision': 1.0, 'recall': 1.0, 'f1': 1.0}
+        """
+        return self.score(references, predictions, **kwargs).corpus
+
+    def compare(
+        self,
+        references: Sequence[Reference],
+        predictions_a: Sequence[Prediction],
+        predictions_b: Sequence[Prediction],
+        *,
+        resamples: int = DEFAULT_RESAMPLES,
+        seed: int = DEFAULT_SEED,
+        allow_empty_reference: bool = False,
+    ) -> tuple[ScoreResult, ScoreResult, BootstrapComparison]:
+        """Score two systems on the same references and test their difference.
+
+        Both prediction sets are scored with this metric's settings, then
+        :func:`~wrdscore.significance.paired_bootstrap` compares the mean per-pair
+        headline values (``scores``). With ``centering="batch"`` each system is
+        centered on its own batch, as its own score would be.
+
+        Returns
+        -------
+        result_a, result_b : ScoreResult
+        comparison : BootstrapComparison
+            Difference A - B, its percentile interval and p-value; its ``signature``
+            (resamples, seed, level) completes the metric's.
+
+        Examples
+        --------
+        A scores F1 = 1 on every pair, B 2/3 on three pairs and 1 on the fourth:
+
+        >>> _, _, cmp = get_metric("rouge1").compare(["getName"] * 4, ["get name"] * 4,
+        ...                                          ["get", "name", "get", "nameGet"])
+        >>> round(cmp.difference, 4), cmp.signature
+        (0.25, 'bootstrap|n:1000|seed:12345|ci:95%|paired:yes')
+        """
+        a, b = (
+            self.score(references, preds, allow_empty_reference=allow_empty_reference)
+            for preds in (predictions_a, predictions_b)
+        )
+        return a, b, paired_bootstrap(a.scores, b.scores, resamples=resamples, seed=seed)
 
     def _check_values(self, raw: dict[str, NDArray], size: int) -> None:
         # A metric bug must never surface as NaN in a user's results.

@@ -457,7 +457,6 @@ def compare(
 
     from wrdscore.base import build_metrics
     from wrdscore.inputs import read_items
-    from wrdscore.significance import paired_bootstrap
 
     _check_format(fmt)
     if len(preds) != 2:
@@ -466,11 +465,14 @@ def compare(
     (m,) = build_metrics(
         [metric], embeddings, _metric_options(options), oov=oov, centering=centering
     )
-    a, b = (
-        m.score(ref_items, read_items(p), allow_empty_reference=allow_empty_reference)
-        for p in preds
+    a, _, cmp = m.compare(
+        ref_items,
+        read_items(preds[0]),
+        read_items(preds[1]),
+        resamples=resamples,
+        seed=seed,
+        allow_empty_reference=allow_empty_reference,
     )
-    cmp = paired_bootstrap(a.scores, b.scores, resamples=resamples, seed=seed)
     if fmt == "json":
         out = {
             "a": str(preds[0]),
