@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from wrdscore._pairs import PairEmbeddingMetric
-from wrdscore.base import Tokens, register
+from wrdscore.base import TokenBatch, register
 from wrdscore.centering import FloatArray, cosine_matrix
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.overlap import PRF, f_measure
@@ -81,6 +81,30 @@ def bertscore(
     return p, r, f_measure(p, r)
 
 
+def _weighted_mean_many(values: FloatArray, weights: FloatArray | None) -> FloatArray:
+    if weights is None:
+        return values.mean(axis=1)
+    total = weights.sum(axis=1)
+    dot = np.einsum("gi,gi->g", values, weights)
+    return np.divide(dot, total, out=np.zeros_like(dot), where=total > 0)
+
+
+def _bertscore_many(
+    x: FloatArray, y: FloatArray, wx: FloatArray | None, wy: FloatArray | None, clip: bool
+) -> FloatArray:
+    """:func:`bertscore` of stacks of unit token vectors; (G, 3) of P, R, F1."""
+    sim = np.matmul(x, y.transpose(0, 2, 1))
+    best_for_pred, best_for_ref = sim.max(axis=1), sim.max(axis=2)
+    if clip:
+        best_for_pred = np.maximum(best_for_pred, 0.0)
+        best_for_ref = np.maximum(best_for_ref, 0.0)
+    p = _weighted_mean_many(best_for_pred, wy)
+    r = _weighted_mean_many(best_for_ref, wx)
+    total = p + r
+    f = np.divide(2.0 * p * r, total, out=np.zeros_like(total), where=total > 0)
+    return np.stack([p, r, f], axis=1)
+
+
 @register
 class BERTScore(PairEmbeddingMetric):
     """BERTScore precision, recall and F1 on sub-token embeddings (:func:`bertscore`).
@@ -127,15 +151,12 @@ class BERTScore(PairEmbeddingMetric):
             "clip": "yes" if self.clip else "no",
         }
 
-    def _weights(self, tokens: Tokens) -> FloatArray | None:
-        if not self.idf:
-            return None
-        if self.oov == "drop":
-            # Dropped tokens have no row, so they get no weight either.
-            tokens = [t for t in tokens if t in self.embeddings]
-        return self.embeddings.idf(tokens)
+    def _row_weights(self, batch: TokenBatch) -> FloatArray | None:
+        # IDF is a function of the token alone, so it is looked up once per table row;
+        # tokens dropped under oov="drop" have no row, so they get no weight either.
+        return self.embeddings.idf(batch.tokens) if self.idf else None
 
-    def _score_pair(
-        self, x: FloatArray, y: FloatArray, ref: Tokens, pred: Tokens
-    ) -> tuple[float, ...]:
-        return bertscore(x, y, self._weights(ref), self._weights(pred), clip=self.clip)
+    def _score_group(
+        self, x: FloatArray, y: FloatArray, wx: FloatArray | None, wy: FloatArray | None
+    ) -> FloatArray:
+        return _bertscore_many(x, y, wx, wy, self.clip)

@@ -73,6 +73,24 @@ def cka(x: FloatArray, y: FloatArray) -> float:
     return float(np.linalg.norm(b @ a.T) ** 2) / denom
 
 
+def _sbert_many(x: FloatArray, y: FloatArray) -> FloatArray:
+    """:func:`sbert` of stacks of unit token vectors, (G, l, dim) and (G, m, dim)."""
+    mx, my = x.mean(axis=1), y.mean(axis=1)
+    denom = np.linalg.norm(mx, axis=1) * np.linalg.norm(my, axis=1)
+    dot = np.einsum("gd,gd->g", mx, my)
+    return np.divide(dot, denom, out=np.zeros_like(dot), where=denom > 0)
+
+
+def _cka_many(x: FloatArray, y: FloatArray) -> FloatArray:
+    """:func:`cka` of stacks of unit token vectors, (G, l, dim) and (G, m, dim)."""
+    a = x - x.mean(axis=2, keepdims=True)
+    b = y - y.mean(axis=2, keepdims=True)
+    gram = np.linalg.norm(np.matmul(a, a.transpose(0, 2, 1)), axis=(1, 2))
+    denom = gram * np.linalg.norm(np.matmul(b, b.transpose(0, 2, 1)), axis=(1, 2))
+    cross = np.linalg.norm(np.matmul(b, a.transpose(0, 2, 1)), axis=(1, 2)) ** 2
+    return np.divide(cross, denom, out=np.zeros_like(cross), where=denom > 0)
+
+
 @register
 class SBERT(SimilarityMetric):
     """Cosine of mean token vectors (:func:`sbert`), in [-1, 1].
@@ -87,7 +105,7 @@ class SBERT(SimilarityMetric):
 
     name = "sbert"
 
-    _similarity = staticmethod(sbert)
+    _similarities = staticmethod(_sbert_many)
 
 
 @register
@@ -104,4 +122,4 @@ class CKA(SimilarityMetric):
 
     name = "cka"
 
-    _similarity = staticmethod(cka)
+    _similarities = staticmethod(_cka_many)

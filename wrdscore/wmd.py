@@ -27,6 +27,7 @@ from wrdscore.base import register
 from wrdscore.centering import FloatArray, cosine_matrix, unit_rows
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
+from wrdscore.wrd import emd_flows
 
 #: Chen et al. (2020)'s tuned temperatures, without and with batch centering.
 TWMD_TEMPERATURE = {"default": 0.02, "batch": 0.10}
@@ -60,6 +61,12 @@ def _normalise(c12: float, c11: float, c22: float) -> float:
 
 def _uniform(n: int) -> FloatArray:
     return np.full(n, 1.0 / n)
+
+
+def _normalise_many(c12: FloatArray, c11: FloatArray, c22: FloatArray) -> FloatArray:
+    ok = (c11 > 0) & (c22 > 0)
+    denom = np.sqrt(np.where(ok, c11 * c22, 1.0))
+    return np.divide(c12, denom, out=np.zeros_like(c12), where=ok)
 
 
 def _self_wmd(x: FloatArray) -> float:
@@ -103,6 +110,17 @@ def wmd(x: FloatArray, y: FloatArray) -> float:
     return _normalise(float(np.sum(plan * sim)), _self_wmd(xu), _self_wmd(yu))
 
 
+def _wmd_many(x: FloatArray, y: FloatArray) -> FloatArray:
+    """:func:`wmd` of stacks of unit token vectors, (G, l, dim) and (G, m, dim)."""
+    g, nr, npred = len(x), x.shape[1], y.shape[1]
+    sim = np.matmul(x, y.transpose(0, 2, 1))
+    plan = emd_flows(np.full((g, nr), 1.0 / nr), np.full((g, npred), 1.0 / npred), 1.0 - sim)
+    c12 = np.einsum("gij,gij->g", plan, sim)
+    self_x = np.einsum("gid,gid->gi", x, x).mean(axis=1)
+    self_y = np.einsum("gid,gid->gi", y, y).mean(axis=1)
+    return _normalise_many(c12, self_x, self_y)
+
+
 def tempered_plan(
     x: FloatArray, y: FloatArray, temperature: float, iterations: int = 1
 ) -> FloatArray:
@@ -144,6 +162,27 @@ def _twmd_raw(x: FloatArray, y: FloatArray, temperature: float, iterations: int)
     return float(np.sum(plan * cosine_matrix(x, y)))
 
 
+def _tempered_plans(sim: FloatArray, temperature: float, iterations: int) -> FloatArray:
+    """:func:`tempered_plan` of a stack of cosine matrices (G, l, m).
+
+    POT's ``sinkhorn_log`` batched: the same initialisation (zero log-scalings), the
+    same updates in the same order (columns, then rows), ``iterations`` times.
+    """
+    nr, npred = sim.shape[1:]
+    log_kernel = sim / temperature
+    log_a, log_b = np.log(_uniform(nr)), np.log(_uniform(npred))
+    u = np.zeros(sim.shape[:2])
+    for _ in range(iterations):
+        v = log_b - logsumexp(log_kernel + u[:, :, None], axis=1)
+        u = log_a - logsumexp(log_kernel + v[:, None, :], axis=2)
+    return np.exp(log_kernel + u[:, :, None] + v[:, None, :])
+
+
+def _twmd_raw_many(x: FloatArray, y: FloatArray, temperature: float, iterations: int) -> FloatArray:
+    sim = np.matmul(x, y.transpose(0, 2, 1))
+    return np.einsum("gij,gij->g", _tempered_plans(sim, temperature, iterations), sim)
+
+
 def twmd(x: FloatArray, y: FloatArray, temperature: float = 0.02, iterations: int = 1) -> float:
     """Tempered Word Mover similarity (Chen et al. 2020).
 
@@ -172,6 +211,11 @@ def twmd(x: FloatArray, y: FloatArray, temperature: float = 0.02, iterations: in
 
 def _trwmd_raw(x: FloatArray, y: FloatArray, temperature: float) -> float:
     return temperature * float(np.mean(logsumexp(cosine_matrix(x, y) / temperature, axis=1)))
+
+
+def _trwmd_raw_many(x: FloatArray, y: FloatArray, temperature: float) -> FloatArray:
+    sim = np.matmul(x, y.transpose(0, 2, 1))
+    return temperature * logsumexp(sim / temperature, axis=2).mean(axis=1)
 
 
 def trwmd(x: FloatArray, y: FloatArray, temperature: float = 0.02) -> float:
@@ -221,7 +265,7 @@ class WMD(SimilarityMetric):
 
     name = "wmd"
 
-    _similarity = staticmethod(wmd)
+    _similarities = staticmethod(_wmd_many)
 
 
 class _TemperedMetric(SimilarityMetric):
@@ -278,8 +322,11 @@ class TWMD(_TemperedMetric):
     def _signature_fields(self) -> dict[str, str]:
         return {**super()._signature_fields(), "it": str(self.iterations)}
 
-    def _similarity(self, x: FloatArray, y: FloatArray) -> float:
-        return twmd(x, y, self.temperature, self.iterations)
+    def _similarities(self, x: FloatArray, y: FloatArray) -> FloatArray:
+        t, it = self.temperature, self.iterations
+        return _normalise_many(
+            _twmd_raw_many(x, y, t, it), _twmd_raw_many(x, x, t, it), _twmd_raw_many(y, y, t, it)
+        )
 
 
 @register
@@ -301,5 +348,8 @@ class TRWMD(_TemperedMetric):
 
     name = "trwmd"
 
-    def _similarity(self, x: FloatArray, y: FloatArray) -> float:
-        return trwmd(x, y, self.temperature)
+    def _similarities(self, x: FloatArray, y: FloatArray) -> FloatArray:
+        t = self.temperature
+        return _normalise_many(
+            _trwmd_raw_many(x, y, t), _trwmd_raw_many(x, x, t), _trwmd_raw_many(y, y, t)
+        )

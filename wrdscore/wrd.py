@@ -75,6 +75,35 @@ def _flow_two_rows(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
     return flow
 
 
+def emd_flows(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
+    """:func:`emd_flow` of a stack of same-shape problems, solver-free where it can be.
+
+    A one-token side forces the flow (``F = a b^T``) and a two-token side has a closed
+    form (ties go to the solver), so the network simplex runs only when both sides
+    have three tokens or more.
+
+    Parameters
+    ----------
+    a, b : ndarray of shape (G, l) and (G, m)
+        Masses, each row summing to 1.
+    cost : ndarray of shape (G, l, m)
+
+    Examples
+    --------
+    >>> cost = np.array([[[0.0, 1.0], [1.0, 0.0]]])
+    >>> emd_flows(np.array([[0.5, 0.5]]), np.array([[0.5, 0.5]]), cost).tolist()
+    [[[0.5, 0.0], [0.0, 0.5]]]
+    """
+    nr, npred = cost.shape[1:]
+    if nr == 1 or npred == 1:
+        return a[:, :, None] * b[:, None, :]
+    if nr == 2:
+        return _flow_two_rows(a, b, cost)
+    if npred == 2:
+        return _flow_two_rows(b, a, cost.transpose(0, 2, 1)).transpose(0, 2, 1)
+    return _emd_many(a, b, cost)
+
+
 def wrd_from_flow(
     flow: NDArray, cos: NDArray, clip: bool = True
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -305,14 +334,7 @@ class WRDScore(EmbeddingMetric):
             a /= sa[ok, None]
             b /= sb[ok, None]
             cos = np.matmul(unit[ri], unit[pi].transpose(0, 2, 1))
-            if nr == 1 or npred == 1:
-                flow = a[:, :, None] * b[:, None, :]
-            elif nr == 2:
-                flow = _flow_two_rows(a, b, 1.0 - cos)
-            elif npred == 2:
-                flow = _flow_two_rows(b, a, (1.0 - cos).transpose(0, 2, 1)).transpose(0, 2, 1)
-            else:
-                flow = _emd_many(a, b, 1.0 - cos)
+            flow = emd_flows(a, b, 1.0 - cos)
             p_out[group], r_out[group] = wrd_from_flow(flow, cos, self.clip)
             self._advance(int(counts[group].sum()))
         p_out[identical] = r_out[identical] = 1.0
