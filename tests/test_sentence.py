@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -47,6 +47,8 @@ def test_cka_hand_value():
     # centered over coordinates: (2,-1,-1)/3 and (-1,-1,2)/3; squared cosine = (1/3)^2/(2/3)^2
     assert cka(x, y) == pytest.approx(0.25)
     assert cka(x, np.zeros((1, 3))) == 0.0
+    # a vector with equal coordinates centers to zero: nothing to align
+    assert cka(np.ones((1, 4)), np.ones((1, 4))) == 0.0
     assert cka(x, np.zeros((0, 3))) == 0.0
 
 
@@ -61,13 +63,19 @@ def test_cka_equals_hsic_form_and_lies_in_unit_interval(x, y):
 
 @settings(max_examples=100, deadline=None)
 @given(vecs, vecs)
+@example(x=np.ones((1, 4)), y=np.zeros((1, 4)))
 def test_identity_order_and_ranges(x, y):
-    known = bool(np.all(np.any(x != 0, axis=1)))
     for fn in (sbert, cka):
         assert fn(x[::-1], y[::-1]) == pytest.approx(fn(x, y), abs=1e-12)
         assert fn(x, y) == pytest.approx(fn(y, x), abs=1e-12)
-        if known and np.linalg.norm(_unit(x).mean(axis=0)) > 1e-9:
-            assert fn(x, x) == pytest.approx(1.0, abs=1e-12)
+    known = bool(np.all(np.any(x != 0, axis=1)))
+    if known and np.linalg.norm(_unit(x).mean(axis=0)) > 1e-9:
+        assert sbert(x, x) == pytest.approx(1.0, abs=1e-12)
+    # CKA centers each unit vector over its coordinates, so a vector with equal
+    # coordinates, such as (1, 1, 1, 1), becomes zero; identity needs one that does not.
+    centered = _unit(x) - _unit(x).mean(axis=1, keepdims=True)
+    if np.abs(centered).max() > 1e-6:
+        assert cka(x, x) == pytest.approx(1.0, abs=1e-12)
     assert -1 - 1e-12 <= sbert(x, y) <= 1 + 1e-12
 
 
