@@ -112,6 +112,8 @@ def test_batched_metrics_equal_pair_by_pair(
     assert np.all(np.isfinite(got))
     assert res.degenerate_pairs == degenerate
     assert sum(done) == len(refs)
+    # Unseen tokens are counted per occurrence, repeated pairs included.
+    assert res.oov_tokens == sum(t == "unseen" for name in refs + preds for t in name)
 
 
 @settings(max_examples=60, deadline=None)
@@ -157,3 +159,12 @@ def test_one_token_wmd_plan_is_forced():
     sim = unit_rows(x) @ unit_rows(y).T
     plan = ot.emd(np.ones(1), np.full(3, 1 / 3), 1.0 - sim)
     assert wmd(x, y) == pytest.approx(float(np.sum(plan * sim)), abs=1e-15)
+
+
+@pytest.mark.parametrize("centering", ["none", "sentence", "batch"])
+@pytest.mark.parametrize("metric_name", ["wrd", "wmd"])
+def test_repeated_names_count_every_unseen_token(metric_name, centering):
+    emb = TokenEmbeddings.from_vectors({"get": [1.0, 0.0], "size": [0.0, 1.0]})
+    metric = get_metric(metric_name, embeddings=emb, centering=centering)
+    res = metric.score(["get zz", "get zz", "size"], ["size", "size", "zz get"])
+    assert res.oov_tokens == 3

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -18,42 +19,98 @@ from wrdscore.base import EmbeddingMetric, TokenBatch, Tokens
 from wrdscore.centering import FloatArray, unit_rows
 
 
-def distinct_pairs(
-    refs: list[Tokens], preds: list[Tokens]
-) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """The distinct (reference, prediction) pairs of a batch, found by object identity.
+@dataclass
+class PairBatch:
+    """The distinct (reference, prediction) pairs of a batch, with their names' vectors.
 
-    ``Metric.score`` hands equal items over as one shared list, so identity finds
-    them without hashing tokens; equal lists that are distinct objects are merely
-    scored twice, with the same result.
+    Distinct names and pairs are found by object identity: ``Metric.score`` hands
+    equal items over as one shared list, so no tokens are hashed; equal lists that
+    are distinct objects are merely scored twice, with the same result.
 
-    Returns
-    -------
-    item_of : ndarray of shape (2n,)
-        A label per item of ``[*refs, *preds]``, equal for the same object.
-    first : ndarray of shape (u,)
-        The first pair index of each distinct pair.
+    Attributes
+    ----------
+    batch : TokenBatch
+        Vectors of the distinct names (of every name under batch centering).
+    items : list of token lists
+        The distinct names.
+    ref_item, pred_item : ndarray of shape (u,)
+        The distinct name (index into ``items``) of each distinct pair's two sides.
+    ref_start, ref_len, pred_start, pred_len : ndarray of shape (u,)
+        Where each distinct pair's vectors lie in ``batch.rows``.
     inverse : ndarray of shape (n,)
-        The distinct pair of each pair (``first[inverse]`` is an equal pair).
+        The distinct pair of each pair.
+    """
+
+    batch: TokenBatch
+    items: list[Tokens]
+    ref_item: NDArray[np.int64]
+    pred_item: NDArray[np.int64]
+    ref_start: NDArray[np.int64]
+    ref_len: NDArray[np.int64]
+    pred_start: NDArray[np.int64]
+    pred_len: NDArray[np.int64]
+    inverse: NDArray[np.int64]
+
+
+def embed_pairs(metric: EmbeddingMetric, refs: list[Tokens], preds: list[Tokens]) -> PairBatch:
+    """Embed the distinct names of a batch and index its distinct pairs (:class:`PairBatch`).
+
+    Names repeat a lot (get, size, toString...), and equal pairs get equal vectors
+    whatever the centering (sentence centering depends on the name alone, batch
+    centering on the whole batch), so each distinct name is embedded once and each
+    distinct pair needs scoring once. Unseen tokens are still counted per occurrence.
 
     Examples
     --------
-    >>> a, b = ["get"], ["size"]
-    >>> item_of, first, inverse = distinct_pairs([a, b, a], [b, a, b])
-    >>> first.tolist(), inverse.tolist()
-    ([0, 1], [0, 1, 0])
+    >>> from wrdscore.base import get_metric
+    >>> from wrdscore.embeddings import TokenEmbeddings
+    >>> metric = get_metric("sbert", embeddings=TokenEmbeddings.from_vectors({"get": [1.0]}))
+    >>> a, b = ["get"], ["get", "zz"]
+    >>> pairs = embed_pairs(metric, [a, b, a], [b, a, b])
+    >>> len(pairs.items), sorted(pairs.ref_len.tolist()), metric._oov_count
+    (2, [1, 2], 3)
+    >>> bool(pairs.inverse[0] == pairs.inverse[2] != pairs.inverse[1])
+    True
     """
     n = len(refs)
     every = [*refs, *preds]
-    _, item_of = np.unique(
-        np.fromiter(map(id, every), dtype=np.int64, count=2 * n), return_inverse=True
-    )
-    _, first, inverse = np.unique(
-        item_of[:n] * (int(item_of.max()) + 1) + item_of[n:],
+    _, first_item, item_of = np.unique(
+        np.fromiter(map(id, every), dtype=np.int64, count=2 * n),
         return_index=True,
         return_inverse=True,
     )
-    return item_of, first, inverse
+    items = [every[i] for i in first_item]
+    _, first, inverse = np.unique(
+        item_of[:n] * len(items) + item_of[n:], return_index=True, return_inverse=True
+    )
+    # Only batch centering needs every copy of a name (its mean counts them all).
+    if metric.centering == "batch":
+        batch = metric.embed(every)
+        item_pos = first_item
+    else:
+        batch = metric.embed(items)
+        item_pos = np.arange(len(items))
+        # embed counted each distinct name's unseen tokens once; add the other copies.
+        unseen = np.fromiter(
+            (sum(metric._cache[t][1] for t in tokens) for tokens in items),
+            dtype=np.int64,
+            count=len(items),
+        )
+        metric._oov_count += int(unseen @ (np.bincount(item_of) - 1))
+    ref_item, pred_item = item_of[first], item_of[n + first]
+    offsets = batch.offsets
+    ref_start, pred_start = offsets[item_pos[ref_item]], offsets[item_pos[pred_item]]
+    return PairBatch(
+        batch=batch,
+        items=items,
+        ref_item=ref_item,
+        pred_item=pred_item,
+        ref_start=ref_start,
+        ref_len=offsets[item_pos[ref_item] + 1] - ref_start,
+        pred_start=pred_start,
+        pred_len=offsets[item_pos[pred_item] + 1] - pred_start,
+        inverse=inverse,
+    )
 
 
 def shape_groups(
@@ -102,23 +159,19 @@ class PairEmbeddingMetric(EmbeddingMetric):
         return None
 
     def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray]:
-        n = len(refs)
-        batch = self.embed([*refs, *preds])
-        _, first, inverse = distinct_pairs(refs, preds)
-        rows, offsets = batch.rows, batch.offsets
+        pairs = embed_pairs(self, refs, preds)
+        batch, rows = pairs.batch, pairs.batch.rows
         unit = unit_rows(batch.table)
         nonzero = np.any(batch.table != 0.0, axis=1)
         weights = self._row_weights(batch)
-        starts_r, starts_p = offsets[first], offsets[n + first]
-        len_r, len_p = offsets[first + 1] - starts_r, offsets[n + first + 1] - starts_p
-        u = len(first)
+        u = len(pairs.ref_item)
         out = np.zeros((u, len(self.keys)))
-        counts = np.bincount(inverse, minlength=u)
-        active = (len_r > 0) & (len_p > 0)
+        counts = np.bincount(pairs.inverse, minlength=u)
+        active = (pairs.ref_len > 0) & (pairs.pred_len > 0)
         degenerate = ~active
-        for nr, npred, group in shape_groups(len_r, len_p, active):
-            ri = rows[starts_r[group, None] + np.arange(nr)]
-            pi = rows[starts_p[group, None] + np.arange(npred)]
+        for nr, npred, group in shape_groups(pairs.ref_len, pairs.pred_len, active):
+            ri = rows[pairs.ref_start[group, None] + np.arange(nr)]
+            pi = rows[pairs.pred_start[group, None] + np.arange(npred)]
             ok = nonzero[ri].any(axis=1) & nonzero[pi].any(axis=1)
             degenerate[group[~ok]] = True
             group, ri, pi = group[ok], ri[ok], pi[ok]
@@ -128,7 +181,7 @@ class PairEmbeddingMetric(EmbeddingMetric):
             self._advance(int(counts[group].sum()))
         self._degenerate += int(counts[degenerate].sum())
         self._advance(int(counts[degenerate].sum()))
-        return {k: out[inverse, j] for j, k in enumerate(self.keys)}
+        return {k: out[pairs.inverse, j] for j, k in enumerate(self.keys)}
 
 
 class SimilarityMetric(PairEmbeddingMetric):

@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 # are prepared as ot.emd prepares them, and a test checks the flows agree to 1e-15.
 from ot.lp.emd_wrap import emd_c
 
+from wrdscore._pairs import embed_pairs, shape_groups
 from wrdscore.base import EmbeddingMetric, Tokens, register
 from wrdscore.centering import cosine_matrix, unit_rows
 from wrdscore.corpora import to_tokens
@@ -274,32 +275,11 @@ class WRDScore(EmbeddingMetric):
         return idf if self.weights == "idf" else norms * idf
 
     def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray]:
-        n = len(refs)
-        # Names repeat a lot (get, size, toString...), so the work is organised around
-        # distinct names and distinct pairs: equal pairs get equal scores whatever the
-        # centering, since sentence centering depends only on the name itself and
-        # batch centering on the whole batch.
-        # Keyed by object identity: Metric.score hands equal items over as one shared
-        # list, so this finds them without hashing tokens. Equal lists that are distinct
-        # objects are merely scored twice, with the same result.
-        every = [*refs, *preds]
-        _, first_at, item_of = np.unique(
-            np.fromiter(map(id, every), dtype=np.int64, count=2 * n),
-            return_index=True,
-            return_inverse=True,
-        )
-        first_list = [every[i] for i in first_at]
-        pair_keys = item_of[:n] * len(first_list) + item_of[n:]
-        _, first, inverse = np.unique(pair_keys, return_index=True, return_inverse=True)
-        ref_item, pred_item = item_of[first], item_of[n + first]
-        # Only batch centering needs every copy of a name (its mean counts them all).
-        if self.centering == "batch":
-            batch = self.embed([*refs, *preds])
-            _, item_pos = np.unique(item_of, return_index=True)
-        else:
-            batch = self.embed(first_list)
-            item_pos = np.arange(len(first_list))
-        rows, offsets = batch.rows, batch.offsets
+        # Each distinct name is embedded once and each distinct pair scored once.
+        pairs = embed_pairs(self, refs, preds)
+        batch, first_list, inverse = pairs.batch, pairs.items, pairs.inverse
+        ref_item, pred_item = pairs.ref_item, pairs.pred_item
+        rows = batch.rows
         unit = unit_rows(batch.table)
         masses = self._masses(batch.table, batch.tokens)
         # Same tokens as a multiset: scored exactly 1 (see the class docstring).
@@ -310,20 +290,15 @@ class WRDScore(EmbeddingMetric):
             count=len(first_list),
         )
 
-        starts_r, starts_p = offsets[item_pos[ref_item]], offsets[item_pos[pred_item]]
-        len_r = offsets[item_pos[ref_item] + 1] - starts_r
-        len_p = offsets[item_pos[pred_item] + 1] - starts_p
-        u = len(first)
+        starts_r, starts_p = pairs.ref_start, pairs.pred_start
+        len_r, len_p = pairs.ref_len, pairs.pred_len
+        u = len(ref_item)
         p_out, r_out = np.zeros(u), np.zeros(u)
         counts = np.bincount(inverse, minlength=u)
         identical = bag_of[ref_item] == bag_of[pred_item]
         active = ~identical & (len_r > 0) & (len_p > 0)
         degenerate = ~identical & ~active
-        # One code per (l, m) shape: np.unique over integers, far cheaper than over rows.
-        width = int(len_p.max()) + 1
-        for code in np.unique((len_r * width + len_p)[active]):
-            nr, npred = divmod(int(code), width)
-            group = np.flatnonzero(active & (len_r == nr) & (len_p == npred))
+        for nr, npred, group in shape_groups(len_r, len_p, active):
             ri = rows[starts_r[group, None] + np.arange(nr)]
             pi = rows[starts_p[group, None] + np.arange(npred)]
             a, b = masses[ri], masses[pi]
