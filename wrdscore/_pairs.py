@@ -90,13 +90,16 @@ def embed_pairs(metric: EmbeddingMetric, refs: list[Tokens], preds: list[Tokens]
     else:
         batch = metric.embed(items)
         item_pos = np.arange(len(items))
-        # embed counted each distinct name's unseen tokens once; add the other copies.
+        # embed counted each distinct name's unseen tokens once; add the other copies
+        # (looking at repeated names only: most names occur once).
+        copies = np.bincount(item_of) - 1
+        repeated = np.flatnonzero(copies)
         unseen = np.fromiter(
-            (sum(metric._cache[t][1] for t in tokens) for tokens in items),
+            (sum(metric._cache[t][1] for t in items[i]) for i in repeated),
             dtype=np.int64,
-            count=len(items),
+            count=len(repeated),
         )
-        metric._oov_count += int(unseen @ (np.bincount(item_of) - 1))
+        metric._oov_count += int(unseen @ copies[repeated])
     ref_item, pred_item = item_of[first], item_of[n + first]
     offsets = batch.offsets
     ref_start, pred_start = offsets[item_pos[ref_item]], offsets[item_pos[pred_item]]
