@@ -13,6 +13,7 @@ from wrdscore.base import TokenBatch, register
 from wrdscore.centering import FloatArray, cosine_matrix
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.overlap import PRF, f_measure
+from wrdscore.wrd import f1_score
 
 
 def _weighted_mean(values: FloatArray, weights: FloatArray | None) -> float:
@@ -100,9 +101,7 @@ def _bertscore_many(
         best_for_ref = np.maximum(best_for_ref, 0.0)
     p = _weighted_mean_many(best_for_pred, wy)
     r = _weighted_mean_many(best_for_ref, wx)
-    total = p + r
-    f = np.divide(2.0 * p * r, total, out=np.zeros_like(total), where=total > 0)
-    return np.stack([p, r, f], axis=1)
+    return np.stack([p, r, f1_score(p, r)], axis=1)
 
 
 @register
