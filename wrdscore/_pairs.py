@@ -138,10 +138,9 @@ def shape_groups(
 class PairEmbeddingMetric(EmbeddingMetric):
     """An :class:`~wrdscore.base.EmbeddingMetric` defined by a function of two vector arrays.
 
-    The whole batch is embedded at once (so batch centering sees every token), then
-    :meth:`_score_group` runs on stacks of distinct pairs of one shape. Equal pairs
-    get equal vectors under every centering (the means depend on the name itself or
-    on the whole batch), so each distinct pair is scored once. A pair whose reference
+    The batch's distinct names are embedded together (:func:`embed_pairs`, so batch
+    centering sees every token), then :meth:`_score_group` runs on stacks of distinct
+    pairs of one shape, each distinct pair once. A pair whose reference
     or prediction has no non-zero vector (every token unseen under ``oov="zero"``,
     dropped under ``oov="drop"``, or centered to zero) scores 0 on every value and is
     counted in ``degenerate_pairs``.

@@ -65,6 +65,7 @@ def _uniform(n: int) -> FloatArray:
 
 def _normalise_many(c12: FloatArray, c11: FloatArray, c22: FloatArray) -> FloatArray:
     ok = (c11 > 0) & (c22 > 0)
+    # Left out pairs get a dummy 1: a negative product would make sqrt warn.
     denom = np.sqrt(np.where(ok, c11 * c22, 1.0))
     return np.divide(c12, denom, out=np.zeros_like(c12), where=ok)
 
@@ -169,6 +170,7 @@ def _tempered_plans(sim: FloatArray, temperature: float, iterations: int) -> Flo
     same updates in the same order (columns, then rows), ``iterations`` times.
     """
     nr, npred = sim.shape[1:]
+    # POT's -M / reg with M = -sim: the negations are exact, so this is bit for bit.
     log_kernel = sim / temperature
     log_a, log_b = np.log(_uniform(nr)), np.log(_uniform(npred))
     u = np.zeros(sim.shape[:2])
