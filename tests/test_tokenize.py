@@ -111,3 +111,10 @@ def test_splitting_is_idempotent_on_java_identifiers(name):
     tokens = split_identifier(name)
     assert split_identifier(" ".join(tokens)) == tokens
     assert all(t == t.lower() for t in tokens)
+
+
+@given(st.lists(st.one_of(st.text(), st.from_regex(r"[a-z0-9]{1,8}", fullmatch=True))))
+def test_to_tokens_of_a_list_is_every_piece_split(pieces):
+    # to_tokens takes a shortcut for pieces that are already sub-tokens; it must agree
+    # with the splitter on every piece.
+    assert to_tokens(pieces) == [t for p in pieces for t in split_identifier(p)]

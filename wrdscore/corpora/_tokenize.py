@@ -172,7 +172,12 @@ def to_tokens(item: str | Sequence[str]) -> list[str]:
             raise TypeError(
                 f"expected a string or a sequence of strings, got {type(piece).__name__}"
             )
-        out.extend(_split_cached(piece))
+        if piece.isascii() and (piece.isdigit() or (piece.isalpha() and piece.islower())):
+            # Already a sub-token (the splitter would return it unchanged): token lists
+            # are mostly made of these, and the C string tests beat a cache lookup.
+            out.append(piece)
+        else:
+            out.extend(_split_cached(piece))
     return out
 
 
