@@ -9,13 +9,17 @@ Ctrl-C exits 130 after the library has cleaned up its temporary outputs.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from typer.core import TyperGroup
 
 from wrdscore import __version__, corpora
 from wrdscore.errors import WrdscoreError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
 
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
@@ -43,6 +47,16 @@ def _version_callback(value: bool) -> None:
     if value:
         typer.echo(f"wrdscore {__version__}")
         raise typer.Exit()
+
+
+def _print_table(heading: str, table: Table) -> Console:
+    """Print a heading line, then the table (a rich title would wrap to the table's width)."""
+    from rich.console import Console
+
+    console = Console()
+    console.print(heading, highlight=False, soft_wrap=True)
+    console.print(table)
+    return console
 
 
 app = typer.Typer(
@@ -187,7 +201,6 @@ def neighbors(
     k: int = typer.Option(10, "-k", help="How many neighbours."),
 ) -> None:
     """List the tokens nearest to a token or identifier (mean of its sub-token vectors)."""
-    from rich.console import Console
     from rich.table import Table
 
     from wrdscore.embeddings import identifier_vector
@@ -196,13 +209,14 @@ def neighbors(
     emb = _model_arg(model)
     found = nearest(emb, token, k=k)
     query = identifier_vector(emb, token)
-    table = Table(title=f"nearest to {' '.join(query.tokens)} in {emb.name}")
+    heading = f"nearest to {' '.join(query.tokens)} in {emb.name}"
+    table = Table()
     table.add_column("#", justify="right")
     table.add_column("token")
     table.add_column("cosine", justify="right")
     for rank, (tok, sim) in enumerate(found, 1):
         table.add_row(str(rank), tok, f"{sim:.4f}")
-    Console().print(table)
+    _print_table(heading, table)
     if query.unseen:
         typer.echo(f"note: not in the vocabulary: {' '.join(query.unseen)}", err=True)
 
@@ -214,7 +228,6 @@ def similarity(
     b: str = typer.Argument(..., help="Second token or identifier."),
 ) -> None:
     """Cosine similarity of two tokens or identifiers (mean of sub-token vectors)."""
-    from rich.console import Console
     from rich.table import Table
 
     from wrdscore.embeddings import identifier_vector
@@ -222,12 +235,12 @@ def similarity(
 
     emb = _model_arg(model)
     value = cosine(emb, a, b)
-    table = Table(title=f"similarity in {emb.name}")
+    table = Table()
     table.add_column("a")
     table.add_column("b")
     table.add_column("cosine", justify="right")
     table.add_row(a, b, f"{value:.4f}")
-    Console().print(table)
+    _print_table(f"similarity in {emb.name}", table)
     for ident in (a, b):
         unseen = identifier_vector(emb, ident).unseen
         if unseen:
@@ -325,7 +338,6 @@ def score(
     """Score a file of predicted names against a file of true names (the main job)."""
     import json
 
-    from rich.console import Console
     from rich.table import Table
 
     from wrdscore.base import build_metrics
@@ -348,7 +360,7 @@ def score(
         return
     # One column per metric, one row per value; the headline value is marked.
     keys = list(dict.fromkeys(k for r in results for k in r.values))
-    table = Table(title=f"{len(pred_items)} pairs, corpus scores", title_justify="left")
+    table = Table()
     table.add_column("")
     for r in results:
         table.add_column(r.metric, justify="right")
@@ -360,8 +372,7 @@ def score(
             for r in results
         ]
         table.add_row(k, *cells)
-    console = Console()
-    console.print(table)
+    console = _print_table(f"{len(pred_items)} pairs, corpus scores", table)
     for r in results:
         console.print(r.signature, highlight=False, soft_wrap=True)
     unseen = max(r.oov_tokens for r in results)
