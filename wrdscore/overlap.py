@@ -110,6 +110,13 @@ def rougeL(reference: Sequence[str], prediction: Sequence[str]) -> PRF:
     return _prf(lcs_length(reference, prediction), len(prediction), len(reference))
 
 
+def _check_counting(counting: str) -> None:
+    if counting not in SUBTOKEN_COUNTING:
+        raise WrdscoreError(
+            f"unknown sub-token counting {counting!r}; choose one of {', '.join(SUBTOKEN_COUNTING)}"
+        )
+
+
 def subtoken_counts(
     reference: Sequence[str], prediction: Sequence[str], counting: str = "multiset"
 ) -> tuple[int, int, int]:
@@ -134,10 +141,7 @@ def subtoken_counts(
     >>> subtoken_counts(["get", "name"], ["get", "get"], counting="code2seq")
     (2, 0, 1)
     """
-    if counting not in SUBTOKEN_COUNTING:
-        raise WrdscoreError(
-            f"unknown sub-token counting {counting!r}; choose one of {', '.join(SUBTOKEN_COUNTING)}"
-        )
+    _check_counting(counting)
     if counting == "multiset":
         tp = sum((Counter(reference) & Counter(prediction)).values())
         return tp, len(prediction) - tp, len(reference) - tp
@@ -268,11 +272,7 @@ class Subtoken(_TokenPairMetric):
 
     def __init__(self, embeddings: object = None, *, counting: str = "multiset", **options: Any):
         super().__init__(**options)
-        if counting not in SUBTOKEN_COUNTING:
-            raise WrdscoreError(
-                f"unknown sub-token counting {counting!r}; "
-                f"choose one of {', '.join(SUBTOKEN_COUNTING)}"
-            )
+        _check_counting(counting)
         self.counting = counting
 
     def _signature_fields(self) -> dict[str, str]:
