@@ -55,11 +55,14 @@ def corpus_documents(corpus_dir: str | Path, text: str = "names") -> Iterator[li
     >>> list(corpus_documents(d, "both"))
     [['get', 'name'], ['the', 'name']]
     """
+    _check_text(text)
+    # The checks run at the call; the records are then streamed.
+    return _documents(open_corpus(corpus_dir).iter_methods(), text)
+
+
+def _check_text(text: str) -> None:
     if text not in TEXTS:
         raise WrdscoreError(f"unknown --text {text!r}; choose one of {', '.join(TEXTS)}")
-    corpus = open_corpus(corpus_dir)
-    # The checks above run at the call; the records are then streamed.
-    return _documents(corpus.iter_methods(), text)
 
 
 def _documents(records: Iterator[dict[str, Any]], text: str) -> Iterator[list[str]]:
@@ -159,9 +162,11 @@ def train_embeddings(
         raise WrdscoreError(
             f"unknown --weighting {weighting!r}; choose one of {', '.join(WEIGHTINGS)}"
         )
+    _check_text(text)
     corpus = open_corpus(corpus_dir)
     started = time.perf_counter()
-    docs = TokenDocuments.from_token_lists(corpus_documents(corpus_dir, text))
+    # The records of the corpus opened here, whose manifest hash goes into the metadata.
+    docs = TokenDocuments.from_token_lists(_documents(corpus.iter_methods(), text))
     if docs.n_docs == 0:
         raise WrdscoreError(f"corpus {corpus_dir} has no {text} to train on (it is empty)")
     doc_freq = document_frequencies(docs)
