@@ -21,6 +21,7 @@ from wrdscore.human_eval._sample import (
 )
 from wrdscore.human_eval._scoring import check_metrics, score_pairs
 from wrdscore.human_eval._sheets import read_study, write_study
+from wrdscore.inputs import _lines
 
 DEFAULT_METRICS = ("rouge1", "wrd", "bertscore")
 
@@ -30,6 +31,9 @@ Embeddings = TokenEmbeddings | str | Path | None
 def read_names(path: str | os.PathLike[str]) -> list[str]:
     """One name per line (``getUserName`` or ``get user name``); blank lines are errors.
 
+    The file is read as ``wrdscore score`` reads a text file (:mod:`wrdscore.inputs`):
+    UTF-8, a leading BOM dropped, only ``\\n`` ending a line.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -38,13 +42,10 @@ def read_names(path: str | os.PathLike[str]) -> list[str]:
     >>> read_names(f)
     ['getName', 'set value']
     """
-    names = []
-    with open(path, encoding="utf-8") as fh:
-        for line, text in enumerate(fh, start=1):
-            name = text.strip()
-            if not name:
-                raise WrdscoreError(f"{path}:{line}: empty line (one name per line expected)")
-            names.append(name)
+    names = [text.strip() for text in _lines(Path(path))]
+    for line, name in enumerate(names, start=1):
+        if not name:
+            raise WrdscoreError(f"{path}:{line}: empty line (one name per line expected)")
     if not names:
         raise WrdscoreError(f"{path}: no names")
     return names
