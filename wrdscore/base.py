@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore import __version__
-from wrdscore.centering import CENTERING_MODES, center
+from wrdscore.centering import center, check_centering
 from wrdscore.corpora import to_tokens
 from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
 from wrdscore.errors import WrdscoreError
@@ -504,10 +504,7 @@ def resolve_embeddings(embeddings: TokenEmbeddings | str | Path | None) -> Token
 def _check_vector_options(oov: str = "zero", centering: str = "none") -> None:
     if oov not in OOV_POLICIES:
         raise WrdscoreError(f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}")
-    if centering not in CENTERING_MODES:
-        raise WrdscoreError(
-            f"unknown centering {centering!r}; choose one of {', '.join(CENTERING_MODES)}"
-        )
+    check_centering(centering)
 
 
 class EmbeddingMetric(Metric):

@@ -62,6 +62,14 @@ def cosine_matrix(x: FloatArray, y: FloatArray) -> FloatArray:
     return unit_rows(x) @ unit_rows(y).T
 
 
+def check_centering(mode: str) -> None:
+    """Refuse a centering mode that is not one of :data:`CENTERING_MODES`."""
+    if mode not in CENTERING_MODES:
+        raise WrdscoreError(
+            f"unknown centering {mode!r}; choose one of {', '.join(CENTERING_MODES)}"
+        )
+
+
 def center(
     vectors: FloatArray,
     offsets: ArrayLike,
@@ -99,10 +107,7 @@ def center(
     >>> center(x, [0, 3, 4], "dimension").tolist()
     [[-1.0, 1.0], [-1.0, 1.0], [0.0, 0.0], [-1.0, 1.0]]
     """
-    if mode not in CENTERING_MODES:
-        raise WrdscoreError(
-            f"unknown centering {mode!r}; choose one of {', '.join(CENTERING_MODES)}"
-        )
+    check_centering(mode)
     x = np.array(vectors, dtype=np.float64)
     known = np.any(x != 0.0, axis=1)
     if mode == "none" or not known.any():
