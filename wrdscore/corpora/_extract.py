@@ -44,6 +44,11 @@ class FileResult(NamedTuple):
     non_utf8: bool
 
 
+def other_parser(parser: str) -> str:
+    """The fallback of ``parser``: the other one of :data:`PARSERS`."""
+    return PARSERS[1 - PARSERS.index(parser)]
+
+
 def _run(parser: str, data: bytes, text: str) -> tuple[list[MethodFound], ParseFailure | None]:
     if parser == "tree-sitter":
         return extract_treesitter(data)
@@ -114,8 +119,7 @@ def extract_file(data: bytes, parser: str = "tree-sitter", fallback: bool = True
         return FileResult(PARSED, _records(methods), None, non_utf8)
     failures = [failure]
     if fallback:
-        other = PARSERS[1 - PARSERS.index(parser)]
-        other_methods, other_failure = _run(other, data, text)
+        other_methods, other_failure = _run(other_parser(parser), data, text)
         if other_failure is None:
             return FileResult(FALLBACK, _records(other_methods), None, non_utf8)
         failures.append(other_failure)

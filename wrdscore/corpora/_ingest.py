@@ -32,6 +32,7 @@ from wrdscore.corpora._extract import (
     PARSERS,
     FileResult,
     extract_file,
+    other_parser,
 )
 from wrdscore.corpora._javalang import parser_version as javalang_version
 from wrdscore.corpora._sources import JavaFile, iter_java_files, open_sources
@@ -250,7 +251,7 @@ def ingest(
                 )
         counts["distinct_names"] = len(names)
         counts["distinct_tokens"] = len(tokens)
-        fallback_parser = PARSERS[1 - PARSERS.index(parser)]
+        fallback_parser = other_parser(parser)
         manifest = {
             "wrdscore_version": __version__,
             "parser": {"name": parser, "version": _VERSIONS[parser]()},
