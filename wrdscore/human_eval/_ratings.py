@@ -14,11 +14,10 @@ Scores are mapped to 0-1 by dividing by the scale; nothing is guessed: a score o
 
 from __future__ import annotations
 
-import csv
 import glob
 import math
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +26,7 @@ from numpy.typing import NDArray
 
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval._sample import pair_key
-from wrdscore.human_eval._sheets import SHEET_COLUMNS, Study
+from wrdscore.human_eval._sheets import SHEET_COLUMNS, Study, csv_rows
 
 PUBLISHED_COLUMNS = ("reference", "prediction", "score")
 
@@ -50,14 +49,6 @@ class HumanRatings:
 
     def __len__(self) -> int:
         return len(self.ids)
-
-
-def _rows(path: Path) -> Iterator[tuple[int, list[str]]]:
-    """CSV rows with their 1-based line numbers; a BOM (spreadsheet exports) is dropped."""
-    with open(path, newline="", encoding="utf-8-sig") as fh:
-        reader = csv.reader(fh)
-        for row in reader:
-            yield reader.line_num, row
 
 
 def _score(text: str, scale: float, where: str) -> float:
@@ -102,7 +93,7 @@ def _read_sheet(path: Path, study: Study, by_id: dict[str, int]) -> dict[int, fl
     """One filled-in sheet: pair index -> score on 0-1."""
     scores: dict[int, float] = {}
     header_seen = False
-    for line, row in _rows(path):
+    for line, row in csv_rows(path):
         where = f"{path}:{line}"
         if not header_seen:
             if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
@@ -193,7 +184,7 @@ def load_sheet_ratings(study: Study, paths: Sequence[Path]) -> HumanRatings:
 def _published_file(path: Path, scale: float) -> list[tuple[str, str, str, float]]:
     rows = []
     columns: tuple[int, int, int] | None = None
-    for line, row in _rows(path):
+    for line, row in csv_rows(path):
         where = f"{path}:{line}"
         if not row or not "".join(row).strip():
             continue

@@ -17,7 +17,7 @@ import csv
 import hashlib
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,14 @@ class Study:
     pairs: list[StudyPair]
     scale: int
     info: dict[str, Any]
+
+
+def csv_rows(path: Path) -> Iterator[tuple[int, list[str]]]:
+    """CSV rows with their 1-based line numbers; a BOM (spreadsheet exports) is dropped."""
+    with open(path, newline="", encoding="utf-8-sig") as fh:
+        reader = csv.reader(fh)
+        for row in reader:
+            yield reader.line_num, row
 
 
 def sheet_name(set_number: int, rater: int) -> str:
@@ -212,18 +220,17 @@ create one with `wrdscore study sample`
     if info.get("format") != STUDY_FORMAT:
         raise WrdscoreError(f"{meta_path}: format {info.get('format')!r}, expected {STUDY_FORMAT}")
     pairs_path = folder / "pairs.csv"
-    with open(pairs_path, newline="", encoding="utf-8") as fh:
-        reader = csv.reader(fh)
-        header = next(reader, [])
-        if tuple(header[: len(PAIR_COLUMNS)]) != PAIR_COLUMNS:
-            raise WrdscoreError(f"{pairs_path}:1: header must start with {','.join(PAIR_COLUMNS)}")
-        pairs = []
-        for line, row in enumerate(reader, start=2):
-            if len(row) != len(header):
-                raise WrdscoreError(
-                    f"{pairs_path}:{line}: {len(row)} fields, the header has {len(header)}"
-                )
-            pairs.append(StudyPair(*row[: len(PAIR_COLUMNS)]))
+    rows = csv_rows(pairs_path)
+    _, header = next(rows, (1, []))
+    if tuple(header[: len(PAIR_COLUMNS)]) != PAIR_COLUMNS:
+        raise WrdscoreError(f"{pairs_path}:1: header must start with {','.join(PAIR_COLUMNS)}")
+    pairs = []
+    for line, row in rows:
+        if len(row) != len(header):
+            raise WrdscoreError(
+                f"{pairs_path}:{line}: {len(row)} fields, the header has {len(header)}"
+            )
+        pairs.append(StudyPair(*row[: len(PAIR_COLUMNS)]))
     ids = [p.id for p in pairs]
     if len(set(ids)) != len(ids):
         raise WrdscoreError(f"{pairs_path}: an id appears twice")
