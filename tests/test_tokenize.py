@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wrdscore.corpora import split_identifier, split_many, to_tokens
+from wrdscore.corpora import split_identifier, to_tokens
 
 # Real method, field and class names from the JDK and common libraries.
 CASES = [
@@ -78,11 +78,6 @@ def test_to_tokens_splits_every_piece():
     assert to_tokens("get user name") == ["get", "user", "name"]
     with pytest.raises(TypeError):
         to_tokens(["get", 3])  # type: ignore[list-item]
-
-
-def test_split_many_matches_single_calls():
-    names = ["getA", "toASN1Primitive", ""]
-    assert split_many(names) == [split_identifier(n) for n in names]
 
 
 def _kept(ch: str) -> bool:

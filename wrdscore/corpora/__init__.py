@@ -13,7 +13,7 @@ from wrdscore.corpora._ingest import DEFAULT_MAX_FILE_MB, DEFAULT_PARSER, ingest
 from wrdscore.corpora._javadoc import first_sentence
 from wrdscore.corpora._sources import JavaFile, Source, iter_java_files, open_sources
 from wrdscore.corpora._stats import CorpusStats, corpus_stats, stats_tables
-from wrdscore.corpora._tokenize import split_identifier, split_many, to_tokens
+from wrdscore.corpora._tokenize import split_identifier, to_tokens
 
 __all__ = [
     "DEFAULT_MAX_FILE_MB",
@@ -36,7 +36,6 @@ __all__ = [
     "open_corpus",
     "open_sources",
     "split_identifier",
-    "split_many",
     "stats_tables",
     "to_tokens",
 ]

@@ -8,7 +8,7 @@ so a name is tokenised the same way everywhere (``toASN1Primitive`` ->
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 _UPPER = "U"
@@ -179,8 +179,3 @@ def to_tokens(item: str | Sequence[str]) -> list[str]:
         else:
             out.extend(_split_cached(piece))
     return out
-
-
-def split_many(texts: Iterable[str]) -> list[list[str]]:
-    """:func:`split_identifier` over many texts (convenience for batch callers)."""
-    return [list(_split_cached(t)) for t in texts]
