@@ -168,14 +168,12 @@ def load_sheet_ratings(study: Study, paths: Sequence[Path]) -> HumanRatings:
             f"{len(unrated)} pair(s) have no rating, e.g. {unrated[0].id} of set "
             f"{unrated[0].set}: no sheet for that set among the ratings"
         )
-    counts = np.isfinite(matrix).sum(axis=0)
-    human = np.where(np.isfinite(matrix), matrix, 0.0).sum(axis=0) / counts
     return HumanRatings(
         [p.id for p in study.pairs],
         [p.set for p in study.pairs],
         [p.reference for p in study.pairs],
         [p.prediction for p in study.pairs],
-        human,
+        np.nanmean(matrix, axis=0),
         names,
         matrix,
     )
