@@ -260,3 +260,15 @@ def test_closed_form_two_rows_equals_ot_emd(m, seed, tie, zero):
     got = _flow_two_rows(a, b, cost)
     for g in range(4):
         np.testing.assert_allclose(got[g], ot.emd(a[g], b[g], cost[g]), atol=1e-12)
+
+
+def test_progress_counts_identical_and_degenerate_pairs_too():
+    from wrdscore.embeddings import TokenEmbeddings
+
+    emb = TokenEmbeddings.from_vectors({"get": [1.0, 0.0], "name": [0.0, 1.0]})
+    done: list[int] = []
+    refs = ["get name", "get", "zz", "get"]
+    preds = ["name get", "name", "qq", "name get"]
+    res = WRDScore(emb).score(refs, preds, progress=done.append)
+    assert res.degenerate_pairs == 1
+    assert sum(done) == len(refs)
