@@ -145,3 +145,12 @@ def test_subtoken_metric_options():
         get_metric("subtoken", counting="bag")
     with pytest.raises(WrdscoreError, match="unknown option"):
         get_metric("rouge1", idf=True)
+
+
+def test_subtoken_counts_come_from_the_alternative_that_scored():
+    # The first alternative is empty, the second scores the pair: its counts stand.
+    res = get_metric("subtoken").score(
+        [[[], ["get", "name"]]], ["get name"], allow_empty_reference=True
+    )
+    assert res.f1.tolist() == [1.0]
+    assert (res.values["tp"][0], res.values["fp"][0], res.values["fn"][0]) == (2, 0, 0)

@@ -299,13 +299,16 @@ class Subtoken(_TokenPairMetric):
     ) -> ScoreResult:
         """Score as :meth:`Metric.score`, counting empty sides as code2seq does."""
         res = super().score(references, predictions, **kwargs)
-        # Pairs with an empty side never reach _score_tokens; their tokens still count
-        # (a missed name is all false negatives), so fill their counts in here.
+        # Pairs that never reached _score_tokens (an empty prediction, or no reference
+        # alternative with tokens) still count their tokens: a missed name is all false
+        # negatives. Such a pair scores 0 against every alternative, so it takes the
+        # counts of the first, as ties do. A pair scored through any alternative keeps
+        # the counts that alternative gave.
         values = {k: v.copy() for k, v in res.values.items()}
         for i, (ref, pred) in enumerate(zip(references, predictions, strict=True)):
             pred_tokens = to_tokens(pred)
-            ref_tokens = _alternatives(ref, i)[0]
-            if not pred_tokens or not ref_tokens:
-                counts = subtoken_counts(ref_tokens, pred_tokens, self.counting)
+            alternatives = _alternatives(ref, i)
+            if not pred_tokens or not any(alternatives):
+                counts = subtoken_counts(alternatives[0], pred_tokens, self.counting)
                 values["tp"][i], values["fp"][i], values["fn"][i] = counts
         return replace(res, values=values, corpus=self._corpus(values))
