@@ -11,12 +11,16 @@ A MODEL_DIR written by ``wrdscore train`` holds
     ``n_docs`` and the wrdscore/gensim/numpy/scipy versions.
 ``doc_freq.json``
     ``{token: df}``: in how many training documents each token occurs.
+``pairs.tsv``
+    Only in a specialised model (``wrdscore train --specialise``): the mined
+    contrast, synonym and abbreviation pairs it was specialised with.
 """
 
 from __future__ import annotations
 
 import json
 import pickle
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -24,6 +28,7 @@ from typing import Any
 from gensim.models import KeyedVectors
 
 from wrdscore.atomic import atomic_dir
+from wrdscore.embeddings._constraints import PAIRS_FILE, MinedPair, write_pairs
 from wrdscore.embeddings._vectors import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 
@@ -57,6 +62,7 @@ def save_embeddings(
     *,
     meta: dict[str, Any],
     doc_freq: dict[str, int],
+    pairs: Iterable[MinedPair] | None = None,
     force: bool = False,
 ) -> Path:
     """Write a MODEL_DIR atomically (nothing appears unless everything was written).
@@ -71,6 +77,8 @@ def save_embeddings(
         The content of ``model.json``; must include ``name`` and ``n_docs``.
     doc_freq : dict of str to int
         Document frequency of every training token.
+    pairs : iterable of MinedPair, optional
+        Constraints a specialised model was built with, written as ``pairs.tsv``.
     force : bool
         Replace an existing ``output``.
 
@@ -100,6 +108,8 @@ def save_embeddings(
         (tmp / DOC_FREQ_FILE).write_text(
             json.dumps(doc_freq, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
         )
+        if pairs is not None:
+            write_pairs(pairs, tmp / PAIRS_FILE)
     return Path(output)
 
 

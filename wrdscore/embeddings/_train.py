@@ -23,6 +23,7 @@ from wrdscore.embeddings._cooccurrence import (
 from wrdscore.embeddings._docfreq import document_frequencies
 from wrdscore.embeddings._documents import TokenDocuments
 from wrdscore.embeddings._gensim import DEFAULT_WINDOW, train_gensim
+from wrdscore.embeddings._specialise import specialise_from_corpus
 from wrdscore.embeddings._store import save_embeddings
 from wrdscore.embeddings._vectors import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
@@ -100,6 +101,7 @@ def train_embeddings(
     weighting: str = "raw",
     bucket: int = 20_000,
     name: str | None = None,
+    specialise: bool = False,
     force: bool = False,
 ) -> TokenEmbeddings:
     """Train token embeddings on a corpus and save them as a MODEL_DIR.
@@ -131,7 +133,14 @@ def train_embeddings(
     bucket : int
         ``fasttext`` only: number of hashed character n-gram vectors.
     name : str, optional
-        Label in score signatures; default ``<corpus label>-<method>-<dim>``.
+        Label in score signatures; default ``<corpus label>-<method>-<dim>``
+        (``-ar`` appended when specialised).
+    specialise : bool
+        After training, mine contrast, synonym and abbreviation pairs from the same
+        corpus (:func:`~wrdscore.embeddings.mine_constraints`) and specialise the
+        vectors with them (:func:`~wrdscore.embeddings.attract_repel`, published
+        hyperparameters). ``model.json`` records the pair counts and settings under
+        ``specialise``; the pairs go to ``pairs.tsv`` in the MODEL_DIR.
     force : bool
         Replace an existing ``output``.
 
@@ -184,6 +193,10 @@ def train_embeddings(
             workers=workers,
             bucket=bucket,
         )
+    special: dict[str, Any] | None = None
+    constraints = None
+    if specialise:
+        kv, special, constraints = specialise_from_corpus(kv, corpus.path, seed)
     label = corpus.manifest.get("label") or corpus.path.resolve().name
     short = "ppmi" if method == "svd" and weighting == "ppmi" else _SHORT[method]
     params: dict[str, Any] = {
@@ -200,7 +213,7 @@ def train_embeddings(
     if method == "fasttext":
         params["bucket"] = bucket
     meta = {
-        "name": name or f"{label}-{short}-{dim}",
+        "name": name or f"{label}-{short}-{dim}" + ("-ar" if specialise else ""),
         "method": method,
         "params": params,
         "corpus": {
@@ -216,6 +229,7 @@ def train_embeddings(
             "in_vocab": int(np.asarray(kv.expandos["count"]).sum()),
         },
         "train_seconds": round(time.perf_counter() - started, 3),
+        **({"specialise": special} if special else {}),
         "versions": {
             "wrdscore": __version__,
             "gensim": gensim.__version__,
@@ -223,5 +237,12 @@ def train_embeddings(
             "scipy": scipy.__version__,
         },
     }
-    save_embeddings(kv, output, meta=meta, doc_freq=doc_freq, force=force)
+    save_embeddings(
+        kv,
+        output,
+        meta=meta,
+        doc_freq=doc_freq,
+        pairs=list(constraints) if constraints else None,
+        force=force,
+    )
     return TokenEmbeddings(kv, name=meta["name"], doc_freq=doc_freq, n_docs=docs.n_docs, meta=meta)
