@@ -139,7 +139,35 @@ def corpus_stats(
         console.print(table)
 
 
-# --- embeddings: train, neighbors, similarity ---------------------------------------
+@corpus_app.command("pairs")
+def corpus_pairs(
+    corpus_dir: Path = typer.Argument(..., help="Corpus folder written by `wrdscore ingest`."),
+    kind: str | None = typer.Option(
+        None, "--kind", help="contrast, synonym or abbreviation [default: all three]."
+    ),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Write a pairs.tsv file instead of printing."
+    ),
+) -> None:
+    """Mine contrast, synonym and abbreviation pairs (what `train --specialise` uses)."""
+    from wrdscore.embeddings import KINDS, format_pairs, mine_constraints, write_pairs
+    from wrdscore.embeddings._constraints import check_kind
+
+    if kind is not None:
+        check_kind(kind)
+    constraints = mine_constraints(corpus_dir)
+    pairs = [p for k in ([kind] if kind else KINDS) for p in constraints.pairs(k)]
+    if output is not None:
+        write_pairs(pairs, output)
+        sizes = ", ".join(f"{k} {v}" for k, v in constraints.sizes().items() if kind in (None, k))
+        typer.echo(f"wrote {output}: {sizes}")
+        return
+    typer.echo("kind\ta\tb\tsupport\tframes\texample")
+    for line in format_pairs(pairs):
+        typer.echo(line)
+
+
+# --- embeddings: train, specialise, neighbors, similarity ------------------------------
 # The embeddings library is imported inside the commands so `wrdscore --help` stays fast
 # (gensim and scipy take a second to import).
 
@@ -161,6 +189,9 @@ def train(
     weighting: str = typer.Option("raw", "--weighting", help="svd: raw counts or ppmi."),
     bucket: int = typer.Option(20_000, "--bucket", help="fasttext: n-gram hash buckets."),
     name: str | None = typer.Option(None, "--name", help="Label used in score signatures."),
+    specialise: bool = typer.Option(
+        False, "--specialise", help="Attract-repel with pairs mined from the corpus."
+    ),
     force: bool = typer.Option(False, "--force", help="Replace an existing MODEL_DIR."),
 ) -> None:
     """Train sub-token embeddings on a corpus and save them as a MODEL_DIR."""
@@ -180,12 +211,37 @@ def train(
         weighting=weighting,
         bucket=bucket,
         name=name,
+        specialise=specialise,
         force=force,
     )
     typer.echo(
         f"wrote {output}: {emb.name}, {len(emb)} tokens x {emb.dim} dims, "
         f"{emb.n_docs} documents, {emb.meta['train_seconds']:.1f} s"
     )
+    if specialise:
+        typer.echo(_specialised_line(emb.meta["specialise"]))
+
+
+def _specialised_line(special: dict[str, Any]) -> str:
+    mined = special["constraints"]["sizes"]
+    used = special["pairs_in_vocab"]
+    return "specialised with " + ", ".join(f"{used[k]} of {mined[k]} {k} pairs" for k in mined)
+
+
+@app.command("specialise")
+def specialise_cmd(
+    model: str = typer.Argument(..., help="MODEL_DIR written by `wrdscore train`, or 'default'."),
+    corpus_dir: str = typer.Argument(..., help="Corpus to mine the pairs from."),
+    output: str = typer.Option(..., "--output", "-o", help="MODEL_DIR to write."),
+    seed: int = typer.Option(0, "--seed", help="Shuffling seed."),
+    name: str | None = typer.Option(None, "--name", help="Label [default: model name + -ar]."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing MODEL_DIR."),
+) -> None:
+    """Specialise an existing model for similarity (attract-repel with mined pairs)."""
+    from wrdscore.embeddings import specialise_model
+
+    emb = specialise_model(model, corpus_dir, output, seed=seed, name=name, force=force)
+    typer.echo(f"wrote {output}: {emb.name}; " + _specialised_line(emb.meta["specialise"]))
 
 
 def _model_arg(model: str) -> Any:

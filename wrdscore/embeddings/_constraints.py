@@ -243,7 +243,7 @@ class _Miner:
                     self.token_frames[tok].add(self._frame(tokens, i))
             if record.get("summary"):
                 self._add_summary(str(record["summary"]), tokens, type_id)
-        for type_id, names in by_type.items():
+        for type_id, names in sorted(by_type.items()):
             self._add_siblings(type_id, names)
 
     def _add_summary(self, summary: str, tokens: tuple[str, ...], type_id: int) -> None:
@@ -263,7 +263,8 @@ class _Miner:
 
     def _add_siblings(self, type_id: int, names: set[tuple[str, ...]]) -> None:
         fillers: dict[int, set[str]] = defaultdict(set)
-        for tokens in names:
+        # Sorted, so frame ids and the example shown do not depend on hash order.
+        for tokens in sorted(names):
             for i, tok in enumerate(tokens):
                 fillers[self._frame(tokens, i)].add(tok)
         for frame, toks in fillers.items():
@@ -365,10 +366,11 @@ def mine_records(
 
     Examples
     --------
+    >>> names = ("getName", "setName", "getSize", "setSize")
     >>> recs = [{"name": n, "tokens": split_identifier(n), "type": t, "path": t,
-    ...          "summary": None} for t in "ABC" for n in ("getName", "setName", "getSize")]
+    ...          "summary": None} for t in "ABC" for n in names]
     >>> [(p.a, p.b, p.support) for p in mine_records(recs).contrast]
-    [('get', 'set', 3)]
+    [('get', 'set', 3), ('name', 'size', 3)]
     """
     s = settings or MiningSettings()
     miner = _Miner(s)
@@ -478,8 +480,8 @@ def mine_constraints(corpus_dir: str | Path, settings: MiningSettings | None = N
     ...                      "path": f"{t}.java", "summary": None})
     ...     w.write_manifest({})
     >>> c = mine_constraints(d)
-    >>> [(p.a, p.b, p.support, p.frames) for p in c.contrast]
-    [('get', 'set', 3, 2)]
+    >>> [(p.a, p.b, p.support, p.frames, p.example) for p in c.contrast]
+    [('get', 'set', 3, 2, 'get|set name'), ('name', 'size', 3, 2, 'get name|size')]
     """
     corpus = open_corpus(corpus_dir)
     mined = mine_records(corpus.iter_methods(), settings)

@@ -84,11 +84,11 @@ def _batch_gradient(
     if attract:
         # hinge(delta_att + a.t - a.o): gradient a: t - o, t: a, o: -a
         active = (s.attract_margin + negs - pos) > 0
-        ga, gt, go = xt - xo, xa, -xa
+        ga, gt, go = xt - xo, xa * has_neg[:, None], -xa
     else:
         # hinge(delta_rpl + a.o - a.t): gradient a: o - t, o: a, t: -a
         active = (s.repel_margin + pos - negs) > 0
-        ga, gt, go = xo - xt, -xa, xa
+        ga, gt, go = xo - xt, -xa * has_neg[:, None], xa
     act = active[:, None]
     np.add.at(grad, anchor, ga * act)
     np.add.at(grad, t, gt * act)
@@ -180,6 +180,9 @@ def attract_repel(
         # A pair of identical or zero vectors has no direction to move.
         live = (arr[:, 0] != arr[:, 1]) & ~zero[arr].any(axis=1)
         lists.append(arr[live])
+    touched = np.zeros(len(original), dtype=bool)
+    for arr in lists:
+        touched[arr.ravel()] = True
     w = w0.copy()
     accum = np.full_like(w, _ADAGRAD_INIT)
     rng = np.random.default_rng(s.seed)
@@ -195,7 +198,8 @@ def attract_repel(
             accum[rows] += grad**2
             w[rows] -= s.learning_rate * grad / np.sqrt(accum[rows])
     x, _ = _unit(w)
-    return np.where(zero[:, None], original, x * norms0)
+    # Words in no pair are returned bit for bit (not renormalised).
+    return np.where(touched[:, None], x * norms0, original)
 
 
 @dataclass(frozen=True)
