@@ -3,9 +3,12 @@
 Mines constraints from CORPUS_DIR (never from ratings), specialises each model with
 the published attract-repel hyperparameters (nothing is tuned on the ratings), and
 scores the WRDScore paper's 150 rated pairs with WRDScore F1 (default settings:
-``weights="norm"``, ``oov="zero"``, clipped cosines) before and after. Prints
-Spearman's rho against the human scores overall, on the pairs with ROUGE-1 = 0, and
-per set; then the cases of issue 11.
+``weights="norm"``, ``oov="zero"``, clipped cosines) before and after. Reports
+Spearman's rho against the human scores overall, on the pairs with ROUGE-1 = 0 and
+per set, for the full constraint set and two ablations (contrasts only; synonyms and
+abbreviations only); the leave-one-set-out choice among {before, the three
+variants} (choose on two sets by Spearman, report the third); and the cases of
+issue 11.
 
 Usage::
 
@@ -43,6 +46,12 @@ CASES = [
     ("get number of roles", "get num roles"),
     ("is image", "is photo"),
 ]
+#: The variants compared: which mined kinds are applied.
+VARIANTS = {
+    "all pairs": ("contrast", "synonym", "abbreviation"),
+    "contrasts only": ("contrast",),
+    "synonyms + abbreviations only": ("synonym", "abbreviation"),
+}
 
 
 def rho(x: np.ndarray, y: np.ndarray) -> float:
@@ -61,6 +70,7 @@ def main() -> None:
     ratings = load_published_pairs([args.ratings], scale=10)
     refs, preds, human = list(ratings.references), list(ratings.predictions), ratings.human
     sets = np.array(ratings.sets)
+    names = sorted(set(sets))
     rouge = get_metric("rouge1").score(refs, preds)
     r1 = np.asarray(rouge.values[rouge.primary])
     zero = r1 == 0
@@ -71,53 +81,73 @@ def main() -> None:
         f"Constraints mined from {args.corpus} in {time.perf_counter() - started:.1f} s: "
         + ", ".join(f"{k} {v}" for k, v in constraints.sizes().items()),
         "",
-        "| model | | all 150 | ROUGE-1 = 0 "
-        + f"({int(zero.sum())}) | "
-        + " | ".join(sorted(set(sets)))
+        f"| model | variant | all {len(human)} | ROUGE-1 = 0 ({int(zero.sum())}) | "
+        + " | ".join(names)
         + " |",
-        "| --- | --- | ---: | ---: | " + " | ".join("---:" for _ in set(sets)) + " |",
+        "| --- | --- | ---: | ---: | " + " | ".join("---:" for _ in names) + " |",
     ]
 
     def row(label: str, kind: str, s: np.ndarray) -> str:
-        per_set = [rho(s[sets == k], human[sets == k]) for k in sorted(set(sets))]
+        per_set = [rho(s[sets == k], human[sets == k]) for k in names]
         cells = [rho(s, human), rho(s[zero], human[zero]), *per_set]
         return f"| {label} | {kind} | " + " | ".join(f"{c:.3f}" for c in cells) + " |"
 
     lines.append(row("ROUGE-1 F", "-", r1))
+    case_refs, case_preds = (list(x) for x in zip(*CASES, strict=True))
     cases = []
+    folds = []
     for model in args.model or ["default"]:
         emb = load_embeddings(model)
-        started = time.perf_counter()
-        res = specialise_vectors(emb.kv, constraints)
-        seconds = time.perf_counter() - started
-        special = TokenEmbeddings(
-            res.kv, name=f"{emb.name}-ar", doc_freq=emb.doc_freq, n_docs=emb.n_docs
-        )
-        before = get_metric("wrd", embeddings=emb).score(refs, preds).f1
-        after = get_metric("wrd", embeddings=special).score(refs, preds).f1
-        lines.append(row(emb.name, "before", before))
-        lines.append(row(emb.name, f"after ({seconds:.1f} s; pairs used {res.used})", after))
-        cb = get_metric("wrd", embeddings=emb).score(*map(list, zip(*CASES, strict=True))).f1
-        ca = get_metric("wrd", embeddings=special).score(*map(list, zip(*CASES, strict=True))).f1
-        cases.append((emb.name, cb, ca))
-    people = {}
-    for ref, pred, h in zip(refs, preds, human, strict=True):
-        people.setdefault((ref, pred), []).append(h)
+        scores = {"before": get_metric("wrd", embeddings=emb).score(refs, preds).f1}
+        lines.append(row(emb.name, "before", scores["before"]))
+        case_scores = {"before": get_metric("wrd", embeddings=emb).score(case_refs, case_preds).f1}
+        for variant, kinds in VARIANTS.items():
+            started = time.perf_counter()
+            res = specialise_vectors(emb.kv, [p for p in constraints if p.kind in kinds])
+            seconds = time.perf_counter() - started
+            special = TokenEmbeddings(
+                res.kv, name=f"{emb.name}-ar", doc_freq=emb.doc_freq, n_docs=emb.n_docs
+            )
+            metric = get_metric("wrd", embeddings=special)
+            scores[variant] = metric.score(refs, preds).f1
+            case_scores[variant] = metric.score(case_refs, case_preds).f1
+            used = ", ".join(f"{k} {v}" for k, v in res.used.items() if v)
+            lines.append(row(emb.name, f"{variant} ({used}; {seconds:.1f} s)", scores[variant]))
+        cases.append((emb.name, case_scores))
+        # Leave one set out: choose the variant (or none) on two sets, report the third.
+        for held in names:
+            train = sets != held
+            best = max(scores, key=lambda v: rho(scores[v][train], human[train]))
+            test = sets == held
+            folds.append(
+                f"| {emb.name} | {held} | {best} | "
+                f"{rho(scores[best][test], human[test]):.3f} | "
+                f"{rho(scores['before'][test], human[test]):.3f} |"
+            )
     lines += [
         "",
-        "| reference | prediction | people | "
-        + " | ".join(f"{n} before | after" for n, _, _ in cases)
-        + " |",
+        "Leave one set out (choose among before and the variants by Spearman on the other "
+        "two sets; report the held-out set):",
+        "",
+        "| model | held-out set | chosen | held-out rho (chosen) | held-out rho (before) |",
+        "| --- | --- | --- | ---: | ---: |",
+        *folds,
     ]
-    lines.append("| --- | --- | ---: | " + " | ".join("---: | ---:" for _ in cases) + " |")
+    people: dict[tuple[str, str], list[float]] = {}
+    for ref, pred, h in zip(refs, preds, human, strict=True):
+        people.setdefault((ref, pred), []).append(h)
+    header = "| reference | prediction | people |"
+    rule = "| --- | --- | ---: |"
+    for name, case_scores in cases:
+        for variant in case_scores:
+            header += f" {name} {variant} |"
+            rule += " ---: |"
+    lines += ["", "WRDScore F1 on the cases of issue 11:", "", header, rule]
     for i, (ref, pred) in enumerate(CASES):
         h = people.get((ref, pred))
-        hs = f"{np.mean(h):.2f}" if h else "-"
-        lines.append(
-            f"| {ref} | {pred} | {hs} | "
-            + " | ".join(f"{b[i]:.2f} | {a[i]:.2f}" for _, b, a in cases)
-            + " |"
-        )
+        cells = [f"{np.mean(h):.2f}" if h else "-"]
+        cells += [f"{s[i]:.2f}" for _, case_scores in cases for s in case_scores.values()]
+        lines.append(f"| {ref} | {pred} | " + " | ".join(cells) + " |")
     text = "\n".join(lines) + "\n"
     print(text)
     if args.output:

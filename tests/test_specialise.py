@@ -1,4 +1,4 @@
-"""Similarity specialisation: mined constraints and attract-repel (issue 11)."""
+"""Similarity specialisation: mined constraints, counter-fitting and attract-repel (issue 11)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,13 @@ from wrdscore.atomic import atomic_dir
 from wrdscore.cli import app
 from wrdscore.corpora import CorpusWriter, split_identifier
 from wrdscore.embeddings import (
+    CounterFitSettings,
     MinedPair,
     MiningSettings,
     SpecialiseSettings,
     TokenEmbeddings,
     attract_repel,
+    counter_fit,
     load_embeddings,
     mine_records,
     read_pairs,
@@ -287,10 +289,11 @@ def test_train_specialise_fasttext_writes_pairs_and_sizes(corpus, tmp_path):
         corpus, "fasttext", tmp_path / "s", dim=8, epochs=2, bucket=500, specialise=True
     )
     meta = json.loads((tmp_path / "s" / "model.json").read_text())
-    assert meta["name"] == emb.name == "fixture-ft-8-ar"
+    assert meta["name"] == emb.name == "fixture-ft-8-cf"
     sizes = meta["specialise"]["constraints"]["sizes"]
     assert sizes == {"contrast": 4, "synonym": 1, "abbreviation": 1}
-    assert meta["specialise"]["settings"]["attract_margin"] == 0.6
+    assert meta["specialise"]["method"] == "counter-fitting"
+    assert meta["specialise"]["settings"]["delta"] == 1.0
     pairs = read_pairs(tmp_path / "s" / "pairs.tsv")
     assert {(p.kind, p.a, p.b) for p in pairs} == {
         ("contrast", "get", "set"),
@@ -304,7 +307,7 @@ def test_train_specialise_fasttext_writes_pairs_and_sizes(corpus, tmp_path):
     # gensim recomposes FastText word vectors on load: they are the specialised ones,
     # the same as specialising the plain model's word vectors directly.
     np.testing.assert_allclose(loaded.kv.vectors, emb.kv.vectors, atol=1e-5)
-    direct = attract_repel(plain.kv.vectors, *_index_pairs(plain.kv, pairs))
+    direct = counter_fit(plain.kv.vectors, *_index_pairs(plain.kv, pairs))
     np.testing.assert_allclose(loaded.kv.vectors, direct, atol=1e-5)
     assert not np.allclose(loaded.kv.vectors, plain.kv.vectors, atol=1e-3)
     # Unseen tokens keep the original subword vectors.
@@ -320,7 +323,11 @@ def _index_pairs(kv, pairs) -> tuple[list[tuple[int, int]], list[tuple[int, int]
 def test_specialise_model_refuses_twice_and_plain_files(corpus, tmp_path):
     train_embeddings(corpus, "word2vec", tmp_path / "m", dim=8, epochs=2)
     emb = specialise_model(tmp_path / "m", corpus, tmp_path / "s")
-    assert emb.name == "fixture-w2v-8-ar" and (tmp_path / "s" / "pairs.tsv").is_file()
+    assert emb.name == "fixture-w2v-8-cf" and (tmp_path / "s" / "pairs.tsv").is_file()
+    ar = specialise_model(tmp_path / "m", corpus, tmp_path / "a", method="attract-repel")
+    assert ar.name == "fixture-w2v-8-ar" and ar.meta["specialise"]["settings"]["epochs"] == 5
+    with pytest.raises(WrdscoreError, match="unknown specialisation method 'retrofit'"):
+        specialise_model(tmp_path / "m", corpus, tmp_path / "b", method="retrofit")
     with pytest.raises(WrdscoreError, match="already specialised"):
         specialise_model(tmp_path / "s", corpus, tmp_path / "t")
     plain = tmp_path / "v.txt"
@@ -370,11 +377,71 @@ def test_cli_train_specialise_and_specialise_command(corpus, tmp_path):
     args = ["train", str(corpus), "-m", "word2vec", "--dim", "8", "-o", str(out)]
     result = runner.invoke(app, [*args, "--specialise"])
     assert result.exit_code == 0, result.output
-    assert "specialised with 4 of 4 contrast pairs" in result.output
+    assert "specialised (counter-fitting) with 4 of 4 contrast pairs" in result.output
     plain = tmp_path / "plain"
     assert runner.invoke(app, ["train", *args[1:-1], str(plain)]).exit_code == 0
     result = runner.invoke(app, ["specialise", str(plain), str(corpus), "-o", str(tmp_path / "s")])
     assert result.exit_code == 0, result.output
-    assert "fixture-w2v-8-ar" in result.output
+    assert "fixture-w2v-8-cf" in result.output
     again = runner.invoke(app, ["specialise", str(out), str(corpus), "-o", str(tmp_path / "t")])
     assert again.exit_code == 2 and "already specialised" in again.output
+
+
+# --- counter-fitting ------------------------------------------------------------------
+
+
+def test_counter_fit_moves_constrained_pairs_and_keeps_far_words(space):
+    attract = [(2, 3), (4, 5), (6, 7)]
+    repel = [(0, 1), (8, 9), (10, 11)]
+    out = counter_fit(space, attract, repel)
+    for i, j in attract:
+        assert cos(out, i, j) > cos(space, i, j) + 0.05
+    for i, j in repel:
+        # pushed towards the margin: cosine distance delta = 1, i.e. orthogonal
+        assert cos(out, i, j) < min(cos(space, i, j), 0.0) + 0.1
+    np.testing.assert_allclose(np.linalg.norm(out, axis=1), np.linalg.norm(space, axis=1))
+    # In 12 random dimensions no unconstrained word is an original neighbour
+    # (cosine >= 0.8) of a constrained one, so none moves, bit for bit.
+    np.testing.assert_array_equal(out[12:], space[12:])
+
+
+def test_counter_fit_one_iteration_by_hand():
+    # Rows: 0 and 1 a contrast pair at 60 degrees; 2 and 3 a synonym pair at 90;
+    # 4 a neighbour of 0 (cosine 0.9 >= 1 - rho), 5 far from all.
+    v = np.array(
+        [
+            [1.0, 0.0, 0.0, 0.0],
+            [0.5, np.sqrt(0.75), 0.0, 0.0],
+            [0.0, 0.0, 1.0, 0.0],
+            [0.0, 0.0, 0.0, 1.0],
+            [0.9, 0.0, 0.0, np.sqrt(0.19)],
+            [0.0, -1.0, 0.0, 0.0],
+        ]
+    )
+    settings = CounterFitSettings(iterations=1)
+    out = counter_fit(v, attract=[(2, 3)], repel=[(0, 1)], settings=settings)
+
+    def unit(a):
+        return a / np.linalg.norm(a)
+
+    # Contrast: x_0 += k1 (x_0 (x_0.x_1) - x_1), one term, mean = itself.
+    x0, x1 = v[0], v[1]
+    exp0 = unit(x0 + 0.1 * (x0 * (x0 @ x1) - x1))
+    exp1 = unit(x1 + 0.1 * (x1 * (x1 @ x0) - x0))
+    # Synonym: x_3 -= k2 (x_3 (x_3.x_2) - x_2) and symmetrically.
+    exp2 = unit(v[2] - 0.1 * (v[2] * 0.0 - v[3]))
+    exp3 = unit(v[3] - 0.1 * (v[3] * 0.0 - v[2]))
+    np.testing.assert_allclose(out[:4], [exp0, exp1, exp2, exp3], atol=1e-12)
+    # In the first iteration nothing has moved yet, so no preservation term is active:
+    # the neighbour 4 and the far row 5 are unchanged.
+    np.testing.assert_array_equal(out[4:], v[4:])
+    # With a second iteration, 0 has moved away from 4, which is pulled after it.
+    out2 = counter_fit(v, [(2, 3)], [(0, 1)], CounterFitSettings(iterations=2))
+    assert not np.allclose(out2[4], v[4]) and np.array_equal(out2[5], v[5])
+    assert cos(out2, 0, 4) > cos(out, 0, 4)
+
+
+def test_train_rejects_unknown_specialise_method(corpus, tmp_path):
+    with pytest.raises(WrdscoreError, match="unknown --specialise-method 'x'"):
+        train_embeddings(corpus, "word2vec", tmp_path / "m", specialise=True, specialise_method="x")
+    assert not (tmp_path / "m").exists()

@@ -190,7 +190,10 @@ def train(
     bucket: int = typer.Option(20_000, "--bucket", help="fasttext: n-gram hash buckets."),
     name: str | None = typer.Option(None, "--name", help="Label used in score signatures."),
     specialise: bool = typer.Option(
-        False, "--specialise", help="Attract-repel with pairs mined from the corpus."
+        False, "--specialise", help="Specialise for similarity with pairs mined from the corpus."
+    ),
+    specialise_method: str = typer.Option(
+        "counter-fitting", "--specialise-method", help="counter-fitting or attract-repel."
     ),
     force: bool = typer.Option(False, "--force", help="Replace an existing MODEL_DIR."),
 ) -> None:
@@ -212,6 +215,7 @@ def train(
         bucket=bucket,
         name=name,
         specialise=specialise,
+        specialise_method=specialise_method,
         force=force,
     )
     typer.echo(
@@ -225,7 +229,9 @@ def train(
 def _specialised_line(special: dict[str, Any]) -> str:
     mined = special["constraints"]["sizes"]
     used = special["pairs_in_vocab"]
-    return "specialised with " + ", ".join(f"{used[k]} of {mined[k]} {k} pairs" for k in mined)
+    return f"specialised ({special['method']}) with " + ", ".join(
+        f"{used[k]} of {mined[k]} {k} pairs" for k in mined
+    )
 
 
 @app.command("specialise")
@@ -233,14 +239,19 @@ def specialise_cmd(
     model: str = typer.Argument(..., help="MODEL_DIR written by `wrdscore train`, or 'default'."),
     corpus_dir: str = typer.Argument(..., help="Corpus to mine the pairs from."),
     output: str = typer.Option(..., "--output", "-o", help="MODEL_DIR to write."),
-    seed: int = typer.Option(0, "--seed", help="Shuffling seed."),
-    name: str | None = typer.Option(None, "--name", help="Label [default: model name + -ar]."),
+    method: str = typer.Option(
+        "counter-fitting", "--method", "-m", help="counter-fitting or attract-repel."
+    ),
+    seed: int = typer.Option(0, "--seed", help="Shuffling seed (attract-repel)."),
+    name: str | None = typer.Option(None, "--name", help="Label [default: model name + -cf/-ar]."),
     force: bool = typer.Option(False, "--force", help="Replace an existing MODEL_DIR."),
 ) -> None:
-    """Specialise an existing model for similarity (attract-repel with mined pairs)."""
+    """Specialise an existing model for similarity with pairs mined from a corpus."""
     from wrdscore.embeddings import specialise_model
 
-    emb = specialise_model(model, corpus_dir, output, seed=seed, name=name, force=force)
+    emb = specialise_model(
+        model, corpus_dir, output, method=method, seed=seed, name=name, force=force
+    )
     typer.echo(f"wrote {output}: {emb.name}; " + _specialised_line(emb.meta["specialise"]))
 
 

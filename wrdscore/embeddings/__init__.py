@@ -18,6 +18,7 @@ from wrdscore.embeddings._cooccurrence import (
     ppmi,
     svd_embeddings,
 )
+from wrdscore.embeddings._counterfit import CounterFitSettings, counter_fit
 from wrdscore.embeddings._docfreq import document_frequencies
 from wrdscore.embeddings._documents import TokenDocuments
 from wrdscore.embeddings._gensim import train_gensim
@@ -28,6 +29,8 @@ from wrdscore.embeddings._inspect import (
     similarity,
 )
 from wrdscore.embeddings._specialise import (
+    DEFAULT_SPECIALISE_METHOD,
+    SPECIALISE_METHODS,
     SpecialiseResult,
     SpecialiseSettings,
     attract_repel,
@@ -40,13 +43,16 @@ from wrdscore.embeddings._train import METHODS, TEXTS, corpus_documents, train_e
 from wrdscore.embeddings._vectors import OOV_POLICIES, TokenEmbeddings, vectors_sha
 
 __all__ = [
+    "DEFAULT_SPECIALISE_METHOD",
     "KINDS",
     "METHODS",
     "OOV_POLICIES",
     "PAIRS_FILE",
+    "SPECIALISE_METHODS",
     "TEXTS",
     "WEIGHTINGS",
     "Constraints",
+    "CounterFitSettings",
     "IdentifierVector",
     "MinedPair",
     "MiningSettings",
@@ -57,6 +63,7 @@ __all__ = [
     "attract_repel",
     "cooccurrence_matrix",
     "corpus_documents",
+    "counter_fit",
     "default_model_path",
     "document_frequencies",
     "format_pairs",

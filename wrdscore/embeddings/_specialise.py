@@ -1,4 +1,4 @@
-"""Attract-repel specialisation: pull synonyms together, push contrasts apart."""
+"""Specialisation for similarity: attract-repel, and the model-level entry points."""
 
 from __future__ import annotations
 
@@ -15,10 +15,20 @@ from gensim.models.fasttext import FastTextKeyedVectors
 from numpy.typing import NDArray
 
 from wrdscore.embeddings._constraints import Constraints, MinedPair, mine_constraints
+from wrdscore.embeddings._counterfit import CounterFitSettings, counter_fit
+from wrdscore.embeddings._sphere import PairsLike, prepare, unit_rows
 from wrdscore.embeddings._store import load_embeddings, save_embeddings
 from wrdscore.embeddings._vectors import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 
+#: Which specialisation methods exist. Counter-fitting is the default: on the bundled
+#: model, attract-repel's in-batch negatives pulled unrelated constrained words
+#: together (mean cosine of random pairs of them 0.35 -> 0.46), counter-fitting, which
+#: has none, spread them (0.35 -> 0.15); see the README.
+SPECIALISE_METHODS = ("counter-fitting", "attract-repel")
+#: Appended to a specialised model's name, so score signatures tell them apart.
+SUFFIX = {"counter-fitting": "cf", "attract-repel": "ar"}
+DEFAULT_SPECIALISE_METHOD = "counter-fitting"
 #: Attract-repel's published hyperparameters (Mrkšić et al. 2017, TACL 5:309-324):
 #: margins, L2 regularisation, mini-batch size, epochs, AdaGrad learning rate.
 ATTRACT_MARGIN = 0.6
@@ -43,23 +53,19 @@ class SpecialiseSettings:
     seed: int = 0
 
 
-def _unit(w: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    norms = np.linalg.norm(w, axis=1, keepdims=True)
-    norms = np.where(norms > 0, norms, 1.0)
-    return w / norms, norms
-
-
 def _batch_gradient(
     w: NDArray[np.float64],
     w0: NDArray[np.float64],
     pairs: NDArray[np.int64],
     attract: bool,
     s: SpecialiseSettings,
+    rng: np.random.Generator,
 ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """Rows touched by one mini-batch and the gradient of its loss with respect to them."""
     rows, local = np.unique(pairs, return_inverse=True)
     local = local.reshape(pairs.shape)
-    x, norms = _unit(w[rows])
+    x, norms = unit_rows(w[rows])
+    norms = np.where(norms > 0, norms, 1.0)
     b = len(pairs)
     # The 2b word slots of the batch: left words, then right words.
     words = np.concatenate([local[:, 0], local[:, 1]])
@@ -72,6 +78,14 @@ def _batch_gradient(
         neg = np.where(mask, -np.inf, sims).argmax(axis=1)
     else:
         neg = np.where(mask, np.inf, sims).argmin(axis=1)
+    # Mix sampling, as in the reference implementation: each negative is replaced, with
+    # probability 1/2, by a random word of another pair of the batch (here only by one
+    # that is neither the word nor its partner, the rule of the closest/farthest pick).
+    if b > 1:
+        other_pair = (np.arange(2 * b) % b + rng.integers(1, b, size=2 * b)) % b
+        random_slot = other_pair + b * rng.integers(0, 2, size=2 * b)
+        swap = (rng.random(2 * b) < 0.5) & ~mask[np.arange(2 * b), random_slot]
+        neg = np.where(swap, random_slot, neg)
     anchor, other, t = words, words[partner], words[neg]
     xa, xo, xt = x[anchor], x[other], x[t]
     pos = np.einsum("ij,ij->i", xa, xo)
@@ -101,8 +115,8 @@ def _batch_gradient(
 
 def attract_repel(
     vectors: NDArray[np.floating],
-    attract: NDArray[np.integer] | Iterable[tuple[int, int]],
-    repel: NDArray[np.integer] | Iterable[tuple[int, int]],
+    attract: PairsLike,
+    repel: PairsLike,
     settings: SpecialiseSettings | None = None,
 ) -> NDArray[np.float64]:
     """Specialise vectors for similarity with attract (synonym) and repel (contrast) pairs.
@@ -135,6 +149,8 @@ def attract_repel(
 
     Each epoch shuffles both pair lists with ``seed`` and visits their batches in a
     shuffled interleaved order; one AdaGrad step per batch on the rows it touches.
+    As in the authors' code, half of the negatives (at random) are replaced by a
+    random word of another pair of the batch ("mix sampling").
 
     Parameters
     ----------
@@ -165,41 +181,23 @@ def attract_repel(
     s = settings or SpecialiseSettings()
     if s.batch_size < 1 or s.epochs < 0:
         raise WrdscoreError("batch size must be positive and epochs non-negative")
-    original = np.asarray(vectors, dtype=np.float64)
-    if original.ndim != 2:
-        raise WrdscoreError("vectors must be a 2-d array")
-    # The paper trains on unit vectors; the learning rate and margins assume that scale.
-    w0, norms0 = _unit(original)
-    zero = np.linalg.norm(original, axis=1) == 0
-    lists = []
-    for pairs in (attract, repel):
-        arr = np.asarray(list(pairs) if not isinstance(pairs, np.ndarray) else pairs)
-        arr = arr.reshape(-1, 2).astype(np.int64)
-        if len(arr) and (arr.min() < 0 or arr.max() >= len(w0)):
-            raise WrdscoreError("a constraint pair refers to a row outside the vectors")
-        # A pair of identical or zero vectors has no direction to move.
-        live = (arr[:, 0] != arr[:, 1]) & ~zero[arr].any(axis=1)
-        lists.append(arr[live])
-    touched = np.zeros(len(original), dtype=bool)
-    for arr in lists:
-        touched[arr.ravel()] = True
+    problem = prepare(vectors, attract, repel)
+    w0 = problem.unit
     w = w0.copy()
     accum = np.full_like(w, _ADAGRAD_INIT)
     rng = np.random.default_rng(s.seed)
     for _ in range(s.epochs):
         batches = []
-        for kind, arr in enumerate(lists):
+        for is_attract, arr in ((True, problem.attract), (False, problem.repel)):
             order = rng.permutation(len(arr))
             for start in range(0, len(arr), s.batch_size):
-                batches.append((kind == 0, arr[order[start : start + s.batch_size]]))
+                batches.append((is_attract, arr[order[start : start + s.batch_size]]))
         for i in rng.permutation(len(batches)):
             is_attract, batch = batches[i]
-            rows, grad = _batch_gradient(w, w0, batch, is_attract, s)
+            rows, grad = _batch_gradient(w, w0, batch, is_attract, s, rng)
             accum[rows] += grad**2
             w[rows] -= s.learning_rate * grad / np.sqrt(accum[rows])
-    x, _ = _unit(w)
-    # Words in no pair are returned bit for bit (not renormalised).
-    return np.where(touched[:, None], x * norms0, original)
+    return problem.finish(w)
 
 
 @dataclass(frozen=True)
@@ -210,16 +208,39 @@ class SpecialiseResult:
     used: dict[str, int]
 
 
+def _settings_for(method: str, seed: int) -> SpecialiseSettings | CounterFitSettings:
+    if method not in SPECIALISE_METHODS:
+        raise WrdscoreError(
+            f"unknown specialisation method {method!r}; choose one of "
+            + ", ".join(SPECIALISE_METHODS)
+        )
+    return CounterFitSettings() if method == "counter-fitting" else SpecialiseSettings(seed=seed)
+
+
 def specialise_vectors(
     kv: KeyedVectors,
     constraints: Constraints | Iterable[MinedPair],
-    settings: SpecialiseSettings | None = None,
+    method: str = DEFAULT_SPECIALISE_METHOD,
+    settings: SpecialiseSettings | CounterFitSettings | None = None,
 ) -> SpecialiseResult:
-    """A copy of ``kv`` specialised with mined constraints (see :func:`attract_repel`).
+    """A copy of ``kv`` specialised with mined constraints.
 
     Synonym and abbreviation pairs attract, contrast pairs repel; pairs with a token
     outside the vocabulary are skipped (``used`` counts the pairs applied per kind).
 
+    Parameters
+    ----------
+    kv : gensim KeyedVectors
+        The vectors (not changed).
+    constraints : Constraints or iterable of MinedPair
+    method : {"counter-fitting", "attract-repel"}
+        :func:`~wrdscore.embeddings.counter_fit` (the default) or
+        :func:`attract_repel`.
+    settings : SpecialiseSettings or CounterFitSettings, optional
+        The method's hyperparameters; default the published ones.
+
+    Notes
+    -----
     FastText: only the in-vocabulary word vectors are specialised. gensim stores a
     word's vector as the mean of its own row in ``vectors_vocab`` and its n-gram
     rows, and recomputes it on load, so the own row is shifted by
@@ -234,7 +255,6 @@ def specialise_vectors(
     >>> from wrdscore.embeddings import TokenEmbeddings
     >>> emb = TokenEmbeddings.from_vectors(
     ...     {"get": [1.0, 0.2], "set": [0.9, 0.4], "fetch": [0.3, 1.0], "x": [0.5, 0.5]})
-    >>> from wrdscore.embeddings._constraints import MinedPair
     >>> pairs = [MinedPair("contrast", "get", "set", 3, 2, ""),
     ...          MinedPair("synonym", "fetch", "get", 2, 2, "")]
     >>> res = specialise_vectors(emb.kv, pairs)
@@ -252,7 +272,17 @@ def specialise_vectors(
             continue
         (repel if p.kind == "contrast" else attract).append((index[p.a], index[p.b]))
         used[p.kind] += 1
-    new = attract_repel(kv.vectors, attract, repel, settings).astype(np.float32)
+    chosen = settings or _settings_for(method, 0)
+    if method == "counter-fitting":
+        if not isinstance(chosen, CounterFitSettings):
+            raise WrdscoreError("counter-fitting needs CounterFitSettings")
+        new = counter_fit(kv.vectors, attract, repel, chosen)
+    else:
+        _settings_for(method, 0)  # checks the name
+        if not isinstance(chosen, SpecialiseSettings):
+            raise WrdscoreError("attract-repel needs SpecialiseSettings")
+        new = attract_repel(kv.vectors, attract, repel, chosen)
+    new = new.astype(np.float32)
     out = copy.deepcopy(kv)
     if isinstance(out, FastTextKeyedVectors) and out.bucket:
         delta = new - np.asarray(out.vectors, dtype=np.float32)
@@ -266,7 +296,10 @@ def specialise_vectors(
 
 
 def specialise_from_corpus(
-    kv: KeyedVectors, corpus_dir: str | Path, seed: int = 0
+    kv: KeyedVectors,
+    corpus_dir: str | Path,
+    method: str = DEFAULT_SPECIALISE_METHOD,
+    seed: int = 0,
 ) -> tuple[KeyedVectors, dict[str, Any], Constraints]:
     """Mine a corpus's constraints and specialise ``kv`` with them.
 
@@ -276,12 +309,12 @@ def specialise_from_corpus(
         The specialised copy, the ``specialise`` entry for ``model.json`` (method,
         settings, pair counts mined and in the vocabulary, seconds) and the pairs.
     """
+    settings = _settings_for(method, seed)
     started = time.perf_counter()
     constraints = mine_constraints(corpus_dir)
-    settings = SpecialiseSettings(seed=seed)
-    result = specialise_vectors(kv, constraints, settings)
+    result = specialise_vectors(kv, constraints, method, settings)
     meta = {
-        "method": "attract-repel",
+        "method": method,
         "settings": asdict(settings),
         "constraints": {**constraints.summary(), "corpus": str(corpus_dir)},
         "pairs_in_vocab": result.used,
@@ -295,6 +328,7 @@ def specialise_model(
     corpus_dir: str | Path,
     output: str | Path,
     *,
+    method: str = DEFAULT_SPECIALISE_METHOD,
     seed: int = 0,
     name: str | None = None,
     force: bool = False,
@@ -312,10 +346,13 @@ def specialise_model(
         The corpus to mine (normally the one the model was trained on).
     output : path
         The MODEL_DIR to write.
+    method : {"counter-fitting", "attract-repel"}
+        See :func:`specialise_vectors`.
     seed : int
-        Shuffling seed of :func:`attract_repel`.
+        Shuffling seed of :func:`attract_repel` (counter-fitting is deterministic).
     name : str, optional
-        Label in score signatures; default the model's name plus ``-ar``.
+        Label in score signatures; default the model's name plus ``-cf``
+        (counter-fitting) or ``-ar`` (attract-repel).
     force : bool
         Replace an existing ``output``.
 
@@ -332,9 +369,10 @@ def specialise_model(
         )
     if "specialise" in emb.meta:
         raise WrdscoreError(f"{model} is already specialised; start from the trained model")
-    kv, special, constraints = specialise_from_corpus(emb.kv, corpus_dir, seed)
+    _settings_for(method, seed)  # a bad method fails before the mining pass
+    kv, special, constraints = specialise_from_corpus(emb.kv, corpus_dir, method, seed)
     meta = {k: v for k, v in emb.meta.items() if k not in ("format", "dim")}
-    meta["name"] = name or f"{emb.name}-ar"
+    meta["name"] = name or f"{emb.name}-{SUFFIX[method]}"
     meta["specialise"] = special
     save_embeddings(
         kv, output, meta=meta, doc_freq=emb.doc_freq, pairs=list(constraints), force=force

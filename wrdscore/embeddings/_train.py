@@ -23,7 +23,12 @@ from wrdscore.embeddings._cooccurrence import (
 from wrdscore.embeddings._docfreq import document_frequencies
 from wrdscore.embeddings._documents import TokenDocuments
 from wrdscore.embeddings._gensim import DEFAULT_WINDOW, train_gensim
-from wrdscore.embeddings._specialise import specialise_from_corpus
+from wrdscore.embeddings._specialise import (
+    DEFAULT_SPECIALISE_METHOD,
+    SPECIALISE_METHODS,
+    SUFFIX,
+    specialise_from_corpus,
+)
 from wrdscore.embeddings._store import save_embeddings
 from wrdscore.embeddings._vectors import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
@@ -102,6 +107,7 @@ def train_embeddings(
     bucket: int = 20_000,
     name: str | None = None,
     specialise: bool = False,
+    specialise_method: str = DEFAULT_SPECIALISE_METHOD,
     force: bool = False,
 ) -> TokenEmbeddings:
     """Train token embeddings on a corpus and save them as a MODEL_DIR.
@@ -134,13 +140,15 @@ def train_embeddings(
         ``fasttext`` only: number of hashed character n-gram vectors.
     name : str, optional
         Label in score signatures; default ``<corpus label>-<method>-<dim>``
-        (``-ar`` appended when specialised).
+        (``-cf`` or ``-ar`` appended when specialised).
     specialise : bool
         After training, mine contrast, synonym and abbreviation pairs from the same
         corpus (:func:`~wrdscore.embeddings.mine_constraints`) and specialise the
-        vectors with them (:func:`~wrdscore.embeddings.attract_repel`, published
+        vectors with them (:func:`~wrdscore.embeddings.specialise_vectors`, published
         hyperparameters). ``model.json`` records the pair counts and settings under
         ``specialise``; the pairs go to ``pairs.tsv`` in the MODEL_DIR.
+    specialise_method : {"counter-fitting", "attract-repel"}
+        The specialisation method (with ``specialise``).
     force : bool
         Replace an existing ``output``.
 
@@ -172,6 +180,11 @@ def train_embeddings(
             f"unknown --weighting {weighting!r}; choose one of {', '.join(WEIGHTINGS)}"
         )
     _check_text(text)
+    if specialise and specialise_method not in SPECIALISE_METHODS:
+        raise WrdscoreError(
+            f"unknown --specialise-method {specialise_method!r}; choose one of "
+            + ", ".join(SPECIALISE_METHODS)
+        )
     corpus = open_corpus(corpus_dir)
     started = time.perf_counter()
     # The records of the corpus opened here, whose manifest hash goes into the metadata.
@@ -196,7 +209,7 @@ def train_embeddings(
     special: dict[str, Any] | None = None
     constraints = None
     if specialise:
-        kv, special, constraints = specialise_from_corpus(kv, corpus.path, seed)
+        kv, special, constraints = specialise_from_corpus(kv, corpus.path, specialise_method, seed)
     label = corpus.manifest.get("label") or corpus.path.resolve().name
     short = "ppmi" if method == "svd" and weighting == "ppmi" else _SHORT[method]
     params: dict[str, Any] = {
@@ -213,7 +226,8 @@ def train_embeddings(
     if method == "fasttext":
         params["bucket"] = bucket
     meta = {
-        "name": name or f"{label}-{short}-{dim}" + ("-ar" if specialise else ""),
+        "name": name
+        or f"{label}-{short}-{dim}" + (f"-{SUFFIX[specialise_method]}" if specialise else ""),
         "method": method,
         "params": params,
         "corpus": {
