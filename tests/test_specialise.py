@@ -445,3 +445,17 @@ def test_train_rejects_unknown_specialise_method(corpus, tmp_path):
     with pytest.raises(WrdscoreError, match="unknown --specialise-method 'x'"):
         train_embeddings(corpus, "word2vec", tmp_path / "m", specialise=True, specialise_method="x")
     assert not (tmp_path / "m").exists()
+
+
+@pytest.mark.parametrize("method", ["counter-fitting", "attract-repel"])
+def test_no_pairs_changes_nothing(space, method):
+    emb = TokenEmbeddings.from_vectors({f"w{i}": row for i, row in enumerate(space)})
+    res = specialise_vectors(emb.kv, [], method)
+    assert res.used == {"contrast": 0, "synonym": 0, "abbreviation": 0}
+    np.testing.assert_array_equal(res.kv.vectors, emb.kv.vectors)
+
+
+def test_cli_corpus_pairs_missing_corpus(tmp_path):
+    result = runner.invoke(app, ["corpus", "pairs", str(tmp_path / "nope")])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: corpus folder {tmp_path / 'nope'} does not exist"
