@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from scipy import stats
+from typer.testing import CliRunner
 
 from wrdscore._baseline import (
     BASELINE_CENTERINGS,
@@ -18,9 +19,11 @@ from wrdscore._baseline import (
 )
 from wrdscore.atomic import atomic_dir
 from wrdscore.base import METRICS, EmbeddingMetric, baseline_key, get_metric
+from wrdscore.cli import app
 from wrdscore.corpora import CorpusWriter, split_identifier
 from wrdscore.embeddings import TokenEmbeddings, load_embeddings, save_embeddings
 from wrdscore.errors import WrdscoreError
+from wrdscore.human_eval import analyze_study
 
 # One-token names with 2-D vectors: WRDScore of two one-token names is then the clipped
 # cosine of their vectors, so the baseline can be computed by hand.
@@ -220,3 +223,97 @@ def test_sampling_errors(tmp_path):
         sample_name_pairs(lying, pairs=0)
     with pytest.raises(WrdscoreError, match="not a model folder"):
         add_baselines(tmp_path, one)
+
+
+TRAIN_NAMES = [
+    "getName", "setName", "getValue", "setValue", "isEmpty", "getSize", "size", "addAll",
+    "removeAll", "toString", "getCount", "setCount", "readLine", "writeLine", "getOrDefault",
+]  # fmt: skip
+
+
+def run(*args):
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_cli_train_stores_baselines_and_score_rescales(tmp_path):
+    corpus = write_corpus(tmp_path / "corpus", TRAIN_NAMES)
+    model = tmp_path / "model"
+    code, out, err = run(
+        "train", corpus, "--method", "svd", "--dim", "3", "-o", model, "--baseline-pairs", "200"
+    )
+    assert code == 0, err
+    assert "stored rescaling baselines" in out and "on 200 random pairs of 15 names" in out
+    block = json.loads((model / "model.json").read_text())["baselines"]
+    assert block["pairs"] == 200 and block["corpus"]["training_corpus"] is True
+    # `wrdscore baseline` recomputes the same numbers (same corpus, pairs, seed).
+    meta = json.loads((model / "model.json").read_text())
+    del meta["baselines"]
+    (model / "model.json").write_text(json.dumps(meta))
+    code, out, err = run("baseline", model, corpus, "--pairs", "200")
+    assert code == 0, err
+    assert "note" not in err  # the model's own training corpus
+    assert json.loads((model / "model.json").read_text())["baselines"] == block
+
+    refs, preds = tmp_path / "refs.txt", tmp_path / "preds.txt"
+    refs.write_text("getName\nsetValue\nreadLine\n")
+    preds.write_text("get name\ngetCount\nsize\n")
+    code, out, err = run(
+        "score", "--refs", refs, "--preds", preds, "-e", model, "-m", "wrd", "-m", "rouge1",
+        "--rescale", "--format", "json", "--per-pair", tmp_path / "pp.jsonl", "-q",
+    )  # fmt: skip
+    assert code == 0, err
+    data = json.loads(out)["metrics"]
+    assert data["wrd"]["signature"].endswith("|rescale:yes|v:0.1.0")
+    assert "rescale" not in data["rouge1"]["signature"]  # overlap metrics are not rescaled
+    emb = load_embeddings(model)
+    raw = get_metric("wrd", embeddings=emb).score(["getName", "setValue", "readLine"],
+                                                  ["get name", "getCount", "size"])  # fmt: skip
+    b = block["settings"]["wrdscore|w:norm|c:none|oov:zero|clip:yes|solver:emd"]
+    expected = (raw.f1 - b["f1"]) / (1 - b["f1"])
+    assert data["wrd"]["corpus"]["f1"] == pytest.approx(float(np.mean(expected)))
+    rows = [json.loads(x) for x in (tmp_path / "pp.jsonl").read_text().splitlines()]
+    assert rows[0]["wrd"]["f1"] == 1.0  # identity, rescaled
+
+
+def test_cli_rescale_errors_are_one_line(tmp_path):
+    bare = write_model(tmp_path / "bare")
+    refs = tmp_path / "refs.txt"
+    refs.write_text("alpha\n")
+    for extra, message in [
+        ([], "error: no rescaling baseline for wrdscore|"),
+        (["--centering", "batch"], "centering 'batch' has none"),
+    ]:
+        code, _, err = run("score", "--refs", refs, "--preds", refs, "-e", bare, "--rescale",
+                           "-q", *extra)  # fmt: skip
+        assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
+        assert message in err
+    code, _, err = run("baseline", bare, tmp_path / "nope")
+    assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_study_analysis_with_rescaling_changes_errors_not_ranks(model, tmp_path):
+    folder, _, _ = model
+    pairs = tmp_path / "set1.csv"
+    pairs.write_text(
+        "alpha,alpha,10\nalpha beta,beta,6\ngamma,delta,3\nalpha,omega,0\n"
+        "beta gamma,gamma,7\ndelta,omega alpha,1\n"
+    )
+    runs = [
+        analyze_study(
+            tmp_path / f"r{flag}",
+            pairs=[pairs],
+            scale=10,
+            metrics=["rouge1", "wrd"],
+            embeddings=folder,
+            rescale=flag,
+            n_boot=20,
+        )
+        for flag in (False, True)
+    ]
+    raw, rescaled = (a.metrics[1] for a in runs)
+    assert rescaled.metric.signature.endswith("|rescale:yes|v:0.1.0")
+    assert rescaled.errors["mse"].point != raw.errors["mse"].point
+    for kind in ("pearson", "spearman", "kendall"):
+        assert rescaled.correlations[kind].value == pytest.approx(raw.correlations[kind].value)
+    assert runs[1].metrics[0].errors == runs[0].metrics[0].errors  # ROUGE-1 untouched

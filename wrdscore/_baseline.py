@@ -108,7 +108,11 @@ def sample_name_pairs(
     if pairs < 1:
         raise WrdscoreError(f"the number of baseline pairs must be at least 1, got {pairs}")
     corpus = open_corpus(corpus_dir)
-    n_names = int(corpus.manifest.get("counts", {}).get("methods") or 0)
+    counts = corpus.manifest.get("counts") or {}
+    # Ingested corpora count their methods; anything else is counted in one extra pass.
+    n_names = (
+        int(counts["methods"]) if "methods" in counts else sum(1 for _ in corpus.iter_methods())
+    )
     if n_names < 2:
         raise WrdscoreError(f"corpus {corpus.path} has {n_names} method(s); a baseline needs 2+")
     drawn = np.random.default_rng(seed).integers(0, n_names, size=(_OVERDRAW * pairs, 2))

@@ -161,10 +161,17 @@ def train(
     weighting: str = typer.Option("raw", "--weighting", help="svd: raw counts or ppmi."),
     bucket: int = typer.Option(20_000, "--bucket", help="fasttext: n-gram hash buckets."),
     name: str | None = typer.Option(None, "--name", help="Label used in score signatures."),
+    baseline_pairs: int = typer.Option(
+        10_000, "--baseline-pairs", help="Random name pairs for the rescaling baselines; 0: none."
+    ),
     force: bool = typer.Option(False, "--force", help="Replace an existing MODEL_DIR."),
 ) -> None:
     """Train sub-token embeddings on a corpus and save them as a MODEL_DIR."""
+    from wrdscore._baseline import add_baselines
     from wrdscore.embeddings import train_embeddings
+
+    if baseline_pairs < 0:
+        raise WrdscoreError(f"--baseline-pairs must be 0 or more, not {baseline_pairs}")
 
     emb = train_embeddings(
         corpus_dir,
@@ -186,6 +193,45 @@ def train(
         f"wrote {output}: {emb.name}, {len(emb)} tokens x {emb.dim} dims, "
         f"{emb.n_docs} documents, {emb.meta['train_seconds']:.1f} s"
     )
+    if baseline_pairs:
+        # The model is written and usable either way; only rescaling needs the baselines.
+        try:
+            block = add_baselines(output, corpus_dir, pairs=baseline_pairs)
+        except WrdscoreError as exc:
+            typer.echo(f"note: no rescaling baselines stored: {exc}", err=True)
+        else:
+            _echo_baselines(output, block)
+
+
+def _echo_baselines(model: str | Path, block: dict[str, Any]) -> None:
+    settings = block["settings"]
+    typer.echo(
+        f"stored rescaling baselines in {Path(model) / 'model.json'}: {len(settings)} metric "
+        f"settings on {block['pairs']} random pairs of {block['names']} names"
+    )
+    undefined = [k for k, v in settings.items() if v is None]
+    if undefined:
+        typer.echo(f"note: rescaling is undefined for {', '.join(undefined)}", err=True)
+
+
+@app.command()
+def baseline(
+    model: str = typer.Argument(..., help="MODEL_DIR written by `wrdscore train`."),
+    corpus_dir: str = typer.Argument(..., help="The corpus it was trained on."),
+    pairs: int = typer.Option(10_000, "--pairs", help="Random name pairs per baseline."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the pairs."),
+) -> None:
+    """Compute the rescaling baselines of a model on its training names (into model.json)."""
+    from wrdscore._baseline import add_baselines
+
+    block = add_baselines(model, corpus_dir, pairs=pairs, seed=seed)
+    _echo_baselines(model, block)
+    if not block["corpus"]["training_corpus"]:
+        typer.echo(
+            f"note: {corpus_dir}'s manifest differs from the one {model} was trained on "
+            "(re-ingested, or another corpus); its SHA-256 is recorded with the baselines",
+            err=True,
+        )
 
 
 def _model_arg(model: str) -> Any:
@@ -326,6 +372,9 @@ def score(
     options: list[str] = typer.Option(
         [], "--set", help="A metric option, METRIC.OPTION=VALUE (wrd.weights=idf); repeatable."
     ),
+    rescale: bool = typer.Option(
+        False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
+    ),
     per_pair: Path | None = typer.Option(
         None, "--per-pair", help="Also write every pair's scores to OUT.tsv or OUT.jsonl."
     ),
@@ -349,7 +398,7 @@ def score(
     ref_items = read_items(refs, references=True)
     pred_items = read_items(preds)
     metrics = build_metrics(
-        metric, embeddings, _metric_options(options), oov=oov, centering=centering
+        metric, embeddings, _metric_options(options), oov=oov, centering=centering, rescale=rescale
     )
     results = _score_all(metrics, ref_items, pred_items, allow_empty_reference, quiet)
     if per_pair is not None:
@@ -380,9 +429,13 @@ def score(
     notes = [
         f"{unseen} unseen token occurrence(s)" if unseen else "",
         f"{results[0].empty_predictions} empty prediction(s) scored 0"
+        + (" before rescaling" if rescale else "")
         if results[0].empty_predictions
         else "",
-        f"{degenerate} pair(s) with no known token scored 0" if degenerate else "",
+        f"{degenerate} pair(s) with no known token scored 0"
+        + (" before rescaling" if rescale else "")
+        if degenerate
+        else "",
     ]
     for note in filter(None, notes):
         typer.echo(f"note: {note}", err=True)
@@ -454,6 +507,9 @@ def compare(
     options: list[str] = typer.Option(
         [], "--set", help="A metric option, METRIC.OPTION=VALUE (wrd.weights=idf); repeatable."
     ),
+    rescale: bool = typer.Option(
+        False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
+    ),
     resamples: int = typer.Option(1000, "--resamples", help="Bootstrap resamples."),
     seed: int = typer.Option(12345, "--seed", help="Bootstrap seed."),
     fmt: str = typer.Option("table", "--format", help="table or json."),
@@ -474,7 +530,12 @@ def compare(
         raise WrdscoreError(f"compare needs --preds exactly twice (A and B), got {len(preds)}")
     ref_items = read_items(refs, references=True)
     (m,) = build_metrics(
-        [metric], embeddings, _metric_options(options), oov=oov, centering=centering
+        [metric],
+        embeddings,
+        _metric_options(options),
+        oov=oov,
+        centering=centering,
+        rescale=rescale,
     )
     a, _, cmp = m.compare(
         ref_items,
@@ -591,6 +652,9 @@ def study_analyze(
         None, "--embeddings", help="MODEL_DIR for embedding metrics (default: bundled)."
     ),
     oov: str = typer.Option("zero", "--oov", help="Unseen tokens: zero, drop or subword."),
+    rescale: bool = typer.Option(
+        False, "--rescale", help="Rescale embedding metrics against the model's baselines."
+    ),
     bootstraps: int = typer.Option(100, "--bootstraps", help="Bootstrap resamples B."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
     force: bool = typer.Option(False, "--force", help="Replace an existing report folder."),
@@ -608,6 +672,7 @@ def study_analyze(
         baseline=baseline,
         embeddings=embeddings,
         oov=oov,
+        rescale=rescale,
         n_boot=bootstraps,
         seed=seed,
         force=force,
