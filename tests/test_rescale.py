@@ -10,20 +10,23 @@ import pytest
 from scipy import stats
 from typer.testing import CliRunner
 
-from wrdscore._baseline import (
-    BASELINE_CENTERINGS,
-    add_baselines,
-    baseline_settings,
-    compute_baselines,
-    sample_name_pairs,
-)
 from wrdscore.atomic import atomic_dir
-from wrdscore.base import METRICS, EmbeddingMetric, baseline_key, get_metric
 from wrdscore.cli import app
 from wrdscore.corpora import CorpusWriter, split_identifier
 from wrdscore.embeddings import TokenEmbeddings, load_embeddings, save_embeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval import analyze_study
+from wrdscore.metrics import (
+    BASELINE_CENTERINGS,
+    METRICS,
+    EmbeddingMetric,
+    add_baselines,
+    baseline_key,
+    baseline_settings,
+    compute_baselines,
+    get_metric,
+    sample_name_pairs,
+)
 
 # One-token names with 2-D vectors: WRDScore of two one-token names is then the clipped
 # cosine of their vectors, so the baseline can be computed by hand.

@@ -133,7 +133,7 @@ def analyze_study(
     Give either ``study`` with ``ratings`` (paths or glob patterns of filled-in sheets)
     or ``pairs`` (``reference,prediction,score`` files or folders, scores on 0-``scale``).
     ``oov`` is the unseen-token policy of the embedding metrics; ``rescale`` rescales
-    them against their baselines (see :class:`~wrdscore.base.EmbeddingMetric`).
+    them against their baselines (see :class:`~wrdscore.metrics.EmbeddingMetric`).
 
     Returns
     -------

@@ -26,10 +26,10 @@ import numpy as np
 
 from wrdscore import __version__
 from wrdscore.atomic import atomic_write
-from wrdscore.base import METRICS, EmbeddingMetric, baseline_key, get_metric
 from wrdscore.corpora import open_corpus, split_identifier
 from wrdscore.embeddings import TokenEmbeddings, load_embeddings
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics.base import METRICS, EmbeddingMetric, baseline_key, get_metric
 
 #: Random pairs of training names per baseline, and the seed that draws them.
 BASELINE_PAIRS = 10_000
@@ -147,7 +147,7 @@ def compute_baselines(
 
     ``b_k = mean_i s_k(r_i, p_i)`` for each value ``k`` of the metric (precision, recall
     and F1 each get their own, as in bert_score; ``score`` for single-valued metrics).
-    Keys are :func:`~wrdscore.base.baseline_key` of each metric (its signature without
+    Keys are :func:`~wrdscore.metrics.baseline_key` of each metric (its signature without
     the model and version). A setting whose baseline is 1 or more for some value
     (random names score as identical: rescaling is undefined) is stored as ``None``.
 
