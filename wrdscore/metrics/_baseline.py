@@ -195,6 +195,25 @@ def add_baselines(
         The ``baselines`` block written: ``pairs``, ``seed``, ``names`` (records drawn
         from), ``corpus`` (path, manifest SHA-256, and whether it is the model's own
         training corpus), ``wrdscore`` version and ``settings`` (key -> values or None).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from wrdscore.corpora import CorpusWriter
+    >>> from wrdscore.embeddings import save_embeddings
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> (d / "c").mkdir()
+    >>> with CorpusWriter(d / "c") as w:
+    ...     for n in ["size", "count", "getName"]:
+    ...         w.write({"name": n, "tokens": split_identifier(n)})
+    ...     w.write_manifest({"counts": {"methods": 3}})
+    >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6],
+    ...                                     "get": [0.0, 1.0], "name": [0.6, 0.8]})
+    >>> _ = save_embeddings(emb.kv, d / "m", meta={"name": "tiny", "n_docs": 3}, doc_freq={})
+    >>> block = add_baselines(d / "m", d / "c", pairs=50)
+    >>> b = get_metric("wrd", embeddings=d / "m", rescale=True).baseline
+    >>> b == block["settings"]["wrdscore|w:norm|c:none|oov:zero|clip:yes|solver:emd"]
+    True
     """
     folder = Path(model_dir)
     meta_path = folder / "model.json"
