@@ -320,3 +320,12 @@ def test_study_analysis_with_rescaling_changes_errors_not_ranks(model, tmp_path)
     for kind in ("pearson", "spearman", "kendall"):
         assert rescaled.correlations[kind].value == pytest.approx(raw.correlations[kind].value)
     assert runs[1].metrics[0].errors == runs[0].metrics[0].errors  # ROUGE-1 untouched
+    # The same through the CLI.
+    code, out, err = run(
+        "study", "analyze", "--pairs", pairs, "--scale", "10", "-m", "rouge1", "-m", "wrd",
+        "--embeddings", folder, "--rescale", "--bootstraps", "20", "-o", tmp_path / "cli",
+    )  # fmt: skip
+    assert code == 0, err
+    report = json.loads((tmp_path / "cli" / "report.json").read_text())
+    assert report["metrics"][1]["signature"] == rescaled.metric.signature
+    assert report["metrics"][1]["errors"]["mse"]["point"] == rescaled.errors["mse"].point
