@@ -321,7 +321,7 @@ def test_study_analysis_with_rescaling_changes_errors_not_ranks(model, tmp_path)
         assert rescaled.correlations[kind].value == pytest.approx(raw.correlations[kind].value)
     assert runs[1].metrics[0].errors == runs[0].metrics[0].errors  # ROUGE-1 untouched
     # The same through the CLI.
-    code, out, err = run(
+    code, _, err = run(
         "study", "analyze", "--pairs", pairs, "--scale", "10", "-m", "rouge1", "-m", "wrd",
         "--embeddings", folder, "--rescale", "--bootstraps", "20", "-o", tmp_path / "cli",
     )  # fmt: skip
