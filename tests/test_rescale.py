@@ -194,6 +194,11 @@ def test_missing_baselines_are_one_line_errors(model, tmp_path):
         with pytest.raises(WrdscoreError) as info:
             metric.score(["alpha"], ["beta"])
         assert message in str(info.value) and "\n" not in str(info.value)
+    # Baselines kept beside other vectors (model.json copied over a retrained model).
+    other = TokenEmbeddings.from_vectors({t: [v[1], v[0]] for t, v in VECTORS.items()})
+    other.meta["baselines"] = emb.meta["baselines"]
+    with pytest.raises(WrdscoreError, match=f"computed for other vectors \\(sha {emb.sha}"):
+        get_metric("wrd", embeddings=other, rescale=True).score(["alpha"], ["beta"])
     with pytest.raises(WrdscoreError, match="rescale must be True or False"):
         get_metric("wrd", embeddings=emb, rescale="yes")
     # Metrics without embeddings take no rescale option at all.
@@ -207,7 +212,7 @@ def test_undefined_baseline_is_stored_as_none_and_refused():
     stored = compute_baselines(emb, [["a"]], [["b"]])
     key = "wrdscore|w:norm|c:none|oov:zero|clip:yes|solver:emd"
     assert stored[key] is None
-    emb.meta["baselines"] = {"settings": stored}
+    emb.meta["baselines"] = {"vectors_sha": emb.sha, "settings": stored}
     with pytest.raises(WrdscoreError, match="rescaling is undefined for wrdscore"):
         get_metric("wrd", embeddings=emb, rescale=True).score(["a"], ["b"])
 

@@ -194,7 +194,8 @@ def add_baselines(
     dict
         The ``baselines`` block written: ``pairs``, ``seed``, ``names`` (records drawn
         from), ``corpus`` (path, manifest SHA-256, and whether it is the model's own
-        training corpus), ``wrdscore`` version and ``settings`` (key -> values or None).
+        training corpus), ``wrdscore`` version, ``vectors_sha`` (the vectors they were
+        computed with) and ``settings`` (key -> values or None).
 
     Examples
     --------
@@ -235,6 +236,7 @@ def add_baselines(
             "training_corpus": corpus.manifest_sha256 == trained_on,
         },
         "wrdscore": __version__,
+        "vectors_sha": embeddings.sha,
         "settings": compute_baselines(embeddings, refs, preds),
     }
     meta = json.loads(meta_path.read_text(encoding="utf-8"))

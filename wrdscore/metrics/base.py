@@ -473,10 +473,19 @@ class EmbeddingMetric(Metric):
         WrdscoreError
             The model has no baseline for these settings (a plain vector file, a model
             trained before baselines existed, ``centering="batch"``, or an option value
-            outside the stored grid), or rescaling is undefined for them.
+            outside the stored grid), its baselines were computed for other vectors, or
+            rescaling is undefined for these settings.
         """
         key = baseline_key(self)
-        stored = self.embeddings.meta.get("baselines", {}).get("settings", {})
+        block = self.embeddings.meta.get("baselines", {})
+        if block and block.get("vectors_sha") != self.embeddings.sha:
+            # model.json kept beside new vectors: its baselines belong to the old ones.
+            raise WrdscoreError(
+                f"the rescaling baselines of embeddings {self.embeddings.name!r} were computed "
+                f"for other vectors (sha {block.get('vectors_sha')}, these are "
+                f"{self.embeddings.sha}); recompute them with `wrdscore baseline MODEL_DIR CORPUS`"
+            )
+        stored = block.get("settings", {})
         if key not in stored:
             if self.centering == "batch":
                 why = "centering 'batch' has none: its scores depend on the batch"
