@@ -383,6 +383,10 @@ def test_cli_train_specialise_and_specialise_command(corpus, tmp_path):
     result = runner.invoke(app, ["specialise", str(plain), str(corpus), "-o", str(tmp_path / "s")])
     assert result.exit_code == 0, result.output
     assert "fixture-w2v-8-cf" in result.output
+    # Fresh rescaling baselines, computed on the specialised vectors.
+    special = load_embeddings(tmp_path / "s")
+    assert special.meta["baselines"]["vectors_sha"] == special.sha
+    assert special.sha != load_embeddings(plain).sha
     again = runner.invoke(app, ["specialise", str(out), str(corpus), "-o", str(tmp_path / "t")])
     assert again.exit_code == 2 and "already specialised" in again.output
 

@@ -6,11 +6,13 @@ fast (gensim and scipy take a second to import).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import typer
 
 from wrdscore.cli._common import print_table
+from wrdscore.errors import WrdscoreError
 
 
 def train(
@@ -35,11 +37,15 @@ def train(
     specialise_method: str = typer.Option(
         "counter-fitting", "--specialise-method", help="counter-fitting or attract-repel."
     ),
+    baseline_pairs: int = typer.Option(
+        10_000, "--baseline-pairs", help="Random name pairs for the rescaling baselines; 0: none."
+    ),
     force: bool = typer.Option(False, "--force", help="Replace an existing MODEL_DIR."),
 ) -> None:
     """Train sub-token embeddings on a corpus and save them as a MODEL_DIR."""
     from wrdscore.embeddings import train_embeddings
 
+    _check_baseline_pairs(baseline_pairs)
     emb = train_embeddings(
         corpus_dir,
         method,
@@ -64,6 +70,55 @@ def train(
     )
     if specialise:
         typer.echo(_specialised_line(emb.meta["specialise"]))
+    _store_baselines(output, corpus_dir, baseline_pairs)
+
+
+def _check_baseline_pairs(baseline_pairs: int) -> None:
+    if baseline_pairs < 0:
+        raise WrdscoreError(f"--baseline-pairs must be 0 or more, not {baseline_pairs}")
+
+
+def _store_baselines(output: str, corpus_dir: str, baseline_pairs: int) -> None:
+    from wrdscore.metrics import add_baselines
+
+    if baseline_pairs:
+        # The model is written and usable either way; only rescaling needs the baselines.
+        try:
+            block = add_baselines(output, corpus_dir, pairs=baseline_pairs)
+        except WrdscoreError as exc:
+            typer.echo(f"note: no rescaling baselines stored: {exc}", err=True)
+        else:
+            _echo_baselines(output, block)
+
+
+def _echo_baselines(model: str | Path, block: dict[str, Any]) -> None:
+    settings = block["settings"]
+    typer.echo(
+        f"stored rescaling baselines in {Path(model) / 'model.json'}: {len(settings)} metric "
+        f"settings on {block['pairs']} random pairs of {block['names']} names"
+    )
+    undefined = [k for k, v in settings.items() if v is None]
+    if undefined:
+        typer.echo(f"note: rescaling is undefined for {', '.join(undefined)}", err=True)
+
+
+def baseline(
+    model: str = typer.Argument(..., help="MODEL_DIR written by `wrdscore train`."),
+    corpus_dir: str = typer.Argument(..., help="The corpus it was trained on."),
+    pairs: int = typer.Option(10_000, "--pairs", help="Random name pairs per baseline."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the pairs."),
+) -> None:
+    """Compute the rescaling baselines of a model on its training names (into model.json)."""
+    from wrdscore.metrics import add_baselines
+
+    block = add_baselines(model, corpus_dir, pairs=pairs, seed=seed)
+    _echo_baselines(model, block)
+    if not block["corpus"]["training_corpus"]:
+        typer.echo(
+            f"note: {corpus_dir}'s manifest differs from the one {model} was trained on "
+            "(re-ingested, or another corpus); its SHA-256 is recorded with the baselines",
+            err=True,
+        )
 
 
 def _specialised_line(special: dict[str, Any]) -> str:
@@ -82,15 +137,21 @@ def specialise(
     ),
     seed: int = typer.Option(0, "--seed", help="Shuffling seed (attract-repel)."),
     name: str | None = typer.Option(None, "--name", help="Label [default: model name + -cf/-ar]."),
+    baseline_pairs: int = typer.Option(
+        10_000, "--baseline-pairs", help="Random name pairs for the rescaling baselines; 0: none."
+    ),
     force: bool = typer.Option(False, "--force", help="Replace an existing MODEL_DIR."),
 ) -> None:
     """Specialise an existing model for similarity with pairs mined from a corpus."""
     from wrdscore.embeddings import specialise_model
 
+    _check_baseline_pairs(baseline_pairs)
     emb = specialise_model(
         model, corpus_dir, output, method=method, seed=seed, name=name, force=force
     )
     typer.echo(f"wrote {output}: {emb.name}; " + _specialised_line(emb.meta["specialise"]))
+    # The input model's baselines were computed on other vectors; compute new ones.
+    _store_baselines(output, corpus_dir, baseline_pairs)
 
 
 def _model_arg(model: str) -> Any:
@@ -152,5 +213,5 @@ def similarity(
 
 def register(app: typer.Typer) -> None:
     """Add the embedding commands to the root app."""
-    for command in (train, specialise, neighbors, similarity):
+    for command in (train, specialise, baseline, neighbors, similarity):
         app.command()(command)

@@ -59,6 +59,9 @@ def score(
     options: list[str] = typer.Option(
         [], "--set", help="A metric option, METRIC.OPTION=VALUE (wrd.weights=idf); repeatable."
     ),
+    rescale: bool = typer.Option(
+        False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
+    ),
     per_pair: Path | None = typer.Option(
         None, "--per-pair", help="Also write every pair's scores to OUT.tsv or OUT.jsonl."
     ),
@@ -82,7 +85,7 @@ def score(
     ref_items = read_items(refs, references=True)
     pred_items = read_items(preds)
     metrics = build_metrics(
-        metric, embeddings, metric_options(options), oov=oov, centering=centering
+        metric, embeddings, metric_options(options), oov=oov, centering=centering, rescale=rescale
     )
     results = _score_all(metrics, ref_items, pred_items, allow_empty_reference, quiet)
     if per_pair is not None:
@@ -113,9 +116,13 @@ def score(
     notes = [
         f"{unseen} unseen token occurrence(s)" if unseen else "",
         f"{results[0].empty_predictions} empty prediction(s) scored 0"
+        + (" before rescaling" if rescale else "")
         if results[0].empty_predictions
         else "",
-        f"{degenerate} pair(s) with no known token scored 0" if degenerate else "",
+        f"{degenerate} pair(s) with no known token scored 0"
+        + (" before rescaling" if rescale else "")
+        if degenerate
+        else "",
     ]
     for note in filter(None, notes):
         typer.echo(f"note: {note}", err=True)
@@ -185,6 +192,9 @@ def compare(
     options: list[str] = typer.Option(
         [], "--set", help="A metric option, METRIC.OPTION=VALUE (wrd.weights=idf); repeatable."
     ),
+    rescale: bool = typer.Option(
+        False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
+    ),
     resamples: int = typer.Option(1000, "--resamples", help="Bootstrap resamples."),
     seed: int = typer.Option(12345, "--seed", help="Bootstrap seed."),
     fmt: str = typer.Option("table", "--format", help="table or json."),
@@ -205,7 +215,7 @@ def compare(
         raise WrdscoreError(f"compare needs --preds exactly twice (A and B), got {len(preds)}")
     ref_items = read_items(refs, references=True)
     (m,) = build_metrics(
-        [metric], embeddings, metric_options(options), oov=oov, centering=centering
+        [metric], embeddings, metric_options(options), oov=oov, centering=centering, rescale=rescale
     )
     a, _, cmp = m.compare(
         ref_items,

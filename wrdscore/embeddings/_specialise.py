@@ -371,7 +371,8 @@ def specialise_model(
         raise WrdscoreError(f"{model} is already specialised; start from the trained model")
     _settings_for(method, seed)  # a bad method fails before the mining pass
     kv, special, constraints = specialise_from_corpus(emb.kv, corpus_dir, method, seed)
-    meta = {k: v for k, v in emb.meta.items() if k not in ("format", "dim")}
+    # Rescaling baselines belong to the input vectors; the CLI computes new ones.
+    meta = {k: v for k, v in emb.meta.items() if k not in ("format", "dim", "baselines")}
     meta["name"] = name or f"{emb.name}-{SUFFIX[method]}"
     meta["specialise"] = special
     save_embeddings(

@@ -15,7 +15,7 @@ import importlib
 import pkgutil
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
@@ -172,10 +172,14 @@ class Metric(ABC):
 
     # -- the public API ---------------------------------------------------------------
 
+    def _output_fields(self) -> dict[str, str]:
+        """Signature fields of what is done to the values after scoring (``rescale:yes``)."""
+        return {}
+
     @property
     def signature(self) -> str:
         """``label|key:value|...|v:VERSION`` with every setting that changes the numbers."""
-        fields = {**self._signature_fields(), "v": __version__}
+        fields = {**self._signature_fields(), **self._output_fields(), "v": __version__}
         return "|".join([self.label or self.name, *(f"{k}:{v}" for k, v in fields.items())])
 
     def score(
@@ -374,10 +378,30 @@ def resolve_embeddings(embeddings: TokenEmbeddings | str | Path | None) -> Token
     return load_embeddings(None if embeddings is None else str(embeddings))
 
 
-def _check_vector_options(oov: str = "zero", centering: str = "none") -> None:
+def _check_vector_options(
+    oov: str = "zero", centering: str = "none", rescale: bool = False
+) -> None:
     if oov not in OOV_POLICIES:
         raise WrdscoreError(f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}")
     check_centering(centering)
+    if not isinstance(rescale, bool):
+        raise WrdscoreError(f"rescale must be True or False, not {rescale!r}")
+
+
+def baseline_key(metric: Metric) -> str:
+    """The settings of ``metric`` that its rescaling baseline depends on, as one string.
+
+    Its signature without the model (``emb``) and version fields: baselines are stored
+    per model, and recomputed when the model is.
+
+    Examples
+    --------
+    >>> emb = TokenEmbeddings.from_vectors({"a": [1.0, 0.0]})
+    >>> baseline_key(get_metric("bertscore", embeddings=emb, oov="drop"))
+    'bertscore|c:none|oov:drop|idf:no|clip:yes'
+    """
+    fields = {k: v for k, v in metric._signature_fields().items() if k != "emb"}
+    return "|".join([metric.label or metric.name, *(f"{k}:{v}" for k, v in fields.items())])
 
 
 class EmbeddingMetric(Metric):
@@ -397,6 +421,12 @@ class EmbeddingMetric(Metric):
         the item's vectors, of the vocabulary (frequency-weighted), or of every token
         vector in the batch being scored (so a score then depends on its batch; the
         signature says ``c:batch``). The arithmetic is :func:`wrdscore.metrics._centering.center`.
+    rescale : bool
+        Map every value ``s`` to ``(s - b) / (1 - b)``, with ``b`` that value's mean on
+        random pairs of the model's training names under the same settings (stored in
+        ``model.json`` by ``wrdscore train``; see :attr:`baseline`), so unrelated names
+        score about 0 and identical names still exactly 1. Values below ``b`` become
+        negative and are kept (as bert_score does). The signature says ``rescale:yes``.
     **options
         Passed on to :class:`Metric` (unknown ones are refused).
     """
@@ -407,10 +437,11 @@ class EmbeddingMetric(Metric):
         *,
         oov: str = "zero",
         centering: str = "none",
+        rescale: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(**options)
-        _check_vector_options(oov, centering)
+        _check_vector_options(oov, centering, rescale)
         self.embeddings = resolve_embeddings(embeddings)
         if oov == "subword" and not self.embeddings.has_subword:
             raise WrdscoreError(
@@ -419,12 +450,72 @@ class EmbeddingMetric(Metric):
             )
         self.oov = oov
         self.centering = centering
+        self.rescale = rescale
         # Raw vector and OOV flag per token: lookups dominate small-pair scoring.
         self._cache: dict[str, tuple[NDArray[np.float64], bool]] = {}
 
     def _signature_fields(self) -> dict[str, str]:
         emb = self.embeddings
         return {"emb": f"{emb.name}@sha:{emb.sha}", "c": self.centering, "oov": self.oov}
+
+    def _output_fields(self) -> dict[str, str]:
+        return {"rescale": "yes"} if self.rescale else {}
+
+    @property
+    def baseline(self) -> dict[str, float]:
+        """The rescaling baseline ``b`` of each value under this metric's settings.
+
+        Read from the model's ``model.json`` (``baselines.settings``, keyed by
+        :func:`baseline_key`).
+
+        Raises
+        ------
+        WrdscoreError
+            The model has no baseline for these settings (a plain vector file, a model
+            trained before baselines existed, ``centering="batch"``, or an option value
+            outside the stored grid), its baselines were computed for other vectors, or
+            rescaling is undefined for these settings.
+        """
+        key = baseline_key(self)
+        block = self.embeddings.meta.get("baselines", {})
+        if block and block.get("vectors_sha") != self.embeddings.sha:
+            # model.json kept beside new vectors: its baselines belong to the old ones.
+            raise WrdscoreError(
+                f"the rescaling baselines of embeddings {self.embeddings.name!r} were computed "
+                f"for other vectors (sha {block.get('vectors_sha')}, these are "
+                f"{self.embeddings.sha}); recompute them with `wrdscore baseline MODEL_DIR CORPUS`"
+            )
+        stored = block.get("settings", {})
+        if key not in stored:
+            if self.centering == "batch":
+                why = "centering 'batch' has none: its scores depend on the batch"
+            elif not stored:
+                why = "the model has none; add them with `wrdscore baseline MODEL_DIR CORPUS`"
+            else:
+                why = "outside the stored settings (see the README's rescaling section)"
+            raise WrdscoreError(
+                f"no rescaling baseline for {key} in embeddings {self.embeddings.name!r}: {why}"
+            )
+        if stored[key] is None:
+            raise WrdscoreError(
+                f"rescaling is undefined for {key} on embeddings {self.embeddings.name!r}: "
+                "random names score 1 on average"
+            )
+        return dict(stored[key])
+
+    def score(self, *args: Any, **kwargs: Any) -> ScoreResult:
+        """:meth:`Metric.score`, then rescaled against :attr:`baseline` if ``rescale``.
+
+        Rescaling is monotone per value, so the best reference alternative, the order
+        of pairs and every rank correlation are unchanged.
+        """
+        result = super().score(*args, **kwargs)
+        if not self.rescale:
+            return result
+        b = self.baseline
+        # (1 - b) / (1 - b) is exactly 1.0 in floating point: identity still scores 1.
+        values = {k: (v - b[k]) / (1.0 - b[k]) for k, v in result.values.items()}
+        return replace(result, values=values, corpus=self._corpus(values))
 
     def embed(self, token_lists: Sequence[Tokens]) -> TokenBatch:
         """Vectors of many token lists, OOV-handled, counted and centered, in one flat batch.
