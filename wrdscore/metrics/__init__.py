@@ -13,6 +13,12 @@ first use, so nothing else needs editing.
 """
 
 from wrdscore.metrics._centering import CENTERING_MODES, center, cosine_matrix, unit_rows
+from wrdscore.metrics._engine import (
+    DEFAULT_CHUNK_PAIRS,
+    CorpusScores,
+    default_jobs,
+    score_files,
+)
 from wrdscore.metrics.base import (
     METRICS,
     EmbeddingMetric,
@@ -28,7 +34,9 @@ from wrdscore.metrics.base import (
 
 __all__ = [
     "CENTERING_MODES",
+    "DEFAULT_CHUNK_PAIRS",
     "METRICS",
+    "CorpusScores",
     "EmbeddingMetric",
     "Metric",
     "ScoreResult",
@@ -36,9 +44,11 @@ __all__ = [
     "build_metrics",
     "center",
     "cosine_matrix",
+    "default_jobs",
     "get_metric",
     "metric_class",
     "register",
     "resolve_embeddings",
+    "score_files",
     "unit_rows",
 ]
