@@ -151,7 +151,12 @@ def parse_lines(
         ]
     if not references:
         return list(lines)
-    return [_tsv_item(line, str(path)) for line in lines]
+    where = str(path)
+    # Most lines hold one reference: no TAB, so nothing to split.
+    return [
+        line if "\t" not in line and not line.isspace() else _tsv_item(line, where)
+        for line in lines
+    ]
 
 
 # Bytes read at a time when streaming: large enough that reading costs little per line.
@@ -220,16 +225,18 @@ def iter_line_chunks(path: str | Path, size: int) -> Iterator[list[str]]:
     >>> list(iter_line_chunks(p, 2))
     [['a', 'b'], ['c']]
     """
-    chunk: list[str] = []
+    buffer: list[str] = []
     partial = ""
     for _, text in _blocks(Path(path)):
         lines = (partial + text).split("\n")
         partial = lines.pop()  # after the block's last newline: "" or an unended line
-        for line in lines:
-            chunk.append(line.removesuffix("\r"))
-            if len(chunk) == size:
-                yield chunk
-                chunk = []
+        if "\r" in text:
+            lines = [line.removesuffix("\r") for line in lines]
+        buffer.extend(lines)
+        while len(buffer) >= size:
+            yield buffer[:size]
+            del buffer[:size]
+    chunk = buffer
     if partial:
         chunk.append(partial.removesuffix("\r"))
     if chunk:
@@ -330,14 +337,10 @@ def per_pair_text(
                 row[metric] = {k: v[j] for k, v in zip(keys, values, strict=True)}
             out.append(json.dumps(row, ensure_ascii=False) + "\n")
         return "".join(out)
-    # repr of a Python float: the shortest string that reads back as the same number.
-    values = [list(map(repr, v.tolist())) for res in results for v in res.values.values()]
+    # %r of a Python float: the shortest string that reads back as the same number.
+    values = [v.tolist() for res in results for v in res.values.values()]
+    row = "%d\t%s\t%s" + "\t%r" * len(values) + "\n"
     # A TAB inside a free-text item would shift the columns.
-    cells = zip(
-        map(str, rows),
-        (r.replace("\t", " ") for r in refs),
-        (p.replace("\t", " ") for p in preds),
-        *values,
-        strict=True,
-    )
-    return "".join("\t".join(c) + "\n" for c in cells)
+    refs = [r.replace("\t", " ") for r in refs]
+    preds = [p.replace("\t", " ") for p in preds]
+    return "".join(map(row.__mod__, zip(rows, refs, preds, *values, strict=True)))

@@ -486,6 +486,9 @@ def score_files(
         if jobs > 1:
             import multiprocessing
 
+            for m in metrics:
+                m.prepare()
+
             pool = multiprocessing.get_context("fork").Pool(jobs)
         means: list[NDArray | None] = [None] * len(metrics)
         if any(map(_batch_centered, metrics)):

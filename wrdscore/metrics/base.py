@@ -179,6 +179,14 @@ class Metric(ABC):
         """Corpus values from summed :meth:`_corpus_sums`; the mean over pairs by default."""
         return {k: s / pairs for k, s in sums.items()}
 
+    def prepare(self) -> None:
+        """Import now what scoring would import on first use (nothing by default).
+
+        The streaming engine calls it before forking worker processes, so that they
+        share one import instead of each paying for its own.
+        """
+        return None
+
     def _advance(self, pairs: int) -> None:
         """Report ``pairs`` more pairs done to the caller's progress callback, if any."""
         if self._progress is not None:

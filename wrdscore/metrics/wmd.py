@@ -277,6 +277,10 @@ class WMD(SimilarityMetric):
 
     _similarities = staticmethod(_wmd_many)
 
+    def prepare(self) -> None:
+        """Import POT's solver now (see :meth:`Metric.prepare`)."""
+        import ot.lp.emd_wrap  # noqa: F401
+
 
 class _TemperedMetric(SimilarityMetric):
     def __init__(
@@ -294,6 +298,10 @@ class _TemperedMetric(SimilarityMetric):
 
     def _signature_fields(self) -> dict[str, str]:
         return {**super()._signature_fields(), "T": f"{self.temperature:g}"}
+
+    def prepare(self) -> None:
+        """Import scipy's logsumexp now (see :meth:`Metric.prepare`)."""
+        import scipy.special  # noqa: F401
 
 
 @register

@@ -266,6 +266,10 @@ class WRDScore(EmbeddingMetric):
             "solver": "emd",
         }
 
+    def prepare(self) -> None:
+        """Import POT's solver now (see :meth:`Metric.prepare`)."""
+        import ot.lp.emd_wrap  # noqa: F401
+
     def _masses(self, table: NDArray, tokens: list[str]) -> NDArray:
         """Unnormalised weights of the distinct vectors of a batch (``tokens`` labels them)."""
         if self.weights == "uniform":
