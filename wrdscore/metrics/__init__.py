@@ -27,6 +27,12 @@ from wrdscore.metrics._baseline import (
     sample_name_pairs,
 )
 from wrdscore.metrics._centering import CENTERING_MODES, center, cosine_matrix, unit_rows
+from wrdscore.metrics._engine import (
+    DEFAULT_CHUNK_PAIRS,
+    CorpusScores,
+    default_jobs,
+    score_files,
+)
 from wrdscore.metrics.base import (
     METRICS,
     EmbeddingMetric,
@@ -47,7 +53,9 @@ __all__ = [
     "BASELINE_PAIRS",
     "BASELINE_SEED",
     "CENTERING_MODES",
+    "DEFAULT_CHUNK_PAIRS",
     "METRICS",
+    "CorpusScores",
     "EmbeddingMetric",
     "Metric",
     "ScoreResult",
@@ -59,10 +67,12 @@ __all__ = [
     "center",
     "compute_baselines",
     "cosine_matrix",
+    "default_jobs",
     "get_metric",
     "metric_class",
     "register",
     "resolve_embeddings",
     "sample_name_pairs",
+    "score_files",
     "unit_rows",
 ]

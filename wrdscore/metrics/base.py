@@ -12,6 +12,7 @@ does its arithmetic.
 from __future__ import annotations
 
 import importlib
+import math
 import pkgutil
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -162,8 +163,29 @@ class Metric(ABC):
         return {}
 
     def _corpus(self, values: dict[str, NDArray[np.float64]]) -> dict[str, float]:
-        """Corpus-level values; the mean over pairs unless a metric defines otherwise."""
-        return {k: float(np.mean(v)) for k, v in values.items()}
+        """Corpus-level values: :meth:`_corpus_from_sums` of the values' sums."""
+        return self._corpus_from_sums(self._corpus_sums(values), len(values[self.primary]))
+
+    def _corpus_sums(self, values: dict[str, NDArray[np.float64]]) -> dict[str, float]:
+        """Sums that corpus values are computed from; they add up over parts of a batch.
+
+        The streaming engine scores a file in chunks and adds these up, so corpus
+        values never need every pair in memory. Each sum is ``math.fsum`` (correctly
+        rounded), so it does not depend on the order of the values within a chunk.
+        """
+        return {k: math.fsum(v.tolist()) for k, v in values.items()}
+
+    def _corpus_from_sums(self, sums: dict[str, float], pairs: int) -> dict[str, float]:
+        """Corpus values from summed :meth:`_corpus_sums`; the mean over pairs by default."""
+        return {k: s / pairs for k, s in sums.items()}
+
+    def prepare(self) -> None:
+        """Import now what scoring would import on first use (nothing by default).
+
+        The streaming engine calls it before forking worker processes, so that they
+        share one import instead of each paying for its own.
+        """
+        return None
 
     def _advance(self, pairs: int) -> None:
         """Report ``pairs`` more pairs done to the caller's progress callback, if any."""
@@ -189,6 +211,7 @@ class Metric(ABC):
         *,
         allow_empty_reference: bool = False,
         progress: Callable[[int], None] | None = None,
+        index_offset: int = 0,
     ) -> ScoreResult:
         """Score predictions against references, per pair and for the whole set.
 
@@ -205,6 +228,9 @@ class Metric(ABC):
             Score a reference without tokens as 0 instead of raising.
         progress : callable, optional
             Called with the number of pairs finished since the last call.
+        index_offset : int
+            Pairs before this batch, when it is a part of a larger input: error
+            messages count items from it (``reference 100003 has no tokens``).
 
         Returns
         -------
@@ -219,7 +245,9 @@ class Metric(ABC):
             text, or an empty reference (unless allowed).
         """
         with gc_paused():
-            return self._score_batch(references, predictions, allow_empty_reference, progress)
+            return self._score_batch(
+                references, predictions, allow_empty_reference, progress, index_offset
+            )
 
     def _score_batch(
         self,
@@ -227,8 +255,9 @@ class Metric(ABC):
         predictions: Sequence[Prediction],
         allow_empty_reference: bool,
         progress: Callable[[int], None] | None,
+        index_offset: int = 0,
     ) -> ScoreResult:
-        batch = flatten(references, predictions, allow_empty_reference)
+        batch = flatten(references, predictions, allow_empty_reference, index_offset)
         self._oov_count = 0
         self._degenerate = 0
         self._progress = progress
@@ -453,6 +482,9 @@ class EmbeddingMetric(Metric):
         self.rescale = rescale
         # Raw vector and OOV flag per token: lookups dominate small-pair scoring.
         self._cache: dict[str, tuple[NDArray[np.float64], bool]] = {}
+        # What centering="batch" subtracts when the batch is scored in parts (set by
+        # the streaming engine from batch_sums over the whole input).
+        self._batch_mean: NDArray[np.float64] | None = None
 
     def _signature_fields(self) -> dict[str, str]:
         emb = self.embeddings
@@ -540,17 +572,7 @@ class EmbeddingMetric(Metric):
         >>> batch[0].tolist(), batch[1].tolist()
         ([[3.0, 4.0], [0.0, 0.0]], [[3.0, 4.0]])
         """
-        flat = [t for tokens in token_lists for t in tokens]
-        index: dict[str, int] = {}
-        rows = np.fromiter(
-            (index.setdefault(t, len(index)) for t in flat), dtype=np.int64, count=len(flat)
-        )
-        tokens = list(index)
-        self._fill_cache([t for t in tokens if t not in self._cache])
-        table = np.zeros((len(tokens), self.embeddings.dim))
-        unseen = np.zeros(len(tokens), dtype=bool)
-        for j, t in enumerate(tokens):
-            table[j], unseen[j] = self._cache[t]
+        rows, tokens, table, unseen = self._distinct_vectors(token_lists)
         unseen_at = unseen[rows]
         self._oov_count += int(unseen_at.sum())
         lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
@@ -564,9 +586,47 @@ class EmbeddingMetric(Metric):
             table = center(table, [0, len(table)], self.centering, self.embeddings)
         elif self.centering != "none":
             tokens = [tokens[r] for r in rows]
-            table = center(table[rows], offsets, self.centering, self.embeddings)
+            table = center(table[rows], offsets, self.centering, self.embeddings, self._batch_mean)
             rows = np.arange(len(rows))
         return TokenBatch(table=table, rows=rows, offsets=offsets, tokens=tokens)
+
+    def _distinct_vectors(
+        self, token_lists: Sequence[Tokens]
+    ) -> tuple[NDArray[np.int64], list[str], NDArray[np.float64], NDArray[np.bool_]]:
+        """Row of every occurrence, the distinct tokens, their raw vectors and OOV flags."""
+        flat = [t for tokens in token_lists for t in tokens]
+        index: dict[str, int] = {}
+        rows = np.fromiter(
+            (index.setdefault(t, len(index)) for t in flat), dtype=np.int64, count=len(flat)
+        )
+        tokens = list(index)
+        self._fill_cache([t for t in tokens if t not in self._cache])
+        table = np.zeros((len(tokens), self.embeddings.dim))
+        unseen = np.zeros(len(tokens), dtype=bool)
+        for j, t in enumerate(tokens):
+            table[j], unseen[j] = self._cache[t]
+        return rows, tokens, table, unseen
+
+    def batch_sums(self, token_lists: Sequence[Tokens]) -> tuple[NDArray[np.float64], int]:
+        """Sum and count of the non-zero token vectors (OOV policy applied) of token lists.
+
+        What ``centering="batch"`` averages, in a form that adds up over the parts of
+        a batch: the mean over a whole file is the summed sums over the summed counts.
+        Nothing is counted as unseen.
+
+        Examples
+        --------
+        >>> emb = TokenEmbeddings.from_vectors({"get": [3.0, 4.0]})
+        >>> total, count = get_metric("wrd", embeddings=emb).batch_sums([["get", "x"], ["get"]])
+        >>> total.tolist(), count
+        ([6.0, 8.0], 2)
+        """
+        rows, _, table, unseen = self._distinct_vectors(token_lists)
+        if self.oov == "drop":
+            rows = rows[~unseen[rows]]
+        counts = np.bincount(rows, minlength=len(table)).astype(np.float64)
+        known = np.any(table != 0.0, axis=1)
+        return counts[known] @ table[known], int(counts[known].sum())
 
     def _fill_cache(self, tokens: list[str]) -> None:
         if tokens:
