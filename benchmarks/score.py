@@ -165,16 +165,17 @@ def long_pairs(files, near, n: int, seed: int) -> tuple[list[list[str]], list[li
 
 def naive_wrd(emb, refs, preds) -> np.ndarray:
     """WRDScore the plain way: one pair at a time, ot.emd, loops for P and R."""
+    # The baseline the targets of issue 8 were set against: vectors through gensim's
+    # KeyedVectors, as a plain script would look them up.
     out = np.zeros((len(refs), 3))
     zero = np.zeros(emb.dim)
-    index = {t: i for i, t in enumerate(emb.tokens)}
-    vectors = emb.vectors
+    kv = emb.kv
     for k, (ref, pred) in enumerate(zip(refs, preds, strict=True)):
         if sorted(ref) == sorted(pred):
             out[k] = 1.0
             continue
-        x = np.array([vectors[index[t]] if t in index else zero for t in ref], dtype=np.float64)
-        y = np.array([vectors[index[t]] if t in index else zero for t in pred], dtype=np.float64)
+        x = np.array([kv[t] if t in emb else zero for t in ref], dtype=np.float64)
+        y = np.array([kv[t] if t in emb else zero for t in pred], dtype=np.float64)
         nx_, ny_ = np.linalg.norm(x, axis=1), np.linalg.norm(y, axis=1)
         if nx_.sum() == 0 or ny_.sum() == 0:
             continue
@@ -362,7 +363,10 @@ def main() -> None:
     memory = None
     if args.memory_pairs:
         # The 1M name-pair files (or the largest written) repeated up to memory_pairs.
-        base = max((s for s in args.sizes if s <= args.memory_pairs), default=max(args.sizes))
+        base = max(
+            (s for s in args.sizes if args.memory_pairs % s == 0),
+            default=min(args.sizes),
+        )
         src = [args.workdir / f"names-{base}.{side}.txt" for side in ("refs", "preds")]
         big = [args.workdir / f"memory.{side}.txt" for side in ("refs", "preds")]
         for s, b in zip(src, big, strict=True):

@@ -14,6 +14,7 @@ import contextlib
 import gc
 import math
 import os
+import signal
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -358,18 +359,86 @@ def _chunks(job: _Job, size: int) -> Iterator[tuple[int, list[str], list[str]]]:
         start += len(ref_lines)
 
 
-def _run(fn: Callable[[Any], Any], tasks: Iterator[Any], jobs: int, pool: Any) -> Iterator[Any]:
-    """``map(fn, tasks)`` in order, on ``pool`` with at most ``2 * jobs`` tasks in flight."""
-    if pool is None:
-        yield from map(fn, tasks)
-        return
-    pending: deque[Any] = deque()
-    for task in tasks:
-        pending.append(pool.apply_async(fn, (task,)))
-        if len(pending) >= 2 * jobs:
-            yield pending.popleft().get()
-    while pending:
-        yield pending.popleft().get()
+def _serve(conn: Any) -> None:
+    """A worker: run ``(fn, task)`` messages until ``None``, answering ``(ok, value)``."""
+    while (message := conn.recv()) is not None:
+        fn, task = message
+        try:
+            answer = (True, fn(task))
+        except BaseException as exc:  # sent back, raised again in the parent
+            answer = (False, exc)
+        try:
+            conn.send(answer)
+        except Exception as exc:  # an exception that does not pickle
+            conn.send((False, RuntimeError(repr(exc))))
+
+
+class _Workers:
+    """Forked worker processes, one pipe each, fed chunks round robin.
+
+    Deliberately simpler than ``multiprocessing.Pool``: no shared queues or locks, so
+    stopping them (an error, Ctrl-C) is a plain kill that cannot deadlock, and
+    results come back in order because chunk ``k`` always goes to worker
+    ``k % jobs``. Each worker has one chunk at a time, and the parent takes a
+    worker's result before sending it the next chunk, so neither side ever waits on
+    a full pipe. The workers are born ignoring Ctrl-C: the parent alone handles it.
+    """
+
+    def __init__(self, jobs: int) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self.conns: list[Any] = []
+        self.procs: list[Any] = []
+        # Objects that exist now are never collected in the workers: without this
+        # their collector would touch (so copy) every page they share with us.
+        gc.freeze()
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            for _ in range(jobs):
+                here, there = context.Pipe()
+                proc = context.Process(target=_serve, args=(there,), daemon=True)
+                proc.start()
+                there.close()
+                self.conns.append(here)
+                self.procs.append(proc)
+        finally:
+            signal.signal(signal.SIGINT, handler)
+            gc.unfreeze()
+
+    def map(self, fn: Callable[[Any], Any], tasks: Iterator[Any]) -> Iterator[Any]:
+        """``map(fn, tasks)``, in order, one task in flight per worker."""
+        jobs = len(self.conns)
+        busy: deque[int] = deque()
+        for k, task in enumerate(tasks):
+            if len(busy) == jobs:
+                yield self._answer(busy.popleft())  # worker k % jobs: free again
+            self.conns[k % jobs].send((fn, task))
+            busy.append(k % jobs)
+        while busy:
+            yield self._answer(busy.popleft())
+
+    def _answer(self, worker: int) -> Any:
+        try:
+            ok, value = self.conns[worker].recv()
+        except EOFError:
+            raise RuntimeError("a scoring worker process died") from None
+        if not ok:
+            raise value
+        return value
+
+    def close(self) -> None:
+        for proc in self.procs:
+            proc.kill()
+        for proc in self.procs:
+            proc.join()
+        for conn in self.conns:
+            conn.close()
+
+
+def _run(fn: Callable[[Any], Any], tasks: Iterator[Any], workers: _Workers | None) -> Iterator[Any]:
+    """``map(fn, tasks)`` in order: in this process, or on the workers."""
+    return map(fn, tasks) if workers is None else workers.map(fn, tasks)
 
 
 def default_jobs() -> int:
@@ -480,20 +549,17 @@ def score_files(
             "every prediction needs exactly one reference item"
         )
     jobs = min(jobs or default_jobs(), -(-n_refs // chunk_pairs))
-    pool = None
+    workers = None
     _JOB = job
     try:
         if jobs > 1:
-            import multiprocessing
-
             for m in metrics:
                 m.prepare()
-
-            pool = multiprocessing.get_context("fork").Pool(jobs)
+            workers = _Workers(jobs)
         means: list[NDArray | None] = [None] * len(metrics)
         if any(map(_batch_centered, metrics)):
             totals: list[list[Any]] = [[0.0, 0] for _ in metrics]
-            for sums in _run(_batch_chunk, _chunks(job, chunk_pairs), jobs, pool):
+            for sums in _run(_batch_chunk, _chunks(job, chunk_pairs), workers):
                 for total, part in zip(totals, sums, strict=True):
                     if part is not None:
                         total[0] = total[0] + part[0]
@@ -510,7 +576,7 @@ def score_files(
             if job.per_pair is not None:
                 out = stack.enter_context(atomic_write(job.per_pair))
                 out.write(per_pair_header(job.per_pair, [(m.name, m.keys) for m in metrics]))
-            for n, summary, rows in _run(_score_chunk, tasks, jobs, pool):
+            for n, summary, rows in _run(_score_chunk, tasks, workers):
                 for k, (chunk_sums, *chunk_counts) in enumerate(summary):
                     sums[k].append(chunk_sums)
                     counts[k] += chunk_counts
@@ -523,9 +589,8 @@ def score_files(
         for m in metrics:
             if _batch_centered(m):
                 m._batch_mean = None  # type: ignore[attr-defined]
-        if pool is not None:
-            pool.terminate()
-            pool.join()
+        if workers is not None:
+            workers.close()
     return [
         CorpusScores(
             metric=m.name,
