@@ -321,6 +321,23 @@ def bench(label, refs, preds, emb, folder: Path, naive, jobs: int | None) -> dic
     return row
 
 
+def all_metrics(emb, refs, preds) -> None:
+    """Pairs/s of every registered metric's API on the same pairs, default options."""
+    from wrdscore.metrics import METRICS, get_metric
+
+    print(f"every registered metric, API, {len(refs):,} name pairs:")
+    for name in METRICS:
+        metric = get_metric(name, embeddings=emb)
+        t = time.perf_counter()
+        res = metric.score(refs, preds)
+        took = time.perf_counter() - t
+        print(
+            f"  {name:10s} {took:8.2f} s {len(refs) / took:10.0f} pairs/s  corpus "
+            f"{res.primary} {res.corpus[res.primary]:.4f}",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000, 3_000_000])
@@ -328,6 +345,9 @@ def main() -> None:
     parser.add_argument("--naive-pairs", type=int, default=100_000)
     parser.add_argument("--memory-pairs", type=int, default=10_000_000)
     parser.add_argument("--jobs", type=int, default=None, help="CLI --jobs [default: cores].")
+    parser.add_argument(
+        "--all-metrics", action="store_true", help="Also time every metric's API on the names."
+    )
     parser.add_argument("--src-zip", type=Path, default=SRC_ZIP)
     parser.add_argument("--files", type=int, default=8000, help="Java files to read.")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/wrdscore-bench"))
@@ -351,6 +371,8 @@ def main() -> None:
         results.append(
             bench(f"names-{size}", refs[:size], preds[:size], emb, args.workdir, naive, args.jobs)
         )
+    if args.all_metrics:
+        all_metrics(emb, refs[: min(args.sizes)], preds[: min(args.sizes)])
     if args.long_pairs:
         lrefs, lpreds = long_pairs(files, near, args.long_pairs, args.seed)
         lens = np.array([len(t) for t in lrefs + lpreds])
