@@ -25,6 +25,7 @@ from gensim.models import KeyedVectors
 
 from wrdscore.atomic import atomic_dir
 from wrdscore.embeddings._vectors import TokenEmbeddings
+from wrdscore.embeddings._word2vec import read_word2vec
 from wrdscore.errors import WrdscoreError
 
 VECTORS_FILE = "vectors.kv"
@@ -145,7 +146,7 @@ def load_embeddings(path: str | Path | None = None) -> TokenEmbeddings:
     if not p.is_file():
         raise WrdscoreError(f"embeddings {p} do not exist")
     kv = _load_vectors_file(p)
-    return TokenEmbeddings(kv, name=p.stem, meta={"source": str(p)})
+    return TokenEmbeddings(kv, name=p.stem, meta={"source": str(p)}, source=str(p))
 
 
 def _load_model_dir(folder: Path) -> TokenEmbeddings:
@@ -170,6 +171,7 @@ def _load_model_dir(folder: Path) -> TokenEmbeddings:
         doc_freq=doc_freq,
         n_docs=int(meta["n_docs"]),
         meta=meta,
+        source=str(folder / VECTORS_FILE),
     )
 
 
@@ -187,18 +189,12 @@ def _load_vectors_file(path: Path) -> KeyedVectors:
         head = fh.read(1)
     if head == _PICKLE_MAGIC:
         return _load_keyed_vectors(path)
-    # word2vec format: a text header "<count> <dim>", then text or binary rows.
-    errors = []
-    for binary in (False, True):
-        try:
-            kv = KeyedVectors.load_word2vec_format(str(path), binary=binary)
-        except _LOAD_ERRORS as exc:
-            errors.append(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-            continue
-        return _checked(kv, path)
-    raise WrdscoreError(
-        f"{path}: not a word2vec text/binary or KeyedVectors file, or corrupt ({errors[0]})"
-    )
+    words, matrix = read_word2vec(path)
+    # No counts are set: a plain vectors file has none, so corpus centering uses the
+    # unweighted vocabulary mean (gensim's reader would invent descending counts).
+    kv = KeyedVectors(vector_size=matrix.shape[1])
+    kv.add_vectors(words, matrix)
+    return kv
 
 
 def _load_keyed_vectors(path: Path) -> KeyedVectors:
@@ -210,20 +206,11 @@ def _load_keyed_vectors(path: Path) -> KeyedVectors:
         raise WrdscoreError(f"{path}: corrupt or unreadable KeyedVectors file ({exc})") from None
     if not isinstance(kv, KeyedVectors):
         raise WrdscoreError(f"{path}: holds a {type(kv).__name__}, not KeyedVectors")
-    return _checked(kv, path)
-
-
-def _checked(kv: KeyedVectors, path: Path) -> KeyedVectors:
-    """Refuse vectors whose stored shape disagrees with the declared dimension or vocabulary."""
     shape = getattr(kv.vectors, "shape", None)
     if shape is None or len(shape) != 2 or shape[1] != kv.vector_size:
         raise WrdscoreError(
             f"{path}: dimension mismatch: declared {kv.vector_size}, vectors have shape {shape}"
         )
-    if shape[0] != len(kv.index_to_key):
-        raise WrdscoreError(
-            f"{path}: {len(kv.index_to_key)} tokens but {shape[0]} vectors (corrupt file)"
-        )
-    if shape[0] == 0:
-        raise WrdscoreError(f"{path}: the model has no vectors")
+    # The words and values are checked by TokenEmbeddings (check_vectors), the one
+    # place every loader passes through.
     return kv
