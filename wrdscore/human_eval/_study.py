@@ -130,7 +130,8 @@ def analyze_study(
     """Analyse a study's rating sheets, or published rated pairs, and write the report.
 
     Give either ``study`` with ``ratings`` (paths or glob patterns of filled-in sheets)
-    or ``pairs`` (``reference,prediction,score`` files or folders, scores on 0-``scale``).
+    or ``pairs`` (``reference,prediction,score`` files or folders, scores on 0-``scale``,
+    or ``"wrdscore-paper"``: the paper's ratings shipped in the package).
     ``oov`` is the unseen-token policy of the embedding metrics.
 
     Returns
@@ -153,7 +154,7 @@ def analyze_study(
         human = load_sheet_ratings(found, files)
         source = f"study {found.path} with {len(files)} rating sheet(s)"
     else:
-        human = load_published_pairs(pairs, 1.0 if scale is None else scale)
+        human = load_published_pairs(pairs, scale)
         source = f"rated pairs from {', '.join(map(str, pairs))}"
     scores = score_pairs(human.references, human.predictions, metrics, embeddings, oov=oov)
     analysis = analyze(human, scores, n_boot=n_boot, seed=seed, baseline=baseline)
