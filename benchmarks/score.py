@@ -57,8 +57,8 @@ def method_names(src_zip: Path, limit_files: int) -> list[list[str]]:
 
 def build_pairs(files, emb, n: int, seed: int) -> tuple[list[list[str]], list[list[str]]]:
     """``n`` (reference, prediction) token lists of 1 to 6 tokens each."""
-    from wrdscore.centering import unit_rows
     from wrdscore.corpora import split_identifier
+    from wrdscore.metrics import unit_rows
 
     rng = random.Random(seed)
     tokenised = [
@@ -144,8 +144,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    from wrdscore.base import METRICS, get_metric
     from wrdscore.embeddings import load_embeddings
+    from wrdscore.metrics.base import METRICS, get_metric
 
     emb = load_embeddings(args.model)
     files = method_names(args.src_zip, args.files)

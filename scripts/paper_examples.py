@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import spearmanr
 
-from wrdscore.base import get_metric
 from wrdscore.embeddings import TokenEmbeddings, load_embeddings
+from wrdscore.metrics import get_metric
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

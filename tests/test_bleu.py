@@ -13,11 +13,11 @@ import sacrebleu
 from sacrebleu.metrics import BLEU, CHRF
 from typer.testing import CliRunner
 
-from wrdscore.base import METRICS, get_metric
-from wrdscore.bleu import codexglue_bleu
 from wrdscore.cli import app
 from wrdscore.corpora import to_tokens
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics import METRICS, get_metric
+from wrdscore.metrics.bleu import codexglue_bleu
 
 POOL = ["get", "set", "user", "name", "size", "count", "by", "id", "to", "string", "is", "empty"]
 

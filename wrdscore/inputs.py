@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from wrdscore.atomic import atomic_write
-from wrdscore.base import ScoreResult
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics.base import ScoreResult
 
 Item = str | list[str] | list[list[str]]
 
@@ -95,7 +95,7 @@ def read_items(path: str | Path, *, references: bool = False) -> list[Item]:
     Returns
     -------
     list
-        One entry per item, ready for :meth:`wrdscore.base.Metric.score`: a string, a
+        One entry per item, ready for :meth:`wrdscore.metrics.base.Metric.score`: a string, a
         token list, or a list of alternatives (each a one-string or token list).
 
     Raises
@@ -170,7 +170,7 @@ def write_per_pair(
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> from wrdscore.base import get_metric
+    >>> from wrdscore.metrics.base import get_metric
     >>> from wrdscore.embeddings import TokenEmbeddings
     >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6]})
     >>> res = get_metric("wrd", embeddings=emb).score(["size"], ["count"])

@@ -22,12 +22,12 @@ import numpy as np
 import ot
 from scipy.special import logsumexp
 
-from wrdscore._pairs import SimilarityMetric
-from wrdscore.base import register
-from wrdscore.centering import FloatArray, cosine_matrix, unit_rows
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
-from wrdscore.wrd import emd_flows
+from wrdscore.metrics._centering import FloatArray, cosine_matrix, unit_rows
+from wrdscore.metrics._pairs import SimilarityMetric
+from wrdscore.metrics.base import register
+from wrdscore.metrics.wrd import emd_flows
 
 #: Chen et al. (2020)'s tuned temperatures, without and with batch centering.
 TWMD_TEMPERATURE = {"default": 0.02, "batch": 0.10}

@@ -15,17 +15,17 @@ from typing import Any
 
 import numpy as np
 
-from wrdscore.base import (
+from wrdscore.corpora import to_tokens
+from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._engine import alternatives
+from wrdscore.metrics.base import (
     Metric,
     Prediction,
     Reference,
     ScoreResult,
     Tokens,
-    _alternatives,
     register,
 )
-from wrdscore.corpora import to_tokens
-from wrdscore.errors import WrdscoreError
 
 PRF = tuple[float, float, float]
 
@@ -307,8 +307,8 @@ class Subtoken(_TokenPairMetric):
         values = {k: v.copy() for k, v in res.values.items()}
         for i, (ref, pred) in enumerate(zip(references, predictions, strict=True)):
             pred_tokens = to_tokens(pred)
-            alternatives = _alternatives(ref, i)
-            if not pred_tokens or not any(alternatives):
-                counts = subtoken_counts(alternatives[0], pred_tokens, self.counting)
+            alts = alternatives(ref, i)
+            if not pred_tokens or not any(alts):
+                counts = subtoken_counts(alts[0], pred_tokens, self.counting)
                 values["tp"][i], values["fp"][i], values["fn"][i] = counts
         return replace(res, values=values, corpus=self._corpus(values))

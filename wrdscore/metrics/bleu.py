@@ -33,17 +33,17 @@ import numpy as np
 from numpy.typing import NDArray
 from sacrebleu.metrics import BLEU, CHRF
 
-from wrdscore.base import (
+from wrdscore.corpora import to_tokens
+from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._engine import alternatives
+from wrdscore.metrics.base import (
     Metric,
     Prediction,
     Reference,
     ScoreResult,
     Tokens,
-    _alternatives,
     register,
 )
-from wrdscore.corpora import to_tokens
-from wrdscore.errors import WrdscoreError
 
 BLEU_SMOOTHING = ("exp", "codexglue")
 
@@ -149,7 +149,7 @@ class _SacreMetric(Metric):
             ref_texts, pred_texts = [], []
             for i, (ref, pred) in enumerate(zip(references, predictions, strict=True)):
                 pred_tokens = to_tokens(pred)
-                ref_texts.append(_text(self._chosen(_alternatives(ref, i), pred_tokens)))
+                ref_texts.append(_text(self._chosen(alternatives(ref, i), pred_tokens)))
                 pred_texts.append(_text(pred_tokens))
         finally:
             self._memo = {}
@@ -160,12 +160,12 @@ class _SacreMetric(Metric):
             raise RuntimeError(f"metric {self.name!r} returned a bad corpus value")
         return replace(res, corpus={"score": _unit(corpus)})
 
-    def _chosen(self, alternatives: list[Tokens], pred: Tokens) -> Tokens:
+    def _chosen(self, options: list[Tokens], pred: Tokens) -> Tokens:
         """The alternative a pair scored as: the highest value, the first on ties."""
-        if len(alternatives) == 1 or not pred:
-            return next((a for a in alternatives if a), alternatives[0])
-        best, best_value = alternatives[0], -math.inf
-        for alt in alternatives:
+        if len(options) == 1 or not pred:
+            return next((a for a in options if a), options[0])
+        best, best_value = options[0], -math.inf
+        for alt in options:
             if alt:
                 value = self._memo[(tuple(alt), tuple(pred))]
                 if value > best_value:

@@ -15,12 +15,12 @@ from numpy.typing import NDArray
 # are prepared as ot.emd prepares them, and a test checks the flows agree to 1e-15.
 from ot.lp.emd_wrap import emd_c
 
-from wrdscore._pairs import embed_pairs, shape_groups
-from wrdscore.base import EmbeddingMetric, Tokens, register
-from wrdscore.centering import cosine_matrix, unit_rows
 from wrdscore.corpora import to_tokens
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._centering import cosine_matrix, unit_rows
+from wrdscore.metrics._pairs import embed_pairs, shape_groups
+from wrdscore.metrics.base import EmbeddingMetric, Tokens, register
 
 WEIGHTINGS = ("norm", "norm*idf", "idf", "uniform")
 _EMD_MAX_ITER = 100_000  # ot.emd's default
@@ -214,7 +214,7 @@ class WRDScore(EmbeddingMetric):
     clip : bool
         Clip cosines at 0 in precision and recall.
     oov, centering
-        See :class:`~wrdscore.base.EmbeddingMetric`.
+        See :class:`~wrdscore.metrics.base.EmbeddingMetric`.
 
     Examples
     --------

@@ -1,16 +1,16 @@
-"""What every metric shares: input checks, tokenisation, multi-reference, results, registry.
+"""What every metric shares: the base classes, results and the registry.
 
 A metric subclasses :class:`Metric` (or :class:`EmbeddingMetric` when it reads token
 vectors), implements :meth:`Metric._score_tokens` on a whole batch of token lists, and
-registers itself with :func:`register`. Everything a user can get wrong (lengths,
-shapes, empty names, unknown options) is checked here once, so each metric only does
-its arithmetic.
+registers itself with :func:`register` in its own module of :mod:`wrdscore.metrics`
+(every public module there is imported on first use of the registry). Everything a
+user can get wrong (lengths, shapes, empty names, unknown options) is checked once,
+by the scoring engine (:mod:`wrdscore.metrics._engine`) or here, so each metric only
+does its arithmetic.
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import importlib
 import pkgutil
 from abc import ABC, abstractmethod
@@ -23,22 +23,23 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore import __version__
-from wrdscore.centering import center, check_centering
-from wrdscore.corpora import to_tokens
 from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._centering import center, check_centering
+from wrdscore.metrics._engine import (
+    Prediction,
+    Reference,
+    Tokens,
+    best_alternatives,
+    flatten,
+    gc_paused,
+)
 from wrdscore.significance import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     BootstrapComparison,
     paired_bootstrap,
 )
-
-Tokens = list[str]
-# One reference item: a string, a token list, or a list of alternatives (each a string
-# or a token list).
-Reference = str | Sequence[str] | Sequence[str | Sequence[str]]
-Prediction = str | Sequence[str]
 
 
 @dataclass
@@ -104,43 +105,6 @@ class ScoreResult:
 
     def __len__(self) -> int:
         return len(self.scores)
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    # Scoring allocates several small lists and tuples per pair, none in cycles; on
-    # 100k pairs CPython's cyclic collector rescans them often enough to cost a third
-    # of the run time, so it waits until the batch is done.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _is_token_list(item: object) -> bool:
-    # Lists and tuples first: the Sequence ABC check is slow on 100k-pair batches.
-    return isinstance(item, list | tuple) or (
-        not isinstance(item, str) and isinstance(item, Sequence)
-    )
-
-
-def _tokens_of(item: object, what: str, i: int) -> Tokens:
-    if isinstance(item, str) or _is_token_list(item):
-        try:
-            return to_tokens(item)  # type: ignore[arg-type]
-        except TypeError:
-            pass  # a piece that is not a string: reported below
-    raise WrdscoreError(f"{what} {i} must be a string or a list of strings")
-
-
-def _alternatives(item: object, i: int) -> list[Tokens]:
-    """The reference alternatives of item ``i``: one, unless a list of lists is given."""
-    if not isinstance(item, str) and _is_token_list(item) and item and _is_token_list(item[0]):
-        return [_tokens_of(a, "reference", i) for a in item]
-    return [_tokens_of(item, "reference", i)]
 
 
 class Metric(ABC):
@@ -250,7 +214,7 @@ class Metric(ABC):
             Different lengths, no pairs, an item that is neither text nor a list of
             text, or an empty reference (unless allowed).
         """
-        with _gc_paused():
+        with gc_paused():
             return self._score_batch(references, predictions, allow_empty_reference, progress)
 
     def _score_batch(
@@ -260,108 +224,17 @@ class Metric(ABC):
         allow_empty_reference: bool,
         progress: Callable[[int], None] | None,
     ) -> ScoreResult:
-        if isinstance(references, str) or isinstance(predictions, str):
-            raise WrdscoreError(
-                "references and predictions must be lists of items, not single strings"
-            )
-        # Generators and arrays are fine too; the checks below need lengths and indexing.
-        references = references if isinstance(references, list) else list(references)
-        predictions = predictions if isinstance(predictions, list) else list(predictions)
-        n = len(references)
-        if n != len(predictions):
-            raise WrdscoreError(
-                f"{n} references but {len(predictions)} predictions; "
-                "every prediction needs exactly one reference item"
-            )
-        if n == 0:
-            raise WrdscoreError("nothing to score: no pairs given")
-        # Strings and token lists, by far the common cases, go straight to the splitter,
-        # once per distinct item: equal items then share one token list (metrics must
-        # not modify them), which also lets metrics deduplicate cheaply.
-        memo: dict[str | tuple[str, ...], Tokens] = {}
-
-        def tokens(item: str | list[str]) -> Tokens:
-            key = item if type(item) is str else tuple(item)
-            found = memo.get(key)
-            if found is None:
-                found = memo[key] = to_tokens(item)
-            return found
-
-        try:
-            preds = [
-                tokens(p) if type(p) in (str, list) else _tokens_of(p, "prediction", i)
-                for i, p in enumerate(predictions)
-            ]
-            # None marks an item that is not one plain reference (alternatives, or bad).
-            single = [
-                tokens(r)
-                if type(r) is str or (type(r) is list and (not r or type(r[0]) is str))
-                else None
-                for r in references
-            ]
-        except TypeError:
-            # A list holding something other than strings: the slow path names the item.
-            for i, p in enumerate(predictions):
-                _tokens_of(p, "prediction", i)
-            for i, r in enumerate(references):
-                _alternatives(r, i)
-            raise
-        alts = (
-            [
-                [t] if t is not None else _alternatives(r, i)
-                for i, (t, r) in enumerate(zip(single, references, strict=True))
-            ]
-            if None in single
-            else None
-        )
-        if not allow_empty_reference and (alts is not None or not all(single)):
-            for i, group in enumerate(alts or ([t] for t in single)):
-                if not all(group):
-                    raise WrdscoreError(
-                        f"reference {i} has no tokens (letters or digits); "
-                        "remove it or allow empty references"
-                    )
-
-        # Flatten (alternative, prediction) pairs with both sides non-empty into one
-        # batch: metrics such as batch centering need the whole batch at once. With one
-        # reference per item and no empty item (the common case) that is the input.
-        owner: list[int] | None = None
-        if alts is None and all(single) and all(preds):
-            flat_refs, flat_preds = single, preds
-        else:
-            kept = [
-                (i, alt)
-                for i, (group, pred) in enumerate(
-                    zip(alts or ([t] for t in single), preds, strict=True)
-                )
-                if pred
-                for alt in group
-                if alt
-            ]
-            owner = [i for i, _ in kept]
-            flat_refs = [alt for _, alt in kept]
-            flat_preds = [preds[i] for i in owner]
-
+        batch = flatten(references, predictions, allow_empty_reference)
         self._oov_count = 0
         self._degenerate = 0
         self._progress = progress
         try:
-            raw = self._score_tokens(flat_refs, flat_preds) if flat_refs else {}
+            raw = self._score_tokens(batch.refs, batch.flat_preds) if batch.refs else {}
         finally:
             self._progress = None
-        values = {k: np.zeros(n, dtype=np.float64) for k in self.keys}
         if raw:
-            self._check_values(raw, len(flat_refs))
-        if raw and owner is None:
-            values = {k: np.asarray(raw[k], dtype=np.float64) for k in self.keys}
-        elif raw:
-            # The best alternative of each item: sort by item, then by descending
-            # primary value (stable, so the first alternative wins ties).
-            owners = np.asarray(owner)
-            order = np.lexsort((-raw[self.primary], owners))
-            first = order[np.r_[True, owners[order][1:] != owners[order][:-1]]]
-            for k in self.keys:
-                values[k][owners[first]] = raw[k][first]
+            self._check_values(raw, len(batch.refs))
+        values = best_alternatives(raw, batch, self.keys, self.primary)
         return ScoreResult(
             metric=self.name,
             signature=self.signature,
@@ -369,7 +242,7 @@ class Metric(ABC):
             primary=self.primary,
             corpus=self._corpus(values),
             oov_tokens=self._oov_count,
-            empty_predictions=n - sum(map(bool, preds)),
+            empty_predictions=batch.empty_predictions,
             degenerate_pairs=self._degenerate,
         )
 
@@ -523,7 +396,7 @@ class EmbeddingMetric(Metric):
         Subtract, before any normalisation, the mean of each vector's dimensions, of
         the item's vectors, of the vocabulary (frequency-weighted), or of every token
         vector in the batch being scored (so a score then depends on its batch; the
-        signature says ``c:batch``). The arithmetic is :func:`wrdscore.centering.center`.
+        signature says ``c:batch``). The arithmetic is :func:`wrdscore.metrics._centering.center`.
     **options
         Passed on to :class:`Metric` (unknown ones are refused).
     """
@@ -615,8 +488,6 @@ class EmbeddingMetric(Metric):
 M = TypeVar("M", bound=type[Metric])
 
 _REGISTRY: dict[str, type[Metric]] = {}
-# Modules of this package that never define metrics (the CLI imports the registry).
-_NOT_METRICS = {"cli", "base", "errors", "atomic", "progress", "inputs", "explain", "centering"}
 
 
 def register(cls: M) -> M:
@@ -629,13 +500,14 @@ def register(cls: M) -> M:
 
 
 def _load_metric_modules() -> None:
-    # Every public top-level module of the package may register metrics; importing
-    # them all on first use keeps `import wrdscore` light and needs no hand-kept list.
-    import wrdscore
+    # Every public module of wrdscore.metrics may register metrics (a new metric is a
+    # new module there); importing them on first use keeps `import wrdscore` light
+    # and needs no hand-kept list.
+    import wrdscore.metrics
 
-    for mod in pkgutil.iter_modules(wrdscore.__path__):
-        if not mod.ispkg and not mod.name.startswith("_") and mod.name not in _NOT_METRICS:
-            importlib.import_module(f"wrdscore.{mod.name}")
+    for mod in pkgutil.iter_modules(wrdscore.metrics.__path__):
+        if not mod.ispkg and not mod.name.startswith("_"):
+            importlib.import_module(f"wrdscore.metrics.{mod.name}")
 
 
 class _Registry(Mapping[str, type[Metric]]):

@@ -1,0 +1,119 @@
+"""``wrdscore train``, ``neighbors`` and ``similarity``: token embeddings.
+
+The embeddings library is imported inside the commands so ``wrdscore --help`` stays
+fast (gensim and scipy take a second to import).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from wrdscore.cli._common import print_table
+
+
+def train(
+    corpus_dir: str = typer.Argument(..., help="Corpus folder written by `wrdscore ingest`."),
+    method: str = typer.Option(..., "--method", "-m", help="svd, word2vec or fasttext."),
+    output: str = typer.Option(..., "--output", "-o", help="MODEL_DIR to write."),
+    dim: int = typer.Option(50, "--dim", help="Vector dimension."),
+    window: int | None = typer.Option(
+        None, "--window", help="Context window [default: whole name for svd, 2 otherwise]."
+    ),
+    min_count: int = typer.Option(1, "--min-count", help="Drop tokens rarer than this."),
+    epochs: int = typer.Option(5, "--epochs", help="Training epochs (word2vec, fasttext)."),
+    seed: int = typer.Option(0, "--seed", help="Random seed."),
+    workers: int = typer.Option(1, "--workers", help="gensim threads; 1 is deterministic."),
+    text: str = typer.Option("names", "--text", help="names, summaries or both."),
+    weighting: str = typer.Option("raw", "--weighting", help="svd: raw counts or ppmi."),
+    bucket: int = typer.Option(20_000, "--bucket", help="fasttext: n-gram hash buckets."),
+    name: str | None = typer.Option(None, "--name", help="Label used in score signatures."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing MODEL_DIR."),
+) -> None:
+    """Train sub-token embeddings on a corpus and save them as a MODEL_DIR."""
+    from wrdscore.embeddings import train_embeddings
+
+    emb = train_embeddings(
+        corpus_dir,
+        method,
+        output,
+        dim=dim,
+        window=window,
+        min_count=min_count,
+        epochs=epochs,
+        seed=seed,
+        workers=workers,
+        text=text,
+        weighting=weighting,
+        bucket=bucket,
+        name=name,
+        force=force,
+    )
+    typer.echo(
+        f"wrote {output}: {emb.name}, {len(emb)} tokens x {emb.dim} dims, "
+        f"{emb.n_docs} documents, {emb.meta['train_seconds']:.1f} s"
+    )
+
+
+def _model_arg(model: str) -> Any:
+    from wrdscore.embeddings import load_embeddings
+
+    return load_embeddings(model)
+
+
+def neighbors(
+    model: str = typer.Argument(..., help="MODEL_DIR, vectors file, or 'default'."),
+    token: str = typer.Argument(..., help="A token or raw identifier such as getCount."),
+    k: int = typer.Option(10, "-k", help="How many neighbours."),
+) -> None:
+    """List the tokens nearest to a token or identifier (mean of its sub-token vectors)."""
+    from rich.table import Table
+
+    from wrdscore.embeddings import identifier_vector
+    from wrdscore.embeddings import neighbors as nearest
+
+    emb = _model_arg(model)
+    found = nearest(emb, token, k=k)
+    query = identifier_vector(emb, token)
+    heading = f"nearest to {' '.join(query.tokens)} in {emb.name}"
+    table = Table()
+    table.add_column("#", justify="right")
+    table.add_column("token")
+    table.add_column("cosine", justify="right")
+    for rank, (tok, sim) in enumerate(found, 1):
+        table.add_row(str(rank), tok, f"{sim:.4f}")
+    print_table(heading, table)
+    if query.unseen:
+        typer.echo(f"note: not in the vocabulary: {' '.join(query.unseen)}", err=True)
+
+
+def similarity(
+    model: str = typer.Argument(..., help="MODEL_DIR, vectors file, or 'default'."),
+    a: str = typer.Argument(..., help="First token or identifier."),
+    b: str = typer.Argument(..., help="Second token or identifier."),
+) -> None:
+    """Cosine similarity of two tokens or identifiers (mean of sub-token vectors)."""
+    from rich.table import Table
+
+    from wrdscore.embeddings import identifier_vector
+    from wrdscore.embeddings import similarity as cosine
+
+    emb = _model_arg(model)
+    value = cosine(emb, a, b)
+    table = Table()
+    table.add_column("a")
+    table.add_column("b")
+    table.add_column("cosine", justify="right")
+    table.add_row(a, b, f"{value:.4f}")
+    print_table(f"similarity in {emb.name}", table)
+    for ident in (a, b):
+        unseen = identifier_vector(emb, ident).unseen
+        if unseen:
+            typer.echo(f"note: {ident}: not in the vocabulary: {' '.join(unseen)}", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the embedding commands to the root app."""
+    for command in (train, neighbors, similarity):
+        app.command()(command)
