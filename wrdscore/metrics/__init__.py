@@ -4,7 +4,8 @@
 - :mod:`~wrdscore.metrics.overlap`: exact match, sub-token ROUGE/F1 and friends;
 - :mod:`~wrdscore.metrics.wmd`: Word Mover's Distance and its tempered variants;
 - :mod:`~wrdscore.metrics.bertscore`: greedy-matching BERTScore over static vectors;
-- :mod:`~wrdscore.metrics.sentence`: whole-name vector similarities (SBERT-style, CKA).
+- :mod:`~wrdscore.metrics.sentence`: whole-name vector similarities (SBERT-style, CKA);
+- :mod:`~wrdscore.metrics.bleu`: BLEU and chrF, computed by sacrebleu.
 
 A new metric is a new public module here that subclasses :class:`Metric` (or
 :class:`EmbeddingMetric`) and decorates the class with :func:`register`; the registry
