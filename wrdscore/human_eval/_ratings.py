@@ -85,7 +85,9 @@ def _score(text: str, scale: float, where: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise WrdscoreError(f"{where}: score {text.strip()!r} is not a number") from None
+        # Spreadsheets in many locales export 7,5; say how to fix it instead of guessing.
+        hint = " (write a decimal point: 7.5, not 7,5)" if "," in text else ""
+        raise WrdscoreError(f"{where}: score {text.strip()!r} is not a number{hint}") from None
     if not math.isfinite(value) or not 0.0 <= value <= scale:
         hint = " (use --scale 10 for scores on 0-10)" if scale == 1 and 1 < value <= 10 else ""
         raise WrdscoreError(f"{where}: score {text.strip()} is outside 0-{scale:g}{hint}")
@@ -133,7 +135,12 @@ def _read_sheet(path: Path, study: Study, by_id: dict[str, int]) -> dict[int, fl
         if not row:
             continue
         if len(row) != len(SHEET_COLUMNS):
-            raise WrdscoreError(f"{where}: {len(row)} fields, expected {len(SHEET_COLUMNS)}")
+            hint = (
+                " (a decimal comma in the score? write 7.5, not 7,5)"
+                if len(row) == len(SHEET_COLUMNS) + 1 and row[-1].strip().isdigit()
+                else ""
+            )
+            raise WrdscoreError(f"{where}: {len(row)} fields, expected {len(SHEET_COLUMNS)}{hint}")
         pair_id, reference, prediction, text = row
         index = by_id.get(pair_id.strip())
         if index is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +24,15 @@ Tokens = list[str]
 # or a token list).
 Reference = str | Sequence[str] | Sequence[str | Sequence[str]]
 Prediction = str | Sequence[str]
+
+#: Most sub-tokens one reference or prediction may have. Names have a handful and the
+#: first sentence of a Javadoc comment rarely a hundred; far longer items are a file
+#: that is not one item per line (a 10 MB line is ~3 million sub-tokens), and would
+#: cost the transport metrics quadratic memory (a 5,000-token pair needs over 1 GB).
+MAX_TOKENS = 1000
+#: Most characters the text of one item may have, checked before splitting: a 10 MB line
+#: would take seconds to split, and character n-gram metrics (chrF) would need gigabytes.
+MAX_CHARS = 50_000
 
 
 @contextlib.contextmanager
@@ -95,6 +104,27 @@ class FlatBatch:
         return self.n - sum(map(bool, self.preds))
 
 
+def _check_text_sizes(references: list[Reference], predictions: list[Prediction]) -> None:
+    for what, items in (("prediction", predictions), ("reference", references)):
+        for i, item in enumerate(items):
+            if type(item) is str and len(item) > MAX_CHARS:
+                raise WrdscoreError(
+                    f"{what} {i} is {len(item):,} characters long, more than the {MAX_CHARS:,} "
+                    "an item may have (is the file one name or sentence per line?)"
+                )
+
+
+def _check_sizes(preds: list[Tokens], refs: Iterable[list[Tokens]]) -> None:
+    for what, groups in (("prediction", ([p] for p in preds)), ("reference", refs)):
+        for i, group in enumerate(groups):
+            size = max(map(len, group), default=0)
+            if size > MAX_TOKENS:
+                raise WrdscoreError(
+                    f"{what} {i} has {size:,} sub-tokens, more than the {MAX_TOKENS:,} an item "
+                    "may have (is the file one name or sentence per line?)"
+                )
+
+
 def flatten(
     references: Sequence[Reference],
     predictions: Sequence[Prediction],
@@ -106,7 +136,9 @@ def flatten(
     ------
     WrdscoreError
         Single strings instead of lists, different lengths, no pairs, an item that
-        is neither text nor a list of text, or an empty reference (unless allowed).
+        is neither text nor a list of text, an item of more than :data:`MAX_CHARS`
+        characters or :data:`MAX_TOKENS` sub-tokens, or an empty reference (unless
+        allowed).
     """
     if isinstance(references, str) or isinstance(predictions, str):
         raise WrdscoreError("references and predictions must be lists of items, not single strings")
@@ -121,6 +153,7 @@ def flatten(
         )
     if n == 0:
         raise WrdscoreError("nothing to score: no pairs given")
+    _check_text_sizes(references, predictions)
     # Strings and token lists, by far the common cases, go straight to the splitter,
     # once per distinct item: equal items then share one token list (metrics must
     # not modify them), which also lets metrics deduplicate cheaply.
@@ -160,6 +193,7 @@ def flatten(
         if None in single
         else None
     )
+    _check_sizes(preds, alts or ([t] for t in single))  # type: ignore[misc]
     if not allow_empty_reference and (alts is not None or not all(single)):
         for i, group in enumerate(alts or ([t] for t in single)):
             if not all(group):
