@@ -62,6 +62,8 @@ TEXT_CASES = [
     ("size 1 0 0\n", r"the first line must be '<count> <dim>'"),
     ("0 3\n", r"the header says 0 vectors of dimension 3"),
     ("2 0\na\nb\n", r"the header says 2 vectors of dimension 0"),
+    # gensim's binary fallback loads this as the float whose bytes spell "1.5x".
+    ("1 1\nab 1.5x\n", r"line 2: word 'ab': '1.5x' is not a number"),
 ]
 
 

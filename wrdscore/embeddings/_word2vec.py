@@ -29,8 +29,10 @@ def read_word2vec(path: Path) -> tuple[list[str], NDArray[np.float32]]:
     """Read a word2vec text or binary file, strictly.
 
     The body is read as text when it is UTF-8 without NUL bytes, otherwise as
-    binary; a text-looking body that fails as text is tried as binary, and the
-    text error is reported if that fails too.
+    binary. A text body is never retried as binary: a malformed row such as
+    ``ab 1.5x`` in a one-dimensional file would otherwise load as the float whose
+    bytes spell ``1.5x`` (gensim's fallback does that). Real binary vectors are
+    not valid UTF-8 (float32 bytes of any non-trivial value break it at once).
 
     Parameters
     ----------
@@ -76,15 +78,7 @@ def read_word2vec(path: Path) -> tuple[list[str], NDArray[np.float32]]:
         words, mat = _binary(body, count, dim, path)
         check_vectors(words, mat, path)
         return words, mat
-    try:
-        words, mat = _text(text, count, dim, path)
-    except WrdscoreError as text_error:
-        try:
-            words, mat = _binary(body, count, dim, path)
-        except WrdscoreError:
-            raise text_error from None
-        check_vectors(words, mat, path)
-        return words, mat
+    words, mat = _text(text, count, dim, path)
     check_vectors(words, mat, path, first_line=2)
     return words, mat
 
