@@ -23,17 +23,19 @@ APT=$(realpath -m "$WORK/apt")
 CORPUS=$WORK/debian-java
 OUTPUT=wrdscore/data/default
 # The libraries: general-purpose, widely depended-on Java code with idiomatic names.
-# The libraries: 50 Debian source packages of general-purpose, widely used Java code (by
+# The code: 68 Debian source packages of widely used Java libraries and applications (by
 # source-package name, so the .orig archive name below matches). Only the upstream archive is
 # used, so a package whose Debian patch archive is missing from the mirror still counts.
-PACKAGES=(ant antlr3 antlr4 apache-log4j2 args4j bouncycastle commons-csv commons-io
-          commons-math3 commons-pool2 derby groovy guava-libraries h2database hsqldb
-          httpcomponents-client httpcomponents-core jackson-annotations jackson-core
-          jackson-databind jackson-dataformat-xml jaxb jcommander jetty9 jline3 jmdns jsoup
-          junit4 jython libcommons-codec-java libcommons-collections4-java
-          libcommons-compress-java libcommons-lang3-java libcommons-logging-java
-          libcommons-net-java libhamcrest-java libjdom2-java libpdfbox2-java
-          libxerces2-java logback lucene4.10 maven mina2 mockito netty openjfx picocli
+PACKAGES=(ant antlr3 antlr4 apache-log4j2 arduino args4j artemis beast-mcmc biojava4-live
+          bnd bouncycastle checkstyle closure-compiler commons-csv commons-io commons-math3
+          commons-pool2 derby freeplane groovy guava-libraries h2database hsqldb
+          httpcomponents-client httpcomponents-core jabref jackson-annotations jackson-core
+          jackson-databind jackson-dataformat-xml jakarta-jmeter javassist jaxb jcommander
+          jedit jetty9 jline3 jmdns josm jsoup jtreg junit4 jython libapache-poi-java
+          libcommons-codec-java libcommons-collections4-java libcommons-compress-java
+          libcommons-lang3-java libcommons-logging-java libcommons-net-java
+          libhamcrest-java libitext5-java libjdom2-java libpdfbox2-java libxerces2-java
+          logback lucene4.10 maven mina2 mockito netty openjfx pdfsam picocli robocode
           testng tomcat9 zookeeper)
 JDK_ZIP=/usr/lib/jvm/openjdk-17/lib/src.zip
 # The default's method and parameters, chosen by scripts/select_default.py (see MODEL_CARD.md).

@@ -8,7 +8,7 @@ with ROUGE-1 F as the embedding-free reference row.
 
 Usage::
 
-    python scripts/select_default.py CORPUS_DIR --ratings ../shared/data/wrdscore-human \\
+    python scripts/select_default.py CORPUS_DIR --ratings wrdscore/data/wrdscore-paper \\
         --models work-data/select --output work-data/select/comparison.md
 
 Trained candidates are kept under ``--models`` and reused on the next run.
@@ -27,6 +27,7 @@ import numpy as np
 from wrdscore import get_metric
 from wrdscore.atomic import atomic_write
 from wrdscore.embeddings import load_embeddings, train_embeddings
+from wrdscore.human_eval import packaged_ratings_path
 
 # name -> train_embeddings keyword arguments.
 CANDIDATES: dict[str, dict[str, Any]] = {
@@ -70,7 +71,7 @@ def errors(pred: np.ndarray, human: np.ndarray) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", type=Path)
-    parser.add_argument("--ratings", type=Path, default=Path("../shared/data/wrdscore-human"))
+    parser.add_argument("--ratings", type=Path, default=packaged_ratings_path())
     parser.add_argument("--models", type=Path, default=Path("work-data/select"))
     parser.add_argument("--output", type=Path, default=Path("work-data/select/comparison.md"))
     parser.add_argument("--seed", type=int, default=1)

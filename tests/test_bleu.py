@@ -251,3 +251,21 @@ def test_study_analyze_command(tmp_path):
     report = json.loads((out / "report.json").read_text())
     names = [m["metric"] for m in report["metrics"]]
     assert names == ["rouge1", "bleu", "chrf"]
+
+
+def test_streamed_in_chunks_and_workers_the_corpus_is_still_sacrebleus(tmp_path, pairs):
+    from wrdscore.metrics._engine import score_files
+
+    refs, preds = pairs
+    r, p = _write(tmp_path, "r.txt", refs), _write(tmp_path, "p.txt", preds)
+    metrics = [get_metric("bleu"), get_metric("chrf"), get_metric("bleu", smooth="codexglue")]
+    expected = [
+        _unit(sacrebleu.corpus_bleu(preds, [refs]).score),
+        _unit(sacrebleu.corpus_chrf(preds, [refs]).score),
+        float(np.mean(get_metric("bleu", smooth="codexglue").score(refs, preds).scores)),
+    ]
+    for jobs in (1, 2):
+        results = score_files(metrics, r, p, chunk_pairs=7, jobs=jobs)
+        got = [res.corpus["score"] for res in results]
+        assert got[:2] == expected[:2]
+        assert got[2] == pytest.approx(expected[2], rel=1e-12)

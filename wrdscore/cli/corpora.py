@@ -1,4 +1,4 @@
-"""``wrdscore ingest`` and ``wrdscore corpus stats``: Java sources to a corpus folder."""
+"""``wrdscore ingest``, ``wrdscore corpus stats`` and ``corpus pairs``: Java sources to a corpus."""
 
 from __future__ import annotations
 
@@ -64,6 +64,34 @@ def corpus_stats(
     console = Console()
     for table in corpora.stats_tables(corpora.corpus_stats(corpus_dir, top=top)):
         console.print(table)
+
+
+@corpus_app.command("pairs")
+def corpus_pairs(
+    corpus_dir: Path = typer.Argument(..., help="Corpus folder written by `wrdscore ingest`."),
+    kind: str | None = typer.Option(
+        None, "--kind", help="contrast, synonym or abbreviation [default: all three]."
+    ),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Write a pairs.tsv file instead of printing."
+    ),
+) -> None:
+    """Mine contrast, synonym and abbreviation pairs (what `train --specialise` uses)."""
+    from wrdscore.embeddings import KINDS, format_pairs, mine_constraints, write_pairs
+    from wrdscore.embeddings._constraints import check_kind
+
+    if kind is not None:
+        check_kind(kind)
+    constraints = mine_constraints(corpus_dir)
+    pairs = [p for k in ([kind] if kind else KINDS) for p in constraints.pairs(k)]
+    if output is not None:
+        write_pairs(pairs, output)
+        sizes = ", ".join(f"{k} {v}" for k, v in constraints.sizes().items() if kind in (None, k))
+        typer.echo(f"wrote {output}: {sizes}")
+        return
+    typer.echo("kind\ta\tb\tsupport\tframes\texample")
+    for line in format_pairs(pairs):
+        typer.echo(line)
 
 
 def register(app: typer.Typer) -> None:

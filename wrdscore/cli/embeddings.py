@@ -1,4 +1,4 @@
-"""``wrdscore train``, ``neighbors`` and ``similarity``: token embeddings.
+"""``wrdscore train``, ``specialise``, ``neighbors`` and ``similarity``: token embeddings.
 
 The embeddings library is imported inside the commands so ``wrdscore --help`` stays
 fast (gensim and scipy take a second to import).
@@ -6,11 +6,13 @@ fast (gensim and scipy take a second to import).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import typer
 
 from wrdscore.cli._common import print_table
+from wrdscore.errors import WrdscoreError
 
 
 def train(
@@ -29,11 +31,21 @@ def train(
     weighting: str = typer.Option("raw", "--weighting", help="svd: raw counts or ppmi."),
     bucket: int = typer.Option(20_000, "--bucket", help="fasttext: n-gram hash buckets."),
     name: str | None = typer.Option(None, "--name", help="Label used in score signatures."),
+    specialise: bool = typer.Option(
+        False, "--specialise", help="Specialise for similarity with pairs mined from the corpus."
+    ),
+    specialise_method: str = typer.Option(
+        "counter-fitting", "--specialise-method", help="counter-fitting or attract-repel."
+    ),
+    baseline_pairs: int = typer.Option(
+        10_000, "--baseline-pairs", help="Random name pairs for the rescaling baselines; 0: none."
+    ),
     force: bool = typer.Option(False, "--force", help="Replace an existing MODEL_DIR."),
 ) -> None:
     """Train sub-token embeddings on a corpus and save them as a MODEL_DIR."""
     from wrdscore.embeddings import train_embeddings
 
+    _check_baseline_pairs(baseline_pairs)
     emb = train_embeddings(
         corpus_dir,
         method,
@@ -48,12 +60,98 @@ def train(
         weighting=weighting,
         bucket=bucket,
         name=name,
+        specialise=specialise,
+        specialise_method=specialise_method,
         force=force,
     )
     typer.echo(
         f"wrote {output}: {emb.name}, {len(emb)} tokens x {emb.dim} dims, "
         f"{emb.n_docs} documents, {emb.meta['train_seconds']:.1f} s"
     )
+    if specialise:
+        typer.echo(_specialised_line(emb.meta["specialise"]))
+    _store_baselines(output, corpus_dir, baseline_pairs)
+
+
+def _check_baseline_pairs(baseline_pairs: int) -> None:
+    if baseline_pairs < 0:
+        raise WrdscoreError(f"--baseline-pairs must be 0 or more, not {baseline_pairs}")
+
+
+def _store_baselines(output: str, corpus_dir: str, baseline_pairs: int) -> None:
+    from wrdscore.metrics import add_baselines
+
+    if baseline_pairs:
+        # The model is written and usable either way; only rescaling needs the baselines.
+        try:
+            block = add_baselines(output, corpus_dir, pairs=baseline_pairs)
+        except WrdscoreError as exc:
+            typer.echo(f"note: no rescaling baselines stored: {exc}", err=True)
+        else:
+            _echo_baselines(output, block)
+
+
+def _echo_baselines(model: str | Path, block: dict[str, Any]) -> None:
+    settings = block["settings"]
+    typer.echo(
+        f"stored rescaling baselines in {Path(model) / 'model.json'}: {len(settings)} metric "
+        f"settings on {block['pairs']} random pairs of {block['names']} names"
+    )
+    undefined = [k for k, v in settings.items() if v is None]
+    if undefined:
+        typer.echo(f"note: rescaling is undefined for {', '.join(undefined)}", err=True)
+
+
+def baseline(
+    model: str = typer.Argument(..., help="MODEL_DIR written by `wrdscore train`."),
+    corpus_dir: str = typer.Argument(..., help="The corpus it was trained on."),
+    pairs: int = typer.Option(10_000, "--pairs", help="Random name pairs per baseline."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the pairs."),
+) -> None:
+    """Compute the rescaling baselines of a model on its training names (into model.json)."""
+    from wrdscore.metrics import add_baselines
+
+    block = add_baselines(model, corpus_dir, pairs=pairs, seed=seed)
+    _echo_baselines(model, block)
+    if not block["corpus"]["training_corpus"]:
+        typer.echo(
+            f"note: {corpus_dir}'s manifest differs from the one {model} was trained on "
+            "(re-ingested, or another corpus); its SHA-256 is recorded with the baselines",
+            err=True,
+        )
+
+
+def _specialised_line(special: dict[str, Any]) -> str:
+    mined = special["constraints"]["sizes"]
+    used = special["pairs_in_vocab"]
+    counts = ", ".join(f"{used[k]} of {mined[k]} {k} pairs" for k in mined)
+    return f"specialised ({special['method']}) with {counts}"
+
+
+def specialise(
+    model: str = typer.Argument(..., help="MODEL_DIR written by `wrdscore train`, or 'default'."),
+    corpus_dir: str = typer.Argument(..., help="Corpus to mine the pairs from."),
+    output: str = typer.Option(..., "--output", "-o", help="MODEL_DIR to write."),
+    method: str = typer.Option(
+        "counter-fitting", "--method", "-m", help="counter-fitting or attract-repel."
+    ),
+    seed: int = typer.Option(0, "--seed", help="Shuffling seed (attract-repel)."),
+    name: str | None = typer.Option(None, "--name", help="Label [default: model name + -cf/-ar]."),
+    baseline_pairs: int = typer.Option(
+        10_000, "--baseline-pairs", help="Random name pairs for the rescaling baselines; 0: none."
+    ),
+    force: bool = typer.Option(False, "--force", help="Replace an existing MODEL_DIR."),
+) -> None:
+    """Specialise an existing model for similarity with pairs mined from a corpus."""
+    from wrdscore.embeddings import specialise_model
+
+    _check_baseline_pairs(baseline_pairs)
+    emb = specialise_model(
+        model, corpus_dir, output, method=method, seed=seed, name=name, force=force
+    )
+    typer.echo(f"wrote {output}: {emb.name}; " + _specialised_line(emb.meta["specialise"]))
+    # The input model's baselines were computed on other vectors; compute new ones.
+    _store_baselines(output, corpus_dir, baseline_pairs)
 
 
 def _model_arg(model: str) -> Any:
@@ -115,5 +213,5 @@ def similarity(
 
 def register(app: typer.Typer) -> None:
     """Add the embedding commands to the root app."""
-    for command in (train, neighbors, similarity):
+    for command in (train, specialise, baseline, neighbors, similarity):
         app.command()(command)

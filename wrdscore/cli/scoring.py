@@ -9,27 +9,7 @@ import typer
 
 from wrdscore.cli._common import check_format, metric_options, print_table
 from wrdscore.errors import WrdscoreError
-
-
-def _score_all(
-    metrics: list[Any], refs: list[Any], preds: list[Any], allow_empty: bool, quiet: bool
-) -> list[Any]:
-    from wrdscore.progress import progress_bar
-
-    results = []
-    with progress_bar(quiet) as bar:
-        for m in metrics:
-            task = bar.add_task(f"scoring {m.name}", total=len(preds))
-            results.append(
-                m.score(
-                    refs,
-                    preds,
-                    allow_empty_reference=allow_empty,
-                    progress=lambda k, task=task: bar.advance(task, k),
-                )
-            )
-            bar.update(task, completed=len(preds))
-    return results
+from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
 
 
 def _result_json(res: Any) -> dict[str, Any]:
@@ -59,6 +39,9 @@ def score(
     options: list[str] = typer.Option(
         [], "--set", help="A metric option, METRIC.OPTION=VALUE (wrd.weights=idf); repeatable."
     ),
+    rescale: bool = typer.Option(
+        False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
+    ),
     per_pair: Path | None = typer.Option(
         None, "--per-pair", help="Also write every pair's scores to OUT.tsv or OUT.jsonl."
     ),
@@ -67,32 +50,47 @@ def score(
         False, "--allow-empty-reference", help="Score references without tokens as 0."
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    jobs: int | None = typer.Option(
+        None, "--jobs", "-j", help="Worker processes [default: number of cores]."
+    ),
+    chunk_pairs: int = typer.Option(
+        DEFAULT_CHUNK_PAIRS, "--chunk-pairs", help="Pairs read and scored at a time."
+    ),
 ) -> None:
     """Score a file of predicted names against a file of true names (the main job)."""
     import json
 
     from rich.table import Table
 
-    from wrdscore.inputs import check_per_pair_path, read_items, write_per_pair
-    from wrdscore.metrics.base import build_metrics
+    from wrdscore.inputs import check_per_pair_path
+    from wrdscore.metrics import build_metrics, score_files
+    from wrdscore.progress import progress_bar
 
     check_format(fmt)
     if per_pair is not None:
         check_per_pair_path(per_pair)
-    ref_items = read_items(refs, references=True)
-    pred_items = read_items(preds)
     metrics = build_metrics(
-        metric, embeddings, metric_options(options), oov=oov, centering=centering
+        metric, embeddings, metric_options(options), oov=oov, centering=centering, rescale=rescale
     )
-    results = _score_all(metrics, ref_items, pred_items, allow_empty_reference, quiet)
-    if per_pair is not None:
-        write_per_pair(per_pair, ref_items, pred_items, results)
+    with progress_bar(quiet) as bar:
+        task = bar.add_task("scoring", total=None)
+        results = score_files(
+            metrics,
+            refs,
+            preds,
+            allow_empty_reference=allow_empty_reference,
+            per_pair=per_pair,
+            jobs=jobs,
+            chunk_pairs=chunk_pairs,
+            progress=lambda k: bar.advance(task, k),
+        )
+    pairs = results[0].pairs
     if fmt == "json":
-        out = {"pairs": len(pred_items), "metrics": {r.metric: _result_json(r) for r in results}}
+        out = {"pairs": pairs, "metrics": {r.metric: _result_json(r) for r in results}}
         typer.echo(json.dumps(out, indent=2))
         return
     # One column per metric, one row per value; the headline value is marked.
-    keys = list(dict.fromkeys(k for r in results for k in r.values))
+    keys = list(dict.fromkeys(k for r in results for k in r.keys))
     table = Table()
     table.add_column("")
     for r in results:
@@ -105,7 +103,7 @@ def score(
             for r in results
         ]
         table.add_row(k, *cells)
-    console = print_table(f"{len(pred_items)} pairs, corpus scores", table)
+    console = print_table(f"{pairs} pairs, corpus scores", table)
     for r in results:
         console.print(r.signature, highlight=False, soft_wrap=True)
     unseen = max(r.oov_tokens for r in results)
@@ -113,9 +111,13 @@ def score(
     notes = [
         f"{unseen} unseen token occurrence(s)" if unseen else "",
         f"{results[0].empty_predictions} empty prediction(s) scored 0"
+        + (" before rescaling" if rescale else "")
         if results[0].empty_predictions
         else "",
-        f"{degenerate} pair(s) with no known token scored 0" if degenerate else "",
+        f"{degenerate} pair(s) with no known token scored 0"
+        + (" before rescaling" if rescale else "")
+        if degenerate
+        else "",
     ]
     for note in filter(None, notes):
         typer.echo(f"note: {note}", err=True)
@@ -185,6 +187,9 @@ def compare(
     options: list[str] = typer.Option(
         [], "--set", help="A metric option, METRIC.OPTION=VALUE (wrd.weights=idf); repeatable."
     ),
+    rescale: bool = typer.Option(
+        False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
+    ),
     resamples: int = typer.Option(1000, "--resamples", help="Bootstrap resamples."),
     seed: int = typer.Option(12345, "--seed", help="Bootstrap seed."),
     fmt: str = typer.Option("table", "--format", help="table or json."),
@@ -205,7 +210,7 @@ def compare(
         raise WrdscoreError(f"compare needs --preds exactly twice (A and B), got {len(preds)}")
     ref_items = read_items(refs, references=True)
     (m,) = build_metrics(
-        [metric], embeddings, metric_options(options), oov=oov, centering=centering
+        [metric], embeddings, metric_options(options), oov=oov, centering=centering, rescale=rescale
     )
     a, _, cmp = m.compare(
         ref_items,

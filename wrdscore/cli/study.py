@@ -94,6 +94,9 @@ def study_analyze(
         None, "--embeddings", help="MODEL_DIR for embedding metrics (default: bundled)."
     ),
     oov: str = typer.Option("zero", "--oov", help="Unseen tokens: zero, drop or subword."),
+    rescale: bool = typer.Option(
+        False, "--rescale", help="Rescale embedding metrics against the model's baselines."
+    ),
     bootstraps: int = typer.Option(100, "--bootstraps", help="Bootstrap resamples B."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
     force: bool = typer.Option(False, "--force", help="Replace an existing report folder."),
@@ -111,25 +114,13 @@ def study_analyze(
         baseline=baseline,
         embeddings=embeddings,
         oov=oov,
+        rescale=rescale,
         n_boot=bootstraps,
         seed=seed,
         force=force,
     )
-    for m in analysis.metrics:
-        mse, mae = m.errors["mse"], m.errors["mae"]
-        vs = m.comparison["mse"].improvement_pct if m.comparison else None
-        better = "" if vs is None else f", {vs:+.2f}% MSE vs {baseline}"
-        typer.echo(
-            f"{m.metric.label}: MSE {mse.mean:.4f} [{mse.low:.4f}, {mse.high:.4f}], "
-            f"MAE {mae.mean:.4f} [{mae.low:.4f}, {mae.high:.4f}]{better}"
-        )
-    if analysis.agreement is not None:
-        alpha, ceiling = analysis.agreement.alpha, analysis.agreement.mean_vs_others
-        typer.echo(
-            "raters: Krippendorff's alpha "
-            f"{'n/a' if alpha is None else f'{alpha:.3f}'}, each vs the others' mean r "
-            f"{'n/a' if ceiling is None else f'{ceiling:.3f}'}"
-        )
+    for line in human_eval.summary_lines(analysis):
+        typer.echo(line)
     typer.echo(f"wrote {output / 'report.md'}, report.json and plots/")
 
 

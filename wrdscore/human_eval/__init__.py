@@ -7,7 +7,7 @@ ratings shipped in the package) reads the ratings back, strictly; :func:`analyze
 :func:`write_report` measure how close each metric comes to people.
 """
 
-from wrdscore.human_eval._analysis import Agreement, Analysis, MetricAnalysis, analyze
+from wrdscore.human_eval._analysis import Agreement, Analysis, MetricAnalysis, SetView, analyze
 from wrdscore.human_eval._form import render_form
 from wrdscore.human_eval._plots import plot_bootstrap, plot_scatter
 from wrdscore.human_eval._ratings import (
@@ -20,8 +20,9 @@ from wrdscore.human_eval._ratings import (
     load_published_pairs,
     load_sheet_ratings,
     packaged_ratings_path,
+    select,
 )
-from wrdscore.human_eval._report import render_markdown, write_report
+from wrdscore.human_eval._report import render_markdown, summary_lines, write_report
 from wrdscore.human_eval._sample import (
     DEFAULT_STRATA,
     Condition,
@@ -68,6 +69,7 @@ __all__ = [
     "Interval",
     "MetricAnalysis",
     "MetricScores",
+    "SetView",
     "Shortfall",
     "Stratum",
     "Study",
@@ -100,8 +102,10 @@ __all__ = [
     "render_markdown",
     "sample_study",
     "score_pairs",
+    "select",
     "strata_metrics",
     "stratified_design",
+    "summary_lines",
     "write_report",
     "write_study",
 ]

@@ -3,21 +3,32 @@
 Every metric shares it: input checks, tokenising (once per distinct item), multiple
 references (flattened to one batch, then the best alternative per item) and empty
 items. A metric's arithmetic sees only non-empty token lists
-(:meth:`wrdscore.metrics.Metric._score_tokens`).
+(:meth:`wrdscore.metrics.Metric._score_tokens`). For files (``wrdscore score``)
+:func:`score_files` streams: it reads, scores and writes chunk by chunk, in worker
+processes when asked, with the same numbers whatever the chunking or job count.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Iterable, Iterator, Sequence
+import math
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore.corpora import to_tokens
 from wrdscore.errors import WrdscoreError
+from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
+
+if TYPE_CHECKING:
+    from wrdscore.metrics.base import Metric
 
 Tokens = list[str]
 # One reference item: a string, a token list, or a list of alternatives (each a string
@@ -33,6 +44,7 @@ MAX_TOKENS = 1000
 #: Most characters the text of one item may have, checked before splitting: a 10 MB line
 #: would take seconds to split, and character n-gram metrics (chrF) would need gigabytes.
 MAX_CHARS = 50_000
+_TOO_LONG = "(is the file one name or sentence per line?)"
 
 
 @contextlib.contextmanager
@@ -57,13 +69,21 @@ def _is_token_list(item: object) -> bool:
     )
 
 
+class ItemError(WrdscoreError):
+    """A bad item: ``side`` ("reference" or "prediction") ``index`` (0-based, global)."""
+
+    def __init__(self, side: str, index: int, problem: str) -> None:
+        super().__init__(f"{side} {index} {problem}")
+        self.side, self.index = side, index
+
+
 def _tokens_of(item: object, what: str, i: int) -> Tokens:
     if isinstance(item, str) or _is_token_list(item):
         try:
             return to_tokens(item)  # type: ignore[arg-type]
         except TypeError:
             pass  # a piece that is not a string: reported below
-    raise WrdscoreError(f"{what} {i} must be a string or a list of strings")
+    raise ItemError(what, i, "must be a string or a list of strings")
 
 
 def alternatives(item: object, i: int) -> list[Tokens]:
@@ -104,24 +124,30 @@ class FlatBatch:
         return self.n - sum(map(bool, self.preds))
 
 
-def _check_text_sizes(references: list[Reference], predictions: list[Prediction]) -> None:
-    for what, items in (("prediction", predictions), ("reference", references)):
+def _check_text_sizes(
+    references: list[Reference], predictions: list[Prediction], offset: int
+) -> None:
+    for side, items in (("prediction", predictions), ("reference", references)):
         for i, item in enumerate(items):
             if type(item) is str and len(item) > MAX_CHARS:
-                raise WrdscoreError(
-                    f"{what} {i} is {len(item):,} characters long, more than the {MAX_CHARS:,} "
-                    "an item may have (is the file one name or sentence per line?)"
+                raise ItemError(
+                    side,
+                    offset + i,
+                    f"is {len(item):,} characters long, more than the {MAX_CHARS:,} an item "
+                    f"may have {_TOO_LONG}",
                 )
 
 
-def _check_sizes(preds: list[Tokens], refs: Iterable[list[Tokens]]) -> None:
-    for what, groups in (("prediction", ([p] for p in preds)), ("reference", refs)):
+def _check_sizes(preds: list[Tokens], refs: Iterable[list[Tokens]], offset: int) -> None:
+    for side, groups in (("prediction", ([p] for p in preds)), ("reference", refs)):
         for i, group in enumerate(groups):
             size = max(map(len, group), default=0)
             if size > MAX_TOKENS:
-                raise WrdscoreError(
-                    f"{what} {i} has {size:,} sub-tokens, more than the {MAX_TOKENS:,} an item "
-                    "may have (is the file one name or sentence per line?)"
+                raise ItemError(
+                    side,
+                    offset + i,
+                    f"has {size:,} sub-tokens, more than the {MAX_TOKENS:,} an item may have "
+                    f"{_TOO_LONG}",
                 )
 
 
@@ -129,16 +155,20 @@ def flatten(
     references: Sequence[Reference],
     predictions: Sequence[Prediction],
     allow_empty_reference: bool = False,
+    offset: int = 0,
 ) -> FlatBatch:
     """Check and tokenise a batch, and flatten its alternatives into scoreable pairs.
+
+    ``offset`` (the pairs before this batch in a larger input) only shifts the item
+    numbers in error messages.
 
     Raises
     ------
     WrdscoreError
         Single strings instead of lists, different lengths, no pairs, an item that
-        is neither text nor a list of text, an item of more than :data:`MAX_CHARS`
-        characters or :data:`MAX_TOKENS` sub-tokens, or an empty reference (unless
-        allowed).
+        is neither text nor a list of text (:class:`ItemError`), an item of more
+        than :data:`MAX_CHARS` characters or :data:`MAX_TOKENS` sub-tokens, or an
+        empty reference (unless allowed); :class:`ItemError` for each item.
     """
     if isinstance(references, str) or isinstance(predictions, str):
         raise WrdscoreError("references and predictions must be lists of items, not single strings")
@@ -153,7 +183,7 @@ def flatten(
         )
     if n == 0:
         raise WrdscoreError("nothing to score: no pairs given")
-    _check_text_sizes(references, predictions)
+    _check_text_sizes(references, predictions, offset)
     # Strings and token lists, by far the common cases, go straight to the splitter,
     # once per distinct item: equal items then share one token list (metrics must
     # not modify them), which also lets metrics deduplicate cheaply.
@@ -181,25 +211,26 @@ def flatten(
     except TypeError:
         # A list holding something other than strings: the slow path names the item.
         for i, p in enumerate(predictions):
-            _tokens_of(p, "prediction", i)
+            _tokens_of(p, "prediction", offset + i)
         for i, r in enumerate(references):
-            alternatives(r, i)
+            alternatives(r, offset + i)
         raise
     alts = (
         [
-            [t] if t is not None else alternatives(r, i)
+            [t] if t is not None else alternatives(r, offset + i)
             for i, (t, r) in enumerate(zip(single, references, strict=True))
         ]
         if None in single
         else None
     )
-    _check_sizes(preds, alts or ([t] for t in single))  # type: ignore[misc]
+    _check_sizes(preds, alts or ([t] for t in single), offset)  # type: ignore[misc]
     if not allow_empty_reference and (alts is not None or not all(single)):
         for i, group in enumerate(alts or ([t] for t in single)):
             if not all(group):
-                raise WrdscoreError(
-                    f"reference {i} has no tokens (letters or digits); "
-                    "remove it or allow empty references"
+                raise ItemError(
+                    "reference",
+                    offset + i,
+                    "has no tokens (letters or digits); remove it or allow empty references",
                 )
 
     # Flatten (alternative, prediction) pairs with both sides non-empty into one
@@ -240,3 +271,316 @@ def best_alternatives(
         for k in keys:
             values[k][owners[first]] = raw[k][first]
     return values
+
+
+# --- streaming files: chunks, a first pass for batch means, worker processes --------
+
+
+@dataclass
+class CorpusScores:
+    """What scoring a whole file gives for one metric: corpus values and counts.
+
+    Attributes
+    ----------
+    metric, signature, primary : str
+        As in :class:`~wrdscore.metrics.ScoreResult`.
+    keys : tuple of str
+        The metric's per-pair values (the per-pair output's columns).
+    corpus : dict of str to float
+        Corpus values over every pair of the file.
+    pairs, oov_tokens, empty_predictions, degenerate_pairs : int
+        Counts over the whole file.
+    """
+
+    metric: str
+    signature: str
+    primary: str
+    keys: tuple[str, ...]
+    corpus: dict[str, float]
+    pairs: int
+    oov_tokens: int
+    empty_predictions: int
+    degenerate_pairs: int
+
+
+@dataclass
+class _Job:
+    """What every chunk of one run shares (inherited by forked workers)."""
+
+    metrics: list[Metric]
+    references: Path
+    predictions: Path
+    allow_empty_reference: bool
+    per_pair: Path | None
+
+
+# The job of the worker processes, set before they fork (so never pickled: metrics
+# hold memory-mapped models and caches).
+_JOB: _Job | None = None
+
+
+def _items(job: _Job, start: int, ref_lines: list[str], pred_lines: list[str]) -> tuple:
+    from wrdscore.inputs import parse_lines
+
+    refs = parse_lines(ref_lines, job.references, references=True, first_line=start + 1)
+    preds = parse_lines(pred_lines, job.predictions, first_line=start + 1)
+    return refs, preds
+
+
+def _located(job: _Job, exc: ItemError) -> WrdscoreError:
+    # Items are lines, so item i is line i + 1 of its file.
+    path = job.references if exc.side == "reference" else job.predictions
+    return WrdscoreError(f"{path}:{exc.index + 1}: {exc}")
+
+
+def _batch_chunk(task: tuple[int, list[str], list[str]]) -> list[tuple[NDArray, int] | None]:
+    """First pass over a chunk: each batch-centered metric's sum and count of vectors."""
+    assert _JOB is not None
+    job, (start, ref_lines, pred_lines) = _JOB, task
+    refs, preds = _items(job, start, ref_lines, pred_lines)
+    try:
+        with gc_paused():
+            flat = flatten(refs, preds, job.allow_empty_reference, start)
+    except ItemError as exc:
+        raise _located(job, exc) from None
+    return [
+        m.batch_sums([*flat.refs, *flat.flat_preds]) if _batch_centered(m) else None
+        for m in job.metrics
+    ]
+
+
+def _batch_centered(metric: Metric) -> bool:
+    return getattr(metric, "centering", None) == "batch"
+
+
+def _score_chunk(
+    task: tuple[int, list[str], list[str], list[NDArray | None]],
+) -> tuple[int, list[tuple[dict[str, float], int, int, int]], str]:
+    """Score one chunk with every metric: per-metric sums and counts, per-pair rows."""
+    assert _JOB is not None
+    job, (start, ref_lines, pred_lines, means) = _JOB, task
+    refs, preds = _items(job, start, ref_lines, pred_lines)
+    results = []
+    for metric, mean in zip(job.metrics, means, strict=True):
+        if mean is not None:
+            metric._batch_mean = mean  # type: ignore[attr-defined]
+        try:
+            results.append(
+                metric.score(
+                    refs,
+                    preds,
+                    allow_empty_reference=job.allow_empty_reference,
+                    index_offset=start,
+                )
+            )
+        except ItemError as exc:
+            raise _located(job, exc) from None
+    rows = ""
+    if job.per_pair is not None:
+        from wrdscore.inputs import per_pair_text
+
+        rows = per_pair_text(job.per_pair, start, refs, preds, results)
+    summary = [
+        (m._corpus_sums(r.values), r.oov_tokens, r.empty_predictions, r.degenerate_pairs)
+        for m, r in zip(job.metrics, results, strict=True)
+    ]
+    return len(refs), summary, rows
+
+
+def _chunks(job: _Job, size: int) -> Iterator[tuple[int, list[str], list[str]]]:
+    from wrdscore.inputs import iter_line_chunks
+
+    start = 0
+    refs, preds = iter_line_chunks(job.references, size), iter_line_chunks(job.predictions, size)
+    pairs = zip(refs, preds, strict=True)
+    for ref_lines, pred_lines in pairs:
+        yield start, ref_lines, pred_lines
+        start += len(ref_lines)
+
+
+def _run(fn: Callable[[Any], Any], tasks: Iterator[Any], jobs: int, pool: Any) -> Iterator[Any]:
+    """``map(fn, tasks)`` in order, on ``pool`` with at most ``2 * jobs`` tasks in flight."""
+    if pool is None:
+        yield from map(fn, tasks)
+        return
+    pending: deque[Any] = deque()
+    for task in tasks:
+        pending.append(pool.apply_async(fn, (task,)))
+        if len(pending) >= 2 * jobs:
+            yield pending.popleft().get()
+    while pending:
+        yield pending.popleft().get()
+
+
+def default_jobs() -> int:
+    """The cores this process may run on (a container or taskset can limit them)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def score_files(
+    metrics: Sequence[Metric],
+    references: str | Path,
+    predictions: str | Path,
+    *,
+    allow_empty_reference: bool = False,
+    per_pair: str | Path | None = None,
+    jobs: int | None = None,
+    chunk_pairs: int = DEFAULT_CHUNK_PAIRS,
+    progress: Callable[[int], None] | None = None,
+) -> list[CorpusScores]:
+    """Score a references file against a predictions file, streaming (``wrdscore score``).
+
+    The files (formats in :mod:`wrdscore.inputs`) are read ``chunk_pairs`` lines at a
+    time; every chunk is scored by every metric, its per-pair rows go to
+    ``per_pair`` (written atomically: a temporary file renamed at the end, so an error
+    or Ctrl-C leaves nothing) and its :meth:`~Metric._corpus_sums` are added up, so
+    memory does not grow with the input. Per-pair values do not depend on the
+    chunking; corpus values are computed from correctly rounded per-chunk sums.
+
+    Batch-dependent options mean the whole input: under ``centering="batch"`` a
+    first pass adds up the token vectors of every chunk (:meth:`batch_sums`), and
+    the second pass subtracts that whole-file mean. IDF weights come from the model,
+    never from the input, so they need no pass of their own.
+
+    Parameters
+    ----------
+    metrics : sequence of Metric
+        The metrics, e.g. from :func:`~wrdscore.metrics.build_metrics`.
+    references, predictions : path
+        The two files, one item per line.
+    allow_empty_reference : bool
+        Score references without tokens as 0 instead of refusing them.
+    per_pair : path, optional
+        Also write every pair's values to this ``.tsv`` or ``.jsonl`` file.
+    jobs : int, optional
+        Worker processes (default: the cores available). Chunks are scored in
+        parallel and put back in order, so every number is the same for any
+        ``jobs``; an input of one chunk is scored in this process. Workers are
+        forked, so ``jobs`` above 1 needs a platform with ``fork`` (not Windows).
+    chunk_pairs : int
+        Pairs per chunk.
+    progress : callable, optional
+        Called with the number of pairs finished, chunk by chunk.
+
+    Returns
+    -------
+    list of CorpusScores
+        One per metric, in order.
+
+    Raises
+    ------
+    WrdscoreError
+        Everything :meth:`Metric.score` and :func:`~wrdscore.inputs.read_items`
+        refuse, with the file and line of the bad item, whatever chunk it is in.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from wrdscore.metrics import get_metric
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "refs.txt").write_text("getUserName\\nsize\\nisEmpty\\n")
+    >>> _ = (d / "preds.txt").write_text("get name\\ncount\\nisEmpty\\n")
+    >>> (res,) = score_files([get_metric("rouge1")], d / "refs.txt", d / "preds.txt",
+    ...                      chunk_pairs=2, per_pair=d / "pairs.tsv")
+    >>> round(res.corpus["f1"], 4), res.pairs
+    (0.6, 3)
+    >>> (d / "pairs.tsv").read_text().splitlines()[3].split("\\t")[:3]
+    ['2', 'isEmpty', 'isEmpty']
+    """
+    from wrdscore.atomic import atomic_write
+    from wrdscore.inputs import check_per_pair_path, count_items, per_pair_header
+
+    global _JOB
+    if chunk_pairs < 1:
+        raise WrdscoreError(f"chunk size must be at least 1 pair, not {chunk_pairs}")
+    if jobs is not None and jobs < 1:
+        raise WrdscoreError(f"--jobs must be at least 1, not {jobs}")
+    metrics = list(metrics)
+    job = _Job(
+        metrics,
+        Path(references),
+        Path(predictions),
+        allow_empty_reference,
+        None if per_pair is None else check_per_pair_path(per_pair),
+    )
+    # A first read counts the items (and checks the encoding), so a length mismatch
+    # is refused before any scoring.
+    n_refs = count_items(job.references)
+    if n_refs == 0:
+        raise WrdscoreError(f"{job.references}: the file is empty")
+    n_preds = count_items(job.predictions)
+    if n_preds == 0:
+        raise WrdscoreError(f"{job.predictions}: the file is empty")
+    if n_refs != n_preds:
+        raise WrdscoreError(
+            f"{n_refs} references but {n_preds} predictions; "
+            "every prediction needs exactly one reference item"
+        )
+    jobs = min(jobs or default_jobs(), -(-n_refs // chunk_pairs))
+    pool = None
+    _JOB = job
+    try:
+        if jobs > 1:
+            import multiprocessing
+
+            for m in metrics:
+                m.prepare()
+
+            pool = multiprocessing.get_context("fork").Pool(jobs)
+        means: list[NDArray | None] = [None] * len(metrics)
+        if any(map(_batch_centered, metrics)):
+            totals: list[list[Any]] = [[0.0, 0] for _ in metrics]
+            for sums in _run(_batch_chunk, _chunks(job, chunk_pairs), jobs, pool):
+                for total, part in zip(totals, sums, strict=True):
+                    if part is not None:
+                        total[0] = total[0] + part[0]
+                        total[1] += part[1]
+            means = [
+                t[0] / t[1] if _batch_centered(m) and t[1] else None
+                for m, t in zip(metrics, totals, strict=True)
+            ]
+        tasks = ((*chunk, means) for chunk in _chunks(job, chunk_pairs))
+        sums: list[list[dict[str, float]]] = [[] for _ in metrics]
+        counts = np.zeros((len(metrics), 3), dtype=np.int64)
+        with contextlib.ExitStack() as stack:
+            out = None
+            if job.per_pair is not None:
+                out = stack.enter_context(atomic_write(job.per_pair))
+                out.write(per_pair_header(job.per_pair, [(m.name, m.keys) for m in metrics]))
+            for n, summary, rows in _run(_score_chunk, tasks, jobs, pool):
+                for k, (chunk_sums, *chunk_counts) in enumerate(summary):
+                    sums[k].append(chunk_sums)
+                    counts[k] += chunk_counts
+                if out is not None:
+                    out.write(rows)
+                if progress is not None:
+                    progress(n)
+    finally:
+        _JOB = None
+        for m in metrics:
+            if _batch_centered(m):
+                m._batch_mean = None  # type: ignore[attr-defined]
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+    return [
+        CorpusScores(
+            metric=m.name,
+            signature=m.signature,
+            primary=m.primary,
+            keys=tuple(m.keys),
+            # Every key a metric's _corpus_sums gives, not only its value keys: corpus
+            # statistics such as BLEU's n-gram counts add up over chunks too.
+            corpus=m._corpus_from_sums(
+                {k: math.fsum(part[k] for part in parts) for k in parts[0]}, n_refs
+            ),
+            pairs=n_refs,
+            oov_tokens=int(c[0]),
+            empty_predictions=int(c[1]),
+            degenerate_pairs=int(c[2]),
+        )
+        for m, parts, c in zip(metrics, sums, counts, strict=True)
+    ]

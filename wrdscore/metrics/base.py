@@ -12,10 +12,11 @@ does its arithmetic.
 from __future__ import annotations
 
 import importlib
+import math
 import pkgutil
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
@@ -162,8 +163,29 @@ class Metric(ABC):
         return {}
 
     def _corpus(self, values: dict[str, NDArray[np.float64]]) -> dict[str, float]:
-        """Corpus-level values; the mean over pairs unless a metric defines otherwise."""
-        return {k: float(np.mean(v)) for k, v in values.items()}
+        """Corpus-level values: :meth:`_corpus_from_sums` of the values' sums."""
+        return self._corpus_from_sums(self._corpus_sums(values), len(values[self.primary]))
+
+    def _corpus_sums(self, values: dict[str, NDArray[np.float64]]) -> dict[str, float]:
+        """Sums that corpus values are computed from; they add up over parts of a batch.
+
+        The streaming engine scores a file in chunks and adds these up, so corpus
+        values never need every pair in memory. Each sum is ``math.fsum`` (correctly
+        rounded), so it does not depend on the order of the values within a chunk.
+        """
+        return {k: math.fsum(v.tolist()) for k, v in values.items()}
+
+    def _corpus_from_sums(self, sums: dict[str, float], pairs: int) -> dict[str, float]:
+        """Corpus values from summed :meth:`_corpus_sums`; the mean over pairs by default."""
+        return {k: s / pairs for k, s in sums.items()}
+
+    def prepare(self) -> None:
+        """Import now what scoring would import on first use (nothing by default).
+
+        The streaming engine calls it before forking worker processes, so that they
+        share one import instead of each paying for its own.
+        """
+        return None
 
     def _advance(self, pairs: int) -> None:
         """Report ``pairs`` more pairs done to the caller's progress callback, if any."""
@@ -172,10 +194,14 @@ class Metric(ABC):
 
     # -- the public API ---------------------------------------------------------------
 
+    def _output_fields(self) -> dict[str, str]:
+        """Signature fields of what is done to the values after scoring (``rescale:yes``)."""
+        return {}
+
     @property
     def signature(self) -> str:
         """``label|key:value|...|v:VERSION`` with every setting that changes the numbers."""
-        fields = {**self._signature_fields(), "v": __version__}
+        fields = {**self._signature_fields(), **self._output_fields(), "v": __version__}
         return "|".join([self.label or self.name, *(f"{k}:{v}" for k, v in fields.items())])
 
     def score(
@@ -185,6 +211,7 @@ class Metric(ABC):
         *,
         allow_empty_reference: bool = False,
         progress: Callable[[int], None] | None = None,
+        index_offset: int = 0,
     ) -> ScoreResult:
         """Score predictions against references, per pair and for the whole set.
 
@@ -201,6 +228,9 @@ class Metric(ABC):
             Score a reference without tokens as 0 instead of raising.
         progress : callable, optional
             Called with the number of pairs finished since the last call.
+        index_offset : int
+            Pairs before this batch, when it is a part of a larger input: error
+            messages count items from it (``reference 100003 has no tokens``).
 
         Returns
         -------
@@ -215,7 +245,9 @@ class Metric(ABC):
             text, or an empty reference (unless allowed).
         """
         with gc_paused():
-            return self._score_batch(references, predictions, allow_empty_reference, progress)
+            return self._score_batch(
+                references, predictions, allow_empty_reference, progress, index_offset
+            )
 
     def _score_batch(
         self,
@@ -223,8 +255,9 @@ class Metric(ABC):
         predictions: Sequence[Prediction],
         allow_empty_reference: bool,
         progress: Callable[[int], None] | None,
+        index_offset: int = 0,
     ) -> ScoreResult:
-        batch = flatten(references, predictions, allow_empty_reference)
+        batch = flatten(references, predictions, allow_empty_reference, index_offset)
         self._oov_count = 0
         self._degenerate = 0
         self._progress = progress
@@ -374,10 +407,30 @@ def resolve_embeddings(embeddings: TokenEmbeddings | str | Path | None) -> Token
     return load_embeddings(None if embeddings is None else str(embeddings))
 
 
-def _check_vector_options(oov: str = "zero", centering: str = "none") -> None:
+def _check_vector_options(
+    oov: str = "zero", centering: str = "none", rescale: bool = False
+) -> None:
     if oov not in OOV_POLICIES:
         raise WrdscoreError(f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}")
     check_centering(centering)
+    if not isinstance(rescale, bool):
+        raise WrdscoreError(f"rescale must be True or False, not {rescale!r}")
+
+
+def baseline_key(metric: Metric) -> str:
+    """The settings of ``metric`` that its rescaling baseline depends on, as one string.
+
+    Its signature without the model (``emb``) and version fields: baselines are stored
+    per model, and recomputed when the model is.
+
+    Examples
+    --------
+    >>> emb = TokenEmbeddings.from_vectors({"a": [1.0, 0.0]})
+    >>> baseline_key(get_metric("bertscore", embeddings=emb, oov="drop"))
+    'bertscore|c:none|oov:drop|idf:no|clip:yes'
+    """
+    fields = {k: v for k, v in metric._signature_fields().items() if k != "emb"}
+    return "|".join([metric.label or metric.name, *(f"{k}:{v}" for k, v in fields.items())])
 
 
 class EmbeddingMetric(Metric):
@@ -397,6 +450,12 @@ class EmbeddingMetric(Metric):
         the item's vectors, of the vocabulary (frequency-weighted), or of every token
         vector in the batch being scored (so a score then depends on its batch; the
         signature says ``c:batch``). The arithmetic is :func:`wrdscore.metrics._centering.center`.
+    rescale : bool
+        Map every value ``s`` to ``(s - b) / (1 - b)``, with ``b`` that value's mean on
+        random pairs of the model's training names under the same settings (stored in
+        ``model.json`` by ``wrdscore train``; see :attr:`baseline`), so unrelated names
+        score about 0 and identical names still exactly 1. Values below ``b`` become
+        negative and are kept (as bert_score does). The signature says ``rescale:yes``.
     **options
         Passed on to :class:`Metric` (unknown ones are refused).
     """
@@ -407,10 +466,11 @@ class EmbeddingMetric(Metric):
         *,
         oov: str = "zero",
         centering: str = "none",
+        rescale: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(**options)
-        _check_vector_options(oov, centering)
+        _check_vector_options(oov, centering, rescale)
         self.embeddings = resolve_embeddings(embeddings)
         if oov == "subword" and not self.embeddings.has_subword:
             raise WrdscoreError(
@@ -419,12 +479,75 @@ class EmbeddingMetric(Metric):
             )
         self.oov = oov
         self.centering = centering
+        self.rescale = rescale
         # Raw vector and OOV flag per token: lookups dominate small-pair scoring.
         self._cache: dict[str, tuple[NDArray[np.float64], bool]] = {}
+        # What centering="batch" subtracts when the batch is scored in parts (set by
+        # the streaming engine from batch_sums over the whole input).
+        self._batch_mean: NDArray[np.float64] | None = None
 
     def _signature_fields(self) -> dict[str, str]:
         emb = self.embeddings
         return {"emb": f"{emb.name}@sha:{emb.sha}", "c": self.centering, "oov": self.oov}
+
+    def _output_fields(self) -> dict[str, str]:
+        return {"rescale": "yes"} if self.rescale else {}
+
+    @property
+    def baseline(self) -> dict[str, float]:
+        """The rescaling baseline ``b`` of each value under this metric's settings.
+
+        Read from the model's ``model.json`` (``baselines.settings``, keyed by
+        :func:`baseline_key`).
+
+        Raises
+        ------
+        WrdscoreError
+            The model has no baseline for these settings (a plain vector file, a model
+            trained before baselines existed, ``centering="batch"``, or an option value
+            outside the stored grid), its baselines were computed for other vectors, or
+            rescaling is undefined for these settings.
+        """
+        key = baseline_key(self)
+        block = self.embeddings.meta.get("baselines", {})
+        if block and block.get("vectors_sha") != self.embeddings.sha:
+            # model.json kept beside new vectors: its baselines belong to the old ones.
+            raise WrdscoreError(
+                f"the rescaling baselines of embeddings {self.embeddings.name!r} were computed "
+                f"for other vectors (sha {block.get('vectors_sha')}, these are "
+                f"{self.embeddings.sha}); recompute them with `wrdscore baseline MODEL_DIR CORPUS`"
+            )
+        stored = block.get("settings", {})
+        if key not in stored:
+            if self.centering == "batch":
+                why = "centering 'batch' has none: its scores depend on the batch"
+            elif not stored:
+                why = "the model has none; add them with `wrdscore baseline MODEL_DIR CORPUS`"
+            else:
+                why = "outside the stored settings (see the README's rescaling section)"
+            raise WrdscoreError(
+                f"no rescaling baseline for {key} in embeddings {self.embeddings.name!r}: {why}"
+            )
+        if stored[key] is None:
+            raise WrdscoreError(
+                f"rescaling is undefined for {key} on embeddings {self.embeddings.name!r}: "
+                "random names score 1 on average"
+            )
+        return dict(stored[key])
+
+    def score(self, *args: Any, **kwargs: Any) -> ScoreResult:
+        """:meth:`Metric.score`, then rescaled against :attr:`baseline` if ``rescale``.
+
+        Rescaling is monotone per value, so the best reference alternative, the order
+        of pairs and every rank correlation are unchanged.
+        """
+        result = super().score(*args, **kwargs)
+        if not self.rescale:
+            return result
+        b = self.baseline
+        # (1 - b) / (1 - b) is exactly 1.0 in floating point: identity still scores 1.
+        values = {k: (v - b[k]) / (1.0 - b[k]) for k, v in result.values.items()}
+        return replace(result, values=values, corpus=self._corpus(values))
 
     def embed(self, token_lists: Sequence[Tokens]) -> TokenBatch:
         """Vectors of many token lists, OOV-handled, counted and centered, in one flat batch.
@@ -449,17 +572,7 @@ class EmbeddingMetric(Metric):
         >>> batch[0].tolist(), batch[1].tolist()
         ([[3.0, 4.0], [0.0, 0.0]], [[3.0, 4.0]])
         """
-        flat = [t for tokens in token_lists for t in tokens]
-        index: dict[str, int] = {}
-        rows = np.fromiter(
-            (index.setdefault(t, len(index)) for t in flat), dtype=np.int64, count=len(flat)
-        )
-        tokens = list(index)
-        self._fill_cache([t for t in tokens if t not in self._cache])
-        table = np.zeros((len(tokens), self.embeddings.dim))
-        unseen = np.zeros(len(tokens), dtype=bool)
-        for j, t in enumerate(tokens):
-            table[j], unseen[j] = self._cache[t]
+        rows, tokens, table, unseen = self._distinct_vectors(token_lists)
         unseen_at = unseen[rows]
         self._oov_count += int(unseen_at.sum())
         lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
@@ -473,9 +586,47 @@ class EmbeddingMetric(Metric):
             table = center(table, [0, len(table)], self.centering, self.embeddings)
         elif self.centering != "none":
             tokens = [tokens[r] for r in rows]
-            table = center(table[rows], offsets, self.centering, self.embeddings)
+            table = center(table[rows], offsets, self.centering, self.embeddings, self._batch_mean)
             rows = np.arange(len(rows))
         return TokenBatch(table=table, rows=rows, offsets=offsets, tokens=tokens)
+
+    def _distinct_vectors(
+        self, token_lists: Sequence[Tokens]
+    ) -> tuple[NDArray[np.int64], list[str], NDArray[np.float64], NDArray[np.bool_]]:
+        """Row of every occurrence, the distinct tokens, their raw vectors and OOV flags."""
+        flat = [t for tokens in token_lists for t in tokens]
+        index: dict[str, int] = {}
+        rows = np.fromiter(
+            (index.setdefault(t, len(index)) for t in flat), dtype=np.int64, count=len(flat)
+        )
+        tokens = list(index)
+        self._fill_cache([t for t in tokens if t not in self._cache])
+        table = np.zeros((len(tokens), self.embeddings.dim))
+        unseen = np.zeros(len(tokens), dtype=bool)
+        for j, t in enumerate(tokens):
+            table[j], unseen[j] = self._cache[t]
+        return rows, tokens, table, unseen
+
+    def batch_sums(self, token_lists: Sequence[Tokens]) -> tuple[NDArray[np.float64], int]:
+        """Sum and count of the non-zero token vectors (OOV policy applied) of token lists.
+
+        What ``centering="batch"`` averages, in a form that adds up over the parts of
+        a batch: the mean over a whole file is the summed sums over the summed counts.
+        Nothing is counted as unseen.
+
+        Examples
+        --------
+        >>> emb = TokenEmbeddings.from_vectors({"get": [3.0, 4.0]})
+        >>> total, count = get_metric("wrd", embeddings=emb).batch_sums([["get", "x"], ["get"]])
+        >>> total.tolist(), count
+        ([6.0, 8.0], 2)
+        """
+        rows, _, table, unseen = self._distinct_vectors(token_lists)
+        if self.oov == "drop":
+            rows = rows[~unseen[rows]]
+        counts = np.bincount(rows, minlength=len(table)).astype(np.float64)
+        known = np.any(table != 0.0, axis=1)
+        return counts[known] @ table[known], int(counts[known].sum())
 
     def _fill_cache(self, tokens: list[str]) -> None:
         if tokens:

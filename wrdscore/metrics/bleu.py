@@ -103,32 +103,54 @@ def _sacrebleu_fields(signature: object) -> dict[str, str]:
     return dict(part.split(":", 1) for part in str(signature).split("|"))
 
 
+class _StatsValues(dict):  # type: ignore[type-arg]
+    """Per-pair values that also carry the batch's summed sacrebleu statistics.
+
+    The streaming engine adds up :meth:`Metric._corpus_sums` of every chunk's values;
+    these statistics (n-gram and length counts) add up over chunks exactly as over
+    pairs, so the corpus value is sacrebleu's for the whole input, chunked or not.
+    """
+
+    stats: list[int]
+
+
 class _SacreMetric(Metric):
-    """One value per pair from a sacrebleu metric; the corpus value from sacrebleu too."""
+    """One value per pair from a sacrebleu metric; the corpus value from sacrebleu too.
+
+    Subclasses set ``_pair_metric`` (scores a pair from its statistics) and
+    ``_corpus_metric`` (the corpus value from summed statistics, or None for the
+    mean over pairs). Both are sacrebleu objects, fed the joined sub-tokens.
+    """
 
     keys = ("score",)
     primary = "score"
+    _pair_metric: Any
+    _corpus_metric: Any
 
     def __init__(self, embeddings: object = None, **options: Any) -> None:
         super().__init__(**options)
-        self._memo: dict[tuple[tuple[str, ...], tuple[str, ...]], float] = {}
+        self._memo: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[list[int], float]] = {}
 
-    def _sentence(self, ref: str, pred: str) -> float:
-        """The per-pair value on 0-1."""
-        raise NotImplementedError
+    def _stats(self, ref: Tokens, pred: Tokens) -> tuple[list[int], float]:
+        """sacrebleu's statistics of one pair and its value on 0-1 (memoised per call)."""
+        key = (tuple(ref), tuple(pred))
+        found = self._memo.get(key)
+        if found is None:
+            # What sacrebleu's sentence_score does, keeping the statistics for the corpus.
+            stats = self._pair_metric._extract_corpus_statistics([_text(pred)], [[_text(ref)]])[0]
+            found = self._memo[key] = (stats, _unit(self._value(stats)))
+        return found
 
-    def _corpus_texts(self, refs: list[str], preds: list[str]) -> float | None:
-        """The corpus value on 0-1 from the texts, or None for the mean of pairs."""
-        raise NotImplementedError
+    def _value(self, stats: list[int]) -> float:
+        """The per-pair value on 0-1 from a pair's statistics."""
+        return self._pair_metric._compute_score_from_stats(stats).score / 100.0
 
     def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray]:
-        out = np.empty(len(refs), dtype=np.float64)
-        for i, (ref, pred) in enumerate(zip(refs, preds, strict=True)):
-            key = (tuple(ref), tuple(pred))
-            value = self._memo.get(key)
-            if value is None:
-                value = self._memo[key] = _unit(self._sentence(_text(ref), _text(pred)))
-            out[i] = value
+        out = np.fromiter(
+            (self._stats(r, p)[1] for r, p in zip(refs, preds, strict=True)),
+            dtype=np.float64,
+            count=len(refs),
+        )
         self._advance(len(refs))
         return {"score": out}
 
@@ -146,19 +168,21 @@ class _SacreMetric(Metric):
         self._memo = {}
         try:
             res = super().score(references, predictions, **kwargs)
-            ref_texts, pred_texts = [], []
+            total: list[int] | None = None
             for i, (ref, pred) in enumerate(zip(references, predictions, strict=True)):
                 pred_tokens = to_tokens(pred)
-                ref_texts.append(_text(self._chosen(alternatives(ref, i), pred_tokens)))
-                pred_texts.append(_text(pred_tokens))
+                chosen = self._chosen(alternatives(ref, i), pred_tokens)
+                stats = self._stats(chosen, pred_tokens)[0]
+                total = (
+                    list(stats)
+                    if total is None
+                    else [a + b for a, b in zip(total, stats, strict=True)]
+                )
         finally:
             self._memo = {}
-        corpus = self._corpus_texts(ref_texts, pred_texts)
-        if corpus is None:
-            return res
-        if not math.isfinite(corpus):
-            raise RuntimeError(f"metric {self.name!r} returned a bad corpus value")
-        return replace(res, corpus={"score": _unit(corpus)})
+        values = _StatsValues(res.values)
+        values.stats = total or []
+        return replace(res, values=values, corpus=self._corpus(values))
 
     def _chosen(self, options: list[Tokens], pred: Tokens) -> Tokens:
         """The alternative a pair scored as: the highest value, the first on ties."""
@@ -167,10 +191,27 @@ class _SacreMetric(Metric):
         best, best_value = options[0], -math.inf
         for alt in options:
             if alt:
-                value = self._memo[(tuple(alt), tuple(pred))]
+                value = self._stats(alt, pred)[1]
                 if value > best_value:
                     best, best_value = alt, value
         return best
+
+    def _corpus_sums(self, values: dict[str, NDArray[np.float64]]) -> dict[str, float]:
+        sums = super()._corpus_sums({"score": values["score"]})
+        for k, v in enumerate(getattr(values, "stats", [])):
+            sums[f"stat{k}"] = float(v)
+        return sums
+
+    def _corpus_from_sums(self, sums: dict[str, float], pairs: int) -> dict[str, float]:
+        if self._corpus_metric is None or "stat0" not in sums:
+            # codexglue's mean; or Metric.score's first pass, before score() above has
+            # attached the statistics (that value is replaced, never returned).
+            return {"score": sums["score"] / pairs}
+        stats = [int(sums[f"stat{k}"]) for k in range(len(sums) - 1)]
+        value = self._corpus_metric._compute_score_from_stats(stats).score / 100.0
+        if not math.isfinite(value):
+            raise RuntimeError(f"metric {self.name!r} returned a bad corpus value")
+        return {"score": _unit(value)}
 
 
 @register
@@ -210,11 +251,11 @@ class Bleu(_SacreMetric):
         self.smooth = smooth
         # What sacrebleu.sentence_bleu uses. Under codexglue only its n-gram statistics
         # are read, which neither smoothing nor effective order changes.
-        self._bleu = BLEU(effective_order=True)
-        self._corpus_bleu: BLEU | None = None
+        self._pair_metric = BLEU(effective_order=True)
+        self._corpus_metric = None
         if smooth == "exp":
-            self._corpus_bleu = BLEU()  # what sacrebleu.corpus_bleu uses
-            named = self._bleu
+            self._corpus_metric = BLEU()  # what sacrebleu.corpus_bleu uses
+            named = self._pair_metric
         else:
             named = BLEU(smooth_method="add-k", smooth_value=1)
         # sacrebleu only knows nrefs once it has scored something.
@@ -227,16 +268,11 @@ class Bleu(_SacreMetric):
             return {**self._fields, "bp": "codexglue", "corpus": "mean"}
         return {**self._fields, "corpus": "corpus_bleu"}
 
-    def _sentence(self, ref: str, pred: str) -> float:
-        res = self._bleu.sentence_score(pred, [ref])
+    def _value(self, stats: list[int]) -> float:
         if self.smooth == "codexglue":
-            return codexglue_bleu(res.counts, res.totals, res.sys_len, res.ref_len)
-        return res.score / 100.0
-
-    def _corpus_texts(self, refs: list[str], preds: list[str]) -> float | None:
-        if self._corpus_bleu is None:
-            return None
-        return self._corpus_bleu.corpus_score(preds, [refs]).score / 100.0
+            # sacrebleu's BLEU statistics: sys_len, ref_len, 4 matched, 4 predicted counts.
+            return codexglue_bleu(stats[2:6], stats[6:10], stats[0], stats[1])
+        return super()._value(stats)
 
 
 @register
@@ -267,15 +303,9 @@ class Chrf(_SacreMetric):
         ):
             raise WrdscoreError(f"chrf: word_order must be an integer 0-6, got {word_order!r}")
         self.word_order = word_order
-        self._chrf = CHRF(word_order=word_order)
-        self._chrf.corpus_score(["a"], [["a"]])
-        self._fields = _sacrebleu_fields(self._chrf.get_signature())
+        self._pair_metric = self._corpus_metric = CHRF(word_order=word_order)
+        self._pair_metric.corpus_score(["a"], [["a"]])
+        self._fields = _sacrebleu_fields(self._pair_metric.get_signature())
 
     def _signature_fields(self) -> dict[str, str]:
         return {**self._fields, "corpus": "corpus_chrf"}
-
-    def _sentence(self, ref: str, pred: str) -> float:
-        return self._chrf.sentence_score(pred, [ref]).score / 100.0
-
-    def _corpus_texts(self, refs: list[str], preds: list[str]) -> float | None:
-        return self._chrf.corpus_score(preds, [refs]).score / 100.0

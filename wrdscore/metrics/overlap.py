@@ -282,14 +282,10 @@ class Subtoken(_TokenPairMetric):
         counts = subtoken_counts(ref, pred, self.counting)
         return (*subtoken_prf(*counts), *counts)
 
-    def _corpus(self, values: dict[str, np.ndarray]) -> dict[str, float]:
-        tp, fp, fn = values["tp"], values["fp"], values["fn"]
-        return {
-            **micro_prf(tp, fp, fn),
-            "tp": float(tp.sum()),
-            "fp": float(fp.sum()),
-            "fn": float(fn.sum()),
-        }
+    def _corpus_from_sums(self, sums: dict[str, float], pairs: int) -> dict[str, float]:
+        tp, fp, fn = sums["tp"], sums["fp"], sums["fn"]
+        p, r, f = subtoken_prf(tp, fp, fn)
+        return {"precision": p, "recall": r, "f1": f, "tp": tp, "fp": fp, "fn": fn}
 
     def score(
         self,
