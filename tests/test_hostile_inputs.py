@@ -425,7 +425,7 @@ def test_zero_byte_archive(tmp_path):
 
 
 _BOMB = """
-import io, resource, sys, tarfile, zipfile
+import io, sys, tarfile, zipfile
 from wrdscore.corpora import ingest
 kind, folder = sys.argv[1], sys.argv[2]
 size = 500 * 1024 * 1024
@@ -450,10 +450,16 @@ else:
         t.addfile(info, io.BufferedReader(Spaces(), 1 << 20))
         info = tarfile.TarInfo("A.java"); info.size = len(java)
         t.addfile(info, io.BytesIO(java))
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def hwm():
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) for line in fh if line.startswith("VmHWM:"))
+# Reset the peak RSS first: a process started by a large parent (pytest) inherits its
+# high-water mark, which ru_maxrss would report.
+with open("/proc/self/clear_refs", "w") as fh:
+    fh.write("5")
+before = hwm()
 manifest = ingest([path], f"{folder}/c", jobs=1, quiet=True)
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(before, peak, manifest["counts"]["files_skipped_size"], manifest["counts"]["methods"])
+print(before, hwm(), manifest["counts"]["files_skipped_size"], manifest["counts"]["methods"])
 """
 
 
@@ -468,9 +474,9 @@ def test_highly_compressible_500_mb_member_keeps_memory_bounded(tmp_path, kind):
         timeout=300,
         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
     )
-    _before, peak, skipped, methods = map(int, done.stdout.split())
+    before, peak, skipped, methods = map(int, done.stdout.split())
     # The member is over --max-file-mb (10): skipped unread, streamed past, listed.
     assert (skipped, methods) == (1, 1)
-    # Peak RSS (KiB) of the whole process, archive writing included, stays far below
-    # the member's 500 MB: the decompressed bytes never sit in memory.
-    assert peak < 250 * 1024, peak
+    # Peak RSS (KiB) during the ingest grows by far less than the member's 500 MB: the
+    # decompressed bytes never sit in memory.
+    assert peak - before < 100 * 1024, (before, peak)
