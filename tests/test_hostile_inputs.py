@@ -170,11 +170,24 @@ def test_per_pair_on_a_folder_or_under_a_file(tmp_path, model):
     assert_user_error(result, f"cannot write {r / 'x.tsv'}: {r} is not a folder")
 
 
-def test_report_folder_in_a_read_only_place(tmp_path):
-    result = run(
-        "study", "analyze", "--pairs", "wrdscore-paper", "-m", "rouge1", "--output", "/sys/rep"
-    )
-    assert_user_error(result, "cannot write /sys/rep")
+def test_output_folders_are_checked_before_the_work(tmp_path, monkeypatch):
+    # study analyze, study sample and train refuse an unwritable or existing output
+    # before scoring or training anything (they used to find out at the end).
+    scored = []
+    monkeypatch.setattr("wrdscore.metrics.base.Metric._score_tokens", lambda *a: scored.append(1))
+    analyze = ("study", "analyze", "--pairs", "wrdscore-paper", "-m", "rouge1", "--output")
+    assert_user_error(run(*analyze, "/sys/rep"), "cannot write /sys/rep")
+    (tmp_path / "rep").mkdir()
+    assert_user_error(run(*analyze, tmp_path / "rep"), "already exists")
+    r, p = _files(tmp_path, ["size", "get name"], ["count", "name"])
+    result = run("study", "sample", "--refs", r, "--preds", p, "--output", "/sys/st")
+    assert_user_error(result, "cannot write /sys/st")
+    assert not scored
+    trained = []
+    monkeypatch.setattr("wrdscore.embeddings._train.open_corpus", lambda *a: trained.append(1))
+    result = run("train", tmp_path, "--method", "svd", "--output", "/sys/model")
+    assert_user_error(result, "cannot write /sys/model")
+    assert not trained
 
 
 # --- two runs writing the same output ------------------------------------------------

@@ -56,6 +56,33 @@ def check_writable(path: str | os.PathLike[str]) -> Path:
     return target
 
 
+def check_output_dir(path: str | os.PathLike[str], force: bool = False) -> Path:
+    """Fail now, not after the work, if :func:`atomic_dir` could not create ``path``.
+
+    Refuses an existing ``path`` without ``force`` (or one that is not a folder), and
+    creates and removes the temporary sibling folder :func:`atomic_dir` would use, so
+    a read-only place is reported before a long computation whose result would be lost.
+
+    Examples
+    --------
+    >>> check_output_dir("/proc/report")
+    Traceback (most recent call last):
+    ...
+    wrdscore.errors.WrdscoreError: cannot write /proc/report: No such file or directory
+    """
+    target = Path(path)
+    if target.exists() and not force:
+        raise WrdscoreError(f"output {target} already exists (use --force to replace it)")
+    if target.exists() and not target.is_dir():
+        raise WrdscoreError(f"output {target} exists and is not a folder")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.rmdir(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".check", dir=target.parent))
+    except OSError as exc:
+        raise _cannot_write(target, exc) from None
+    return target
+
+
 @contextlib.contextmanager
 def atomic_write(
     path: str | os.PathLike[str], mode: str = "w", **open_kwargs: Any

@@ -13,6 +13,7 @@ import scipy
 from gensim.models import KeyedVectors
 
 from wrdscore import __version__
+from wrdscore.atomic import check_output_dir
 from wrdscore.corpora import open_corpus, split_identifier
 from wrdscore.embeddings._cooccurrence import (
     WEIGHTINGS,
@@ -185,6 +186,7 @@ def train_embeddings(
             f"unknown --specialise-method {specialise_method!r}; choose one of "
             + ", ".join(SPECIALISE_METHODS)
         )
+    check_output_dir(output, force)  # before the training, not after it
     corpus = open_corpus(corpus_dir)
     started = time.perf_counter()
     # The records of the corpus opened here, whose manifest hash goes into the metadata.

@@ -6,6 +6,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from wrdscore.atomic import check_output_dir
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval._analysis import Analysis, analyze
@@ -79,6 +80,7 @@ def sample_study(
     Design
         The sets drawn, with any shortfalls.
     """
+    check_output_dir(output, force)
     references, predictions = read_names(refs), read_names(preds)
     if len(references) != len(predictions):
         raise WrdscoreError(
@@ -144,6 +146,7 @@ def analyze_study(
     check_metrics(metrics)
     if baseline is not None and baseline not in metrics:
         raise WrdscoreError(f"the baseline {baseline} must be one of the metrics analysed")
+    check_output_dir(output, force)
     if (study is None) == (not pairs):
         raise WrdscoreError("give either --study with --ratings, or --pairs")
     if study is not None:
