@@ -86,7 +86,8 @@ def _main(
 
 @app.command()
 def ingest(
-    sources: list[Path] = typer.Argument(
+    # Strings, not Paths: with --scheduler a SOURCE may be an fsspec URL (s3://...).
+    sources: list[str] = typer.Argument(
         ..., help="Folders, .java files, .zip/.jar or .tar(.gz/.xz/.bz2) archives."
     ),
     output: Path = typer.Option(..., "--output", "-o", help="Corpus folder to create."),
@@ -95,6 +96,12 @@ def ingest(
     ),
     jobs: int | None = typer.Option(
         None, "--jobs", "-j", help="Worker processes [default: number of cores]."
+    ),
+    scheduler: str | None = typer.Option(
+        None,
+        "--scheduler",
+        help="Run on a Dask cluster: its scheduler's address (tcp://host:8786), or 'local' "
+        "for a LocalCluster of --jobs workers. Sources may then be fsspec URLs.",
     ),
     force: bool = typer.Option(False, "--force", help="Replace an existing output folder."),
     max_file_mb: float = typer.Option(
@@ -115,6 +122,7 @@ def ingest(
         max_file_mb=max_file_mb,
         fallback=fallback,
         quiet=quiet,
+        scheduler=scheduler,
     )
     c = manifest["counts"]
     typer.echo(
@@ -162,6 +170,15 @@ def train(
     bucket: int = typer.Option(20_000, "--bucket", help="fasttext: n-gram hash buckets."),
     name: str | None = typer.Option(None, "--name", help="Label used in score signatures."),
     force: bool = typer.Option(False, "--force", help="Replace an existing MODEL_DIR."),
+    scheduler: str | None = typer.Option(
+        None,
+        "--scheduler",
+        help="Count document frequencies and co-occurrences on a Dask cluster: an address "
+        "(tcp://host:8786) or 'local'.",
+    ),
+    jobs: int | None = typer.Option(
+        None, "--jobs", "-j", help="Workers of --scheduler local [default: number of cores]."
+    ),
 ) -> None:
     """Train sub-token embeddings on a corpus and save them as a MODEL_DIR."""
     from wrdscore.embeddings import train_embeddings
@@ -181,6 +198,8 @@ def train(
         bucket=bucket,
         name=name,
         force=force,
+        scheduler=scheduler,
+        jobs=jobs,
     )
     typer.echo(
         f"wrote {output}: {emb.name}, {len(emb)} tokens x {emb.dim} dims, "
