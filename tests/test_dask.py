@@ -32,8 +32,10 @@ from wrdscore.embeddings import (
 )
 from wrdscore.embeddings import _dask as train_dask
 from wrdscore.embeddings._train import _documents
+from wrdscore.errors import WrdscoreError
 
 distributed = pytest.importorskip("distributed")
+dask = pytest.importorskip("dask")
 
 SAME_KEYS = ("counts", "sources", "failed", "skipped")
 
@@ -100,6 +102,41 @@ def test_cluster_run_writes_the_records_and_manifest_of_a_local_run(
         stats_here.top_tokens,
         stats_here.name_lengths,
     )
+
+
+def test_sources_as_fsspec_urls_are_read_by_the_workers(cluster, sources, tmp_path, monkeypatch):
+    _small_units(monkeypatch)
+    here = ingest(sources, tmp_path / "here", jobs=1, quiet=True)
+    urls = [f"file://{s}" for s in sources]
+    there = ingest(urls, tmp_path / "there", quiet=True, scheduler=cluster.scheduler_address)
+    assert there["counts"] == here["counts"]
+    assert [s["path"] for s in there["sources"]] == urls
+    strip = [{k: v for k, v in s.items() if k != "path"} for s in here["sources"]]
+    assert [{k: v for k, v in s.items() if k != "path"} for s in there["sources"]] == strip
+    local, remote = open_corpus(tmp_path / "here"), open_corpus(tmp_path / "there")
+    assert list(remote.iter_methods()) == list(local.iter_methods())
+
+
+def test_a_missing_url_source_is_a_one_line_error(cluster, tmp_path):
+    url = f"file://{tmp_path}/nothing.zip"
+    result = CliRunner().invoke(
+        app, ["ingest", url, "-o", str(tmp_path / "c"), "--scheduler", cluster.scheduler_address]
+    )
+    assert result.exit_code == 2 and result.stderr == f"error: source {url} does not exist\n"
+
+
+def test_a_broken_tar_on_a_worker_is_a_one_line_error(cluster, sources, tmp_path):
+    data = (tmp_path / "p.tar.xz").read_bytes()
+    (tmp_path / "cut.tar.xz").write_bytes(data[: len(data) // 2])
+    out = tmp_path / "c"
+    result = CliRunner().invoke(
+        app,
+        ["ingest", str(tmp_path / "cut.tar.xz"), "-o", str(out), "--scheduler",
+         cluster.scheduler_address],
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: broken archive {tmp_path / 'cut.tar.xz'}: ")
+    assert len(result.stderr.splitlines()) == 1 and not out.exists()
 
 
 def test_a_missing_shard_is_a_one_line_error(cluster, sources, tmp_path, monkeypatch):
@@ -233,6 +270,20 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_writes_nothing(tmp_path, monke
     assert message.startswith(f"lost the Dask scheduler {local.scheduler_address}")
     assert "\n" not in message
     assert not (tmp_path / "c").exists() and _leftovers(tmp_path) == []
+
+
+def test_a_task_that_keeps_killing_workers_is_a_one_line_error():
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 0}),
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, dashboard_address=":0", silence_logs=50
+        ) as local,
+        _dask.Cluster(local.scheduler_address, 1) as on,
+    ):
+        future = on.submit(os._exit, 1)
+        with pytest.raises(WrdscoreError, match="more Dask workers that died") as raised:
+            on.result(future)
+        assert "\n" not in str(raised.value)
 
 
 def test_ctrl_c_cancels_the_cluster_tasks_and_leaves_nothing(cluster, tmp_path, monkeypatch):

@@ -6,6 +6,7 @@ from wrdscore.corpora._corpus import (
     RECORD_FIELDS,
     Corpus,
     CorpusWriter,
+    ShardedCorpusWriter,
     open_corpus,
 )
 from wrdscore.corpora._extract import PARSERS, FileResult, extract_file
@@ -27,6 +28,7 @@ __all__ = [
     "CorpusWriter",
     "FileResult",
     "JavaFile",
+    "ShardedCorpusWriter",
     "Source",
     "corpus_stats",
     "extract_file",

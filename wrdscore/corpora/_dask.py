@@ -186,10 +186,12 @@ class Cluster:
         except WrdscoreError:
             raise
         except self.distributed.KilledWorker as exc:
+            why = str(exc).strip().splitlines()
             raise WrdscoreError(
-                f"a task killed every Dask worker it ran on; giving up ({exc})"
+                "a task was running on more Dask workers that died than the scheduler's "
+                f"allowed-failures; giving up{': ' + why[0] if why else ''}"
             ) from None
-        except (OSError, TimeoutError, CancelledError, self.distributed.CancelledError) as exc:
+        except (OSError, TimeoutError, CancelledError) as exc:
             why = str(exc).strip().splitlines()
             raise WrdscoreError(
                 f"lost the Dask scheduler {self.scheduler}: "

@@ -3,7 +3,9 @@
 The main process streams files out of the sources in batches, a process pool maps
 :func:`~wrdscore.corpora._extract.extract_file` over them, and the main process
 writes the records in source order as the batches come back. At most a few
-batches are in flight, so memory stays flat whatever the corpus size.
+batches are in flight, so memory stays flat whatever the corpus size. With a
+``scheduler``, :mod:`wrdscore.corpora._dask` stands in for the pool: the same loop
+writes what a Dask cluster's workers extract.
 """
 
 from __future__ import annotations
