@@ -214,16 +214,53 @@ def client_rate(corpus: Path) -> float:
         return len(records) / (time.process_time() - start)
 
 
+def tar_bench(archive: Path) -> None:
+    """A compressed tar through the pool and through a LocalCluster, whose units are ranges.
+
+    Prints one decompression pass (what each range pays, at most, to reach its first
+    member), the parse rate of the pool, and both walls.
+    """
+    from wrdscore.corpora import _dask
+
+    start = time.perf_counter()
+    _, members = _dask.list_tar(str(archive))
+    listing = time.perf_counter() - start
+    size = sum(m[1] for m in members)
+    print(
+        f"{archive.name}: {len(members):,} .java members, {size / 2**20:.1f} MB; one pass "
+        f"decompressing, hashing and listing it: {listing:.1f} s ({size / 2**20 / listing:.0f}"
+        f" MB/s of Java); cut into at most {_dask._TAR_RANGES} ranges"
+    )
+    walls = {}
+    for label, opts in (
+        ("pool, 2 jobs", ["--jobs", "2"]),
+        ("Dask LocalCluster, 2 workers", ["--jobs", "2", "--scheduler", "local"]),
+    ):
+        out = WORK / "tar" / slug(label)
+        cmd = [*CLI, "ingest", str(archive), "-o", str(out), "--force", "-q", *opts]
+        walls[label], _ = run_measured(cmd)
+        print(f"  {label}: {walls[label]:.1f} s ({size / 2**20 / walls[label]:.1f} MB/s)")
+    same = same_records(WORK / "tar" / slug("pool, 2 jobs"), WORK / "tar" / slug(label))
+    print(f"  same records in the same order: {same}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--every", type=int, default=10, help="subset: every N-th file")
     ap.add_argument("--baseline-only", nargs=2, metavar=("ZIP", "OUT"), help=argparse.SUPPRESS)
     ap.add_argument(
+        "--dask", action="store_true", help="only the process pool and Dask LocalCluster rows"
+    )
+    ap.add_argument(
         "--client-rate",
         metavar="CORPUS",
         help="only measure how many records/s a cluster run's client writes, on CORPUS",
     )
+    ap.add_argument("--tar", metavar="ARCHIVE", help="only the compressed-tar comparison")
     args = ap.parse_args()
+    if args.tar:
+        tar_bench(Path(args.tar))
+        return
     if args.client_rate:
         rate = client_rate(Path(args.client_rate))
         print(f"client of a cluster run: {rate:,.0f} records/s of CPU time")
@@ -251,6 +288,9 @@ def main() -> None:
         ("javalang, 1 job", subset, ["--parser", "javalang", "--jobs", "1"]),
         ("javalang, 2 jobs", subset, ["--parser", "javalang", "--jobs", "2"]),
     ]
+    if args.dask:
+        # Only the pool and cluster rows: the pool is the baseline of the cluster rows.
+        configs = [c for c in configs if c[0].startswith(("tree-sitter", "Dask"))]
     for label, archive, opts in configs:
         out = WORK / slug(label) / "corpus"
         if opts is None:
@@ -270,10 +310,11 @@ def main() -> None:
         rows.append((label, archive == subset, files, size, methods, wall, peak, counts))
 
     base_rate = rows[0][2] / rows[0][5]
+    base = "x naive" if not args.dask else "x 1 job"
     print()
     print(
         f"{'configuration':42} {'files':>6} {'wall s':>7} {'files/s':>8} {'MB/s':>6} "
-        f"{'methods/s':>9} {'peak MB':>8} {'x naive':>7} {'src.zip s':>9} {'fallback':>8}"
+        f"{'methods/s':>9} {'peak MB':>8} {base:>7} {'src.zip s':>9} {'fallback':>8}"
     )
     for label, on_subset, files, size, methods, wall, peak, counts in rows:
         rate = files / wall
@@ -305,6 +346,8 @@ def main() -> None:
     rate = client_rate(WORK / slug("tree-sitter, 2 jobs (default)") / "corpus")
     print(f"  the client takes in and writes {rate:,.0f} records/s (CPU time, one core)")
 
+    if args.dask:
+        return
     nodes, records, off = cross_check(WORK / slug("tree-sitter, 2 jobs (default)") / "corpus")
     print(
         f"\ncross-check: {nodes:,} tree-sitter method_declaration nodes in src.zip, "

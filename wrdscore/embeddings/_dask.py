@@ -74,7 +74,8 @@ class TokenStats:
 
 def partitions(corpus: Corpus, threads: int) -> list[Partition]:
     """One partition per shard; a single record file is cut into line ranges."""
-    files = corpus.record_files()
+    # Absolute paths: a worker's working folder is its own.
+    files = [path.resolve() for path in corpus.record_files()]
     if len(files) > 1:
         return [Partition(i, str(path)) for i, path in enumerate(files)]
     total = corpus.manifest.get("counts", {}).get("methods")
