@@ -430,3 +430,27 @@ def test_train_scheduler_options_are_checked(tmp_path):
     )
     assert result.exit_code == 2
     assert "--jobs sets the workers of --scheduler local" in result.stderr
+
+
+def test_train_cli_on_a_local_cluster_writes_the_local_model(tmp_path):
+    corpus = _synthetic_corpus(tmp_path / "c", 100)
+    common = ["-m", "svd", "--dim", "4", "--min-count", "2", "--baseline-pairs", "0"]
+    here = CliRunner().invoke(app, ["train", str(corpus), *common, "-o", str(tmp_path / "a")])
+    there = CliRunner().invoke(
+        app,
+        [
+            "train",
+            str(corpus),
+            *common,
+            "-o",
+            str(tmp_path / "b"),
+            "--scheduler",
+            "local",
+            "-j",
+            "2",
+        ],
+    )
+    assert here.exit_code == 0 and there.exit_code == 0, there.output
+    a, b = load_embeddings(tmp_path / "a"), load_embeddings(tmp_path / "b")
+    assert a.kv.index_to_key == b.kv.index_to_key and a.doc_freq == b.doc_freq
+    assert np.array_equal(a.kv.vectors, b.kv.vectors)
