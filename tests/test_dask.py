@@ -454,3 +454,14 @@ def test_train_cli_on_a_local_cluster_writes_the_local_model(tmp_path):
     a, b = load_embeddings(tmp_path / "a"), load_embeddings(tmp_path / "b")
     assert a.kv.index_to_key == b.kv.index_to_key and a.doc_freq == b.doc_freq
     assert np.array_equal(a.kv.vectors, b.kv.vectors)
+
+
+def test_jobs_with_a_scheduler_address_is_refused_before_connecting(sources, tmp_path):
+    out = tmp_path / "c"
+    result = CliRunner().invoke(
+        app, ["ingest", str(sources[0]), "-o", str(out), "--scheduler", "tcp://host:1", "-j", "2"]
+    )
+    assert result.exit_code == 2 and not out.exists()
+    assert result.stderr == (
+        "error: --jobs sets the workers of --scheduler local; a cluster at an address has its own\n"
+    )
