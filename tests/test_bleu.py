@@ -269,3 +269,13 @@ def test_streamed_in_chunks_and_workers_the_corpus_is_still_sacrebleus(tmp_path,
         got = [res.corpus["score"] for res in results]
         assert got[:2] == expected[:2]
         assert got[2] == pytest.approx(expected[2], rel=1e-12)
+
+
+def test_a_corpus_value_never_falls_back_to_a_mean_of_sentences():
+    bleu = get_metric("bleu")
+    with pytest.raises(RuntimeError, match="without its statistics"):
+        bleu._corpus_from_sums({"score": 1.5}, 2)
+    # CodeXGLUE's corpus value is the mean, by definition.
+    assert get_metric("bleu", smooth="codexglue")._corpus_from_sums({"score": 1.5}, 2) == {
+        "score": 0.75
+    }

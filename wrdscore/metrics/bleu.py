@@ -130,6 +130,7 @@ class _SacreMetric(Metric):
     def __init__(self, embeddings: object = None, **options: Any) -> None:
         super().__init__(**options)
         self._memo: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[list[int], float]] = {}
+        self._scoring = False
 
     def _stats(self, ref: Tokens, pred: Tokens) -> tuple[list[int], float]:
         """sacrebleu's statistics of one pair and its value on 0-1 (memoised per call)."""
@@ -137,6 +138,9 @@ class _SacreMetric(Metric):
         found = self._memo.get(key)
         if found is None:
             # What sacrebleu's sentence_score does, keeping the statistics for the corpus.
+            # These two methods are sacrebleu's internals (hence sacrebleu<3 in the
+            # dependencies); tests compare every value with its public sentence_bleu,
+            # corpus_bleu, sentence_chrf and corpus_chrf.
             stats = self._pair_metric._extract_corpus_statistics([_text(pred)], [[_text(ref)]])[0]
             found = self._memo[key] = (stats, _unit(self._value(stats)))
         return found
@@ -165,7 +169,7 @@ class _SacreMetric(Metric):
         Every pair counts in the corpus value, empty predictions included (they add
         their reference's length), each against the alternative that scored it.
         """
-        self._memo = {}
+        self._memo, self._scoring = {}, True
         try:
             res = super().score(references, predictions, **kwargs)
             total: list[int] | None = None
@@ -179,7 +183,7 @@ class _SacreMetric(Metric):
                     else [a + b for a, b in zip(total, stats, strict=True)]
                 )
         finally:
-            self._memo = {}
+            self._memo, self._scoring = {}, False
         values = _StatsValues(res.values)
         values.stats = total or []
         return replace(res, values=values, corpus=self._corpus(values))
@@ -203,10 +207,13 @@ class _SacreMetric(Metric):
         return sums
 
     def _corpus_from_sums(self, sums: dict[str, float], pairs: int) -> dict[str, float]:
-        if self._corpus_metric is None or "stat0" not in sums:
+        if self._corpus_metric is None or (self._scoring and "stat0" not in sums):
             # codexglue's mean; or Metric.score's first pass, before score() above has
             # attached the statistics (that value is replaced, never returned).
             return {"score": sums["score"] / pairs}
+        if "stat0" not in sums:
+            # A mean of sentence scores is not corpus BLEU/chrF: never pass one off as it.
+            raise RuntimeError(f"metric {self.name!r}: corpus value without its statistics")
         stats = [int(sums[f"stat{k}"]) for k in range(len(sums) - 1)]
         value = self._corpus_metric._compute_score_from_stats(stats).score / 100.0
         if not math.isfinite(value):
