@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from gensim.models import FastText, KeyedVectors, Word2Vec
 
 from wrdscore.embeddings._documents import TokenDocuments
@@ -10,6 +12,21 @@ from wrdscore.errors import WrdscoreError
 GENSIM_METHODS = ("word2vec", "fasttext")
 #: The WRDScore paper found the smallest window captured synonyms best.
 DEFAULT_WINDOW = 2
+
+
+class _Sentences:
+    """The documents as gensim's restartable iterable of sentences.
+
+    gensim makes one pass for its vocabulary and one per epoch; a list of the
+    sentences would hold every token as a Python string (~60 bytes), where the
+    documents hold it as one int64.
+    """
+
+    def __init__(self, docs: TokenDocuments) -> None:
+        self.docs = docs
+
+    def __iter__(self) -> Iterator[list[str]]:
+        return self.docs.sentences()
 
 
 def train_gensim(
@@ -65,7 +82,7 @@ def train_gensim(
     if int(docs.counts.max()) < min_count:
         raise WrdscoreError(f"no token occurs --min-count {min_count} times; lower --min-count")
     common = {
-        "sentences": list(docs.sentences()),
+        "sentences": _Sentences(docs),
         "vector_size": dim,
         "window": window or DEFAULT_WINDOW,
         "min_count": min_count,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +15,11 @@ import scipy
 from gensim.models import KeyedVectors
 
 from wrdscore import __version__
-from wrdscore.corpora import open_corpus, split_identifier
+from wrdscore.atomic import check_output_dir
+from wrdscore.corpora import Corpus, open_corpus, split_identifier
 from wrdscore.embeddings._cooccurrence import (
     WEIGHTINGS,
+    check_window,
     cooccurrence_matrix,
     ppmi,
     svd_embeddings,
@@ -80,15 +84,76 @@ def _documents(records: Iterator[dict[str, Any]], text: str) -> Iterator[list[st
 
 
 def _svd_vectors(
-    docs: TokenDocuments, dim: int, window: int | None, weighting: str, seed: int
+    vocab: list[str],
+    counts: np.ndarray,
+    cooccurrences: scipy.sparse.csr_matrix,
+    dim: int,
+    weighting: str,
+    seed: int,
 ) -> KeyedVectors:
-    counts = cooccurrence_matrix(docs, window)
-    matrix = ppmi(counts) if weighting == "ppmi" else counts
+    matrix = ppmi(cooccurrences) if weighting == "ppmi" else cooccurrences
     vectors = svd_embeddings(matrix, dim, seed=seed)
     kv = KeyedVectors(vector_size=dim)
-    kv.add_vectors(docs.vocab, vectors.astype(np.float32))
-    kv.expandos["count"] = docs.counts.copy()
+    kv.add_vectors(vocab, vectors.astype(np.float32))
+    kv.expandos["count"] = counts.copy()
     return kv
+
+
+@dataclass(frozen=True)
+class _Trained:
+    kv: KeyedVectors
+    doc_freq: dict[str, int]
+    n_docs: int
+    total: int
+    distinct: int
+
+
+def _train_here(
+    corpus: Corpus, method: str, text: str, min_count: int, window: int | None, **options: Any
+) -> _Trained:
+    docs = TokenDocuments.from_token_lists(_documents(corpus.iter_methods(), text))
+    if docs.n_docs == 0:
+        raise WrdscoreError(f"corpus {corpus.path} has no {text} to train on (it is empty)")
+    doc_freq = document_frequencies(docs)
+    if method == "svd":
+        pruned = docs.prune(min_count)
+        matrix = cooccurrence_matrix(pruned, window)
+        kv = _svd_vectors(pruned.vocab, pruned.counts, matrix, **options)
+    else:
+        kv = train_gensim(docs, method, window=window, min_count=min_count, **options)
+    return _Trained(kv, doc_freq, docs.n_docs, int(docs.counts.sum()), len(docs.vocab))
+
+
+def _train_on_cluster(
+    corpus: Corpus,
+    method: str,
+    text: str,
+    min_count: int,
+    window: int | None,
+    scheduler: str,
+    jobs: int | None,
+    **options: Any,
+) -> _Trained:
+    from wrdscore.corpora._dask import Cluster
+    from wrdscore.embeddings import _dask
+
+    check_window(window)
+    with Cluster(scheduler, jobs or len(os.sched_getaffinity(0))) as cluster:
+        parts = _dask.partitions(corpus, cluster.threads())
+        stats = _dask.token_stats(cluster, parts, text)
+        if stats.n_docs == 0:
+            raise WrdscoreError(f"corpus {corpus.path} has no {text} to train on (it is empty)")
+        if method == "svd":
+            # The vocabulary is sorted by count, so the kept tokens are a prefix of it.
+            keep = int(np.count_nonzero(stats.counts >= min_count))
+            matrix = _dask.cooccurrence(cluster, parts, text, stats.vocab[:keep], window)
+    if method == "svd":
+        kv = _svd_vectors(stats.vocab[:keep], stats.counts[:keep], matrix, **options)
+    else:
+        # gensim trains here, on the documents streamed from the corpus (see the README).
+        docs = TokenDocuments.from_token_lists(_documents(corpus.iter_methods(), text))
+        kv = train_gensim(docs, method, window=window, min_count=min_count, **options)
+    return _Trained(kv, stats.doc_freq, stats.n_docs, int(stats.counts.sum()), len(stats.vocab))
 
 
 def train_embeddings(
@@ -109,6 +174,8 @@ def train_embeddings(
     specialise: bool = False,
     specialise_method: str = DEFAULT_SPECIALISE_METHOD,
     force: bool = False,
+    scheduler: str | None = None,
+    jobs: int | None = None,
 ) -> TokenEmbeddings:
     """Train token embeddings on a corpus and save them as a MODEL_DIR.
 
@@ -151,6 +218,14 @@ def train_embeddings(
         The specialisation method (with ``specialise``).
     force : bool
         Replace an existing ``output``.
+    scheduler : str, optional
+        Count document frequencies and (``svd``) co-occurrences with Dask
+        reductions on a cluster: a scheduler address or ``"local"`` for a
+        ``LocalCluster`` of ``jobs`` processes (default: the number of cores). The
+        workers read the corpus's record files by path. The model is the one
+        trained without a scheduler.
+    jobs : int, optional
+        Worker processes of ``scheduler="local"``.
 
     Returns
     -------
@@ -185,27 +260,30 @@ def train_embeddings(
             f"unknown --specialise-method {specialise_method!r}; choose one of "
             + ", ".join(SPECIALISE_METHODS)
         )
+    if jobs is not None and (scheduler != "local" or jobs < 1):
+        raise WrdscoreError("--jobs sets the workers of --scheduler local (at least 1)")
+    check_output_dir(output, force)  # before the training, not after it
+    # The records of the corpus opened here, whose manifest hash goes into the metadata.
     corpus = open_corpus(corpus_dir)
     started = time.perf_counter()
-    # The records of the corpus opened here, whose manifest hash goes into the metadata.
-    docs = TokenDocuments.from_token_lists(_documents(corpus.iter_methods(), text))
-    if docs.n_docs == 0:
-        raise WrdscoreError(f"corpus {corpus_dir} has no {text} to train on (it is empty)")
-    doc_freq = document_frequencies(docs)
-    if method == "svd":
-        kv = _svd_vectors(docs.prune(min_count), dim, window, weighting, seed)
+    options: dict[str, Any] = (
+        {"dim": dim, "weighting": weighting, "seed": seed}
+        if method == "svd"
+        else {
+            "dim": dim,
+            "epochs": epochs,
+            "seed": seed,
+            "workers": workers,
+            "bucket": bucket,
+        }
+    )
+    if scheduler is None:
+        trained = _train_here(corpus, method, text, min_count, window, **options)
     else:
-        kv = train_gensim(
-            docs,
-            method,
-            dim=dim,
-            window=window,
-            min_count=min_count,
-            epochs=epochs,
-            seed=seed,
-            workers=workers,
-            bucket=bucket,
+        trained = _train_on_cluster(
+            corpus, method, text, min_count, window, scheduler, jobs, **options
         )
+    kv, doc_freq = trained.kv, trained.doc_freq
     special: dict[str, Any] | None = None
     constraints = None
     if specialise:
@@ -236,10 +314,10 @@ def train_embeddings(
             "manifest_sha256": corpus.manifest_sha256,
         },
         "vocab_size": len(kv),
-        "n_docs": docs.n_docs,
+        "n_docs": trained.n_docs,
         "token_counts": {
-            "total": int(docs.counts.sum()),
-            "distinct": len(docs.vocab),
+            "total": trained.total,
+            "distinct": trained.distinct,
             "in_vocab": int(np.asarray(kv.expandos["count"]).sum()),
         },
         "train_seconds": round(time.perf_counter() - started, 3),
@@ -259,4 +337,6 @@ def train_embeddings(
         pairs=list(constraints) if constraints else None,
         force=force,
     )
-    return TokenEmbeddings(kv, name=meta["name"], doc_freq=doc_freq, n_docs=docs.n_docs, meta=meta)
+    return TokenEmbeddings(
+        kv, name=meta["name"], doc_freq=doc_freq, n_docs=trained.n_docs, meta=meta
+    )

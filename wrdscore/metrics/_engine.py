@@ -16,7 +16,7 @@ import math
 import os
 import signal
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,6 +36,16 @@ Tokens = list[str]
 # or a token list).
 Reference = str | Sequence[str] | Sequence[str | Sequence[str]]
 Prediction = str | Sequence[str]
+
+#: Most sub-tokens one reference or prediction may have. Names have a handful and the
+#: first sentence of a Javadoc comment rarely a hundred; far longer items are a file
+#: that is not one item per line (a 10 MB line is ~3 million sub-tokens), and would
+#: cost the transport metrics quadratic memory (a 5,000-token pair needs over 1 GB).
+MAX_TOKENS = 1000
+#: Most characters the text of one item may have, checked before splitting: a 10 MB line
+#: would take seconds to split, and character n-gram metrics (chrF) would need gigabytes.
+MAX_CHARS = 50_000
+_TOO_LONG = "(is the file one name or sentence per line?)"
 
 
 @contextlib.contextmanager
@@ -115,6 +125,33 @@ class FlatBatch:
         return self.n - sum(map(bool, self.preds))
 
 
+def _check_text_sizes(
+    references: list[Reference], predictions: list[Prediction], offset: int
+) -> None:
+    for side, items in (("prediction", predictions), ("reference", references)):
+        for i, item in enumerate(items):
+            if type(item) is str and len(item) > MAX_CHARS:
+                raise ItemError(
+                    side,
+                    offset + i,
+                    f"is {len(item):,} characters long, more than the {MAX_CHARS:,} an item "
+                    f"may have {_TOO_LONG}",
+                )
+
+
+def _check_sizes(preds: list[Tokens], refs: Iterable[list[Tokens]], offset: int) -> None:
+    for side, groups in (("prediction", ([p] for p in preds)), ("reference", refs)):
+        for i, group in enumerate(groups):
+            size = max(map(len, group), default=0)
+            if size > MAX_TOKENS:
+                raise ItemError(
+                    side,
+                    offset + i,
+                    f"has {size:,} sub-tokens, more than the {MAX_TOKENS:,} an item may have "
+                    f"{_TOO_LONG}",
+                )
+
+
 def flatten(
     references: Sequence[Reference],
     predictions: Sequence[Prediction],
@@ -130,8 +167,9 @@ def flatten(
     ------
     WrdscoreError
         Single strings instead of lists, different lengths, no pairs, an item that
-        is neither text nor a list of text (:class:`ItemError`), or an empty
-        reference (unless allowed; :class:`ItemError` too).
+        is neither text nor a list of text (:class:`ItemError`), an item of more
+        than :data:`MAX_CHARS` characters or :data:`MAX_TOKENS` sub-tokens, or an
+        empty reference (unless allowed); :class:`ItemError` for each item.
     """
     if isinstance(references, str) or isinstance(predictions, str):
         raise WrdscoreError("references and predictions must be lists of items, not single strings")
@@ -146,6 +184,7 @@ def flatten(
         )
     if n == 0:
         raise WrdscoreError("nothing to score: no pairs given")
+    _check_text_sizes(references, predictions, offset)
     # Strings and token lists, by far the common cases, go straight to the splitter,
     # once per distinct item: equal items then share one token list (metrics must
     # not modify them), which also lets metrics deduplicate cheaply.
@@ -185,6 +224,7 @@ def flatten(
         if None in single
         else None
     )
+    _check_sizes(preds, alts or ([t] for t in single), offset)  # type: ignore[misc]
     if not allow_empty_reference and (alts is not None or not all(single)):
         for i, group in enumerate(alts or ([t] for t in single)):
             if not all(group):
@@ -597,8 +637,10 @@ def score_files(
             signature=m.signature,
             primary=m.primary,
             keys=tuple(m.keys),
+            # Every key a metric's _corpus_sums gives, not only its value keys: corpus
+            # statistics such as BLEU's n-gram counts add up over chunks too.
             corpus=m._corpus_from_sums(
-                {k: math.fsum(part[k] for part in parts) for k in m.keys}, n_refs
+                {k: math.fsum(part[k] for part in parts) for k in parts[0]}, n_refs
             ),
             pairs=n_refs,
             oov_tokens=int(c[0]),
