@@ -26,7 +26,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 TARGET = 2.0
-HEAVY = ("gensim", "sklearn", "scipy", "ot", "matplotlib", "javalang", "tree_sitter")
+HEAVY = (
+    "gensim",
+    "sklearn",
+    "scipy",
+    "ot",
+    "matplotlib",
+    "javalang",
+    "tree_sitter",
+    "sacrebleu",
+)
 
 
 def commands() -> dict[str, list[str]]:
