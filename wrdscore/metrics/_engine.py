@@ -528,7 +528,8 @@ def score_files(
         Worker processes (default: the cores available). Chunks are scored in
         parallel and put back in order, so every number is the same for any
         ``jobs``; an input of one chunk is scored in this process. Workers are
-        forked, so ``jobs`` above 1 needs a platform with ``fork`` (not Windows).
+        forked (they inherit the loaded metrics); where ``fork`` does not exist
+        (Windows) everything runs in this process.
     chunk_pairs : int
         Pairs per chunk.
     progress : callable, optional
@@ -589,6 +590,11 @@ def score_files(
             "every prediction needs exactly one reference item"
         )
     jobs = min(jobs or default_jobs(), -(-n_refs // chunk_pairs))
+    if jobs > 1:
+        import multiprocessing
+
+        if "fork" not in multiprocessing.get_all_start_methods():
+            jobs = 1  # the workers inherit the loaded metrics by forking (not on Windows)
     workers = None
     _JOB = job
     try:
