@@ -198,17 +198,24 @@ def flatten(
         return found
 
     try:
-        preds = [
-            tokens(p) if type(p) in (str, list) else _tokens_of(p, "prediction", i)
-            for i, p in enumerate(predictions)
-        ]
-        # None marks an item that is not one plain reference (alternatives, or bad).
-        single = [
-            tokens(r)
-            if type(r) is str or (type(r) is list and (not r or type(r[0]) is str))
-            else None
-            for r in references
-        ]
+        if set(map(type, predictions)) | set(map(type, references)) == {str}:
+            # Only strings (every file read by `wrdscore score`): split each distinct
+            # one once, then look every item up at C speed.
+            memo.update((s, to_tokens(s)) for s in dict.fromkeys([*references, *predictions]))
+            preds = list(map(memo.__getitem__, predictions))
+            single = list(map(memo.__getitem__, references))
+        else:
+            preds = [
+                tokens(p) if type(p) in (str, list) else _tokens_of(p, "prediction", i)
+                for i, p in enumerate(predictions)
+            ]
+            # None marks an item that is not one plain reference (alternatives, or bad).
+            single = [
+                tokens(r)
+                if type(r) is str or (type(r) is list and (not r or type(r[0]) is str))
+                else None
+                for r in references
+            ]
     except TypeError:
         # A list holding something other than strings: the slow path names the item.
         for i, p in enumerate(predictions):
