@@ -17,7 +17,7 @@ import os
 import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -129,6 +129,11 @@ def _check_text_sizes(
     references: list[Reference], predictions: list[Prediction], offset: int
 ) -> None:
     for side, items in (("prediction", predictions), ("reference", references)):
+        # Lengths at C speed first: the loop below runs only when some item is too long
+        # (or has no length: it is reported as a bad item later).
+        with contextlib.suppress(TypeError):
+            if max(map(len, items), default=0) <= MAX_CHARS:  # type: ignore[arg-type]
+                continue
         for i, item in enumerate(items):
             if type(item) is str and len(item) > MAX_CHARS:
                 raise ItemError(
@@ -139,7 +144,16 @@ def _check_text_sizes(
                 )
 
 
-def _check_sizes(preds: list[Tokens], refs: Iterable[list[Tokens]], offset: int) -> None:
+def _check_sizes(
+    preds: list[Tokens],
+    refs: Iterable[list[Tokens]],
+    offset: int,
+    distinct: Iterable[Tokens] | None = None,
+) -> None:
+    # ``distinct``: every token list of the batch, each once; when none is too long
+    # (always, on sane input) the items need no look.
+    if distinct is not None and max(map(len, distinct), default=0) <= MAX_TOKENS:
+        return
     for side, groups in (("prediction", ([p] for p in preds)), ("reference", refs)):
         for i, group in enumerate(groups):
             size = max(map(len, group), default=0)
@@ -157,11 +171,14 @@ def flatten(
     predictions: Sequence[Prediction],
     allow_empty_reference: bool = False,
     offset: int = 0,
+    memo: dict[str | tuple[str, ...], Tokens] | None = None,
 ) -> FlatBatch:
     """Check and tokenise a batch, and flatten its alternatives into scoreable pairs.
 
     ``offset`` (the pairs before this batch in a larger input) only shifts the item
-    numbers in error messages.
+    numbers in error messages. ``memo`` maps items already tokenised (by an earlier
+    batch of the same input) to their tokens; new items are added to it, so the
+    batches of one input share the work and the token lists of equal items.
 
     Raises
     ------
@@ -188,7 +205,9 @@ def flatten(
     # Strings and token lists, by far the common cases, go straight to the splitter,
     # once per distinct item: equal items then share one token list (metrics must
     # not modify them), which also lets metrics deduplicate cheaply.
-    memo: dict[str | tuple[str, ...], Tokens] = {}
+    if memo is None:
+        memo = {}
+    distinct = None  # every token list of the batch, when known cheaply
 
     def tokens(item: str | list[str]) -> Tokens:
         key = item if type(item) is str else tuple(item)
@@ -201,9 +220,13 @@ def flatten(
         if set(map(type, predictions)) | set(map(type, references)) == {str}:
             # Only strings (every file read by `wrdscore score`): split each distinct
             # one once, then look every item up at C speed.
-            memo.update((s, to_tokens(s)) for s in dict.fromkeys([*references, *predictions]))
+            new = dict.fromkeys([*references, *predictions])
+            if memo:
+                new = [s for s in new if s not in memo]  # type: ignore[assignment]
+            memo.update((s, to_tokens(s)) for s in new)
             preds = list(map(memo.__getitem__, predictions))
             single = list(map(memo.__getitem__, references))
+            distinct = memo.values()
         else:
             preds = [
                 tokens(p) if type(p) in (str, list) else _tokens_of(p, "prediction", i)
@@ -231,7 +254,12 @@ def flatten(
         if None in single
         else None
     )
-    _check_sizes(preds, alts or ([t] for t in single), offset)  # type: ignore[misc]
+    _check_sizes(
+        preds,
+        alts or ([t] for t in single),  # type: ignore[misc]
+        offset,
+        None if alts is not None else distinct,
+    )
     if not allow_empty_reference and (alts is not None or not all(single)):
         for i, group in enumerate(alts or ([t] for t in single)):
             if not all(group):
@@ -320,7 +348,19 @@ class _Job:
     predictions: Path
     allow_empty_reference: bool
     per_pair: Path | None
+    #: Items tokenised by earlier chunks (in this process): names repeat across a
+    #: file, so each distinct one is split once per run, not once per chunk.
+    memo: dict[str | tuple[str, ...], Tokens] = field(default_factory=dict)
 
+
+#: An input of fewer than ``_MIN_CHUNKS`` chunks is cut into that many, none smaller
+#: than ``_MIN_CHUNK_PAIRS`` pairs: 20,000 long pairs are one default chunk, which
+#: would leave all cores but one idle.
+_MIN_CHUNKS = 8
+_MIN_CHUNK_PAIRS = 1_000
+
+#: Most items :attr:`_Job.memo` keeps (about 200 bytes each): past it, it starts over.
+_MEMO_ITEMS = 250_000
 
 # The job of the worker processes, set before they fork (so never pickled: metrics
 # hold memory-mapped models and caches).
@@ -348,13 +388,20 @@ def _batch_chunk(task: tuple[int, list[str], list[str]]) -> list[tuple[NDArray, 
     refs, preds = _items(job, start, ref_lines, pred_lines)
     try:
         with gc_paused():
-            flat = flatten(refs, preds, job.allow_empty_reference, start)
+            flat = flatten(refs, preds, job.allow_empty_reference, start, _memo(job))
     except ItemError as exc:
         raise _located(job, exc) from None
     return [
         m.batch_sums([*flat.refs, *flat.flat_preds]) if _batch_centered(m) else None
         for m in job.metrics
     ]
+
+
+def _memo(job: _Job) -> dict[str | tuple[str, ...], Tokens]:
+    """The job's token memo, emptied first when it has grown past :data:`_MEMO_ITEMS`."""
+    if len(job.memo) > _MEMO_ITEMS:
+        job.memo.clear()
+    return job.memo
 
 
 def _batch_centered(metric: Metric) -> bool:
@@ -369,9 +416,11 @@ def _score_chunk(
     job, (start, ref_lines, pred_lines, means) = _JOB, task
     refs, preds = _items(job, start, ref_lines, pred_lines)
     results = []
+    memo = _memo(job)
     for metric, mean in zip(job.metrics, means, strict=True):
         if mean is not None:
             metric._batch_mean = mean  # type: ignore[attr-defined]
+        metric._token_memo = memo
         try:
             results.append(
                 metric.score(
@@ -538,7 +587,9 @@ def score_files(
         forked (they inherit the loaded metrics); where ``fork`` does not exist
         (Windows) everything runs in this process.
     chunk_pairs : int
-        Pairs per chunk.
+        Most pairs per chunk. An input of fewer than 8 chunks is cut into 8 chunks
+        of at least 1,000 pairs, so that several cores share it; the cut depends on
+        the input's length alone, never on ``jobs``.
     progress : callable, optional
         Called with the number of pairs finished, chunk by chunk.
 
@@ -596,6 +647,9 @@ def score_files(
             f"{n_refs} references but {n_preds} predictions; "
             "every prediction needs exactly one reference item"
         )
+    # A small input is still cut into a few chunks, so that every core gets some. The
+    # cut depends on the input alone (never on jobs or cores), so the numbers do not.
+    chunk_pairs = min(chunk_pairs, max(_MIN_CHUNK_PAIRS, -(-n_refs // _MIN_CHUNKS)))
     jobs = min(jobs or default_jobs(), -(-n_refs // chunk_pairs))
     if jobs > 1:
         import multiprocessing
@@ -640,6 +694,7 @@ def score_files(
     finally:
         _JOB = None
         for m in metrics:
+            m._token_memo = None
             if _batch_centered(m):
                 m._batch_mean = None  # type: ignore[attr-defined]
         if workers is not None:

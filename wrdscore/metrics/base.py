@@ -138,6 +138,9 @@ class Metric(ABC):
     name: ClassVar[str]
     keys: ClassVar[tuple[str, ...]] = ("precision", "recall", "f1")
     primary: ClassVar[str] = "f1"
+    #: Set by :func:`~wrdscore.metrics.score_files` for the length of a run: the items
+    #: its earlier chunks tokenised (see ``memo`` in :func:`~wrdscore.metrics.flatten`).
+    _token_memo: dict[str | tuple[str, ...], list[str]] | None = None
     #: First field of the signature; defaults to ``name``.
     label: ClassVar[str | None] = None
 
@@ -257,7 +260,9 @@ class Metric(ABC):
         progress: Callable[[int], None] | None,
         index_offset: int = 0,
     ) -> ScoreResult:
-        batch = flatten(references, predictions, allow_empty_reference, index_offset)
+        batch = flatten(
+            references, predictions, allow_empty_reference, index_offset, self._token_memo
+        )
         self._oov_count = 0
         self._degenerate = 0
         self._progress = progress

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import importlib.machinery
+import importlib.util
+import sys
+import types
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,20 +40,69 @@ def emd_flow(a: NDArray[np.float64], b: NDArray[np.float64], cost: NDArray) -> N
     return _emd_many(a[None], b[None], np.asarray(cost)[None])[0]
 
 
+@functools.cache
+def _load_emd_c() -> Callable[..., Any]:
+    """POT's network-simplex entry point ``emd_c``, loaded without the rest of POT."""
+    # ``import ot.lp.emd_wrap`` runs ``ot/__init__``, which imports scipy and every POT
+    # solver: 0.95 s of CPU (measured) before the first solve, against 1 ms for this.
+    # The extension itself needs only numpy and the name ``ot.utils.dist`` (used by
+    # its lazy-cost variant, never here). So it is loaded from its file with
+    # placeholder parent modules that are removed again; ``ot.lp.emd_wrap`` is
+    # dropped too: a later ``import ot`` gets the same (cached) extension module, whose
+    # ``dist`` then imports the real one on first use.
+    spec = importlib.util.find_spec("ot")
+    if spec is None or spec.origin is None or "ot" in sys.modules:
+        from ot.lp.emd_wrap import emd_c
+
+        return emd_c  # type: ignore[no-any-return]
+    lp = Path(spec.origin).parent / "lp"
+    found = sorted(lp.glob("emd_wrap*" + importlib.machinery.EXTENSION_SUFFIXES[0]))
+    ext = importlib.util.spec_from_file_location("ot.lp.emd_wrap", found[0]) if found else None
+    if ext is None or ext.loader is None:
+        from ot.lp.emd_wrap import emd_c
+
+        return emd_c  # type: ignore[no-any-return]
+
+    def dist(*args: Any, **kwargs: Any) -> Any:
+        from ot.utils import dist as real
+
+        return real(*args, **kwargs)
+
+    placeholders = {
+        "ot": types.ModuleType("ot"),
+        "ot.lp": types.ModuleType("ot.lp"),
+        "ot.utils": types.ModuleType("ot.utils"),
+    }
+    placeholders["ot"].__path__ = [str(lp.parent)]
+    placeholders["ot.lp"].__path__ = [str(lp)]
+    placeholders["ot.utils"].dist = dist  # type: ignore[attr-defined]
+    sys.modules.update(placeholders)
+    try:
+        module = importlib.util.module_from_spec(ext)
+        ext.loader.exec_module(module)
+    finally:
+        for name, placeholder in placeholders.items():
+            if sys.modules.get(name) is placeholder:
+                del sys.modules[name]
+        sys.modules.pop("ot.lp.emd_wrap", None)
+    return module.emd_c  # type: ignore[no-any-return]
+
+
 def _emd_many(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
     """:func:`emd_flow` over a stack of same-shape problems (masses (G, l), (G, m))."""
     # POT's exact network-simplex solver, called below ot.emd's backend dispatch: that
     # layer costs ~80 us per call, 15x the solve itself on name-sized problems. The
     # inputs are prepared as ot.emd prepares them, and a test checks the flows agree to
-    # 1e-15. Imported here, on the first problem that needs it (importing POT takes a
-    # quarter of a second, and most name pairs never need it: see emd_flows).
-    from ot.lp.emd_wrap import emd_c
-
+    # 1e-15. Loaded on the first problem that needs it (most name pairs never do: see
+    # emd_flows).
+    emd_c = _load_emd_c()
     b = b * a.sum(axis=1, keepdims=True) / b.sum(axis=1, keepdims=True)
+    a = np.ascontiguousarray(a, dtype=np.float64)
     cost = np.ascontiguousarray(cost, dtype=np.float64)
     flow = np.empty_like(cost)
-    for g in range(len(cost)):
-        flow[g], _cost, _u, _v, code = emd_c(a[g], b[g], cost[g], _EMD_MAX_ITER, 1)
+    # Iterating the stacks hands out row views without per-item indexing.
+    for g, (ag, bg, cg) in enumerate(zip(a, b, cost, strict=True)):
+        flow[g], _cost, _u, _v, code = emd_c(ag, bg, cg, _EMD_MAX_ITER, 1)
         if code != 1:  # 1 = OPTIMAL in POT's result codes
             raise RuntimeError(f"the transport solver did not reach an optimum (code {code})")
     return flow
@@ -267,8 +321,8 @@ class WRDScore(EmbeddingMetric):
         }
 
     def prepare(self) -> None:
-        """Import POT's solver now (see :meth:`Metric.prepare`)."""
-        import ot.lp.emd_wrap  # noqa: F401
+        """Load POT's solver now (see :meth:`Metric.prepare`)."""
+        _load_emd_c()
 
     def _masses(self, table: NDArray, tokens: list[str]) -> NDArray:
         """Unnormalised weights of the distinct vectors of a batch (``tokens`` labels them)."""
