@@ -223,10 +223,11 @@ def flatten(
             new = dict.fromkeys([*references, *predictions])
             if memo:
                 new = [s for s in new if s not in memo]  # type: ignore[assignment]
-            memo.update((s, to_tokens(s)) for s in new)
+            fresh = [to_tokens(s) for s in new]
+            memo.update(zip(new, fresh, strict=True))
             preds = list(map(memo.__getitem__, predictions))
             single = list(map(memo.__getitem__, references))
-            distinct = memo.values()
+            distinct = fresh  # the others passed the checks in an earlier chunk
         else:
             preds = [
                 tokens(p) if type(p) in (str, list) else _tokens_of(p, "prediction", i)

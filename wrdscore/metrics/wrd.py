@@ -342,13 +342,20 @@ class WRDScore(EmbeddingMetric):
         rows = batch.rows
         unit = unit_rows(batch.table)
         masses = self._masses(batch.table, batch.tokens)
-        # Same tokens as a multiset: scored exactly 1 (see the class docstring).
-        bag: dict[tuple[str, ...], int] = {}
-        bag_of = np.fromiter(
-            (bag.setdefault(tuple(sorted(t)), len(bag)) for t in first_list),
-            dtype=np.int64,
-            count=len(first_list),
-        )
+        # Same tokens as a multiset: scored exactly 1 (see the class docstring). Only
+        # the names of pairs of two different names of equal length can be that, so
+        # only theirs are sorted.
+        sizes = np.fromiter(map(len, first_list), dtype=np.int64, count=len(first_list))
+        maybe = (sizes[ref_item] == sizes[pred_item]) & (ref_item != pred_item)
+        bag_of = np.arange(len(first_list))
+        if maybe.any():
+            bag: dict[tuple[str, ...], int] = {}
+            sorted_items = np.unique(np.concatenate([ref_item[maybe], pred_item[maybe]]))
+            bag_of[sorted_items] = np.fromiter(
+                (bag.setdefault(tuple(sorted(first_list[i])), i) for i in sorted_items.tolist()),
+                dtype=np.int64,
+                count=len(sorted_items),
+            )
 
         starts_r, starts_p = pairs.ref_start, pairs.pred_start
         len_r, len_p = pairs.ref_len, pairs.pred_len
