@@ -268,3 +268,47 @@ def test_a_real_ctrl_c_while_workers_score_leaves_nothing(emb, tmp_path):
     assert not out.exists() and temporary() == []
     with pytest.raises(ProcessLookupError):
         os.killpg(proc.pid, 0)  # no worker of the group is left running
+
+
+def test_small_input_is_cut_for_the_cores_and_numbers_do_not_move(emb, tmp_path):
+    # 2,500 pairs are one default chunk; the engine cuts them into chunks of 1,000 so
+    # that two workers share them. Per-pair rows and counts equal one in-process chunk
+    # of the whole input, and --jobs 1 equals --jobs 2 byte for byte.
+    rng = np.random.default_rng(3)
+    words = [*VECTORS, "artwork"]
+    refs, preds = tmp_path / "r.txt", tmp_path / "p.txt"
+    for path, low in ((refs, 1), (preds, 0)):
+        path.write_text(
+            "".join(" ".join(rng.choice(words, rng.integers(low, 6))) + "\n" for _ in range(2500))
+        )
+    metric = get_metric("wrd", embeddings=emb)
+    want = metric.score(read_items(refs, references=True), read_items(preds))
+    outs = []
+    for jobs in (1, 2):
+        out = tmp_path / f"pairs{jobs}.tsv"
+        (res,) = score_files([metric], refs, preds, jobs=jobs, per_pair=out)
+        outs.append((res, out.read_bytes()))
+    assert outs[0] == outs[1]
+    rows = _per_pair(tmp_path / "pairs1.tsv")[1:]
+    for j, key in enumerate(metric.keys):
+        assert [float(r[3 + j]) for r in rows] == want.values[key].tolist()
+    res = outs[0][0]
+    assert (res.oov_tokens, res.empty_predictions, res.degenerate_pairs) == (
+        want.oov_tokens,
+        want.empty_predictions,
+        want.degenerate_pairs,
+    )
+
+
+def test_a_memo_shared_by_batches_gives_the_tokens_of_a_fresh_one():
+    from wrdscore.metrics._engine import flatten
+
+    memo: dict = {}
+    first = flatten(["getName", "size"], ["get name", "count"], memo=memo)
+    second = flatten(["size", "isEmpty"], ["getName", "count"], memo=memo)
+    fresh = flatten(["size", "isEmpty"], ["getName", "count"])
+    assert second.refs == fresh.refs and second.preds == fresh.preds
+    # Equal items of different batches share one token list (split once).
+    assert second.refs[0] is first.refs[1] and second.preds[0] is first.refs[0]
+    with pytest.raises(WrdscoreError, match="reference 1 has 1,001 sub-tokens"):
+        flatten(["size", " ".join(["get"] * 1001)], ["a", "b"], memo=memo)

@@ -272,3 +272,43 @@ def test_progress_counts_identical_and_degenerate_pairs_too():
     res = WRDScore(emb).score(refs, preds, progress=done.append)
     assert res.degenerate_pairs == 1
     assert sum(done) == len(refs)
+
+
+def test_solver_loaded_alone_equals_ot_emd_and_leaves_pot_importable():
+    # In a fresh interpreter: loading emd_c imports no other part of POT (nor scipy),
+    # its flows equal ot.emd's, and a later `import ot` still works in full.
+    import subprocess
+    import sys
+
+    code = """
+import sys
+import numpy as np
+from wrdscore.metrics.wrd import _load_emd_c, emd_flow
+_load_emd_c()
+assert not [m for m in sys.modules if m == "ot" or m.startswith(("ot.", "scipy"))], sys.modules
+rng = np.random.default_rng(0)
+problems = []
+for n1, n2 in [(3, 3), (5, 4), (25, 28)]:
+    a, b = rng.random(n1), rng.random(n2)
+    problems.append((a / a.sum(), b / b.sum(), rng.random((n1, n2))))
+flows = [emd_flow(*p) for p in problems]
+import ot
+for p, f in zip(problems, flows):
+    assert np.max(np.abs(f - ot.emd(*p))) <= 1e-15
+assert ot.lp.emd_wrap.emd_c is _load_emd_c()
+assert ot.lp.emd_wrap.dist(np.eye(2), np.zeros((1, 2))).shape == (2, 1)
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
+def test_permutations_score_one_in_a_batch_of_mixed_lengths():
+    emb = TokenEmbeddings.from_vectors({t: RNG.normal(size=4) for t in VOCAB})
+    refs = ["get user name", "get user name", "size count", "get get set", "map", "add put"]
+    preds = ["name get user", "get user map", "count size", "get set set", "map", "put"]
+    res = WRDScore(emb).score(refs, preds)
+    alone = [WRDScore(emb).sentence_score(r, p).f1[0] for r, p in zip(refs, preds, strict=True)]
+    assert res.f1.tolist() == alone
+    assert [f == 1.0 for f in res.f1.tolist()] == [True, False, True, False, True, False]
