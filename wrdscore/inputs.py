@@ -314,6 +314,10 @@ def per_pair_header(path: str | Path, columns: Sequence[tuple[str, Sequence[str]
     return "\t".join(["index", "reference", "prediction", *cols]) + "\n"
 
 
+def _all_str(items: Sequence[Item]) -> bool:
+    return set(map(type, items)) <= {str}
+
+
 def per_pair_text(
     path: str | Path,
     start: int,
@@ -322,8 +326,9 @@ def per_pair_text(
     results: Sequence[ScoreResult],
 ) -> str:
     """The per-pair rows of some pairs, the first numbered ``start`` (format by extension)."""
-    refs = [item_text(r) for r in references]
-    preds = [item_text(p) for p in predictions]
+    # Text files give strings, which are their own display form.
+    refs = references if _all_str(references) else [item_text(r) for r in references]
+    preds = predictions if _all_str(predictions) else [item_text(p) for p in predictions]
     rows = range(start, start + len(refs))
     if Path(path).suffix.lower() == ".jsonl":
         columns = [
@@ -340,7 +345,10 @@ def per_pair_text(
     # %r of a Python float: the shortest string that reads back as the same number.
     values = [v.tolist() for res in results for v in res.values.values()]
     row = "%d\t%s\t%s" + "\t%r" * len(values) + "\n"
-    # A TAB inside a free-text item would shift the columns.
-    refs = [r.replace("\t", " ") for r in refs]
-    preds = [p.replace("\t", " ") for p in preds]
+    # A TAB inside a free-text item would shift the columns (one look at all the text
+    # first: items rarely have one).
+    if "\t" in "".join(refs):
+        refs = [r.replace("\t", " ") for r in refs]
+    if "\t" in "".join(preds):
+        preds = [p.replace("\t", " ") for p in preds]
     return "".join(map(row.__mod__, zip(rows, refs, preds, *values, strict=True)))

@@ -60,8 +60,6 @@ def score(
     """Score a file of predicted names against a file of true names (the main job)."""
     import json
 
-    from rich.table import Table
-
     from wrdscore.inputs import check_per_pair_path
     from wrdscore.metrics import build_metrics, score_files
     from wrdscore.progress import progress_bar
@@ -89,6 +87,8 @@ def score(
         out = {"pairs": pairs, "metrics": {r.metric: _result_json(r) for r in results}}
         typer.echo(json.dumps(out, indent=2))
         return
+    from rich.table import Table  # only for the table (--format json never needs rich)
+
     # One column per metric, one row per value; the headline value is marked.
     keys = list(dict.fromkeys(k for r in results for k in r.keys))
     table = Table()

@@ -220,9 +220,9 @@ def flatten(
         if set(map(type, predictions)) | set(map(type, references)) == {str}:
             # Only strings (every file read by `wrdscore score`): split each distinct
             # one once, then look every item up at C speed.
-            new = dict.fromkeys([*references, *predictions])
-            if memo:
-                new = [s for s in new if s not in memo]  # type: ignore[assignment]
+            new = set(references)
+            new.update(predictions)  # type: ignore[arg-type]
+            new -= memo.keys()
             fresh = [to_tokens(s) for s in new]
             memo.update(zip(new, fresh, strict=True))
             preds = list(map(memo.__getitem__, predictions))
