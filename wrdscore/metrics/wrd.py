@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import importlib.machinery
 import importlib.util
+import itertools
 import sys
 import types
 from collections.abc import Callable, Sequence
@@ -343,10 +344,21 @@ class WRDScore(EmbeddingMetric):
         unit = unit_rows(batch.table)
         masses = self._masses(batch.table, batch.tokens)
         # Same tokens as a multiset: scored exactly 1 (see the class docstring). Only
-        # the names of pairs of two different names of equal length can be that, so
-        # only theirs are sorted.
+        # two different names with the same number of tokens, and the same sum and
+        # sum of squares of token ids, can be that, so only theirs are sorted.
         sizes = np.fromiter(map(len, first_list), dtype=np.int64, count=len(first_list))
-        maybe = (sizes[ref_item] == sizes[pred_item]) & (ref_item != pred_item)
+        flat = list(itertools.chain.from_iterable(first_list))
+        ids = dict(zip(dict.fromkeys(flat), itertools.count()))
+        token_id = np.fromiter(map(ids.__getitem__, flat), dtype=np.float64, count=len(flat))
+        owner = np.repeat(np.arange(len(first_list)), sizes)
+        s1 = np.bincount(owner, weights=token_id, minlength=len(first_list))
+        s2 = np.bincount(owner, weights=token_id**2, minlength=len(first_list))
+        maybe = (
+            (sizes[ref_item] == sizes[pred_item])
+            & (s1[ref_item] == s1[pred_item])
+            & (s2[ref_item] == s2[pred_item])
+            & (ref_item != pred_item)
+        )
         bag_of = np.arange(len(first_list))
         if maybe.any():
             bag: dict[tuple[str, ...], int] = {}
