@@ -68,8 +68,16 @@ def test_wrdscore_is_finite_in_range_and_symmetric(case):
     ab, ba = metric.score(refs, preds), metric.score(preds, refs)
     _check(ab)
     _check(ba)
-    np.testing.assert_allclose(ab.f1, ba.f1, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(ab.precision, ba.recall, rtol=0, atol=1e-12)
+    # A token repeated on one side makes the optimal plan non-unique (flow can move
+    # between the copies at no cost), and P and R depend on which plan the solver
+    # returns, which may differ for the transposed problem (test_wrdscore_tied_plans;
+    # hypothesis found [alpha, alpha, gamma] vs [alpha, alpha, alpha, beta], F1 0.728
+    # one way and 0.673 the other). In general position the plan is unique.
+    plain = np.array(
+        [len(set(a)) == len(a) and len(set(b)) == len(b) for a, b in zip(refs, preds, strict=True)]
+    )
+    np.testing.assert_allclose(ab.f1[plain], ba.f1[plain], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(ab.precision[plain], ba.recall[plain], rtol=0, atol=1e-12)
 
 
 @settings(max_examples=150, deadline=None)
