@@ -64,7 +64,9 @@ SAMPLE = 30
 
 
 def rho(x: np.ndarray, y: np.ndarray) -> float:
-    """Spearman's rank correlation."""
+    """Spearman's rank correlation (NaN, without a warning, when ``x`` is constant)."""
+    if np.ptp(x) == 0:
+        return float("nan")
     return float(spearmanr(x, y)[0])
 
 
@@ -118,7 +120,9 @@ def main() -> None:
     def row(label: str, kind: str, s: np.ndarray) -> str:
         per_set = [rho(s[sets == k], human[sets == k]) for k in names]
         cells = [rho(s, human), rho(s[zero], human[zero]), *per_set]
-        return f"| {label} | {kind} | " + " | ".join(f"{c:.3f}" for c in cells) + " |"
+        # A constant score (ROUGE-1 on the pairs where it is 0) has no rank correlation.
+        text = ["-" if np.isnan(c) else f"{c:.3f}" for c in cells]
+        return f"| {label} | {kind} | " + " | ".join(text) + " |"
 
     lines.append(row("ROUGE-1 F", "-", r1))
     case_refs, case_preds = (list(x) for x in zip(*CASES, strict=True))

@@ -385,6 +385,8 @@ def test_train_specialise_fasttext_writes_pairs_and_sizes(corpus, tmp_path):
     assert meta["name"] == emb.name == "fixture-ft-8-cf"
     sizes = meta["specialise"]["constraints"]["sizes"]
     assert sizes == {"contrast": 4, "synonym": 1, "abbreviation": 1}
+    # The fixture corpus has no context: its one synonym comes from summaries.
+    assert meta["specialise"]["constraints"]["synonym_sources"] == {"summary": 1, "body": 0}
     assert meta["specialise"]["method"] == "counter-fitting"
     assert meta["specialise"]["settings"]["delta"] == 1.0
     pairs = read_pairs(tmp_path / "s" / "pairs.tsv")
@@ -395,6 +397,11 @@ def test_train_specialise_fasttext_writes_pairs_and_sizes(corpus, tmp_path):
         ("contrast", "rotate", "shift"),
         ("synonym", "blank", "empty"),
         ("abbreviation", "num", "number"),
+    }
+    assert {p.kind: p.source for p in pairs} == {
+        "contrast": "siblings",
+        "synonym": "summary",
+        "abbreviation": "frames",
     }
     loaded = load_embeddings(tmp_path / "s")
     # gensim recomposes FastText word vectors on load: they are the specialised ones,
