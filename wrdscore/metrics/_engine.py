@@ -14,6 +14,7 @@ import contextlib
 import gc
 import math
 import os
+import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -197,17 +198,24 @@ def flatten(
         return found
 
     try:
-        preds = [
-            tokens(p) if type(p) in (str, list) else _tokens_of(p, "prediction", i)
-            for i, p in enumerate(predictions)
-        ]
-        # None marks an item that is not one plain reference (alternatives, or bad).
-        single = [
-            tokens(r)
-            if type(r) is str or (type(r) is list and (not r or type(r[0]) is str))
-            else None
-            for r in references
-        ]
+        if set(map(type, predictions)) | set(map(type, references)) == {str}:
+            # Only strings (every file read by `wrdscore score`): split each distinct
+            # one once, then look every item up at C speed.
+            memo.update((s, to_tokens(s)) for s in dict.fromkeys([*references, *predictions]))
+            preds = list(map(memo.__getitem__, predictions))
+            single = list(map(memo.__getitem__, references))
+        else:
+            preds = [
+                tokens(p) if type(p) in (str, list) else _tokens_of(p, "prediction", i)
+                for i, p in enumerate(predictions)
+            ]
+            # None marks an item that is not one plain reference (alternatives, or bad).
+            single = [
+                tokens(r)
+                if type(r) is str or (type(r) is list and (not r or type(r[0]) is str))
+                else None
+                for r in references
+            ]
     except TypeError:
         # A list holding something other than strings: the slow path names the item.
         for i, p in enumerate(predictions):
@@ -398,18 +406,86 @@ def _chunks(job: _Job, size: int) -> Iterator[tuple[int, list[str], list[str]]]:
         start += len(ref_lines)
 
 
-def _run(fn: Callable[[Any], Any], tasks: Iterator[Any], jobs: int, pool: Any) -> Iterator[Any]:
-    """``map(fn, tasks)`` in order, on ``pool`` with at most ``2 * jobs`` tasks in flight."""
-    if pool is None:
-        yield from map(fn, tasks)
-        return
-    pending: deque[Any] = deque()
-    for task in tasks:
-        pending.append(pool.apply_async(fn, (task,)))
-        if len(pending) >= 2 * jobs:
-            yield pending.popleft().get()
-    while pending:
-        yield pending.popleft().get()
+def _serve(conn: Any) -> None:
+    """A worker: run ``(fn, task)`` messages until ``None``, answering ``(ok, value)``."""
+    while (message := conn.recv()) is not None:
+        fn, task = message
+        try:
+            answer = (True, fn(task))
+        except BaseException as exc:  # sent back, raised again in the parent
+            answer = (False, exc)
+        try:
+            conn.send(answer)
+        except Exception as exc:  # an exception that does not pickle
+            conn.send((False, RuntimeError(repr(exc))))
+
+
+class _Workers:
+    """Forked worker processes, one pipe each, fed chunks round robin.
+
+    Deliberately simpler than ``multiprocessing.Pool``: no shared queues or locks, so
+    stopping them (an error, Ctrl-C) is a plain kill that cannot deadlock, and
+    results come back in order because chunk ``k`` always goes to worker
+    ``k % jobs``. Each worker has one chunk at a time, and the parent takes a
+    worker's result before sending it the next chunk, so neither side ever waits on
+    a full pipe. The workers are born ignoring Ctrl-C: the parent alone handles it.
+    """
+
+    def __init__(self, jobs: int) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self.conns: list[Any] = []
+        self.procs: list[Any] = []
+        # Objects that exist now are never collected in the workers: without this
+        # their collector would touch (so copy) every page they share with us.
+        gc.freeze()
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            for _ in range(jobs):
+                here, there = context.Pipe()
+                proc = context.Process(target=_serve, args=(there,), daemon=True)
+                proc.start()
+                there.close()
+                self.conns.append(here)
+                self.procs.append(proc)
+        finally:
+            signal.signal(signal.SIGINT, handler)
+            gc.unfreeze()
+
+    def map(self, fn: Callable[[Any], Any], tasks: Iterator[Any]) -> Iterator[Any]:
+        """``map(fn, tasks)``, in order, one task in flight per worker."""
+        jobs = len(self.conns)
+        busy: deque[int] = deque()
+        for k, task in enumerate(tasks):
+            if len(busy) == jobs:
+                yield self._answer(busy.popleft())  # worker k % jobs: free again
+            self.conns[k % jobs].send((fn, task))
+            busy.append(k % jobs)
+        while busy:
+            yield self._answer(busy.popleft())
+
+    def _answer(self, worker: int) -> Any:
+        try:
+            ok, value = self.conns[worker].recv()
+        except EOFError:
+            raise RuntimeError("a scoring worker process died") from None
+        if not ok:
+            raise value
+        return value
+
+    def close(self) -> None:
+        for proc in self.procs:
+            proc.kill()
+        for proc in self.procs:
+            proc.join()
+        for conn in self.conns:
+            conn.close()
+
+
+def _run(fn: Callable[[Any], Any], tasks: Iterator[Any], workers: _Workers | None) -> Iterator[Any]:
+    """``map(fn, tasks)`` in order: in this process, or on the workers."""
+    return map(fn, tasks) if workers is None else workers.map(fn, tasks)
 
 
 def default_jobs() -> int:
@@ -459,7 +535,8 @@ def score_files(
         Worker processes (default: the cores available). Chunks are scored in
         parallel and put back in order, so every number is the same for any
         ``jobs``; an input of one chunk is scored in this process. Workers are
-        forked, so ``jobs`` above 1 needs a platform with ``fork`` (not Windows).
+        forked (they inherit the loaded metrics); where ``fork`` does not exist
+        (Windows) everything runs in this process.
     chunk_pairs : int
         Pairs per chunk.
     progress : callable, optional
@@ -520,20 +597,22 @@ def score_files(
             "every prediction needs exactly one reference item"
         )
     jobs = min(jobs or default_jobs(), -(-n_refs // chunk_pairs))
-    pool = None
+    if jobs > 1:
+        import multiprocessing
+
+        if "fork" not in multiprocessing.get_all_start_methods():
+            jobs = 1  # the workers inherit the loaded metrics by forking (not on Windows)
+    workers = None
     _JOB = job
     try:
         if jobs > 1:
-            import multiprocessing
-
             for m in metrics:
                 m.prepare()
-
-            pool = multiprocessing.get_context("fork").Pool(jobs)
+            workers = _Workers(jobs)
         means: list[NDArray | None] = [None] * len(metrics)
         if any(map(_batch_centered, metrics)):
             totals: list[list[Any]] = [[0.0, 0] for _ in metrics]
-            for sums in _run(_batch_chunk, _chunks(job, chunk_pairs), jobs, pool):
+            for sums in _run(_batch_chunk, _chunks(job, chunk_pairs), workers):
                 for total, part in zip(totals, sums, strict=True):
                     if part is not None:
                         total[0] = total[0] + part[0]
@@ -550,7 +629,7 @@ def score_files(
             if job.per_pair is not None:
                 out = stack.enter_context(atomic_write(job.per_pair))
                 out.write(per_pair_header(job.per_pair, [(m.name, m.keys) for m in metrics]))
-            for n, summary, rows in _run(_score_chunk, tasks, jobs, pool):
+            for n, summary, rows in _run(_score_chunk, tasks, workers):
                 for k, (chunk_sums, *chunk_counts) in enumerate(summary):
                     sums[k].append(chunk_sums)
                     counts[k] += chunk_counts
@@ -563,9 +642,8 @@ def score_files(
         for m in metrics:
             if _batch_centered(m):
                 m._batch_mean = None  # type: ignore[attr-defined]
-        if pool is not None:
-            pool.terminate()
-            pool.join()
+        if workers is not None:
+            workers.close()
     return [
         CorpusScores(
             metric=m.name,
