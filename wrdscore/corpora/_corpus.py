@@ -4,10 +4,16 @@ A corpus is a folder with two files:
 
 ``methods.jsonl.gz``
     One JSON object per method, gzip-compressed JSON Lines, with the fields
-    ``name``, ``tokens``, ``type``, ``path``, ``line``, ``summary`` and ``source``
-    (index into the manifest's ``sources`` list).
+    ``name``, ``tokens``, ``type``, ``path``, ``line``, ``summary``, ``context``
+    (see :mod:`wrdscore.corpora._context`) and ``source`` (index into the
+    manifest's ``sources`` list).
 ``manifest.json``
-    Sources, counts, parser, options, versions and timing (see the README).
+    Format version, sources, counts, parser, options, versions and timing (see the
+    README).
+
+Format 2 added ``context``. A format-1 corpus (its manifest has no ``format``) is
+still read for names and summaries; what needs context calls
+:meth:`Corpus.require_context`.
 
 Readers stream the records; nothing ever holds a whole corpus in memory.
 """
@@ -27,7 +33,9 @@ from wrdscore.errors import WrdscoreError
 
 METHODS_FILE = "methods.jsonl.gz"
 MANIFEST_FILE = "manifest.json"
-RECORD_FIELDS = ("name", "tokens", "type", "path", "line", "summary", "source")
+RECORD_FIELDS = ("name", "tokens", "type", "path", "line", "summary", "context", "source")
+#: The version ``wrdscore ingest`` writes into the manifest's ``format``.
+CORPUS_FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -47,6 +55,25 @@ class Corpus:
     path: Path
     manifest: dict[str, Any] = field(repr=False)
     manifest_sha256: str
+
+    @property
+    def format(self) -> int:
+        """The corpus format version: 1 for corpora written before ``format`` existed."""
+        return int(self.manifest.get("format", 1))
+
+    def require_context(self) -> None:
+        """Refuse a corpus whose records have no ``context`` (written before format 2).
+
+        Raises
+        ------
+        WrdscoreError
+            Telling the user to ingest the sources again.
+        """
+        if self.format < 2:
+            raise WrdscoreError(
+                f"corpus {self.path} has format {self.format}, without method context; "
+                "re-ingest its sources with `wrdscore ingest` to train on context"
+            )
 
     def iter_methods(self) -> Iterator[dict[str, Any]]:
         """Stream the method records in the order they were written.
@@ -95,6 +122,32 @@ def open_corpus(path: str | Path) -> Corpus:
     return Corpus(folder, manifest, hashlib.sha256(raw).hexdigest())
 
 
+def encode_record(record: dict[str, Any]) -> str:
+    """One record as a line of ``methods.jsonl.gz`` (compact JSON, newline-terminated).
+
+    Examples
+    --------
+    >>> encode_record({"name": "getX", "tokens": ["get", "x"]})
+    '{"name":"getX","tokens":["get","x"]}\\n'
+    """
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def token_list_json(tokens: list[str]) -> str:
+    """``json.dumps(tokens)`` (compact, non-ASCII kept) for sub-tokens of the splitter.
+
+    The splitter's tokens hold only letters, digits and combining marks, none of
+    which JSON escapes, so the list is written by joining: for a method's context
+    this is several times faster than the encoder, and ingest writes one per method.
+
+    Examples
+    --------
+    >>> token_list_json(["größe", "1"]), token_list_json([])
+    ('["größe","1"]', '[]')
+    """
+    return '["' + '","'.join(tokens) + '"]' if tokens else "[]"
+
+
 class CorpusWriter:
     """Stream method records into ``methods.jsonl.gz`` inside a (temporary) folder.
 
@@ -107,7 +160,7 @@ class CorpusWriter:
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> with CorpusWriter(d) as w:
     ...     w.write({"name": "getX", "tokens": ["get", "x"], "type": "A", "path": "A.java",
-    ...              "line": 3, "summary": None, "source": 0})
+    ...              "line": 3, "summary": None, "context": ["x"], "source": 0})
     ...     w.write_manifest({"counts": {"methods": 1}})
     >>> [r["name"] for r in open_corpus(d).iter_methods()]
     ['getX']
@@ -117,14 +170,18 @@ class CorpusWriter:
         self.folder = Path(folder)
         self.count = 0
         self._fh: IO[str] = gzip.open(  # noqa: SIM115 - closed in close()
-            self.folder / METHODS_FILE, "wt", encoding="utf-8", compresslevel=6
+            self.folder / METHODS_FILE, "wt", encoding="utf-8", compresslevel=4
         )
 
     def write(self, record: dict[str, Any]) -> None:
         """Append one method record (the fields of :data:`RECORD_FIELDS`)."""
-        self._fh.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
-        self._fh.write("\n")
+        self._fh.write(encode_record(record))
         self.count += 1
+
+    def write_lines(self, lines: str, count: int) -> None:
+        """Append ``count`` records already encoded as lines (see :func:`encode_record`)."""
+        self._fh.write(lines)
+        self.count += count
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
         """Write ``manifest.json`` (pretty-printed, stable key order)."""

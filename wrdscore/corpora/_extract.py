@@ -31,7 +31,8 @@ class FileResult(NamedTuple):
         other parser did), ``"failed"`` (neither did) or ``"binary"`` (NUL bytes:
         not a text file, not parsed).
     records : list of dict
-        ``name``, ``tokens``, ``type``, ``line``, ``summary`` per method, in source order.
+        ``name``, ``tokens``, ``type``, ``line``, ``summary``, ``context`` per method,
+        in source order.
     reason : str or None
         Why the file failed or was skipped.
     non_utf8 : bool
@@ -52,7 +53,7 @@ def other_parser(parser: str) -> str:
 def _run(parser: str, data: bytes, text: str) -> tuple[list[MethodFound], ParseFailure | None]:
     if parser == "tree-sitter":
         return extract_treesitter(data)
-    return extract_javalang(text)
+    return extract_javalang(text, data)
 
 
 def _records(methods: list[MethodFound]) -> list[dict[str, Any]]:
@@ -63,6 +64,7 @@ def _records(methods: list[MethodFound]) -> list[dict[str, Any]]:
             "type": m.type,
             "line": m.line,
             "summary": m.summary,
+            "context": m.context,
         }
         for m in methods
     ]

@@ -1,14 +1,19 @@
 """``wrdscore ingest``: Java sources in, a corpus folder out.
 
 The main process streams files out of the sources in batches, a process pool maps
-:func:`~wrdscore.corpora._extract.extract_file` over them, and the main process
-writes the records in source order as the batches come back. At most a few
-batches are in flight, so memory stays flat whatever the corpus size.
+:func:`~wrdscore.corpora._extract.extract_file` over them and encodes the records
+as JSON lines, and the main process writes the lines in source order as the
+batches come back. At most a few batches are in flight, so memory stays flat
+whatever the corpus size. The workers encode because sending a record's token
+lists back to the main process (pickling hundreds of small strings per method)
+and encoding them there would cost more than the encoding itself, and on one
+process.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import multiprocessing
 import os
@@ -17,25 +22,25 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from multiprocessing.pool import AsyncResult
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.progress import TextColumn
 
 from wrdscore import __version__
 from wrdscore.atomic import atomic_dir
-from wrdscore.corpora._corpus import CorpusWriter
+from wrdscore.corpora._corpus import CORPUS_FORMAT, CorpusWriter, token_list_json
 from wrdscore.corpora._extract import (
     BINARY,
     FAILED,
     FALLBACK,
     PARSED,
     PARSERS,
-    FileResult,
     extract_file,
     other_parser,
 )
 from wrdscore.corpora._javalang import parser_version as javalang_version
 from wrdscore.corpora._sources import JavaFile, iter_java_files, open_sources
+from wrdscore.corpora._tokenize import split_identifier
 from wrdscore.corpora._treesitter import parser_version as treesitter_version
 from wrdscore.corpora._treesitter import warm_up
 from wrdscore.errors import WrdscoreError
@@ -76,9 +81,80 @@ def _batches(files: Iterable[JavaFile]) -> Iterator[list[JavaFile]]:
         yield batch
 
 
-def extract_batch(datas: list[bytes], parser: str, fallback: bool) -> list[FileResult]:
-    """:func:`extract_file` over a list of files (one pool task)."""
-    return [extract_file(data, parser, fallback) for data in datas]
+class EncodedFile(NamedTuple):
+    """One file's :class:`~wrdscore.corpora.FileResult`, its records as JSON lines.
+
+    Attributes
+    ----------
+    status, reason, non_utf8
+        As in :class:`~wrdscore.corpora.FileResult`.
+    names : list of str
+        The method names, one per record.
+    lines : str
+        The records, one JSON line each.
+    """
+
+    status: str
+    reason: str | None
+    non_utf8: bool
+    names: list[str]
+    lines: str
+
+
+def encode_records(records: list[dict[str, Any]], path: str, source: int) -> str:
+    """The records :func:`extract_file` found in one file as lines of ``methods.jsonl``.
+
+    Equal to ``encode_record`` of each full record (``json.dumps``), but the
+    context is joined directly (:func:`~wrdscore.corpora._corpus.token_list_json`).
+
+    Examples
+    --------
+    >>> records = extract_file(b"class A { int getX() { return x; } }").records
+    >>> print(encode_records(records, "A.java", 0), end="")
+    {"name":"getX","tokens":["get","x"],"type":"A","path":"A.java","line":1,"summary":null,\
+"context":["x"],"source":0}
+    """
+    tail = f',"source":{source:d}}}\n'
+    return "".join(
+        json.dumps(
+            {
+                "name": r["name"],
+                "tokens": r["tokens"],
+                "type": r["type"],
+                "path": path,
+                "line": r["line"],
+                "summary": r["summary"],
+            },
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )[:-1]
+        + ',"context":'
+        + token_list_json(r["context"])
+        + tail
+        for r in records
+    )
+
+
+def extract_batch(
+    files: list[tuple[bytes, str, int]], parser: str, fallback: bool
+) -> list[EncodedFile]:
+    """:func:`extract_file` and :func:`encode_records` over ``(data, path, source)`` files.
+
+    One pool task.
+    """
+    out = []
+    for data, path, source in files:
+        result = extract_file(data, parser, fallback)
+        out.append(
+            EncodedFile(
+                result.status,
+                result.reason,
+                result.non_utf8,
+                [r["name"] for r in result.records],
+                encode_records(result.records, path, source),
+            )
+        )
+    return out
 
 
 def _init_worker() -> None:
@@ -88,13 +164,13 @@ def _init_worker() -> None:
     warm_up()
 
 
-def _readable(batch: list[JavaFile]) -> list[bytes]:
-    return [f.data for f in batch if f.data is not None]
+def _readable(batch: list[JavaFile]) -> list[tuple[bytes, str, int]]:
+    return [(f.data, f.path, f.source) for f in batch if f.data is not None]
 
 
 def _extracted(
     batches: Iterable[list[JavaFile]], parser: str, fallback: bool, jobs: int
-) -> Iterator[tuple[list[JavaFile], list[FileResult]]]:
+) -> Iterator[tuple[list[JavaFile], list[EncodedFile]]]:
     """Each batch with the results of its readable files, in order."""
     if jobs == 1:
         for batch in batches:
@@ -102,7 +178,7 @@ def _extracted(
         return
     with multiprocessing.get_context().Pool(jobs, initializer=_init_worker) as pool:
         # Leaving the block (normally, on error or on Ctrl-C) terminates the workers.
-        pending: deque[tuple[list[JavaFile], AsyncResult[list[FileResult]]]] = deque()
+        pending: deque[tuple[list[JavaFile], AsyncResult[list[EncodedFile]]]] = deque()
         for batch in batches:
             pending.append(
                 (batch, pool.apply_async(extract_batch, (_readable(batch), parser, fallback)))
@@ -142,7 +218,8 @@ def ingest(
     """Extract every method of the Java files in ``sources`` into a corpus folder.
 
     Writes ``output/methods.jsonl.gz`` (one record per method: ``name``, ``tokens``,
-    ``type``, ``path``, ``line``, ``summary``, ``source``) and ``output/manifest.json``,
+    ``type``, ``path``, ``line``, ``summary``, ``context``, ``source``) and
+    ``output/manifest.json``,
     atomically: an error or Ctrl-C part way leaves no ``output`` and no temporary folder.
 
     Parameters
@@ -197,7 +274,6 @@ def ingest(
         BINARY: "files_skipped_binary",
     }
     names: set[str] = set()
-    tokens: set[str] = set()
     failed: list[dict[str, Any]] = []
     skipped: list[dict[str, Any]] = []
     bar = progress_bar(
@@ -227,21 +303,9 @@ def ingest(
                         skipped.append({**where, "reason": result.reason})
                     elif result.status == FAILED:
                         failed.append({**where, "reason": result.reason})
-                    for record in result.records:
-                        writer.write(
-                            {
-                                "name": record["name"],
-                                "tokens": record["tokens"],
-                                "type": record["type"],
-                                "path": file.path,
-                                "line": record["line"],
-                                "summary": record["summary"],
-                                "source": file.source,
-                            }
-                        )
-                        names.add(record["name"])
-                        tokens.update(record["tokens"])
-                    counts["methods"] += len(result.records)
+                    writer.write_lines(result.lines, len(result.names))
+                    names.update(result.names)
+                    counts["methods"] += len(result.names)
                 elapsed = time.perf_counter() - started
                 bar.update(
                     task,
@@ -250,9 +314,10 @@ def ingest(
                     mbps=read_bytes / (1 << 20) / max(elapsed, 1e-9),
                 )
         counts["distinct_names"] = len(names)
-        counts["distinct_tokens"] = len(tokens)
+        counts["distinct_tokens"] = len({t for name in names for t in split_identifier(name)})
         fallback_parser = other_parser(parser)
         manifest = {
+            "format": CORPUS_FORMAT,
             "wrdscore_version": __version__,
             "parser": {"name": parser, "version": _VERSIONS[parser]()},
             "fallback_parser": (

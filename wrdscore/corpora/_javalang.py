@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from importlib.metadata import version
 from typing import Any
 
 import javalang
 from javalang import tree as jt
 
+from wrdscore.corpora._context import context_tokens, declaration_span
 from wrdscore.corpora._javadoc import first_sentence
 from wrdscore.corpora._scope import ANONYMOUS, CONSTRUCTOR, MethodFound, ParseFailure
 
@@ -46,6 +48,54 @@ def _scope(path: tuple[Any, ...]) -> str:
     return ".".join(parts)
 
 
+_NEWLINE = re.compile(rb"\n")
+
+
+class _Offsets:
+    """Byte offsets of javalang's (line, column) positions in one file."""
+
+    def __init__(self, text: str, data: bytes) -> None:
+        # javalang counts lines at "\n" only, and columns in characters from 1.
+        self.text, self.data = text, data
+        self.ascii = text.isascii()
+        self.line_bytes = [0, *(m.end() for m in _NEWLINE.finditer(data))]
+        self.line_chars = self.line_bytes if self.ascii else [0, *_line_starts(text)]
+
+    def __call__(self, line: int, column: int) -> int:
+        start = self.line_bytes[line - 1]
+        if self.ascii:
+            return start + column - 1
+        chars = self.line_chars[line - 1]
+        return start + len(self.text[chars : chars + column - 1].encode("utf-8"))
+
+
+def _line_starts(text: str) -> list[int]:
+    starts, at = [], text.find("\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
+    return starts
+
+
+def _context(node: jt.MethodDeclaration, offsets: _Offsets) -> list[str]:
+    """The method's context; its Javadoc's only where the position cannot be trusted.
+
+    javalang reports where the declaration starts after its modifiers; the name and
+    the end are found from there. Its positions count Unicode escapes (``\\u0041``)
+    as one character, so on a line with such an escape before the method they point
+    elsewhere: the name found there then differs from the method's, and the code part
+    of the context is left out rather than taken from the wrong place.
+    """
+    start = offsets(node.position.line, node.position.column) if node.position else -1
+    span = declaration_span(offsets.data, start) if start >= 0 else None
+    javadoc = node.documentation.encode("utf-8") if node.documentation else None
+    if span is not None:
+        name_at, name_end, end = span
+        if offsets.data[name_at:name_end].decode("utf-8", "replace") == node.name:
+            return context_tokens(offsets.data, start, end, name_at, name_end, javadoc)
+    return context_tokens(b"", 0, 0, 0, 0, javadoc)
+
+
 def _failure(exc: Exception) -> ParseFailure:
     if isinstance(exc, javalang.parser.JavaSyntaxError):
         at = exc.at
@@ -60,7 +110,9 @@ def _failure(exc: Exception) -> ParseFailure:
     return ParseFailure("javalang", f"{type(exc).__name__}: {exc}")
 
 
-def extract_javalang(text: str) -> tuple[list[MethodFound], ParseFailure | None]:
+def extract_javalang(
+    text: str, data: bytes | None = None
+) -> tuple[list[MethodFound], ParseFailure | None]:
     """Find every method declaration in one Java file.
 
     javalang either parses a whole file or fails; on failure no methods are returned.
@@ -70,6 +122,8 @@ def extract_javalang(text: str) -> tuple[list[MethodFound], ParseFailure | None]
     ----------
     text : str
         The Java source.
+    data : bytes, optional
+        ``text`` encoded as UTF-8, if the caller has it.
 
     Returns
     -------
@@ -86,15 +140,18 @@ def extract_javalang(text: str) -> tuple[list[MethodFound], ParseFailure | None]
     """
     try:
         unit = javalang.parse.parse(text)
-        methods = [
-            MethodFound(
-                node.name,
-                _scope(path),
-                node.position.line if node.position else 0,
-                first_sentence(node.documentation),
-            )
-            for path, node in unit.filter(jt.MethodDeclaration)
-        ]
+        found = [(_scope(path), node) for path, node in unit.filter(jt.MethodDeclaration)]
     except Exception as exc:
         return [], _failure(exc)
+    offsets = _Offsets(text, text.encode("utf-8") if data is None else data)
+    methods = [
+        MethodFound(
+            node.name,
+            scope,
+            node.position.line if node.position else 0,
+            first_sentence(node.documentation),
+            _context(node, offsets),
+        )
+        for scope, node in found
+    ]
     return methods, None
