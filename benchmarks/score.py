@@ -1,27 +1,50 @@
-"""Benchmark scoring: WRDScore against a naive per-pair loop, and pairs/s of every metric.
+"""Benchmark scoring as users run it: the CLI (a subprocess, start-up included) beside the API
+and a naive per-pair ``ot.emd`` loop, for name pairs and 20-30-token pairs, with peak memory.
 
-Builds 100,000 realistic (reference, prediction) pairs from the method names in the
-OpenJDK sources (``src.zip``): the reference is a method name of 1 to 6 sub-tokens;
-the prediction is another method of the same source file, or the name with a token
-dropped, two tokens swapped, or a token replaced by its nearest embedding neighbour.
+Pairs come from the method names in the OpenJDK sources (``src.zip``):
 
-In the same run it times a naive WRDScore kept here (a Python loop: per pair, look
-up vectors, cosine matrix, ``ot.emd``, P/R/F1), checks the library gives the same
-numbers (max abs difference < 1e-9) and prints the speed-up (target: >= 20x). Then
-it prints pairs/s for every registered metric on the same pairs.
+* **name pairs**: the reference is a method name of 1 to 6 sub-tokens; the prediction is
+  another method of the same source file, or the name with a token dropped, two tokens
+  swapped, or a token replaced by its nearest embedding neighbour;
+* **long pairs** (summary-length): the reference is 20 to 30 consecutive sub-tokens of a
+  file's method names; the prediction is the same with a few tokens dropped, swapped or
+  replaced by neighbours, or another file's sequence.
+
+For each set, in the same run:
+
+* ``naive``: WRDScore the plain way (per pair: vectors, cosine matrix, ``ot.emd``, P/R/F1
+  in Python loops). It is linear in the pairs (no caching), so on sets larger than
+  ``--naive-pairs`` it runs on the first ``--naive-pairs`` pairs and its time is scaled
+  up (said in the output);
+* ``api``: ``get_metric("wrd").score(refs, preds)`` on token lists already in memory;
+* ``cli``: ``wrdscore score --refs R --preds P --per-pair OUT.tsv -q`` in a fresh process
+  (default ``--jobs``: the cores), timed from start to exit; its peak memory is the largest
+  sum over the process and its workers of the resident set (RSS; pages the forked
+  workers share are counted once per process) and of the proportional set (PSS: shared
+  pages split between the processes sharing them), sampled every 20 ms from /proc.
+
+Checks, on the pairs the naive loop scored: the API's and the CLI's P/R/F1 equal the
+naive loop's to < 1e-9 (the CLI's per-pair file is read back). Targets (issue 8): CLI
+>= 25x naive on 100k name pairs, >= 50x on 1M, >= 10x on long pairs; peak memory
+<= 400 MB at any size (``--memory-pairs``: the 1M name-pair files repeated).
 
 Usage::
 
-    flock /tmp/wrdscore-bench.lock python benchmarks/score.py
-    flock /tmp/wrdscore-bench.lock python benchmarks/score.py --pairs 20000 --model DIR
+    nice -n 10 python benchmarks/score.py --workdir /tmp/wrd-bench
+    python benchmarks/score.py --sizes 100000 --long-pairs 5000 --memory-pairs 0  # quick
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import resource
+import shutil
+import subprocess
+import sys
+import threading
 import time
 import zipfile
 from pathlib import Path
@@ -30,13 +53,15 @@ import numpy as np
 import ot
 
 SRC_ZIP = Path("/usr/lib/jvm/openjdk-17/lib/src.zip")
-SPEEDUP_TARGET = 20.0
 # A method declaration: a modifier or type, then the name, then "(".
 METHOD = re.compile(
     r"^\s*(?:(?:public|protected|private|static|final|abstract|synchronized|native|default)"
     r"\s+)+[\w<>\[\].,? ]+?\s+([a-zA-Z_$][\w$]*)\s*\(",
     re.M,
 )
+TARGETS = {"names-100000": 25.0, "names-1000000": 50.0, "long": 10.0}
+MEMORY_TARGET_MB = 400.0
+CLI = [sys.executable, "-c", "from wrdscore.cli import app; app()"]
 
 
 def method_names(src_zip: Path, limit_files: int) -> list[list[str]]:
@@ -55,9 +80,50 @@ def method_names(src_zip: Path, limit_files: int) -> list[list[str]]:
     return files
 
 
-def build_pairs(files, emb, n: int, seed: int) -> tuple[list[list[str]], list[list[str]]]:
+class Neighbours:
+    """Each token's nearest other vocabulary token (cosine), computed on demand."""
+
+    def __init__(self, emb) -> None:
+        from wrdscore.metrics import unit_rows
+
+        self.emb = emb
+        self.unit = unit_rows(np.asarray(emb.vectors, dtype=np.float64))
+        self.index = {t: i for i, t in enumerate(emb.tokens)}
+        self.found: dict[str, str] = {}
+
+    def __call__(self, token: str) -> str:
+        if token not in self.found:
+            if token in self.index:
+                sims = self.unit @ self.unit[self.index[token]]
+                sims[self.index[token]] = -np.inf
+                self.found[token] = self.emb.tokens[int(np.argmax(sims))]
+            else:
+                self.found[token] = token
+        return self.found[token]
+
+
+def perturb(rng: random.Random, ref: list[str], other: list[str], near, edits: int) -> list[str]:
+    """Another name, or ``ref`` with ``edits`` tokens dropped, swapped or replaced."""
+    kind = rng.random()
+    if kind < 0.4:
+        return other
+    pred = ref[:]
+    for _ in range(edits):
+        if len(pred) < 2:
+            break
+        if kind < 0.6:
+            del pred[rng.randrange(len(pred))]
+        elif kind < 0.75:
+            i, j = rng.sample(range(len(pred)), 2)
+            pred[i], pred[j] = pred[j], pred[i]
+        else:
+            i = rng.randrange(len(pred))
+            pred[i] = near(pred[i])
+    return pred
+
+
+def name_pairs(files, near, n: int, seed: int) -> tuple[list[list[str]], list[list[str]]]:
     """``n`` (reference, prediction) token lists of 1 to 6 tokens each."""
-    from wrdscore.centering import unit_rows
     from wrdscore.corpora import split_identifier
 
     rng = random.Random(seed)
@@ -65,40 +131,35 @@ def build_pairs(files, emb, n: int, seed: int) -> tuple[list[list[str]], list[li
         [t for t in (split_identifier(m) for m in names) if 1 <= len(t) <= 6] for names in files
     ]
     tokenised = [f for f in tokenised if len(f) >= 2]
-    vocab = emb.kv.index_to_key
-    unit = unit_rows(np.asarray(emb.kv.vectors, dtype=np.float64))
-    neighbour: dict[str, str] = {}
-
-    def near(token: str) -> str:
-        if token not in neighbour:
-            if token in emb:
-                sims = unit @ unit[emb.kv.key_to_index[token]]
-                sims[emb.kv.key_to_index[token]] = -np.inf
-                neighbour[token] = vocab[int(np.argmax(sims))]
-            else:
-                neighbour[token] = token
-        return neighbour[token]
-
     refs, preds = [], []
     while len(refs) < n:
         names = rng.choice(tokenised)
         ref = rng.choice(names)
-        kind = rng.random()
-        if kind < 0.4:
-            pred = rng.choice([m for m in names if m is not ref])
-        elif kind < 0.6 and len(ref) > 1:
-            pred = ref[:]
-            del pred[rng.randrange(len(pred))]
-        elif kind < 0.75 and len(ref) > 1:
-            pred = ref[:]
-            i, j = rng.sample(range(len(pred)), 2)
-            pred[i], pred[j] = pred[j], pred[i]
-        else:
-            pred = ref[:]
-            i = rng.randrange(len(pred))
-            pred[i] = near(pred[i])
+        other = rng.choice([m for m in names if m is not ref])
         refs.append(ref)
-        preds.append(pred)
+        preds.append(perturb(rng, ref, other, near, 1))
+    return refs, preds
+
+
+def long_pairs(files, near, n: int, seed: int) -> tuple[list[list[str]], list[list[str]]]:
+    """``n`` pairs of 20-30 sub-tokens: consecutive method-name tokens of one file."""
+    from wrdscore.corpora import split_identifier
+
+    rng = random.Random(seed)
+    streams = [[t for m in names for t in split_identifier(m)] for names in files]
+    streams = [s for s in streams if len(s) >= 30]
+
+    def sequence() -> list[str]:
+        s = rng.choice(streams)
+        k = rng.randint(20, 30)
+        start = rng.randrange(len(s) - k + 1)
+        return s[start : start + k]
+
+    refs, preds = [], []
+    while len(refs) < n:
+        ref = sequence()
+        refs.append(ref)
+        preds.append(perturb(rng, ref, sequence(), near, rng.randint(1, 5)))
     return refs, preds
 
 
@@ -106,12 +167,14 @@ def naive_wrd(emb, refs, preds) -> np.ndarray:
     """WRDScore the plain way: one pair at a time, ot.emd, loops for P and R."""
     out = np.zeros((len(refs), 3))
     zero = np.zeros(emb.dim)
+    index = {t: i for i, t in enumerate(emb.tokens)}
+    vectors = emb.vectors
     for k, (ref, pred) in enumerate(zip(refs, preds, strict=True)):
         if sorted(ref) == sorted(pred):
             out[k] = 1.0
             continue
-        x = np.array([emb.kv[t] if t in emb else zero for t in ref], dtype=np.float64)
-        y = np.array([emb.kv[t] if t in emb else zero for t in pred], dtype=np.float64)
+        x = np.array([vectors[index[t]] if t in index else zero for t in ref], dtype=np.float64)
+        y = np.array([vectors[index[t]] if t in index else zero for t in pred], dtype=np.float64)
         nx_, ny_ = np.linalg.norm(x, axis=1), np.linalg.norm(y, axis=1)
         if nx_.sum() == 0 or ny_.sum() == 0:
             continue
@@ -129,64 +192,225 @@ def naive_wrd(emb, refs, preds) -> np.ndarray:
     return out
 
 
-def timed(fn, *args):
+def _tree(pid: int) -> list[int]:
+    """``pid`` and all its descendants (from /proc)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as fh:
+                    todo.extend(int(c) for c in fh.read().split())
+        except OSError:
+            pass
+    return out
+
+
+def _memory(pid: int) -> tuple[int, int]:
+    """RSS and PSS of one process, in bytes (0 once it is gone)."""
+    rss = pss = 0
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as fh:
+            for line in fh:
+                if line.startswith("Rss:"):
+                    rss = int(line.split()[1]) * 1024
+                elif line.startswith("Pss:"):
+                    pss = int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return rss, pss
+
+
+def run_measured(cmd: list[str]) -> tuple[float, float, float, float]:
+    """Wall seconds, CPU seconds, peak summed RSS and PSS (MB) of a command and its workers."""
+    peak = [0, 0]
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            mem = [_memory(p) for p in _tree(proc.pid)]
+            peak[0] = max(peak[0], sum(m[0] for m in mem))
+            peak[1] = max(peak[1], sum(m[1] for m in mem))
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, err = proc.communicate()
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed: {err.decode()}")
+    cpu = r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
+    return wall, cpu, peak[0] / 2**20, peak[1] / 2**20
+
+
+def write_pairs(folder: Path, label: str, refs, preds) -> tuple[Path, Path]:
+    r, p = folder / f"{label}.refs.txt", folder / f"{label}.preds.txt"
+    r.write_text("".join(" ".join(t) + "\n" for t in refs))
+    p.write_text("".join(" ".join(t) + "\n" for t in preds))
+    return r, p
+
+
+def read_per_pair(path: Path, n: int) -> np.ndarray:
+    rows = []
+    with path.open() as fh:
+        next(fh)
+        for _, line in zip(range(n), fh, strict=False):
+            rows.append([float(v) for v in line.rstrip("\n").split("\t")[3:6]])
+    return np.array(rows)
+
+
+def run_naive(emb, refs, preds) -> tuple[np.ndarray, float, float]:
+    """The naive loop's P/R/F1, wall and CPU seconds."""
+    c, t = time.process_time(), time.perf_counter()
+    naive = naive_wrd(emb, refs, preds)
+    return naive, time.perf_counter() - t, time.process_time() - c
+
+
+def bench(label, refs, preds, emb, folder: Path, naive, jobs: int | None) -> dict:
+    """Time the API and the CLI on one set; ``naive`` is the loop's run on a prefix of it."""
+    from wrdscore.metrics import get_metric
+
+    naive, t_naive_k, c_naive_k = naive
+    n, k = len(refs), min(len(refs), len(naive))
+    naive = naive[:k]
+    # The naive loop costs the same per pair whatever the set's size (no caching).
+    t_naive, c_naive = t_naive_k * n / len(naive), c_naive_k * n / len(naive)
+
     t = time.perf_counter()
-    value = fn(*args)
-    return value, time.perf_counter() - t
+    api = get_metric("wrd", embeddings=emb).score(refs, preds)
+    t_api = time.perf_counter() - t
+    api_prf = np.stack([api.precision, api.recall, api.f1], axis=1)
+
+    r, p = write_pairs(folder, label, refs, preds)
+    out = folder / f"{label}.pairs.tsv"
+    cmd = [*CLI, "score", "--refs", str(r), "--preds", str(p), "--per-pair", str(out), "-q"]
+    if jobs is not None:
+        cmd += ["--jobs", str(jobs)]
+    t_cli, c_cli, rss, pss = run_measured(cmd)
+    cli_prf = read_per_pair(out, k)
+    out.unlink()
+    diff = max(float(np.max(np.abs(api_prf[:k] - naive))), float(np.max(np.abs(cli_prf - naive))))
+    row = {
+        "label": label,
+        "pairs": n,
+        "naive_s": t_naive,
+        "naive_cpu_s": c_naive,
+        "naive_measured_on": len(naive),
+        "api_s": t_api,
+        "cli_s": t_cli,
+        "cli_cpu_s": c_cli,
+        "rss_mb": rss,
+        "pss_mb": pss,
+        "diff": diff,
+    }
+    scaled = "" if len(naive) == n else f" (scaled from {len(naive):,} pairs)"
+    print(
+        f"{label:>14}: naive {t_naive:8.1f} s{scaled}, api {t_api:6.2f} s "
+        f"(x{t_naive / t_api:.1f}), cli {t_cli:6.2f} s wall (x{t_naive / t_cli:.1f}) "
+        f"{c_cli:6.2f} s cpu, peak RSS {rss:.0f} MB / PSS {pss:.0f} MB, max |diff| {diff:.1e}",
+        flush=True,
+    )
+    return row
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=int, default=100_000)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000, 3_000_000])
+    parser.add_argument("--long-pairs", type=int, default=20_000)
+    parser.add_argument("--naive-pairs", type=int, default=100_000)
+    parser.add_argument("--memory-pairs", type=int, default=10_000_000)
+    parser.add_argument("--jobs", type=int, default=None, help="CLI --jobs [default: cores].")
     parser.add_argument("--src-zip", type=Path, default=SRC_ZIP)
     parser.add_argument("--files", type=int, default=8000, help="Java files to read.")
-    parser.add_argument("--model", default=None, help="MODEL_DIR [default: bundled model].")
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/wrdscore-bench"))
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    from wrdscore.base import METRICS, get_metric
     from wrdscore.embeddings import load_embeddings
 
-    emb = load_embeddings(args.model)
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    emb = load_embeddings()
     files = method_names(args.src_zip, args.files)
-    refs, preds = build_pairs(files, emb, args.pairs, args.seed)
-    lens = np.array([len(r) for r in refs] + [len(p) for p in preds])
-    distinct = len(set(zip(map(tuple, refs), map(tuple, preds), strict=True)))
-    print(f"model {emb.name}@{emb.sha} dim {emb.dim}; {len(files)} source files")
-    print(
-        f"{len(refs)} pairs, {distinct} distinct; tokens per name: mean {lens.mean():.2f}, "
-        f"share of 1-token names {np.mean(lens == 1):.2f}"
-    )
-
-    naive, t_naive = timed(naive_wrd, emb, refs, preds)
-    # The library is timed three times (a fresh scorer, so cold caches, each time) and
-    # the median kept: on a shared machine single runs of ~1 s are noisy.
-    runs = [timed(lambda: get_metric("wrd", embeddings=emb).score(refs, preds)) for _ in range(3)]
-    lib, t_lib = sorted(runs, key=lambda r: r[1])[1]
-    got = np.stack([lib.precision, lib.recall, lib.f1], axis=1)
-    diff = float(np.max(np.abs(got - naive)))
-    speedup = t_naive / t_lib
-    print(f"naive loop   {t_naive:8.2f} s  {len(refs) / t_naive:10.0f} pairs/s")
-    print(f"wrdscore     {t_lib:8.2f} s  {len(refs) / t_lib:10.0f} pairs/s")
-    print(f"speed-up     {speedup:8.1f}x (target >= {SPEEDUP_TARGET:.0f}x)")
-    print(f"max |diff|   {diff:.2e} (target < 1e-9)")
-    print(
-        f"corpus P/R/F1 {lib.corpus['precision']:.4f} {lib.corpus['recall']:.4f} "
-        f"{lib.corpus['f1']:.4f}; OOV tokens {lib.oov_tokens}"
-    )
-
-    print("\nevery registered metric, same pairs, default options:")
-    for name in METRICS:
-        metric = get_metric(name, embeddings=emb)
-        res, t = timed(metric.score, refs, preds)
-        print(
-            f"  {name:10s} {t:8.2f} s  {len(refs) / t:10.0f} pairs/s  corpus "
-            f"{res.primary} {res.corpus[res.primary]:.4f}"
+    near = Neighbours(emb)
+    print(f"model {emb.name}@{emb.sha}; {len(files)} source files; {os.cpu_count()} cores")
+    print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
+    results = []
+    refs, preds = name_pairs(files, near, max(args.sizes), args.seed)
+    k = min(args.naive_pairs, max(args.sizes))
+    naive = run_naive(emb, refs[:k], preds[:k])
+    print(f"naive loop: {naive[1]:.1f} s wall, {naive[2]:.1f} s cpu on {k:,} name pairs")
+    for size in sorted(args.sizes):
+        results.append(
+            bench(f"names-{size}", refs[:size], preds[:size], emb, args.workdir, naive, args.jobs)
         )
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"\npeak memory {peak:.0f} MB")
-    if diff >= 1e-9 or speedup < SPEEDUP_TARGET:
-        raise SystemExit("FAILED: a target was missed")
+    if args.long_pairs:
+        lrefs, lpreds = long_pairs(files, near, args.long_pairs, args.seed)
+        lens = np.array([len(t) for t in lrefs + lpreds])
+        print(f"long pairs: {lens.min()}-{lens.max()} tokens, mean {lens.mean():.1f}")
+        k = min(args.naive_pairs, len(lrefs))
+        naive = run_naive(emb, lrefs[:k], lpreds[:k])
+        results.append(bench("long", lrefs, lpreds, emb, args.workdir, naive, args.jobs))
+    del refs, preds
+
+    memory = None
+    if args.memory_pairs:
+        # The 1M name-pair files (or the largest written) repeated up to memory_pairs.
+        base = max((s for s in args.sizes if s <= args.memory_pairs), default=max(args.sizes))
+        src = [args.workdir / f"names-{base}.{side}.txt" for side in ("refs", "preds")]
+        big = [args.workdir / f"memory.{side}.txt" for side in ("refs", "preds")]
+        for s, b in zip(src, big, strict=True):
+            with b.open("wb") as out:
+                for _ in range(args.memory_pairs // base):
+                    with s.open("rb") as fh:
+                        shutil.copyfileobj(fh, out)
+        out = args.workdir / "memory.pairs.tsv"
+        cmd = [
+            *CLI,
+            "score",
+            "--refs",
+            str(big[0]),
+            "--preds",
+            str(big[1]),
+            "--per-pair",
+            str(out),
+            "-q",
+        ]
+        if args.jobs is not None:
+            cmd += ["--jobs", str(args.jobs)]
+        wall, cpu, rss, pss = run_measured(cmd)
+        pairs = args.memory_pairs // base * base
+        memory = (pairs, wall, cpu, rss, pss)
+        print(
+            f"memory: cli on {pairs:,} pairs (with --per-pair) {wall:.1f} s wall, {cpu:.1f} s "
+            f"cpu, peak RSS {rss:.0f} MB / PSS {pss:.0f} MB (target <= {MEMORY_TARGET_MB:.0f})"
+        )
+        for path in (*big, out):
+            path.unlink(missing_ok=True)
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+    missed = []
+    for row in results:
+        target = TARGETS.get(row["label"]) or TARGETS.get(row["label"].split("-")[0])
+        ratio = row["naive_s"] / row["cli_s"]
+        if row["diff"] >= 1e-9:
+            missed.append(f"{row['label']}: max |diff| {row['diff']:.1e} >= 1e-9")
+        if target and ratio < target:
+            missed.append(f"{row['label']}: cli x{ratio:.1f} < x{target:.0f}")
+        if row["rss_mb"] > MEMORY_TARGET_MB:
+            missed.append(f"{row['label']}: peak RSS {row['rss_mb']:.0f} MB")
+    if memory and memory[3] > MEMORY_TARGET_MB:
+        missed.append(f"memory: peak RSS {memory[3]:.0f} MB at {memory[0]:,} pairs")
+    if missed:
+        print("MISSED: " + "; ".join(missed))
+        raise SystemExit(1)
+    print("all targets met")
 
 
 if __name__ == "__main__":

@@ -23,8 +23,20 @@ APT=$(realpath -m "$WORK/apt")
 CORPUS=$WORK/debian-java
 OUTPUT=wrdscore/data/default
 # The libraries: general-purpose, widely depended-on Java code with idiomatic names.
-PACKAGES=(guava-libraries commons-io libcommons-lang3-java jackson-databind junit4
-          libcommons-collections4-java jackson-core)
+# The code: 68 Debian source packages of widely used Java libraries and applications (by
+# source-package name, so the .orig archive name below matches). Only the upstream archive is
+# used, so a package whose Debian patch archive is missing from the mirror still counts.
+PACKAGES=(ant antlr3 antlr4 apache-log4j2 arduino args4j artemis beast-mcmc biojava4-live
+          bnd bouncycastle checkstyle closure-compiler commons-csv commons-io commons-math3
+          commons-pool2 derby freeplane groovy guava-libraries h2database hsqldb
+          httpcomponents-client httpcomponents-core jabref jackson-annotations jackson-core
+          jackson-databind jackson-dataformat-xml jakarta-jmeter javassist jaxb jcommander
+          jedit jetty9 jline3 jmdns josm jsoup jtreg junit4 jython libapache-poi-java
+          libcommons-codec-java libcommons-collections4-java libcommons-compress-java
+          libcommons-lang3-java libcommons-logging-java libcommons-net-java
+          libhamcrest-java libitext5-java libjdom2-java libpdfbox2-java libxerces2-java
+          logback lucene4.10 maven mina2 mockito netty openjfx pdfsam picocli robocode
+          testng tomcat9 zookeeper)
 JDK_ZIP=/usr/lib/jvm/openjdk-17/lib/src.zip
 # The default's method and parameters, chosen by scripts/select_default.py (see MODEL_CARD.md).
 TRAIN_ARGS=(--method fasttext --dim 50 --window 2 --min-count 2 --epochs 20 --seed 1 --workers 1)
@@ -52,13 +64,18 @@ if ! compgen -G "$APT/lists/*Sources*" > /dev/null; then
 fi
 for pkg in "${PACKAGES[@]}"; do
     if ! compgen -G "$DEBSRC/${pkg}_*.orig.tar.*" > /dev/null; then
-        (cd "$DEBSRC" && apt-get "${APT_SRC[@]}" source --download-only "$pkg")
+        (cd "$DEBSRC" && apt-get "${APT_SRC[@]}" source --download-only "$pkg") || true
+    fi
+    if ! compgen -G "$DEBSRC/${pkg}_*.orig.tar.*" > /dev/null; then
+        echo "error: no upstream archive for $pkg" >&2
+        exit 1
     fi
 done
 # Only the upstream archives are ingested; Debian's patches and .dsc files are not Java.
 mkdir -p "$WORK/archives"
 ln -sf "$JDK_ZIP" "$WORK/archives/openjdk-17-src.zip"
-for f in "$DEBSRC"/*.orig.tar.*; do
+shopt -s nullglob
+for f in "$DEBSRC"/*.orig.tar.{gz,xz,bz2}; do
     ln -sf "$(realpath "$f")" "$WORK/archives/$(basename "$f")"
 done
 ls -lL "$WORK/archives"

@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from wrdscore import get_metric
 from wrdscore.atomic import atomic_write
-from wrdscore.base import get_metric
 from wrdscore.embeddings import load_embeddings, train_embeddings
 
 # name -> train_embeddings keyword arguments.

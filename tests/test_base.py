@@ -5,10 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wrdscore.base import METRICS, EmbeddingMetric, Metric, ScoreResult, get_metric, register
-from wrdscore.centering import center
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics import center
+from wrdscore.metrics.base import (
+    METRICS,
+    EmbeddingMetric,
+    Metric,
+    ScoreResult,
+    get_metric,
+    register,
+)
 
 
 class Jaccard(Metric):
@@ -130,6 +137,32 @@ def test_registry():
             name = "wrd"
 
 
+def test_registry_finds_a_new_module_in_wrdscore_metrics(tmp_path, monkeypatch):
+    # A metric is a new public module of wrdscore.metrics; nothing else lists it.
+    import sys
+
+    import wrdscore.metrics
+    from wrdscore.metrics import base
+
+    (tmp_path / "demo_family.py").write_text(
+        "from wrdscore.metrics.base import Metric, register\n"
+        "import numpy as np\n"
+        "@register\n"
+        "class Demo(Metric):\n"
+        "    name = 'demo-family'\n"
+        "    keys = ('score',)\n"
+        "    primary = 'score'\n"
+        "    def _score_tokens(self, refs, preds):\n"
+        "        return {'score': np.ones(len(refs))}\n"
+    )
+    monkeypatch.setattr(wrdscore.metrics, "__path__", [*wrdscore.metrics.__path__, str(tmp_path)])
+    monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))
+    monkeypatch.delitem(sys.modules, "wrdscore.metrics.demo_family", raising=False)
+    assert "demo-family" in METRICS
+    assert get_metric("demo-family").score(["a"], ["b"]).scores.tolist() == [1.0]
+    sys.modules.pop("wrdscore.metrics.demo_family", None)
+
+
 def test_unknown_option_is_refused(emb):
     with pytest.raises(WrdscoreError, match=r"unknown option.*colour"):
         get_metric("wrd", embeddings=emb, colour="red")
@@ -194,7 +227,7 @@ def test_any_iterable_and_numpy_strings_are_accepted():
 
 
 def test_build_metrics_loads_a_model_only_for_embedding_metrics(emb, tmp_path):
-    from wrdscore.base import build_metrics
+    from wrdscore.metrics.base import build_metrics
 
     free = [n for n in METRICS if not issubclass(METRICS[n], EmbeddingMetric)]
     if not free:

@@ -8,10 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from wrdscore.base import get_metric
-from wrdscore.bertscore import bertscore
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics.base import get_metric
+from wrdscore.metrics.bertscore import bertscore
 
 # Small integer coordinates: exact cosines are easy to reason about, zero rows
 # (unseen tokens) and exact ties occur often.

@@ -5,10 +5,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wrdscore.base import get_metric
-from wrdscore.centering import CENTERING_MODES, center, cosine_matrix, unit_rows
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics import CENTERING_MODES, center, cosine_matrix, unit_rows
+from wrdscore.metrics.base import get_metric
 
 X = np.array([[1.0, 3.0], [3.0, 5.0], [0.0, 0.0], [2.0, 8.0]])
 OFFSETS = [0, 3, 4]

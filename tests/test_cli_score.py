@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from wrdscore.base import get_metric
 from wrdscore.cli import app
 from wrdscore.embeddings import TokenEmbeddings
+from wrdscore.metrics.base import get_metric
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 runner = CliRunner()
@@ -100,7 +100,7 @@ def test_per_pair_jsonl_with_alternatives_and_empty_prediction(model, tmp_path):
 
 def test_several_metrics_give_one_column_each(model):
     class_names = ["wrd"]
-    from wrdscore.base import METRICS
+    from wrdscore.metrics.base import METRICS
 
     # Pick a second registered metric if the family has landed, so the test covers both cases.
     class_names += [n for n in METRICS if n != "wrd"][:1]

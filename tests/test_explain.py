@@ -7,7 +7,7 @@ import pytest
 
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.explain import matrix_table, plot_transport, transport_tables
-from wrdscore.wrd import WRDScore
+from wrdscore.metrics.wrd import WRDScore
 
 
 @pytest.fixture

@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from wrdscore.base import get_metric
-from wrdscore.bertscore import bertscore
-from wrdscore.centering import unit_rows
 from wrdscore.embeddings import TokenEmbeddings
-from wrdscore.sentence import cka, sbert
-from wrdscore.wmd import _tempered_plans, tempered_plan, trwmd, twmd, wmd
+from wrdscore.metrics import unit_rows
+from wrdscore.metrics.base import get_metric
+from wrdscore.metrics.bertscore import bertscore
+from wrdscore.metrics.sentence import cka, sbert
+from wrdscore.metrics.wmd import _tempered_plans, tempered_plan, trwmd, twmd, wmd
 
 VOCAB = ["get", "set", "size", "name", "count", "value", "zero"]
 METRICS = ["bertscore", "wmd", "twmd", "trwmd", "sbert", "cka"]

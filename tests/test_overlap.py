@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer, tokenizers
 
 from wrdscore import __version__
-from wrdscore.base import get_metric
 from wrdscore.errors import WrdscoreError
-from wrdscore.overlap import (
+from wrdscore.metrics.base import get_metric
+from wrdscore.metrics.overlap import (
     f_measure,
     lcs_length,
     micro_prf,

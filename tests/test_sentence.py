@@ -8,9 +8,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from wrdscore.base import get_metric
 from wrdscore.embeddings import TokenEmbeddings
-from wrdscore.sentence import cka, sbert
+from wrdscore.metrics.base import get_metric
+from wrdscore.metrics.sentence import cka, sbert
 
 vecs = st.integers(1, 4).flatmap(
     lambda n: arrays(np.float64, (n, 4), elements=st.integers(-3, 3).map(float))

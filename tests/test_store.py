@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -91,6 +94,8 @@ def test_missing_vectors_file(model_dir):
 
 
 def test_corrupt_vectors_file(model_dir):
+    # A MODEL_DIR with only gensim files (older ones) loads through gensim.
+    shutil.rmtree(model_dir / "fast")
     data = (model_dir / "vectors.kv").read_bytes()
     (model_dir / "vectors.kv").write_bytes(data[: len(data) // 2])
     with pytest.raises(WrdscoreError, match="corrupt"):
@@ -146,3 +151,82 @@ def test_bundled_default_loads_with_plain_gensim():
 
     kv = KeyedVectors.load(str(default_model_path() / "vectors.kv"))
     assert kv.vector_size == 50 and np.linalg.norm(kv["artwork"]) > 0
+
+
+# --- the fast arrays (fast/): what scoring loads, without gensim -------------------
+
+
+def test_fast_arrays_give_the_gensim_model_exactly(model_dir):
+    fast = load_embeddings(model_dir)
+    shutil.rmtree(model_dir / "fast")
+    slow = load_embeddings(model_dir)
+    assert fast.sha == slow.sha and fast.tokens == slow.tokens
+    tokens = ["get", "nope", "name"]
+    for policy in ("zero", "drop"):
+        np.testing.assert_array_equal(
+            fast.lookup(tokens, policy)[0], slow.lookup(tokens, policy)[0]
+        )
+    np.testing.assert_array_equal(fast.mean_vector(), slow.mean_vector())
+    assert fast.kv.get_vecattr("get", "count") == 30  # gensim's object, loaded on demand
+
+
+def test_old_model_dir_without_fast_arrays_still_loads_and_upgrades(model_dir):
+    from wrdscore.embeddings import upgrade_model_dir
+
+    shutil.rmtree(model_dir / "fast")
+    before = {p.name: p.read_bytes() for p in model_dir.iterdir()}
+    emb = load_embeddings(model_dir)
+    assert emb.name == "tiny-svd-3" and emb._kv is not None  # through gensim
+    upgrade_model_dir(model_dir)
+    assert {p.name: p.read_bytes() for p in model_dir.iterdir() if p.is_file()} == before
+    again = load_embeddings(model_dir)
+    assert again._kv is None and again.sha == emb.sha  # through the arrays
+
+
+def test_corrupt_fast_arrays(model_dir):
+    (model_dir / "fast" / "vectors.npy").write_bytes(b"garbage")
+    with pytest.raises(WrdscoreError, match="corrupt fast arrays"):
+        load_embeddings(model_dir)
+
+
+def test_fast_arrays_that_disagree_with_the_vocabulary(model_dir):
+    np.save(model_dir / "fast" / "vectors.npy", np.zeros((2, 3), dtype=np.float32))
+    with pytest.raises(WrdscoreError, match="shapes disagree"):
+        load_embeddings(model_dir)
+
+
+def test_bundled_default_subword_vectors_equal_gensims():
+    # The default model scores with oov="subword": its unseen-token vectors come from
+    # the n-gram arrays without gensim, and must be gensim's to the bit.
+    from wrdscore.embeddings import default_model_path
+
+    emb = load_embeddings()
+    kv = KeyedVectors.load(str(default_model_path() / "vectors.kv"))
+    words = ["artwork", "capitalized", "zz", "é", "日本語", "getURLs2", "x" * 40, "qj"]
+    vecs, unseen = emb.lookup(words, oov="subword")
+    assert unseen.all()
+    np.testing.assert_array_equal(vecs, np.array([kv[w] for w in words], dtype=np.float64))
+
+
+def test_scoring_the_default_imports_no_gensim_sklearn_scipy_or_pot():
+    code = (
+        "import sys\n"
+        "from wrdscore import get_metric\n"
+        "get_metric('wrd', oov='subword').score(['getUserName', 'size'], ['fetchUser', 'count'])\n"
+        "heavy = {'gensim', 'sklearn', 'scipy', 'ot', 'matplotlib', 'javalang', 'tree_sitter'}\n"
+        "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    "word", ["get", "é", "日本語x", "a", "", "ab", "x\u00e9\u4e2d\U0001f600", "getURLs2", "Ω" * 9]
+)
+@pytest.mark.parametrize(("min_n", "max_n"), [(3, 5), (1, 6), (2, 2)])
+def test_ngram_hashes_match_gensim(word, min_n, max_n):
+    from gensim.models.fasttext import ft_ngram_hashes
+
+    from wrdscore.embeddings._subword import ngram_hashes
+
+    assert ngram_hashes(word, min_n, max_n, 20_000) == ft_ngram_hashes(word, min_n, max_n, 20_000)

@@ -85,6 +85,8 @@ def test_sample_fill_analyze_end_to_end(inputs, tmp_path):
     assert code == 0, err
     assert "ROUGE-1 F: MSE" in out and "WRDScore F1: MSE" in out
     assert "raters: Krippendorff's alpha" in out
+    # Two sets: each on its own (leaving one of two out would repeat the other).
+    assert "set 1 (" in out and "set 2 (" in out and "without" not in out
     data = json.loads((report / "report.json").read_text())
     assert data["bootstraps"] == 50 and data["baseline"] == "rouge1"
     per_pair = data["per_pair"]
@@ -106,7 +108,9 @@ def test_sample_fill_analyze_end_to_end(inputs, tmp_path):
     agreement = data["agreement"]
     assert -1 <= agreement["krippendorff_alpha_interval"] <= 1
     assert len(agreement["rater_vs_others_pearson"]) == 6
+    assert [v["set"] for v in data["by_set"]] == ["1", "2"]
     md = (report / "report.md").read_text()
+    assert "## Each set on its own" in md
     assert "| ROUGE-1 F |" in md and "Krippendorff" in md and "Closer to people than" in md
     for png in ["bootstrap-mse.png", "scatter-rouge1.png", "scatter-wrd.png"]:
         image = matplotlib.image.imread(report / "plots" / png)

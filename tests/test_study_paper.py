@@ -78,3 +78,25 @@ def test_wrdscore_on_the_bundled_default_beside_rouge1(tmp_path):
     # The bundled default was chosen to beat ROUGE-1 on these ratings (see the README).
     assert wrd.errors["mse"].point < rouge.errors["mse"].point
     assert wrd.comparison["mse"].improvement_pct > 0
+
+
+def test_each_paper_set_on_its_own_and_left_out(rouge_report):
+    analysis, report = rouge_report
+    assert [(v.set, v.pairs) for v in analysis.by_set] == [
+        ("set1_res", 50),
+        ("set2_res", 50),
+        ("set3_res", 50),
+    ]
+    per_pair = report["per_pair"]
+    sets, human = np.array(per_pair["set"]), np.array(per_pair["human"])
+    rouge = np.array(per_pair["rouge1"])
+    for view, expected in zip(analysis.by_set, [0.0880, 0.0903, 0.0645], strict=True):
+        mask = sets == view.set
+        mse = view.analysis.metrics[0].errors["mse"].point
+        assert mse == pytest.approx(np.mean((rouge[mask] - human[mask]) ** 2), abs=1e-12)
+        assert round(mse, 4) == expected
+    for view in analysis.leave_one_out:
+        mask = sets != view.set
+        assert view.pairs == 100
+        mse = view.analysis.metrics[0].errors["mse"].point
+        assert mse == pytest.approx(np.mean((rouge[mask] - human[mask]) ** 2), abs=1e-12)

@@ -113,3 +113,24 @@ def test_to_tokens_of_a_list_is_every_piece_split(pieces):
     # to_tokens takes a shortcut for pieces that are already sub-tokens; it must agree
     # with the splitter on every piece.
     assert to_tokens(pieces) == [t for p in pieces for t in split_identifier(p)]
+
+
+@given(st.text(alphabet="aAbBsSzZ09_ $xXyYLl.", max_size=16))
+def test_ascii_fast_path_follows_the_character_rules(text):
+    # ASCII text goes through one regular expression; it must split exactly as the
+    # character-by-character rules that every other text follows.
+    from wrdscore.corpora._tokenize import _split_cached, _split_chars
+
+    assert _split_cached.__wrapped__(text) == _split_chars(text)
+
+
+def test_ascii_fast_path_on_the_hard_cases():
+    from wrdscore.corpora._tokenize import _split_chars
+
+    for name in ["getURLs", "URLsFoo", "URLse", "ABs1", "aBs", "ABCsx", "HTTPResponse", "A1b"]:
+        assert split_identifier(name) == list(_split_chars(name)), name
+
+
+@given(st.lists(st.text(alphabet="ab1 A_", max_size=4), max_size=5))
+def test_token_list_fast_path_is_every_piece_split(pieces):
+    assert to_tokens(pieces) == [t for p in pieces for t in split_identifier(p)]

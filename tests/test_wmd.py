@@ -9,11 +9,11 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy.optimize import linprog
 
-from wrdscore.base import get_metric
-from wrdscore.bertscore import bertscore
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
-from wrdscore.wmd import tempered_plan, trwmd, twmd, wmd
+from wrdscore.metrics.base import get_metric
+from wrdscore.metrics.bertscore import bertscore
+from wrdscore.metrics.wmd import tempered_plan, trwmd, twmd, wmd
 
 vecs = st.integers(1, 4).flatmap(
     lambda n: arrays(np.float64, (n, 3), elements=st.integers(-3, 3).map(float))

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from wrdscore import WRDScore
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
-from wrdscore.wrd import _flow_two_rows, emd_flow
+from wrdscore.metrics.wrd import _flow_two_rows, emd_flow
 
 RNG = np.random.default_rng(7)
 VOCAB = [

@@ -4,7 +4,7 @@ Subpackages, in the direction data flows:
 
 - :mod:`wrdscore.corpora` ingests Java sources and splits identifiers into sub-tokens;
 - :mod:`wrdscore.embeddings` trains and loads token embeddings;
-- the metric modules in this package score predictions (WRDScore and its family);
+- :mod:`wrdscore.metrics` scores predictions (WRDScore and its family);
 - :mod:`wrdscore.human_eval` runs studies of agreement with human raters.
 """
 
@@ -13,11 +13,12 @@ __version__ = "0.1.0"
 # The scoring API, imported on first use so `import wrdscore` (and the CLI's startup)
 # does not pay for numpy, gensim and POT until a metric is needed.
 _LAZY = {
-    "WRDScore": "wrdscore.wrd",
-    "get_metric": "wrdscore.base",
-    "METRICS": "wrdscore.base",
-    "ScoreResult": "wrdscore.base",
-    "Metric": "wrdscore.base",
+    "WRDScore": "wrdscore.metrics.wrd",
+    "get_metric": "wrdscore.metrics",
+    "METRICS": "wrdscore.metrics",
+    "ScoreResult": "wrdscore.metrics",
+    "Metric": "wrdscore.metrics",
+    "EmbeddingMetric": "wrdscore.metrics",
 }
 __all__ = ["__version__", *_LAZY]
 

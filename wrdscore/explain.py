@@ -9,7 +9,7 @@ from numpy.typing import NDArray
 from rich.table import Table
 
 from wrdscore.atomic import atomic_write
-from wrdscore.wrd import PairTransport
+from wrdscore.metrics.wrd import PairTransport
 
 
 def matrix_table(
@@ -52,7 +52,7 @@ def plot_transport(t: PairTransport, path: str | Path) -> Path:
     Parameters
     ----------
     t : PairTransport
-        From :meth:`wrdscore.wrd.WRDScore.transport`.
+        From :meth:`wrdscore.metrics.wrd.WRDScore.transport`.
     path : path-like
         Output PNG, written atomically.
 

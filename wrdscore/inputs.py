@@ -19,14 +19,22 @@ unless allowed).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wrdscore.atomic import atomic_write
-from wrdscore.base import ScoreResult
 from wrdscore.errors import WrdscoreError
 
+if TYPE_CHECKING:
+    from wrdscore.metrics.base import ScoreResult
+
 Item = str | list[str] | list[list[str]]
+
+#: Pairs read and scored at a time when streaming (``wrdscore score --chunk-pairs``):
+#: enough that per-chunk overheads vanish, few enough that a chunk's items, tokens
+#: and vectors stay a few tens of MB.
+DEFAULT_CHUNK_PAIRS = 20_000
 
 
 def _lines(path: Path) -> list[str]:
@@ -95,7 +103,7 @@ def read_items(path: str | Path, *, references: bool = False) -> list[Item]:
     Returns
     -------
     list
-        One entry per item, ready for :meth:`wrdscore.base.Metric.score`: a string, a
+        One entry per item, ready for :meth:`wrdscore.metrics.base.Metric.score`: a string, a
         token list, or a list of alternatives (each a one-string or token list).
 
     Raises
@@ -116,13 +124,123 @@ def read_items(path: str | Path, *, references: bool = False) -> list[Item]:
     lines = _lines(path)
     if not lines:
         raise WrdscoreError(f"{path}: the file is empty")
+    return parse_lines(lines, path, references=references)
+
+
+def parse_lines(
+    lines: Sequence[str], path: str | Path, *, references: bool = False, first_line: int = 1
+) -> list[Item]:
+    """The items of some lines of a file (a chunk of it when streaming), as :func:`read_items`.
+
+    ``first_line`` is the line number of ``lines[0]``, for error messages.
+
+    Examples
+    --------
+    >>> parse_lines(['"get"', '["a", "b"]'], "p.jsonl", first_line=7)
+    ['get', ['a', 'b']]
+    >>> parse_lines(["{}"], "p.jsonl", first_line=7)
+    Traceback (most recent call last):
+    ...
+    wrdscore.errors.WrdscoreError: p.jsonl:7: expected a string or a list of strings
+    """
+    path = Path(path)
     if path.suffix.lower() == ".jsonl":
         return [
-            _json_item(line, f"{path}:{i}", references) for i, line in enumerate(lines, start=1)
+            _json_item(line, f"{path}:{i}", references)
+            for i, line in enumerate(lines, start=first_line)
         ]
     if not references:
         return list(lines)
-    return [_tsv_item(line, str(path)) for line in lines]
+    where = str(path)
+    # Most lines hold one reference: no TAB, so nothing to split.
+    return [
+        line if "\t" not in line and not line.isspace() else _tsv_item(line, where)
+        for line in lines
+    ]
+
+
+# Bytes read at a time when streaming: large enough that reading costs little per line.
+_BLOCK = 1 << 20
+
+
+def _blocks(path: Path) -> Iterator[tuple[int, str]]:
+    """``(byte offset, text)`` of a UTF-8 file in blocks that end at a newline.
+
+    A newline byte never occurs inside a multi-byte UTF-8 character, so cutting
+    there never splits one; a decoding error names its absolute byte offset, as
+    :func:`_lines` does. A leading BOM is dropped.
+    """
+    with path.open("rb") as fh:
+        offset, rest = 0, b""
+        while True:
+            data = fh.read(_BLOCK)
+            block = rest + data
+            cut = len(block) if not data else block.rfind(b"\n") + 1
+            if cut == 0 and data:
+                rest = block  # a line longer than a block: read on
+                continue
+            piece, rest = block[:cut], block[cut:]
+            try:
+                text = piece.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                where = offset + exc.start
+                raise WrdscoreError(f"{path}: not UTF-8 text (byte {where})") from None
+            if offset == 0 and text.startswith("\ufeff"):
+                text = text[1:]
+            if text:
+                yield offset, text
+            offset += cut
+            if not data:
+                return
+
+
+def count_items(path: str | Path) -> int:
+    """How many items (lines, as :func:`read_items` counts them) a file holds.
+
+    Reads the file once without keeping it, checking that it is UTF-8.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "refs.txt"
+    >>> _ = p.write_text("a\\n\\nb")
+    >>> count_items(p)
+    3
+    """
+    count, last = 0, "\n"
+    for _, text in _blocks(Path(path)):
+        count += text.count("\n")
+        last = text[-1]
+    return count + (last != "\n")
+
+
+def iter_line_chunks(path: str | Path, size: int) -> Iterator[list[str]]:
+    """The lines of a file (as :func:`_lines` splits them), ``size`` lines at a time.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "refs.txt"
+    >>> _ = p.write_text("a\\r\\nb\\nc\\n")
+    >>> list(iter_line_chunks(p, 2))
+    [['a', 'b'], ['c']]
+    """
+    buffer: list[str] = []
+    partial = ""
+    for _, text in _blocks(Path(path)):
+        lines = (partial + text).split("\n")
+        partial = lines.pop()  # after the block's last newline: "" or an unended line
+        if "\r" in text:
+            lines = [line.removesuffix("\r") for line in lines]
+        buffer.extend(lines)
+        while len(buffer) >= size:
+            yield buffer[:size]
+            del buffer[:size]
+    chunk = buffer
+    if partial:
+        chunk.append(partial.removesuffix("\r"))
+    if chunk:
+        yield chunk
 
 
 def _tsv_item(line: str, where: str) -> Item:
@@ -170,7 +288,7 @@ def write_per_pair(
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> from wrdscore.base import get_metric
+    >>> from wrdscore.metrics.base import get_metric
     >>> from wrdscore.embeddings import TokenEmbeddings
     >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6]})
     >>> res = get_metric("wrd", embeddings=emb).score(["size"], ["count"])
@@ -179,21 +297,50 @@ def write_per_pair(
     ['index', 'reference', 'prediction', 'wrd.precision', 'wrd.recall', 'wrd.f1']
     """
     path = check_per_pair_path(path)
+    with atomic_write(path) as fh:
+        fh.write(per_pair_header(path, [(r.metric, tuple(r.values)) for r in results]))
+        fh.write(per_pair_text(path, 0, references, predictions, results))
+    return path
+
+
+def per_pair_header(path: str | Path, columns: Sequence[tuple[str, Sequence[str]]]) -> str:
+    """The first line of a per-pair ``.tsv`` (``columns``: each metric's name and keys).
+
+    ``.jsonl`` files have no header (the empty string).
+    """
+    if Path(path).suffix.lower() == ".jsonl":
+        return ""
+    cols = [f"{metric}.{k}" for metric, keys in columns for k in keys]
+    return "\t".join(["index", "reference", "prediction", *cols]) + "\n"
+
+
+def per_pair_text(
+    path: str | Path,
+    start: int,
+    references: Sequence[Item],
+    predictions: Sequence[Item],
+    results: Sequence[ScoreResult],
+) -> str:
+    """The per-pair rows of some pairs, the first numbered ``start`` (format by extension)."""
     refs = [item_text(r) for r in references]
     preds = [item_text(p) for p in predictions]
-    with atomic_write(path) as fh:
-        if path.suffix.lower() == ".jsonl":
-            for i, (ref, pred) in enumerate(zip(refs, preds, strict=True)):
-                row: dict[str, Any] = {"index": i, "reference": ref, "prediction": pred}
-                for res in results:
-                    row[res.metric] = {k: float(v[i]) for k, v in res.values.items()}
-                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-        else:
-            cols = [f"{res.metric}.{k}" for res in results for k in res.values]
-            fh.write("\t".join(["index", "reference", "prediction", *cols]) + "\n")
-            for i, (ref, pred) in enumerate(zip(refs, preds, strict=True)):
-                values = [repr(float(v[i])) for res in results for v in res.values.values()]
-                # A TAB inside a free-text item would shift the columns.
-                cells = [str(i), ref.replace("\t", " "), pred.replace("\t", " "), *values]
-                fh.write("\t".join(cells) + "\n")
-    return path
+    rows = range(start, start + len(refs))
+    if Path(path).suffix.lower() == ".jsonl":
+        columns = [
+            (res.metric, list(res.values), [v.tolist() for v in res.values.values()])
+            for res in results
+        ]
+        out = []
+        for j, (i, ref, pred) in enumerate(zip(rows, refs, preds, strict=True)):
+            row: dict[str, Any] = {"index": i, "reference": ref, "prediction": pred}
+            for metric, keys, values in columns:
+                row[metric] = {k: v[j] for k, v in zip(keys, values, strict=True)}
+            out.append(json.dumps(row, ensure_ascii=False) + "\n")
+        return "".join(out)
+    # %r of a Python float: the shortest string that reads back as the same number.
+    values = [v.tolist() for res in results for v in res.values.values()]
+    row = "%d\t%s\t%s" + "\t%r" * len(values) + "\n"
+    # A TAB inside a free-text item would shift the columns.
+    refs = [r.replace("\t", " ") for r in refs]
+    preds = [p.replace("\t", " ") for p in preds]
+    return "".join(map(row.__mod__, zip(rows, refs, preds, *values, strict=True)))

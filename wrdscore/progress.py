@@ -3,17 +3,38 @@
 from __future__ import annotations
 
 import sys
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+if TYPE_CHECKING:
+    from rich.progress import Progress, ProgressColumn
+
+
+class _Silent:
+    """What :func:`progress_bar` returns when no bar is shown: every call is a no-op.
+
+    It spares piped and quiet runs the import of rich's progress machinery.
+    """
+
+    def __enter__(self) -> _Silent:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        return None
+
+    def add_task(self, description: str, total: float | None = None, **fields: Any) -> int:
+        return 0
+
+    def advance(self, task: int, advance: float = 1) -> None:
+        return None
+
+    def update(self, task: int, **fields: Any) -> None:
+        return None
 
 
 def progress_bar(quiet: bool = False, *extra_columns: ProgressColumn) -> Progress:
@@ -29,7 +50,18 @@ def progress_bar(quiet: bool = False, *extra_columns: ProgressColumn) -> Progres
     *extra_columns : rich ProgressColumn
         Columns after the standard ones (counts, rates...).
     """
-    console = Console(stderr=True)
+    if quiet or not sys.stderr.isatty():
+        return _Silent()  # type: ignore[return-value]
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
@@ -37,7 +69,6 @@ def progress_bar(quiet: bool = False, *extra_columns: ProgressColumn) -> Progres
         *extra_columns,
         TimeElapsedColumn(),
         TimeRemainingColumn(),
-        console=console,
-        disable=quiet or not sys.stderr.isatty(),
+        console=Console(stderr=True),
         transient=False,
     )

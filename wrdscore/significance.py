@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.stats import bootstrap
 
 from wrdscore.errors import WrdscoreError
 
@@ -114,6 +113,8 @@ def paired_bootstrap(
         raise WrdscoreError("resamples must be at least 1")
     if not 0 < confidence < 1:
         raise WrdscoreError("confidence must be between 0 and 1")
+    from scipy.stats import bootstrap  # 0.3 s to import: only when a comparison runs
+
     res = bootstrap(
         (a, b),
         _mean_difference,

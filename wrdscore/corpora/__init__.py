@@ -1,19 +1,58 @@
-"""Java corpora: find sources, parse them, extract method names, split them into sub-tokens."""
+"""Java corpora: find sources, parse them, extract method names, split them into sub-tokens.
 
-from wrdscore.corpora._corpus import (
-    MANIFEST_FILE,
-    METHODS_FILE,
-    RECORD_FIELDS,
-    Corpus,
-    CorpusWriter,
-    open_corpus,
-)
-from wrdscore.corpora._extract import PARSERS, FileResult, extract_file
-from wrdscore.corpora._ingest import DEFAULT_MAX_FILE_MB, DEFAULT_PARSER, ingest
-from wrdscore.corpora._javadoc import first_sentence
-from wrdscore.corpora._sources import JavaFile, Source, iter_java_files, open_sources
-from wrdscore.corpora._stats import CorpusStats, corpus_stats, stats_tables
+The splitter and the defaults are imported eagerly; everything else (parsers, the
+ingest pipeline, corpus statistics) on first use, so scoring, which only splits
+names, never loads javalang, tree-sitter or rich.
+"""
+
+from typing import TYPE_CHECKING
+
+from wrdscore.corpora._defaults import DEFAULT_MAX_FILE_MB, DEFAULT_PARSER, PARSERS
 from wrdscore.corpora._tokenize import split_identifier, to_tokens
+
+if TYPE_CHECKING:
+    from wrdscore.corpora._corpus import (
+        MANIFEST_FILE,
+        METHODS_FILE,
+        RECORD_FIELDS,
+        Corpus,
+        CorpusWriter,
+        open_corpus,
+    )
+    from wrdscore.corpora._extract import FileResult, extract_file
+    from wrdscore.corpora._ingest import ingest
+    from wrdscore.corpora._javadoc import first_sentence
+    from wrdscore.corpora._sources import JavaFile, Source, iter_java_files, open_sources
+    from wrdscore.corpora._stats import CorpusStats, corpus_stats, stats_tables
+
+_LAZY = {
+    "MANIFEST_FILE": "_corpus",
+    "METHODS_FILE": "_corpus",
+    "RECORD_FIELDS": "_corpus",
+    "Corpus": "_corpus",
+    "CorpusWriter": "_corpus",
+    "open_corpus": "_corpus",
+    "FileResult": "_extract",
+    "extract_file": "_extract",
+    "ingest": "_ingest",
+    "first_sentence": "_javadoc",
+    "JavaFile": "_sources",
+    "Source": "_sources",
+    "iter_java_files": "_sources",
+    "open_sources": "_sources",
+    "CorpusStats": "_stats",
+    "corpus_stats": "_stats",
+    "stats_tables": "_stats",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f"wrdscore.corpora.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'wrdscore.corpora' has no attribute {name!r}")
+
 
 __all__ = [
     "DEFAULT_MAX_FILE_MB",

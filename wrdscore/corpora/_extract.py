@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from wrdscore.corpora._defaults import PARSERS
 from wrdscore.corpora._javalang import extract_javalang
 from wrdscore.corpora._scope import MethodFound, ParseFailure
 from wrdscore.corpora._tokenize import split_identifier
 from wrdscore.corpora._treesitter import extract_treesitter
-
-PARSERS = ("tree-sitter", "javalang")
 
 PARSED = "parsed"
 FALLBACK = "fallback"

@@ -29,6 +29,7 @@ from rich.progress import TextColumn
 from wrdscore import __version__
 from wrdscore.atomic import atomic_dir
 from wrdscore.corpora._corpus import CORPUS_FORMAT, CorpusWriter, token_list_json
+from wrdscore.corpora._defaults import DEFAULT_MAX_FILE_MB, DEFAULT_PARSER
 from wrdscore.corpora._extract import (
     BINARY,
     FAILED,
@@ -46,8 +47,6 @@ from wrdscore.corpora._treesitter import warm_up
 from wrdscore.errors import WrdscoreError
 from wrdscore.progress import progress_bar
 
-DEFAULT_PARSER = "tree-sitter"
-DEFAULT_MAX_FILE_MB = 10.0
 # A batch is sent to a worker as one task: big enough that pickling and queueing
 # cost little per file, small enough that both workers stay busy to the end.
 _BATCH_FILES = 64

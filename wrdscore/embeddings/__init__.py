@@ -1,44 +1,145 @@
-"""Token embeddings: train them on a corpus, store them, load them for scoring."""
+"""Token embeddings: train them on a corpus, store them, load them for scoring.
 
-from wrdscore.embeddings._cooccurrence import (
-    WEIGHTINGS,
-    cooccurrence_matrix,
-    ppmi,
-    svd_embeddings,
-)
-from wrdscore.embeddings._docfreq import document_frequencies
-from wrdscore.embeddings._documents import TokenDocuments
-from wrdscore.embeddings._gensim import train_gensim
+Loading and looking up vectors (what scoring needs) is imported eagerly and needs
+neither gensim nor scikit-learn; training (gensim, scipy, scikit-learn) is imported
+on first use of its names.
+"""
+
+from typing import TYPE_CHECKING
+
 from wrdscore.embeddings._inspect import (
     IdentifierVector,
     identifier_vector,
     neighbors,
     similarity,
 )
-from wrdscore.embeddings._store import default_model_path, load_embeddings, save_embeddings
-from wrdscore.embeddings._train import METHODS, TEXTS, corpus_documents, train_embeddings
+from wrdscore.embeddings._store import (
+    default_model_path,
+    load_embeddings,
+    save_embeddings,
+    upgrade_model_dir,
+)
 from wrdscore.embeddings._vectors import OOV_POLICIES, TokenEmbeddings, vectors_sha
 
+if TYPE_CHECKING:
+    from wrdscore.embeddings._constraints import (
+        KINDS,
+        PAIRS_FILE,
+        Constraints,
+        MinedPair,
+        MiningSettings,
+        format_pairs,
+        mine_constraints,
+        mine_records,
+        read_pairs,
+        write_pairs,
+    )
+    from wrdscore.embeddings._cooccurrence import (
+        WEIGHTINGS,
+        cooccurrence_matrix,
+        ppmi,
+        svd_embeddings,
+    )
+    from wrdscore.embeddings._counterfit import CounterFitSettings, counter_fit
+    from wrdscore.embeddings._docfreq import document_frequencies
+    from wrdscore.embeddings._documents import TokenDocuments
+    from wrdscore.embeddings._gensim import train_gensim
+    from wrdscore.embeddings._specialise import (
+        DEFAULT_SPECIALISE_METHOD,
+        SPECIALISE_METHODS,
+        SpecialiseResult,
+        SpecialiseSettings,
+        attract_repel,
+        specialise_from_corpus,
+        specialise_model,
+        specialise_vectors,
+    )
+    from wrdscore.embeddings._train import METHODS, TEXTS, corpus_documents, train_embeddings
+
+_LAZY = {
+    "WEIGHTINGS": "_cooccurrence",
+    "cooccurrence_matrix": "_cooccurrence",
+    "ppmi": "_cooccurrence",
+    "svd_embeddings": "_cooccurrence",
+    "document_frequencies": "_docfreq",
+    "TokenDocuments": "_documents",
+    "train_gensim": "_gensim",
+    "METHODS": "_train",
+    "TEXTS": "_train",
+    "corpus_documents": "_train",
+    "train_embeddings": "_train",
+    "KINDS": "_constraints",
+    "PAIRS_FILE": "_constraints",
+    "Constraints": "_constraints",
+    "MinedPair": "_constraints",
+    "MiningSettings": "_constraints",
+    "format_pairs": "_constraints",
+    "mine_constraints": "_constraints",
+    "mine_records": "_constraints",
+    "read_pairs": "_constraints",
+    "write_pairs": "_constraints",
+    "CounterFitSettings": "_counterfit",
+    "counter_fit": "_counterfit",
+    "DEFAULT_SPECIALISE_METHOD": "_specialise",
+    "SPECIALISE_METHODS": "_specialise",
+    "SpecialiseResult": "_specialise",
+    "SpecialiseSettings": "_specialise",
+    "attract_repel": "_specialise",
+    "specialise_from_corpus": "_specialise",
+    "specialise_model": "_specialise",
+    "specialise_vectors": "_specialise",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f"wrdscore.embeddings.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'wrdscore.embeddings' has no attribute {name!r}")
+
+
 __all__ = [
+    "DEFAULT_SPECIALISE_METHOD",
+    "KINDS",
     "METHODS",
     "OOV_POLICIES",
+    "PAIRS_FILE",
+    "SPECIALISE_METHODS",
     "TEXTS",
     "WEIGHTINGS",
+    "Constraints",
+    "CounterFitSettings",
     "IdentifierVector",
+    "MinedPair",
+    "MiningSettings",
+    "SpecialiseResult",
+    "SpecialiseSettings",
     "TokenDocuments",
     "TokenEmbeddings",
+    "attract_repel",
     "cooccurrence_matrix",
     "corpus_documents",
+    "counter_fit",
     "default_model_path",
     "document_frequencies",
+    "format_pairs",
     "identifier_vector",
     "load_embeddings",
+    "mine_constraints",
+    "mine_records",
     "neighbors",
     "ppmi",
+    "read_pairs",
     "save_embeddings",
     "similarity",
+    "specialise_from_corpus",
+    "specialise_model",
+    "specialise_vectors",
     "svd_embeddings",
     "train_embeddings",
     "train_gensim",
+    "upgrade_model_dir",
     "vectors_sha",
+    "write_pairs",
 ]

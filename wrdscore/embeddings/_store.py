@@ -11,26 +11,43 @@ A MODEL_DIR written by ``wrdscore train`` holds
     ``n_docs`` and the wrdscore/gensim/numpy/scipy versions.
 ``doc_freq.json``
     ``{token: df}``: in how many training documents each token occurs.
+``pairs.tsv``
+    Only in a specialised model (``wrdscore train --specialise``): the mined
+    contrast, synonym and abbreviation pairs it was specialised with.
+``fast/``
+    The same vectors as plain arrays, which load in milliseconds without gensim:
+    ``vectors.npy`` (float32, one row per token, memory-mapped on load),
+    ``ngrams.npy`` (FastText's n-gram bucket vectors, FastText models only) and
+    ``vocab.json`` (``{"format", "tokens", "counts", "min_n", "max_n"}``).
+    Scoring reads these; a MODEL_DIR without them (older ones) loads through gensim.
 """
 
 from __future__ import annotations
 
 import json
 import pickle
-from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gensim.models import KeyedVectors
+import numpy as np
 
 from wrdscore.atomic import atomic_dir
-from wrdscore.embeddings._vectors import TokenEmbeddings
+from wrdscore.embeddings._vectors import TokenEmbeddings, _subword_parts
 from wrdscore.errors import WrdscoreError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from gensim.models import KeyedVectors
+
+    from wrdscore.embeddings._constraints import MinedPair
 
 VECTORS_FILE = "vectors.kv"
 MODEL_FILE = "model.json"
 DOC_FREQ_FILE = "doc_freq.json"
 MODEL_FORMAT = "wrdscore-model/1"
+FAST_DIR = "fast"
+FAST_FORMAT = "wrdscore-fast/1"
 _PICKLE_MAGIC = b"\x80"
 # Errors gensim/pickle/numpy raise on a truncated or foreign file.
 _LOAD_ERRORS = (
@@ -48,7 +65,9 @@ _LOAD_ERRORS = (
 
 def default_model_path() -> Path:
     """Folder of the default model bundled inside the package (``wrdscore/data/default``)."""
-    return Path(str(resources.files("wrdscore"))) / "data" / "default"
+    # A plain path, not importlib.resources: the arrays are memory-mapped, so the
+    # package must be installed as files anyway (and that import costs start-up time).
+    return Path(__file__).resolve().parents[1] / "data" / "default"
 
 
 def save_embeddings(
@@ -57,6 +76,7 @@ def save_embeddings(
     *,
     meta: dict[str, Any],
     doc_freq: dict[str, int],
+    pairs: Iterable[MinedPair] | None = None,
     force: bool = False,
 ) -> Path:
     """Write a MODEL_DIR atomically (nothing appears unless everything was written).
@@ -71,6 +91,8 @@ def save_embeddings(
         The content of ``model.json``; must include ``name`` and ``n_docs``.
     doc_freq : dict of str to int
         Document frequency of every training token.
+    pairs : iterable of MinedPair, optional
+        Constraints a specialised model was built with, written as ``pairs.tsv``.
     force : bool
         Replace an existing ``output``.
 
@@ -96,11 +118,66 @@ def save_embeddings(
     kv.lifecycle_events = None
     with atomic_dir(output, force=force) as tmp:
         kv.save(str(tmp / VECTORS_FILE))
+        (tmp / FAST_DIR).mkdir()
+        write_fast_arrays(kv, tmp / FAST_DIR)
         (tmp / MODEL_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
         (tmp / DOC_FREQ_FILE).write_text(
             json.dumps(doc_freq, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
         )
+        if pairs is not None:
+            # Imported here: mining pulls in the corpora package, which scoring never needs.
+            from wrdscore.embeddings._constraints import PAIRS_FILE, write_pairs
+
+            write_pairs(pairs, tmp / PAIRS_FILE)
     return Path(output)
+
+
+def write_fast_arrays(kv: KeyedVectors, folder: Path) -> None:
+    """Write the fast-loading copy of ``kv`` (a MODEL_DIR's ``fast/``) into the folder ``folder``.
+
+    The arrays hold exactly gensim's float32 values, so scores and the model's
+    ``sha`` are the same whichever copy is loaded.
+    """
+    ngrams, min_n, max_n = _subword_parts(kv)
+    counts = kv.expandos.get("count")
+    np.save(folder / "vectors.npy", np.ascontiguousarray(kv.vectors, dtype=np.float32))
+    if ngrams is not None:
+        np.save(folder / "ngrams.npy", np.ascontiguousarray(ngrams, dtype=np.float32))
+    vocab = {
+        "format": FAST_FORMAT,
+        "tokens": list(kv.index_to_key),
+        "counts": None if counts is None else [int(c) for c in counts],
+        "min_n": min_n,
+        "max_n": max_n,
+    }
+    (folder / "vocab.json").write_text(
+        json.dumps(vocab, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
+    )
+
+
+def upgrade_model_dir(folder: str | Path) -> Path:
+    """Add the ``fast/`` arrays to a MODEL_DIR written before they existed.
+
+    The arrays come from the folder's gensim vectors through the code
+    :func:`save_embeddings` runs (:func:`write_fast_arrays`), and appear atomically;
+    nothing else in the folder changes. The bundled default is converted this way:
+    ``python scripts/upgrade_model_dir.py wrdscore/data/default``.
+
+    Examples
+    --------
+    >>> import shutil, tempfile, pathlib
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "m"
+    >>> emb = TokenEmbeddings.from_vectors({"get": [1.0, 0.0]})
+    >>> _ = save_embeddings(emb.kv, out, meta={"name": "tiny", "n_docs": 1}, doc_freq={"get": 1})
+    >>> shutil.rmtree(out / "fast")
+    >>> (upgrade_model_dir(out) / "fast" / "vocab.json").is_file()
+    True
+    """
+    folder = Path(folder)
+    kv = _load_model_dir(folder, fast=False).kv
+    with atomic_dir(folder / FAST_DIR, force=True) as tmp:
+        write_fast_arrays(kv, tmp)
+    return folder
 
 
 def load_embeddings(path: str | Path | None = None) -> TokenEmbeddings:
@@ -148,7 +225,7 @@ def load_embeddings(path: str | Path | None = None) -> TokenEmbeddings:
     return TokenEmbeddings(kv, name=p.stem, meta={"source": str(p)})
 
 
-def _load_model_dir(folder: Path) -> TokenEmbeddings:
+def _load_model_dir(folder: Path, fast: bool = True) -> TokenEmbeddings:
     meta_path = folder / MODEL_FILE
     if not meta_path.is_file():
         raise WrdscoreError(
@@ -158,18 +235,67 @@ def _load_model_dir(folder: Path) -> TokenEmbeddings:
     doc_freq = _read_json(folder / DOC_FREQ_FILE)
     if not isinstance(meta, dict) or not isinstance(doc_freq, dict) or "n_docs" not in meta:
         raise WrdscoreError(f"{folder}: {MODEL_FILE} or {DOC_FREQ_FILE} is not a model's")
-    kv = _load_keyed_vectors(folder / VECTORS_FILE)
-    if meta.get("dim") is not None and meta["dim"] != kv.vector_size:
-        raise WrdscoreError(
-            f"{folder}: dimension mismatch: {MODEL_FILE} says {meta['dim']}, "
-            f"the vectors have {kv.vector_size}"
-        )
+    vectors_path = folder / VECTORS_FILE
+    if not vectors_path.is_file():
+        raise WrdscoreError(f"model file {vectors_path} is missing")
+    if fast and (folder / FAST_DIR / "vocab.json").is_file():
+        return _load_fast(folder, meta, doc_freq)
+    kv = _load_keyed_vectors(vectors_path)
+    _check_dim(folder, meta, kv.vector_size)
     return TokenEmbeddings(
         kv,
         name=str(meta.get("name", folder.name)),
         doc_freq=doc_freq,
         n_docs=int(meta["n_docs"]),
         meta=meta,
+    )
+
+
+def _check_dim(folder: Path, meta: dict[str, Any], dim: int) -> None:
+    if meta.get("dim") is not None and meta["dim"] != dim:
+        raise WrdscoreError(
+            f"{folder}: dimension mismatch: {MODEL_FILE} says {meta['dim']}, the vectors have {dim}"
+        )
+
+
+def _load_fast(folder: Path, meta: dict[str, Any], doc_freq: dict[str, int]) -> TokenEmbeddings:
+    """A MODEL_DIR's ``fast/`` arrays, memory-mapped; gensim is loaded only if asked for."""
+    fast = folder / FAST_DIR
+    vocab = _read_json(fast / "vocab.json")
+    try:
+        if not isinstance(vocab, dict) or vocab.get("format") != FAST_FORMAT:
+            raise ValueError(f"not a {FAST_FORMAT} vocabulary")
+        tokens = vocab["tokens"]
+        vectors = np.load(fast / "vectors.npy", mmap_mode="r")
+        ngrams_path = fast / "ngrams.npy"
+        ngrams = np.load(ngrams_path, mmap_mode="r") if ngrams_path.is_file() else None
+        counts = vocab["counts"]
+        min_n, max_n = int(vocab["min_n"]), int(vocab["max_n"])
+    except (ValueError, KeyError, TypeError, OSError) as exc:
+        raise WrdscoreError(f"{fast}: corrupt fast arrays ({exc})") from None
+    if (
+        vectors.dtype != np.float32
+        or vectors.ndim != 2
+        or len(vectors) != len(tokens)
+        or (counts is not None and len(counts) != len(tokens))
+        or (ngrams is not None and (ngrams.ndim != 2 or ngrams.shape[1] != vectors.shape[1]))
+    ):
+        raise WrdscoreError(f"{fast}: corrupt fast arrays (shapes disagree with vocab.json)")
+    if len(tokens) == 0:
+        raise WrdscoreError(f"{fast}: the model has no vectors")
+    _check_dim(folder, meta, vectors.shape[1])
+    return TokenEmbeddings._from_arrays(
+        tokens,
+        vectors,
+        counts=counts,
+        ngrams=ngrams,
+        min_n=min_n,
+        max_n=max_n,
+        name=str(meta.get("name", folder.name)),
+        doc_freq=doc_freq,
+        n_docs=int(meta["n_docs"]),
+        meta=meta,
+        kv_loader=lambda: _load_keyed_vectors(folder / VECTORS_FILE),
     )
 
 
@@ -187,6 +313,8 @@ def _load_vectors_file(path: Path) -> KeyedVectors:
         head = fh.read(1)
     if head == _PICKLE_MAGIC:
         return _load_keyed_vectors(path)
+    from gensim.models import KeyedVectors
+
     # word2vec format: a text header "<count> <dim>", then text or binary rows.
     errors = []
     for binary in (False, True):
@@ -204,6 +332,8 @@ def _load_vectors_file(path: Path) -> KeyedVectors:
 def _load_keyed_vectors(path: Path) -> KeyedVectors:
     if not path.is_file():
         raise WrdscoreError(f"model file {path} is missing")
+    from gensim.models import KeyedVectors
+
     try:
         kv = KeyedVectors.load(str(path))
     except (*_LOAD_ERRORS, OSError) as exc:

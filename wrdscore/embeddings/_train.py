@@ -23,6 +23,12 @@ from wrdscore.embeddings._cooccurrence import (
 from wrdscore.embeddings._docfreq import document_frequencies
 from wrdscore.embeddings._documents import TokenDocuments
 from wrdscore.embeddings._gensim import DEFAULT_WINDOW, train_gensim
+from wrdscore.embeddings._specialise import (
+    DEFAULT_SPECIALISE_METHOD,
+    SPECIALISE_METHODS,
+    SUFFIX,
+    specialise_from_corpus,
+)
 from wrdscore.embeddings._store import save_embeddings
 from wrdscore.embeddings._vectors import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
@@ -100,6 +106,8 @@ def train_embeddings(
     weighting: str = "raw",
     bucket: int = 20_000,
     name: str | None = None,
+    specialise: bool = False,
+    specialise_method: str = DEFAULT_SPECIALISE_METHOD,
     force: bool = False,
 ) -> TokenEmbeddings:
     """Train token embeddings on a corpus and save them as a MODEL_DIR.
@@ -131,7 +139,16 @@ def train_embeddings(
     bucket : int
         ``fasttext`` only: number of hashed character n-gram vectors.
     name : str, optional
-        Label in score signatures; default ``<corpus label>-<method>-<dim>``.
+        Label in score signatures; default ``<corpus label>-<method>-<dim>``
+        (``-cf`` or ``-ar`` appended when specialised).
+    specialise : bool
+        After training, mine contrast, synonym and abbreviation pairs from the same
+        corpus (:func:`~wrdscore.embeddings.mine_constraints`) and specialise the
+        vectors with them (:func:`~wrdscore.embeddings.specialise_vectors`, published
+        hyperparameters). ``model.json`` records the pair counts and settings under
+        ``specialise``; the pairs go to ``pairs.tsv`` in the MODEL_DIR.
+    specialise_method : {"counter-fitting", "attract-repel"}
+        The specialisation method (with ``specialise``).
     force : bool
         Replace an existing ``output``.
 
@@ -163,6 +180,11 @@ def train_embeddings(
             f"unknown --weighting {weighting!r}; choose one of {', '.join(WEIGHTINGS)}"
         )
     _check_text(text)
+    if specialise and specialise_method not in SPECIALISE_METHODS:
+        raise WrdscoreError(
+            f"unknown --specialise-method {specialise_method!r}; choose one of "
+            + ", ".join(SPECIALISE_METHODS)
+        )
     corpus = open_corpus(corpus_dir)
     started = time.perf_counter()
     # The records of the corpus opened here, whose manifest hash goes into the metadata.
@@ -184,6 +206,10 @@ def train_embeddings(
             workers=workers,
             bucket=bucket,
         )
+    special: dict[str, Any] | None = None
+    constraints = None
+    if specialise:
+        kv, special, constraints = specialise_from_corpus(kv, corpus.path, specialise_method, seed)
     label = corpus.manifest.get("label") or corpus.path.resolve().name
     short = "ppmi" if method == "svd" and weighting == "ppmi" else _SHORT[method]
     params: dict[str, Any] = {
@@ -200,7 +226,8 @@ def train_embeddings(
     if method == "fasttext":
         params["bucket"] = bucket
     meta = {
-        "name": name or f"{label}-{short}-{dim}",
+        "name": name
+        or f"{label}-{short}-{dim}" + (f"-{SUFFIX[specialise_method]}" if specialise else ""),
         "method": method,
         "params": params,
         "corpus": {
@@ -216,6 +243,7 @@ def train_embeddings(
             "in_vocab": int(np.asarray(kv.expandos["count"]).sum()),
         },
         "train_seconds": round(time.perf_counter() - started, 3),
+        **({"specialise": special} if special else {}),
         "versions": {
             "wrdscore": __version__,
             "gensim": gensim.__version__,
@@ -223,5 +251,12 @@ def train_embeddings(
             "scipy": scipy.__version__,
         },
     }
-    save_embeddings(kv, output, meta=meta, doc_freq=doc_freq, force=force)
+    save_embeddings(
+        kv,
+        output,
+        meta=meta,
+        doc_freq=doc_freq,
+        pairs=list(constraints) if constraints else None,
+        force=force,
+    )
     return TokenEmbeddings(kv, name=meta["name"], doc_freq=doc_freq, n_docs=docs.n_docs, meta=meta)

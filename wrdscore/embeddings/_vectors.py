@@ -4,31 +4,50 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from gensim.models import KeyedVectors
-from gensim.models.fasttext import FastTextKeyedVectors
 from numpy.typing import ArrayLike, NDArray
 
+from wrdscore.embeddings._subword import subword_vector
 from wrdscore.errors import WrdscoreError
+
+if TYPE_CHECKING:
+    from gensim.models import KeyedVectors
 
 OOV_POLICIES = ("zero", "drop", "subword")
 
 
+def _sha(keys: Sequence[str], vectors: NDArray, ngrams: NDArray | None) -> str:
+    h = hashlib.sha256()
+    h.update("\n".join(keys).encode("utf-8"))
+    h.update(np.ascontiguousarray(vectors, dtype=np.float32).tobytes())
+    if ngrams is not None:
+        h.update(np.ascontiguousarray(ngrams, dtype=np.float32).tobytes())
+    return h.hexdigest()[:8]
+
+
 def vectors_sha(kv: KeyedVectors) -> str:
     """First 8 hex digits of SHA-256 over the vocabulary and vectors (identifies a model)."""
-    h = hashlib.sha256()
-    h.update("\n".join(kv.index_to_key).encode("utf-8"))
-    h.update(np.ascontiguousarray(kv.vectors, dtype=np.float32).tobytes())
+    return _sha(kv.index_to_key, kv.vectors, _subword_parts(kv)[0])
+
+
+def _subword_parts(kv: KeyedVectors) -> tuple[NDArray | None, int, int]:
+    """FastText n-gram vectors and lengths of ``kv``, or None when it has none."""
+    from gensim.models.fasttext import FastTextKeyedVectors
+
     if isinstance(kv, FastTextKeyedVectors) and kv.vectors_ngrams is not None:
-        h.update(np.ascontiguousarray(kv.vectors_ngrams, dtype=np.float32).tobytes())
-    return h.hexdigest()[:8]
+        return kv.vectors_ngrams, int(kv.min_n), int(kv.max_n)
+    return None, 0, 0
 
 
 class TokenEmbeddings:
     """Sub-token vectors plus the statistics the metrics need.
+
+    The vectors are held as plain arrays (float32, possibly memory-mapped: see
+    :func:`~wrdscore.embeddings.load_embeddings`), so scoring never needs gensim;
+    :attr:`kv` gives the gensim object, loaded or built on first use.
 
     Parameters
     ----------
@@ -66,17 +85,88 @@ class TokenEmbeddings:
         n_docs: int | None = None,
         meta: dict[str, Any] | None = None,
     ) -> None:
+        ngrams, min_n, max_n = _subword_parts(kv)
+        counts = kv.expandos.get("count") if hasattr(kv, "expandos") else None
+        self._setup(
+            list(kv.index_to_key),
+            kv.vectors,
+            counts=counts,
+            ngrams=ngrams,
+            min_n=min_n,
+            max_n=max_n,
+            name=name,
+            doc_freq=doc_freq,
+            n_docs=n_docs,
+            meta=meta,
+            index=kv.key_to_index,
+        )
+        self._kv: KeyedVectors | None = kv
+
+    def _setup(
+        self,
+        keys: list[str],
+        vectors: NDArray,
+        *,
+        counts: ArrayLike | None,
+        ngrams: NDArray | None,
+        min_n: int,
+        max_n: int,
+        name: str,
+        doc_freq: Mapping[str, int] | None,
+        n_docs: int | None,
+        meta: dict[str, Any] | None,
+        index: dict[str, int] | None = None,
+    ) -> None:
         if doc_freq is not None and not n_docs:
             raise ValueError("doc_freq needs n_docs > 0")
-        self.kv = kv
         self.name = name
         self.doc_freq = dict(doc_freq) if doc_freq is not None else None
         self.n_docs = n_docs
         self.meta = dict(meta or {})
-        self.sha = vectors_sha(kv)
-        # float64 copy: the metrics' exactness targets (1e-9) need double precision.
-        self._matrix: NDArray[np.float64] = np.asarray(kv.vectors, dtype=np.float64)
-        self._index = kv.key_to_index
+        self._keys = keys
+        self._index = index if index is not None else {k: i for i, k in enumerate(keys)}
+        # float32 as stored (a memory map when loaded from fast arrays); rows become
+        # float64 on lookup, since the metrics' exactness targets (1e-9) need doubles.
+        self._vectors = vectors
+        self._counts = None if counts is None else np.asarray(counts, dtype=np.float64)
+        self._ngrams = ngrams if ngrams is not None and len(ngrams) else None
+        self._min_n, self._max_n = min_n, max_n
+        self._sha: str | None = None
+        self._kv = None
+        self._kv_loader: Callable[[], KeyedVectors] | None = None
+
+    @classmethod
+    def _from_arrays(
+        cls,
+        keys: list[str],
+        vectors: NDArray,
+        *,
+        name: str,
+        counts: ArrayLike | None = None,
+        ngrams: NDArray | None = None,
+        min_n: int = 0,
+        max_n: int = 0,
+        doc_freq: Mapping[str, int] | None = None,
+        n_docs: int | None = None,
+        meta: dict[str, Any] | None = None,
+        kv_loader: Callable[[], KeyedVectors] | None = None,
+    ) -> TokenEmbeddings:
+        """Embeddings from plain arrays; ``kv_loader`` gives the gensim object on demand."""
+        self = cls.__new__(cls)
+        self._setup(
+            keys,
+            vectors,
+            counts=counts,
+            ngrams=ngrams,
+            min_n=min_n,
+            max_n=max_n,
+            name=name,
+            doc_freq=doc_freq,
+            n_docs=n_docs,
+            meta=meta,
+        )
+        self._kv_loader = kv_loader
+        return self
 
     @classmethod
     def from_vectors(
@@ -96,25 +186,64 @@ class TokenEmbeddings:
         if not vectors:
             raise WrdscoreError("no vectors given")
         keys = list(vectors)
-        mat = np.asarray([np.asarray(vectors[k], dtype=np.float32) for k in keys])
+        try:
+            mat = np.asarray([np.asarray(vectors[k], dtype=np.float32) for k in keys])
+        except ValueError:
+            raise WrdscoreError("all vectors must have the same dimension") from None
         if mat.ndim != 2:
             raise WrdscoreError("all vectors must have the same dimension")
-        kv = KeyedVectors(vector_size=mat.shape[1])
-        kv.add_vectors(keys, mat)
-        if counts is not None:
-            for k in keys:
-                kv.set_vecattr(k, "count", int(counts.get(k, 0)))
-        return cls(kv, name=name, doc_freq=doc_freq, n_docs=n_docs)
+        return cls._from_arrays(
+            keys,
+            mat,
+            name=name,
+            counts=None if counts is None else [int(counts.get(k, 0)) for k in keys],
+            doc_freq=doc_freq,
+            n_docs=n_docs,
+        )
+
+    @property
+    def kv(self) -> KeyedVectors:
+        """The vectors as gensim ``KeyedVectors`` (loaded or built on first use)."""
+        if self._kv is None:
+            self._kv = self._kv_loader() if self._kv_loader is not None else self._build_kv()
+        return self._kv
+
+    def _build_kv(self) -> KeyedVectors:
+        from gensim.models import KeyedVectors
+
+        kv = KeyedVectors(vector_size=self.dim)
+        kv.add_vectors(self._keys, np.asarray(self._vectors, dtype=np.float32))
+        if self._counts is not None:
+            for k, c in zip(self._keys, self._counts, strict=True):
+                kv.set_vecattr(k, "count", int(c))
+        return kv
+
+    @property
+    def sha(self) -> str:
+        """8 hex digits of SHA-256 over the vocabulary and vectors (computed once)."""
+        if self._sha is None:
+            self._sha = _sha(self._keys, self._vectors, self._ngrams)
+        return self._sha
+
+    @property
+    def tokens(self) -> list[str]:
+        """The vocabulary, in row order."""
+        return self._keys
+
+    @property
+    def vectors(self) -> NDArray[np.float32]:
+        """The ``(len(self), dim)`` float32 vectors, one row per vocabulary token."""
+        return self._vectors
 
     @property
     def dim(self) -> int:
         """Vector dimension."""
-        return int(self.kv.vector_size)
+        return int(self._vectors.shape[1])
 
     @property
     def has_subword(self) -> bool:
         """Whether unseen tokens get vectors from character n-grams (FastText)."""
-        return isinstance(self.kv, FastTextKeyedVectors) and self.kv.vectors_ngrams is not None
+        return self._ngrams is not None
 
     @property
     def has_df(self) -> bool:
@@ -163,13 +292,15 @@ class TokenEmbeddings:
         )
         mask = idx < 0
         if oov == "drop":
-            return self._matrix[idx[~mask]], mask
-        out = self._matrix[np.where(mask, 0, idx)] if len(idx) else np.zeros((0, self.dim))
+            return self._vectors[idx[~mask]].astype(np.float64), mask
+        if not len(idx):
+            return np.zeros((0, self.dim)), mask
+        out = self._vectors[np.where(mask, 0, idx)].astype(np.float64)
         if mask.any():
             out[mask] = 0.0
             if oov == "subword":
                 for i in np.flatnonzero(mask):
-                    out[i] = self.kv.get_vector(tokens[i])
+                    out[i] = subword_vector(tokens[i], self._ngrams, self._min_n, self._max_n)
         return out, mask
 
     def idf(self, tokens: Sequence[str]) -> NDArray[np.float64]:
@@ -206,11 +337,10 @@ class TokenEmbeddings:
         without counts (a plain word2vec text file) gets the unweighted mean.
         """
         if not hasattr(self, "_mean"):
-            counts = None
-            if "count" in self.kv.expandos:
-                counts = np.asarray(self.kv.expandos["count"], dtype=np.float64)
+            matrix = np.asarray(self._vectors, dtype=np.float64)
+            counts = self._counts
             if counts is None or counts.sum() <= 0:
-                self._mean = self._matrix.mean(axis=0)
+                self._mean = matrix.mean(axis=0)
             else:
-                self._mean = counts @ self._matrix / counts.sum()
+                self._mean = counts @ matrix / counts.sum()
         return self._mean

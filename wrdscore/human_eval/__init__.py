@@ -6,7 +6,7 @@ pairs and write rating sheets and forms; :func:`load_sheet_ratings` (or
 :func:`write_report` measure how close each metric comes to people.
 """
 
-from wrdscore.human_eval._analysis import Agreement, Analysis, MetricAnalysis, analyze
+from wrdscore.human_eval._analysis import Agreement, Analysis, MetricAnalysis, SetView, analyze
 from wrdscore.human_eval._form import render_form
 from wrdscore.human_eval._plots import plot_bootstrap, plot_scatter
 from wrdscore.human_eval._ratings import (
@@ -15,8 +15,9 @@ from wrdscore.human_eval._ratings import (
     expand_ratings,
     load_published_pairs,
     load_sheet_ratings,
+    select,
 )
-from wrdscore.human_eval._report import render_markdown, write_report
+from wrdscore.human_eval._report import render_markdown, summary_lines, write_report
 from wrdscore.human_eval._sample import (
     DEFAULT_STRATA,
     Condition,
@@ -61,6 +62,7 @@ __all__ = [
     "Interval",
     "MetricAnalysis",
     "MetricScores",
+    "SetView",
     "Shortfall",
     "Stratum",
     "Study",
@@ -91,8 +93,10 @@ __all__ = [
     "render_markdown",
     "sample_study",
     "score_pairs",
+    "select",
     "strata_metrics",
     "stratified_design",
+    "summary_lines",
     "write_report",
     "write_study",
 ]

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore.errors import WrdscoreError
-from wrdscore.human_eval._ratings import HumanRatings, deduplicate
+from wrdscore.human_eval._ratings import HumanRatings, deduplicate, select
 from wrdscore.human_eval._scoring import MetricScores
 from wrdscore.human_eval._stats import (
     Comparison,
@@ -78,8 +79,37 @@ class Agreement:
 
 
 @dataclass(frozen=True)
+class SetView:
+    """The analysis of part of the sets: one set on its own, or every set but one.
+
+    ``analysis`` is ``None`` where the part cannot be analysed, with the reason in
+    ``reason`` (fewer than 2 pairs, or a baseline without error there).
+    """
+
+    set: str
+    pairs: int
+    analysis: Analysis | None
+    reason: str | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        """Every number, for ``report.json``."""
+        return {
+            "set": self.set,
+            "pairs": self.pairs,
+            "analysis": None if self.analysis is None else self.analysis.as_dict(),
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
 class Analysis:
-    """Everything ``report.md``/``report.json`` show, for one set of rated pairs."""
+    """Everything ``report.md``/``report.json`` show, for one set of rated pairs.
+
+    ``by_set`` holds the analysis of each set on its own and ``leave_one_out`` that of
+    all sets but one (``SetView.set`` names the set left out), in the order the sets
+    first appear; both are empty for one set, and ``leave_one_out`` for two (leaving
+    one of two sets out is the other set on its own).
+    """
 
     ratings: HumanRatings
     n_boot: int
@@ -89,12 +119,19 @@ class Analysis:
     metrics: list[MetricAnalysis]
     agreement: Agreement | None
     deduplicated: Analysis | None
+    by_set: list[SetView] = field(default_factory=list)
+    leave_one_out: list[SetView] = field(default_factory=list)
+
+    @property
+    def sets(self) -> list[str]:
+        """The sets of the rated pairs, in the order they first appear."""
+        return list(dict.fromkeys(self.ratings.sets))
 
     def as_dict(self) -> dict[str, object]:
         """Every number, for ``report.json``."""
         return {
             "pairs": len(self.ratings),
-            "sets": sorted(set(self.ratings.sets)),
+            "sets": self.sets,
             "bootstraps": self.n_boot,
             "seed": self.seed,
             "interval_level": self.level,
@@ -108,6 +145,8 @@ class Analysis:
                 **{m.metric.name: m.metric.scores.tolist() for m in self.metrics},
             },
             "deduplicated": None if self.deduplicated is None else self.deduplicated.as_dict(),
+            "by_set": [v.as_dict() for v in self.by_set],
+            "leave_one_set_out": [v.as_dict() for v in self.leave_one_out],
         }
 
 
@@ -120,12 +159,16 @@ def analyze(
     baseline: str | None = "rouge1",
     level: float = 0.95,
     with_deduplicated: bool = True,
+    with_sets: bool = True,
 ) -> Analysis:
     """Compare each metric's scores with the human ground truth.
 
     All metrics share the same ``n_boot`` resamples of the pairs (drawn with ``seed``), so
     their bootstrap errors are paired. Where the ratings repeat a pair, the same analysis
-    of the distinct pairs (scores averaged) is attached as ``deduplicated``.
+    of the distinct pairs (scores averaged) is attached as ``deduplicated``. Where the
+    ratings span several sets, the same analysis of each set on its own, and (from three
+    sets on) of all sets but one, is attached as ``by_set`` and ``leave_one_out``: each
+    part is resampled on its own pairs with the same ``n_boot`` and ``seed``.
 
     Parameters
     ----------
@@ -143,6 +186,8 @@ def analyze(
         Level of the percentile intervals.
     with_deduplicated : bool
         Attach the analysis of the distinct pairs when some pairs repeat.
+    with_sets : bool
+        Attach the set-by-set and leave-one-set-out analyses when there are several sets.
 
     Examples
     --------
@@ -180,17 +225,65 @@ def analyze(
             ratings.raters,
             rater_vs_others(ratings.by_rater),
         )
+    options = {"n_boot": n_boot, "seed": seed, "baseline": baseline, "level": level}
     deduplicated = None
     if with_deduplicated:
         distinct, kept = deduplicate(ratings)
         if len(distinct) < len(ratings):
             deduplicated = analyze(
                 distinct,
-                {k: MetricScores(m.name, m.scores[kept], m.signature) for k, m in scores.items()},
-                n_boot=n_boot,
-                seed=seed,
-                baseline=baseline,
-                level=level,
+                _subset(scores, kept),
+                **options,
                 with_deduplicated=False,
+                with_sets=False,
             )
-    return Analysis(ratings, n_boot, seed, level, baseline, results, agreement, deduplicated)
+    by_set: list[SetView] = []
+    leave_one_out: list[SetView] = []
+    sets = np.asarray(ratings.sets, dtype=object)
+    names = list(dict.fromkeys(ratings.sets))
+    if with_sets and len(names) > 1:
+        by_set = [_view(ratings, scores, name, sets == name, options) for name in names]
+    if with_sets and len(names) > 2:
+        leave_one_out = [_view(ratings, scores, name, sets != name, options) for name in names]
+    return Analysis(
+        ratings,
+        n_boot,
+        seed,
+        level,
+        baseline,
+        results,
+        agreement,
+        deduplicated,
+        by_set,
+        leave_one_out,
+    )
+
+
+def _subset(scores: Mapping[str, MetricScores], at: NDArray[np.intp]) -> dict[str, MetricScores]:
+    return {k: MetricScores(m.name, m.scores[at], m.signature) for k, m in scores.items()}
+
+
+def _view(
+    ratings: HumanRatings,
+    scores: Mapping[str, MetricScores],
+    name: str,
+    mask: NDArray[np.bool_],
+    options: Mapping[str, Any],
+) -> SetView:
+    """The analysis of the pairs in ``mask``, or why there is none."""
+    at = np.flatnonzero(mask)
+    if at.size < 2:
+        return SetView(name, int(at.size), None, f"{at.size} pair(s): too few for statistics")
+    try:
+        part = analyze(
+            select(ratings, at),
+            _subset(scores, at),
+            **options,
+            with_deduplicated=False,
+            with_sets=False,
+        )
+    except WrdscoreError as exc:
+        # A part can fail where the whole does not (its baseline may make no error at all);
+        # the report says so instead of losing every other number.
+        return SetView(name, int(at.size), None, str(exc))
+    return SetView(name, int(at.size), part)

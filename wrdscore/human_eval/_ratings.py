@@ -5,8 +5,8 @@ Two sources:
 - filled-in rating sheets of a study (:func:`load_sheet_ratings`), one per rater, which
   give rater-level scores;
 - published pair files (:func:`load_published_pairs`): ``reference,prediction,score``
-  rows, headerless or with a header naming those columns, whose score is already the
-  mean over raters (like the WRDScore paper's data).
+  rows, headerless or with a header naming those columns (and optionally ``set``),
+  whose score is already the mean over raters (like the WRDScore paper's data).
 
 Scores are mapped to 0-1 by dividing by the scale; nothing is guessed: a score outside
 ``[0, scale]`` is an error, not a hint to rescale.
@@ -29,6 +29,8 @@ from wrdscore.human_eval._sample import pair_key
 from wrdscore.human_eval._sheets import SHEET_COLUMNS, Study, csv_rows
 
 PUBLISHED_COLUMNS = ("reference", "prediction", "score")
+#: The optional column of a headed pairs file that names each row's set.
+SET_COLUMN = "set"
 
 
 @dataclass(frozen=True)
@@ -179,26 +181,40 @@ def load_sheet_ratings(study: Study, paths: Sequence[Path]) -> HumanRatings:
     )
 
 
-def _published_file(path: Path, scale: float) -> list[tuple[str, str, str, float]]:
+def _published_file(path: Path, scale: float) -> list[tuple[str, str, str, str, float]]:
+    """Rows ``(set, id, reference, prediction, score)``; the set is the file stem unless
+    a header names a ``set`` column."""
     rows = []
-    columns: tuple[int, int, int] | None = None
+    columns: list[int] | None = None
+    expected: tuple[str, ...] = PUBLISHED_COLUMNS
     for line, row in csv_rows(path):
         where = f"{path}:{line}"
         if not row or not "".join(row).strip():
             continue
         names = [c.strip().lower() for c in row]
-        if columns is None and not rows and sorted(names) == sorted(PUBLISHED_COLUMNS):
-            columns = (names.index("reference"), names.index("prediction"), names.index("score"))
+        if (
+            columns is None
+            and not rows
+            and sorted(names)
+            in (
+                sorted(PUBLISHED_COLUMNS),
+                sorted((*PUBLISHED_COLUMNS, SET_COLUMN)),
+            )
+        ):
+            expected = tuple(c for c in (*PUBLISHED_COLUMNS, SET_COLUMN) if c in names)
+            columns = [names.index(c) for c in expected]
             continue
-        if len(row) != len(PUBLISHED_COLUMNS):
-            raise WrdscoreError(f"{where}: {len(row)} fields, expected reference,prediction,score")
-        ref_at, pred_at, score_at = columns or (0, 1, 2)
+        if len(row) != len(expected):
+            raise WrdscoreError(f"{where}: {len(row)} fields, expected {','.join(expected)}")
+        ref_at, pred_at, score_at, *set_at = columns or (0, 1, 2)
         reference, prediction = row[ref_at].strip(), row[pred_at].strip()
         if not reference or not prediction:
             raise WrdscoreError(f"{where}: empty reference or prediction")
-        rows.append(
-            (f"{path.stem}:{line}", reference, prediction, _score(row[score_at], scale, where))
-        )
+        set_name = row[set_at[0]].strip() if set_at else path.stem
+        if not set_name:
+            raise WrdscoreError(f"{where}: empty set")
+        score = _score(row[score_at], scale, where)
+        rows.append((set_name, f"{path.stem}:{line}", reference, prediction, score))
     if not rows:
         raise WrdscoreError(f"{path}: no rated pairs")
     return rows
@@ -208,6 +224,10 @@ def load_published_pairs(
     paths: Sequence[str | os.PathLike[str]], scale: float = 1.0
 ) -> HumanRatings:
     """Read published ``reference,prediction,score`` files; each file is one set.
+
+    A file with a header may add a ``set`` column (in any position); its rows then
+    belong to the set it names, so one file can hold several sets (and several files
+    the same set). Without it, a file's set is its name without ``.csv``.
 
     Parameters
     ----------
@@ -242,7 +262,7 @@ def load_published_pairs(
             files.append(p)
         else:
             raise WrdscoreError(f"{p}: no such file or folder")
-    rows = [(f.stem, *r) for f in files for r in _published_file(f, scale)]
+    rows = [r for f in files for r in _published_file(f, scale)]
     return HumanRatings(
         [r[1] for r in rows],
         [r[0] for r in rows],
@@ -251,6 +271,38 @@ def load_published_pairs(
         np.array([r[4] for r in rows], dtype=np.float64),
         [],
         None,
+    )
+
+
+def select(ratings: HumanRatings, indices: Sequence[int] | NDArray[np.intp]) -> HumanRatings:
+    """The rated pairs at ``indices``, in that order, with their rater-level scores.
+
+    Raters who rated none of the selected pairs are left out, so agreement statistics
+    of a subset only count the raters of that subset.
+
+    Examples
+    --------
+    >>> r = HumanRatings(["a", "b", "c"], ["1", "1", "2"], ["x", "y", "z"], ["x", "q", "z"],
+    ...                  np.array([1.0, 0.2, 0.8]), [], None)
+    >>> part = select(r, [2])
+    >>> part.ids, part.sets, part.human.tolist()
+    (['c'], ['2'], [0.8])
+    """
+    at = np.asarray(indices, dtype=np.intp)
+    raters, by_rater = ratings.raters, ratings.by_rater
+    if by_rater is not None:
+        by_rater = by_rater[:, at]
+        active = np.isfinite(by_rater).any(axis=1)
+        raters = [r for r, keep in zip(raters, active, strict=True) if keep]
+        by_rater = by_rater[active]
+    return HumanRatings(
+        [ratings.ids[i] for i in at],
+        [ratings.sets[i] for i in at],
+        [ratings.references[i] for i in at],
+        [ratings.predictions[i] for i in at],
+        ratings.human[at],
+        raters,
+        by_rater,
     )
 
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from wrdscore.atomic import atomic_dir
-from wrdscore.human_eval._analysis import Analysis
+from wrdscore.human_eval._analysis import Analysis, SetView
 from wrdscore.human_eval._plots import plot_bootstrap, plot_scatter
 from wrdscore.human_eval._scoring import LABELS
 
@@ -30,22 +30,102 @@ def _slug(name: str) -> str:
     return re.sub(r"[^\w.-]", "_", name)
 
 
-def _error_table(analysis: Analysis) -> list[str]:
+# A table of several analyses puts these cells before each analysis's rows (a set's
+# name and size); the report's main tables have none.
+Rows = list[tuple[list[str], Analysis]]
+
+
+def _error_table(rows: Rows, head: list[str]) -> list[str]:
     lines = [
-        "| Metric | MSE | MSE 95% CI | MAE | MAE 95% CI | MSE, all pairs | MAE, all pairs |",
-        "| --- | ---: | --- | ---: | --- | ---: | ---: |",
+        "| "
+        + " | ".join([*head, "Metric", "MSE", "MSE 95% CI", "MAE", "MAE 95% CI"])
+        + " | MSE, all pairs | MAE, all pairs |",
+        "| "
+        + " | ".join(["---"] * (len(head) + 1) + ["---:", "---", "---:", "---"])
+        + " | ---: | ---: |",
     ]
-    for m in analysis.metrics:
-        mse, mae = m.errors["mse"], m.errors["mae"]
-        lines.append(
-            f"| {m.metric.label} | {mse.mean:.4f} | {_ci(mse.low, mse.high)} | {mae.mean:.4f} "
-            f"| {_ci(mae.low, mae.high)} | {mse.point:.4f} | {mae.point:.4f} |"
-        )
+    for cells, analysis in rows:
+        for m in analysis.metrics:
+            mse, mae = m.errors["mse"], m.errors["mae"]
+            lines.append(
+                "| "
+                + " | ".join([*cells, m.metric.label])
+                + f" | {mse.mean:.4f} | {_ci(mse.low, mse.high)} | {mae.mean:.4f} "
+                f"| {_ci(mae.low, mae.high)} | {mse.point:.4f} | {mae.point:.4f} |"
+            )
     return lines
+
+
+def _correlation_table(rows: Rows, head: list[str]) -> list[str]:
+    lines = [
+        "| " + " | ".join([*head, "Metric", "Pearson r", "Spearman rho", "Kendall tau-b"]) + " |",
+        "| " + " | ".join(["---"] * (len(head) + 4)) + " |",
+    ]
+    for cells, analysis in rows:
+        for m in analysis.metrics:
+            values = [
+                f"{_num(c.value)} {_ci(c.low, c.high)} (p {_p(c.p_value)})"
+                for c in m.correlations.values()
+            ]
+            lines.append("| " + " | ".join([*cells, m.metric.label, *values]) + " |")
+    return lines
+
+
+def _comparison_table(rows: Rows, head: list[str]) -> list[str]:
+    lines = [
+        "| "
+        + " | ".join([*head, "Metric", "Error", "Improvement"])
+        + " | p, bootstrap t-test | p, paired t-test | p, Wilcoxon |",
+        "| " + " | ".join(["---"] * (len(head) + 2)) + " | ---: | ---: | ---: | ---: |",
+    ]
+    for cells, analysis in rows:
+        for m in analysis.metrics:
+            for measure, c in (m.comparison or {}).items():
+                lines.append(
+                    "| "
+                    + " | ".join([*cells, m.metric.label, measure.upper()])
+                    + f" | {c.improvement_pct:.2f}% | {_p(c.p_bootstrap)} "
+                    f"| {_p(c.p_paired_t)} | {_p(c.p_wilcoxon)} |"
+                )
+    return lines
+
+
+def _agreement_table(rows: Rows, head: list[str]) -> list[str]:
+    lines = [
+        "| " + " | ".join([*head, "Krippendorff's alpha", "Mean r with the others"]) + " |",
+        "| " + " | ".join(["---"] * len(head) + ["---:", "---:"]) + " |",
+    ]
+    for cells, analysis in rows:
+        if analysis.agreement is not None:
+            a = analysis.agreement
+            lines.append("| " + " | ".join([*cells, _num(a.alpha), _num(a.mean_vs_others)]) + " |")
+    return lines
+
+
+def _views_section(
+    title: str, intro: str, views: list[SetView], head: str, analysis: Analysis
+) -> list[str]:
+    rows: Rows = [([v.set, str(v.pairs)], v.analysis) for v in views if v.analysis is not None]
+    columns = [head, "Pairs"]
+    out = ["", f"## {title}", "", intro]
+    out += [f"- {v.set} ({v.pairs} pairs): no analysis, {v.reason}." for v in views if v.reason]
+    if not rows:
+        return out
+    out += ["", "Errors against human scores (lower is better):", "", *_error_table(rows, columns)]
+    out += ["", "Correlations with human scores:", "", *_correlation_table(rows, columns)]
+    if analysis.baseline is not None and len(analysis.metrics) > 1:
+        base = LABELS.get(analysis.baseline, analysis.baseline)
+        out += ["", f"Closer to people than {base}?", "", *_comparison_table(rows, columns)]
+    if any(a.agreement is not None for _, a in rows):
+        out += ["", "Agreement between raters:", "", *_agreement_table(rows, columns)]
+    return out
 
 
 def render_markdown(analysis: Analysis, source: str) -> str:
     """``report.md``: the paper's Table 1 with intervals, correlations, tests, agreement.
+
+    Where the pairs span several sets, the same tables follow for each set on its own
+    and, from three sets on, for all sets but one.
 
     Parameters
     ----------
@@ -55,7 +135,8 @@ def render_markdown(analysis: Analysis, source: str) -> str:
         What was analysed, in one line (shown under the title).
     """
     level = f"{analysis.level:.0%}"
-    n_sets = len(set(analysis.ratings.sets))
+    n_sets = len(analysis.sets)
+    whole: Rows = [([], analysis)]
     out = [
         "# Human-agreement report",
         "",
@@ -68,21 +149,14 @@ def render_markdown(analysis: Analysis, source: str) -> str:
         "",
         "## Errors against human scores (lower is better)",
         "",
-        *_error_table(analysis),
+        *_error_table(whole, []),
         "",
         "## Correlations with human scores",
         "",
         f"Value on all pairs, bootstrap {level} interval in brackets, p-value of scipy.stats.",
         "",
-        "| Metric | Pearson r | Spearman rho | Kendall tau-b |",
-        "| --- | --- | --- | --- |",
+        *_correlation_table(whole, []),
     ]
-    for m in analysis.metrics:
-        cells = [
-            f"{_num(c.value)} {_ci(c.low, c.high)} (p {_p(c.p_value)})"
-            for c in m.correlations.values()
-        ]
-        out.append(f"| {m.metric.label} | {' | '.join(cells)} |")
     if analysis.baseline is not None and len(analysis.metrics) > 1:
         base = LABELS.get(analysis.baseline, analysis.baseline)
         out += [
@@ -94,16 +168,8 @@ def render_markdown(analysis: Analysis, source: str) -> str:
             "(the paper's test), paired t-test and Wilcoxon signed-rank test on the "
             "per-pair errors (the pairs are the same for both metrics).",
             "",
-            "| Metric | Error | Improvement | p, bootstrap t-test | p, paired t-test "
-            "| p, Wilcoxon |",
-            "| --- | --- | ---: | ---: | ---: | ---: |",
+            *_comparison_table(whole, []),
         ]
-        for m in analysis.metrics:
-            for measure, c in (m.comparison or {}).items():
-                out.append(
-                    f"| {m.metric.label} | {measure.upper()} | {c.improvement_pct:.2f}% "
-                    f"| {_p(c.p_bootstrap)} | {_p(c.p_paired_t)} | {_p(c.p_wilcoxon)} |"
-                )
     if analysis.agreement is not None:
         out += [
             "",
@@ -123,6 +189,24 @@ def render_markdown(analysis: Analysis, source: str) -> str:
                 )
             ),
         ]
+    if analysis.by_set:
+        out += _views_section(
+            "Each set on its own",
+            "Does the result hold in every set? The same statistics on each set's pairs "
+            f"alone ({analysis.n_boot} resamples of that set, seed {analysis.seed}).",
+            analysis.by_set,
+            "Set",
+            analysis,
+        )
+    if analysis.leave_one_out:
+        out += _views_section(
+            "Leaving one set out",
+            "The same statistics on the pairs of every set but the one named: a result "
+            "carried by a single set changes when that set is left out.",
+            analysis.leave_one_out,
+            "Without",
+            analysis,
+        )
     if analysis.deduplicated is not None:
         out += [
             "",
@@ -131,7 +215,7 @@ def render_markdown(analysis: Analysis, source: str) -> str:
             "Some pairs were rated more than once; here each distinct pair counts once, "
             "its human score the mean of its rows.",
             "",
-            *_error_table(analysis.deduplicated),
+            *_error_table([([], analysis.deduplicated)], []),
         ]
     out += ["", "## Metric signatures", ""]
     out += [f"- {m.metric.label}: `{m.metric.signature}`" for m in analysis.metrics]
@@ -139,6 +223,65 @@ def render_markdown(analysis: Analysis, source: str) -> str:
     for m in analysis.metrics:
         out += ["", f"![{m.metric.label} vs human](plots/scatter-{_slug(m.metric.name)}.png)"]
     return "\n".join(out) + "\n"
+
+
+def summary_lines(analysis: Analysis) -> list[str]:
+    """What ``wrdscore study analyze`` prints: each metric's errors, then a table by set.
+
+    The table has one row per metric and part (each set on its own, then every set but
+    one): the bootstrap mean MSE and MAE, Spearman's rho on the part's pairs, and, against
+    the baseline, the MSE improvement and the paired t-test's p-value.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from wrdscore.human_eval import HumanRatings, MetricScores, analyze
+    >>> r = HumanRatings(list("abcd"), ["1", "1", "2", "2"], list("wxyz"), list("wxyq"),
+    ...                  np.array([1.0, 0.2, 0.8, 0.4]), [], None)
+    >>> s = {"m": MetricScores("m", np.array([1.0, 0.0, 1.0, 0.5]), "m|v:0")}
+    >>> print("\\n".join(summary_lines(analyze(r, s, baseline=None, n_boot=10))))
+    m: MSE 0.0225 [0.0106, 0.0325], MAE 0.1250 [0.0556, 0.1750]
+    set 1 (2 pairs):
+      m  MSE 0.0280  MAE 0.1400  rho 1.000
+    set 2 (2 pairs):
+      m  MSE 0.0190  MAE 0.1300  rho 1.000
+    """
+    lines = []
+    for m in analysis.metrics:
+        mse, mae = m.errors["mse"], m.errors["mae"]
+        vs = m.comparison["mse"].improvement_pct if m.comparison else None
+        better = "" if vs is None else f", {vs:+.2f}% MSE vs {analysis.baseline}"
+        lines.append(
+            f"{m.metric.label}: MSE {mse.mean:.4f} [{mse.low:.4f}, {mse.high:.4f}], "
+            f"MAE {mae.mean:.4f} [{mae.low:.4f}, {mae.high:.4f}]{better}"
+        )
+    if analysis.agreement is not None:
+        alpha, ceiling = analysis.agreement.alpha, analysis.agreement.mean_vs_others
+        lines.append(
+            f"raters: Krippendorff's alpha {_num(alpha, 3)}, each vs the others' mean r "
+            f"{_num(ceiling, 3)}"
+        )
+    width = max(len(m.metric.label) for m in analysis.metrics)
+    parts = [("set", v) for v in analysis.by_set] + [("without", v) for v in analysis.leave_one_out]
+    for kind, view in parts:
+        lines.append(
+            f"{kind} {view.set} ({view.pairs} pairs):"
+            + ("" if view.analysis else f" {view.reason}")
+        )
+        for m in view.analysis.metrics if view.analysis else []:
+            mse, mae = m.errors["mse"], m.errors["mae"]
+            row = (
+                f"  {m.metric.label:<{width}}  MSE {mse.mean:.4f}  MAE {mae.mean:.4f}  "
+                f"rho {_num(m.correlations['spearman'].value, 3)}"
+            )
+            if m.comparison:
+                c = m.comparison["mse"]
+                row += (
+                    f"  {c.improvement_pct:+.2f}% MSE vs {analysis.baseline} "
+                    f"(paired t p {_p(c.p_paired_t)})"
+                )
+            lines.append(row)
+    return lines
 
 
 def write_report(

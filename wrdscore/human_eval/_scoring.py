@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.base import build_metrics, metric_class
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics.base import build_metrics, metric_class
 
 #: How reports name the default metrics: their headline value is F1.
 LABELS = {"rouge1": "ROUGE-1 F", "wrd": "WRDScore F1", "bertscore": "BERTScore F1"}
@@ -54,7 +54,7 @@ def score_pairs(
 ) -> dict[str, MetricScores]:
     """Score every pair with each named metric.
 
-    The metrics come from :func:`wrdscore.base.build_metrics`: the embeddings (``None``:
+    The metrics come from :func:`wrdscore.metrics.base.build_metrics`: the embeddings (``None``:
     the bundled default) are loaded once, only if a metric needs them, and
     ``embedding_options`` (``oov``, ``centering``) go to the embedding metrics.
 

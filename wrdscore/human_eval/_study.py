@@ -123,6 +123,7 @@ def analyze_study(
     baseline: str | None = "rouge1",
     embeddings: Embeddings = None,
     oov: str = "zero",
+    rescale: bool = False,
     n_boot: int = 100,
     seed: int = 0,
     force: bool = False,
@@ -131,7 +132,8 @@ def analyze_study(
 
     Give either ``study`` with ``ratings`` (paths or glob patterns of filled-in sheets)
     or ``pairs`` (``reference,prediction,score`` files or folders, scores on 0-``scale``).
-    ``oov`` is the unseen-token policy of the embedding metrics.
+    ``oov`` is the unseen-token policy of the embedding metrics; ``rescale`` rescales
+    them against their baselines (see :class:`~wrdscore.metrics.EmbeddingMetric`).
 
     Returns
     -------
@@ -155,7 +157,9 @@ def analyze_study(
     else:
         human = load_published_pairs(pairs, 1.0 if scale is None else scale)
         source = f"rated pairs from {', '.join(map(str, pairs))}"
-    scores = score_pairs(human.references, human.predictions, metrics, embeddings, oov=oov)
+    scores = score_pairs(
+        human.references, human.predictions, metrics, embeddings, oov=oov, rescale=rescale
+    )
     analysis = analyze(human, scores, n_boot=n_boot, seed=seed, baseline=baseline)
     write_report(output, analysis, source, force=force)
     return analysis

@@ -10,17 +10,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-# POT's exact network-simplex solver, called below ot.emd's backend dispatch: that
-# layer costs ~80 us per call, 15x the solve itself on name-sized problems. The inputs
-# are prepared as ot.emd prepares them, and a test checks the flows agree to 1e-15.
-from ot.lp.emd_wrap import emd_c
-
-from wrdscore._pairs import embed_pairs, shape_groups
-from wrdscore.base import EmbeddingMetric, Tokens, register
-from wrdscore.centering import cosine_matrix, unit_rows
 from wrdscore.corpora import to_tokens
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._centering import cosine_matrix, unit_rows
+from wrdscore.metrics._pairs import embed_pairs, shape_groups
+from wrdscore.metrics.base import EmbeddingMetric, Tokens, register
 
 WEIGHTINGS = ("norm", "norm*idf", "idf", "uniform")
 _EMD_MAX_ITER = 100_000  # ot.emd's default
@@ -42,6 +37,13 @@ def emd_flow(a: NDArray[np.float64], b: NDArray[np.float64], cost: NDArray) -> N
 
 def _emd_many(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
     """:func:`emd_flow` over a stack of same-shape problems (masses (G, l), (G, m))."""
+    # POT's exact network-simplex solver, called below ot.emd's backend dispatch: that
+    # layer costs ~80 us per call, 15x the solve itself on name-sized problems. The
+    # inputs are prepared as ot.emd prepares them, and a test checks the flows agree to
+    # 1e-15. Imported here, on the first problem that needs it (importing POT takes a
+    # quarter of a second, and most name pairs never need it: see emd_flows).
+    from ot.lp.emd_wrap import emd_c
+
     b = b * a.sum(axis=1, keepdims=True) / b.sum(axis=1, keepdims=True)
     cost = np.ascontiguousarray(cost, dtype=np.float64)
     flow = np.empty_like(cost)
@@ -214,7 +216,7 @@ class WRDScore(EmbeddingMetric):
     clip : bool
         Clip cosines at 0 in precision and recall.
     oov, centering
-        See :class:`~wrdscore.base.EmbeddingMetric`.
+        See :class:`~wrdscore.metrics.base.EmbeddingMetric`.
 
     Examples
     --------
@@ -263,6 +265,10 @@ class WRDScore(EmbeddingMetric):
             "clip": "yes" if self.clip else "no",
             "solver": "emd",
         }
+
+    def prepare(self) -> None:
+        """Import POT's solver now (see :meth:`Metric.prepare`)."""
+        import ot.lp.emd_wrap  # noqa: F401
 
     def _masses(self, table: NDArray, tokens: list[str]) -> NDArray:
         """Unnormalised weights of the distinct vectors of a batch (``tokens`` labels them)."""

@@ -75,6 +75,7 @@ def center(
     offsets: ArrayLike,
     mode: str,
     embeddings: TokenEmbeddings | None = None,
+    batch_mean: FloatArray | None = None,
 ) -> FloatArray:
     """Center a flat batch of token vectors (see the module docstring for the modes).
 
@@ -91,6 +92,10 @@ def center(
         Centering mode.
     embeddings : TokenEmbeddings, optional
         The model whose frequency-weighted vocabulary mean ``"corpus"`` subtracts.
+    batch_mean : ndarray of shape (dim,), optional
+        What ``"batch"`` subtracts when ``vectors`` are only part of the batch (the
+        streaming engine scores a file chunk by chunk and finds the mean of the
+        whole file in a first pass); by default the mean of ``vectors``.
 
     Returns
     -------
@@ -129,7 +134,7 @@ def center(
         out[known] -= embeddings.mean_vector()
     else:
         out = x.copy()
-        out[known] -= x[known].mean(axis=0)
+        out[known] -= x[known].mean(axis=0) if batch_mean is None else batch_mean
     return _snap_to_zero(out, x)
 
 

@@ -19,15 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import ot
-from scipy.special import logsumexp
 
-from wrdscore._pairs import SimilarityMetric
-from wrdscore.base import register
-from wrdscore.centering import FloatArray, cosine_matrix, unit_rows
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
-from wrdscore.wrd import emd_flows
+from wrdscore.metrics._centering import FloatArray, cosine_matrix, unit_rows
+from wrdscore.metrics._pairs import SimilarityMetric
+from wrdscore.metrics.base import register
+from wrdscore.metrics.wrd import emd_flows
 
 #: Chen et al. (2020)'s tuned temperatures, without and with batch centering.
 TWMD_TEMPERATURE = {"default": 0.02, "batch": 0.10}
@@ -105,6 +103,8 @@ def wmd(x: FloatArray, y: FloatArray) -> float:
     """
     if len(x) == 0 or len(y) == 0:
         return 0.0
+    import ot  # imported where used: importing POT takes a quarter of a second
+
     xu, yu = unit_rows(x), unit_rows(y)
     sim = xu @ yu.T
     plan = ot.emd(_uniform(len(x)), _uniform(len(y)), 1.0 - sim)
@@ -145,6 +145,8 @@ def tempered_plan(
     _check_temperature(temperature)
     if iterations < 1:
         raise WrdscoreError(f"iterations must be at least 1, got {iterations}")
+    import ot
+
     sim = cosine_matrix(x, y)
     return ot.sinkhorn(
         _uniform(len(x)),
@@ -169,6 +171,8 @@ def _tempered_plans(sim: FloatArray, temperature: float, iterations: int) -> Flo
     POT's ``sinkhorn_log`` batched: the same initialisation (zero log-scalings), the
     same updates in the same order (columns, then rows), ``iterations`` times.
     """
+    from scipy.special import logsumexp
+
     nr, npred = sim.shape[1:]
     # POT's -M / reg with M = -sim: the negations are exact, so this is bit for bit.
     log_kernel = sim / temperature
@@ -212,10 +216,14 @@ def twmd(x: FloatArray, y: FloatArray, temperature: float = 0.02, iterations: in
 
 
 def _trwmd_raw(x: FloatArray, y: FloatArray, temperature: float) -> float:
+    from scipy.special import logsumexp
+
     return temperature * float(np.mean(logsumexp(cosine_matrix(x, y) / temperature, axis=1)))
 
 
 def _trwmd_raw_many(x: FloatArray, y: FloatArray, temperature: float) -> FloatArray:
+    from scipy.special import logsumexp
+
     sim = np.matmul(x, y.transpose(0, 2, 1))
     return temperature * logsumexp(sim / temperature, axis=2).mean(axis=1)
 
@@ -269,6 +277,10 @@ class WMD(SimilarityMetric):
 
     _similarities = staticmethod(_wmd_many)
 
+    def prepare(self) -> None:
+        """Import POT's solver now (see :meth:`Metric.prepare`)."""
+        import ot.lp.emd_wrap  # noqa: F401
+
 
 class _TemperedMetric(SimilarityMetric):
     def __init__(
@@ -286,6 +298,10 @@ class _TemperedMetric(SimilarityMetric):
 
     def _signature_fields(self) -> dict[str, str]:
         return {**super()._signature_fields(), "T": f"{self.temperature:g}"}
+
+    def prepare(self) -> None:
+        """Import scipy's logsumexp now (see :meth:`Metric.prepare`)."""
+        import scipy.special  # noqa: F401
 
 
 @register

@@ -1,21 +1,22 @@
-"""What every metric shares: input checks, tokenisation, multi-reference, results, registry.
+"""What every metric shares: the base classes, results and the registry.
 
 A metric subclasses :class:`Metric` (or :class:`EmbeddingMetric` when it reads token
 vectors), implements :meth:`Metric._score_tokens` on a whole batch of token lists, and
-registers itself with :func:`register`. Everything a user can get wrong (lengths,
-shapes, empty names, unknown options) is checked here once, so each metric only does
-its arithmetic.
+registers itself with :func:`register` in its own module of :mod:`wrdscore.metrics`
+(every public module there is imported on first use of the registry). Everything a
+user can get wrong (lengths, shapes, empty names, unknown options) is checked once,
+by the scoring engine (:mod:`wrdscore.metrics._engine`) or here, so each metric only
+does its arithmetic.
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import importlib
+import math
 import pkgutil
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
@@ -23,22 +24,23 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore import __version__
-from wrdscore.centering import center, check_centering
-from wrdscore.corpora import to_tokens
 from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._centering import center, check_centering
+from wrdscore.metrics._engine import (
+    Prediction,
+    Reference,
+    Tokens,
+    best_alternatives,
+    flatten,
+    gc_paused,
+)
 from wrdscore.significance import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     BootstrapComparison,
     paired_bootstrap,
 )
-
-Tokens = list[str]
-# One reference item: a string, a token list, or a list of alternatives (each a string
-# or a token list).
-Reference = str | Sequence[str] | Sequence[str | Sequence[str]]
-Prediction = str | Sequence[str]
 
 
 @dataclass
@@ -106,43 +108,6 @@ class ScoreResult:
         return len(self.scores)
 
 
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    # Scoring allocates several small lists and tuples per pair, none in cycles; on
-    # 100k pairs CPython's cyclic collector rescans them often enough to cost a third
-    # of the run time, so it waits until the batch is done.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _is_token_list(item: object) -> bool:
-    # Lists and tuples first: the Sequence ABC check is slow on 100k-pair batches.
-    return isinstance(item, list | tuple) or (
-        not isinstance(item, str) and isinstance(item, Sequence)
-    )
-
-
-def _tokens_of(item: object, what: str, i: int) -> Tokens:
-    if isinstance(item, str) or _is_token_list(item):
-        try:
-            return to_tokens(item)  # type: ignore[arg-type]
-        except TypeError:
-            pass  # a piece that is not a string: reported below
-    raise WrdscoreError(f"{what} {i} must be a string or a list of strings")
-
-
-def _alternatives(item: object, i: int) -> list[Tokens]:
-    """The reference alternatives of item ``i``: one, unless a list of lists is given."""
-    if not isinstance(item, str) and _is_token_list(item) and item and _is_token_list(item[0]):
-        return [_tokens_of(a, "reference", i) for a in item]
-    return [_tokens_of(item, "reference", i)]
-
-
 class Metric(ABC):
     """Base class of every metric: validation, tokenisation, multi-reference, results.
 
@@ -198,8 +163,29 @@ class Metric(ABC):
         return {}
 
     def _corpus(self, values: dict[str, NDArray[np.float64]]) -> dict[str, float]:
-        """Corpus-level values; the mean over pairs unless a metric defines otherwise."""
-        return {k: float(np.mean(v)) for k, v in values.items()}
+        """Corpus-level values: :meth:`_corpus_from_sums` of the values' sums."""
+        return self._corpus_from_sums(self._corpus_sums(values), len(values[self.primary]))
+
+    def _corpus_sums(self, values: dict[str, NDArray[np.float64]]) -> dict[str, float]:
+        """Sums that corpus values are computed from; they add up over parts of a batch.
+
+        The streaming engine scores a file in chunks and adds these up, so corpus
+        values never need every pair in memory. Each sum is ``math.fsum`` (correctly
+        rounded), so it does not depend on the order of the values within a chunk.
+        """
+        return {k: math.fsum(v.tolist()) for k, v in values.items()}
+
+    def _corpus_from_sums(self, sums: dict[str, float], pairs: int) -> dict[str, float]:
+        """Corpus values from summed :meth:`_corpus_sums`; the mean over pairs by default."""
+        return {k: s / pairs for k, s in sums.items()}
+
+    def prepare(self) -> None:
+        """Import now what scoring would import on first use (nothing by default).
+
+        The streaming engine calls it before forking worker processes, so that they
+        share one import instead of each paying for its own.
+        """
+        return None
 
     def _advance(self, pairs: int) -> None:
         """Report ``pairs`` more pairs done to the caller's progress callback, if any."""
@@ -208,10 +194,14 @@ class Metric(ABC):
 
     # -- the public API ---------------------------------------------------------------
 
+    def _output_fields(self) -> dict[str, str]:
+        """Signature fields of what is done to the values after scoring (``rescale:yes``)."""
+        return {}
+
     @property
     def signature(self) -> str:
         """``label|key:value|...|v:VERSION`` with every setting that changes the numbers."""
-        fields = {**self._signature_fields(), "v": __version__}
+        fields = {**self._signature_fields(), **self._output_fields(), "v": __version__}
         return "|".join([self.label or self.name, *(f"{k}:{v}" for k, v in fields.items())])
 
     def score(
@@ -221,6 +211,7 @@ class Metric(ABC):
         *,
         allow_empty_reference: bool = False,
         progress: Callable[[int], None] | None = None,
+        index_offset: int = 0,
     ) -> ScoreResult:
         """Score predictions against references, per pair and for the whole set.
 
@@ -237,6 +228,9 @@ class Metric(ABC):
             Score a reference without tokens as 0 instead of raising.
         progress : callable, optional
             Called with the number of pairs finished since the last call.
+        index_offset : int
+            Pairs before this batch, when it is a part of a larger input: error
+            messages count items from it (``reference 100003 has no tokens``).
 
         Returns
         -------
@@ -250,8 +244,10 @@ class Metric(ABC):
             Different lengths, no pairs, an item that is neither text nor a list of
             text, or an empty reference (unless allowed).
         """
-        with _gc_paused():
-            return self._score_batch(references, predictions, allow_empty_reference, progress)
+        with gc_paused():
+            return self._score_batch(
+                references, predictions, allow_empty_reference, progress, index_offset
+            )
 
     def _score_batch(
         self,
@@ -259,109 +255,19 @@ class Metric(ABC):
         predictions: Sequence[Prediction],
         allow_empty_reference: bool,
         progress: Callable[[int], None] | None,
+        index_offset: int = 0,
     ) -> ScoreResult:
-        if isinstance(references, str) or isinstance(predictions, str):
-            raise WrdscoreError(
-                "references and predictions must be lists of items, not single strings"
-            )
-        # Generators and arrays are fine too; the checks below need lengths and indexing.
-        references = references if isinstance(references, list) else list(references)
-        predictions = predictions if isinstance(predictions, list) else list(predictions)
-        n = len(references)
-        if n != len(predictions):
-            raise WrdscoreError(
-                f"{n} references but {len(predictions)} predictions; "
-                "every prediction needs exactly one reference item"
-            )
-        if n == 0:
-            raise WrdscoreError("nothing to score: no pairs given")
-        # Strings and token lists, by far the common cases, go straight to the splitter,
-        # once per distinct item: equal items then share one token list (metrics must
-        # not modify them), which also lets metrics deduplicate cheaply.
-        memo: dict[str | tuple[str, ...], Tokens] = {}
-
-        def tokens(item: str | list[str]) -> Tokens:
-            key = item if type(item) is str else tuple(item)
-            found = memo.get(key)
-            if found is None:
-                found = memo[key] = to_tokens(item)
-            return found
-
-        try:
-            preds = [
-                tokens(p) if type(p) in (str, list) else _tokens_of(p, "prediction", i)
-                for i, p in enumerate(predictions)
-            ]
-            # None marks an item that is not one plain reference (alternatives, or bad).
-            single = [
-                tokens(r)
-                if type(r) is str or (type(r) is list and (not r or type(r[0]) is str))
-                else None
-                for r in references
-            ]
-        except TypeError:
-            # A list holding something other than strings: the slow path names the item.
-            for i, p in enumerate(predictions):
-                _tokens_of(p, "prediction", i)
-            for i, r in enumerate(references):
-                _alternatives(r, i)
-            raise
-        alts = (
-            [
-                [t] if t is not None else _alternatives(r, i)
-                for i, (t, r) in enumerate(zip(single, references, strict=True))
-            ]
-            if None in single
-            else None
-        )
-        if not allow_empty_reference and (alts is not None or not all(single)):
-            for i, group in enumerate(alts or ([t] for t in single)):
-                if not all(group):
-                    raise WrdscoreError(
-                        f"reference {i} has no tokens (letters or digits); "
-                        "remove it or allow empty references"
-                    )
-
-        # Flatten (alternative, prediction) pairs with both sides non-empty into one
-        # batch: metrics such as batch centering need the whole batch at once. With one
-        # reference per item and no empty item (the common case) that is the input.
-        owner: list[int] | None = None
-        if alts is None and all(single) and all(preds):
-            flat_refs, flat_preds = single, preds
-        else:
-            kept = [
-                (i, alt)
-                for i, (group, pred) in enumerate(
-                    zip(alts or ([t] for t in single), preds, strict=True)
-                )
-                if pred
-                for alt in group
-                if alt
-            ]
-            owner = [i for i, _ in kept]
-            flat_refs = [alt for _, alt in kept]
-            flat_preds = [preds[i] for i in owner]
-
+        batch = flatten(references, predictions, allow_empty_reference, index_offset)
         self._oov_count = 0
         self._degenerate = 0
         self._progress = progress
         try:
-            raw = self._score_tokens(flat_refs, flat_preds) if flat_refs else {}
+            raw = self._score_tokens(batch.refs, batch.flat_preds) if batch.refs else {}
         finally:
             self._progress = None
-        values = {k: np.zeros(n, dtype=np.float64) for k in self.keys}
         if raw:
-            self._check_values(raw, len(flat_refs))
-        if raw and owner is None:
-            values = {k: np.asarray(raw[k], dtype=np.float64) for k in self.keys}
-        elif raw:
-            # The best alternative of each item: sort by item, then by descending
-            # primary value (stable, so the first alternative wins ties).
-            owners = np.asarray(owner)
-            order = np.lexsort((-raw[self.primary], owners))
-            first = order[np.r_[True, owners[order][1:] != owners[order][:-1]]]
-            for k in self.keys:
-                values[k][owners[first]] = raw[k][first]
+            self._check_values(raw, len(batch.refs))
+        values = best_alternatives(raw, batch, self.keys, self.primary)
         return ScoreResult(
             metric=self.name,
             signature=self.signature,
@@ -369,7 +275,7 @@ class Metric(ABC):
             primary=self.primary,
             corpus=self._corpus(values),
             oov_tokens=self._oov_count,
-            empty_predictions=n - sum(map(bool, preds)),
+            empty_predictions=batch.empty_predictions,
             degenerate_pairs=self._degenerate,
         )
 
@@ -501,10 +407,30 @@ def resolve_embeddings(embeddings: TokenEmbeddings | str | Path | None) -> Token
     return load_embeddings(None if embeddings is None else str(embeddings))
 
 
-def _check_vector_options(oov: str = "zero", centering: str = "none") -> None:
+def _check_vector_options(
+    oov: str = "zero", centering: str = "none", rescale: bool = False
+) -> None:
     if oov not in OOV_POLICIES:
         raise WrdscoreError(f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}")
     check_centering(centering)
+    if not isinstance(rescale, bool):
+        raise WrdscoreError(f"rescale must be True or False, not {rescale!r}")
+
+
+def baseline_key(metric: Metric) -> str:
+    """The settings of ``metric`` that its rescaling baseline depends on, as one string.
+
+    Its signature without the model (``emb``) and version fields: baselines are stored
+    per model, and recomputed when the model is.
+
+    Examples
+    --------
+    >>> emb = TokenEmbeddings.from_vectors({"a": [1.0, 0.0]})
+    >>> baseline_key(get_metric("bertscore", embeddings=emb, oov="drop"))
+    'bertscore|c:none|oov:drop|idf:no|clip:yes'
+    """
+    fields = {k: v for k, v in metric._signature_fields().items() if k != "emb"}
+    return "|".join([metric.label or metric.name, *(f"{k}:{v}" for k, v in fields.items())])
 
 
 class EmbeddingMetric(Metric):
@@ -523,7 +449,13 @@ class EmbeddingMetric(Metric):
         Subtract, before any normalisation, the mean of each vector's dimensions, of
         the item's vectors, of the vocabulary (frequency-weighted), or of every token
         vector in the batch being scored (so a score then depends on its batch; the
-        signature says ``c:batch``). The arithmetic is :func:`wrdscore.centering.center`.
+        signature says ``c:batch``). The arithmetic is :func:`wrdscore.metrics._centering.center`.
+    rescale : bool
+        Map every value ``s`` to ``(s - b) / (1 - b)``, with ``b`` that value's mean on
+        random pairs of the model's training names under the same settings (stored in
+        ``model.json`` by ``wrdscore train``; see :attr:`baseline`), so unrelated names
+        score about 0 and identical names still exactly 1. Values below ``b`` become
+        negative and are kept (as bert_score does). The signature says ``rescale:yes``.
     **options
         Passed on to :class:`Metric` (unknown ones are refused).
     """
@@ -534,10 +466,11 @@ class EmbeddingMetric(Metric):
         *,
         oov: str = "zero",
         centering: str = "none",
+        rescale: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(**options)
-        _check_vector_options(oov, centering)
+        _check_vector_options(oov, centering, rescale)
         self.embeddings = resolve_embeddings(embeddings)
         if oov == "subword" and not self.embeddings.has_subword:
             raise WrdscoreError(
@@ -546,12 +479,75 @@ class EmbeddingMetric(Metric):
             )
         self.oov = oov
         self.centering = centering
+        self.rescale = rescale
         # Raw vector and OOV flag per token: lookups dominate small-pair scoring.
         self._cache: dict[str, tuple[NDArray[np.float64], bool]] = {}
+        # What centering="batch" subtracts when the batch is scored in parts (set by
+        # the streaming engine from batch_sums over the whole input).
+        self._batch_mean: NDArray[np.float64] | None = None
 
     def _signature_fields(self) -> dict[str, str]:
         emb = self.embeddings
         return {"emb": f"{emb.name}@sha:{emb.sha}", "c": self.centering, "oov": self.oov}
+
+    def _output_fields(self) -> dict[str, str]:
+        return {"rescale": "yes"} if self.rescale else {}
+
+    @property
+    def baseline(self) -> dict[str, float]:
+        """The rescaling baseline ``b`` of each value under this metric's settings.
+
+        Read from the model's ``model.json`` (``baselines.settings``, keyed by
+        :func:`baseline_key`).
+
+        Raises
+        ------
+        WrdscoreError
+            The model has no baseline for these settings (a plain vector file, a model
+            trained before baselines existed, ``centering="batch"``, or an option value
+            outside the stored grid), its baselines were computed for other vectors, or
+            rescaling is undefined for these settings.
+        """
+        key = baseline_key(self)
+        block = self.embeddings.meta.get("baselines", {})
+        if block and block.get("vectors_sha") != self.embeddings.sha:
+            # model.json kept beside new vectors: its baselines belong to the old ones.
+            raise WrdscoreError(
+                f"the rescaling baselines of embeddings {self.embeddings.name!r} were computed "
+                f"for other vectors (sha {block.get('vectors_sha')}, these are "
+                f"{self.embeddings.sha}); recompute them with `wrdscore baseline MODEL_DIR CORPUS`"
+            )
+        stored = block.get("settings", {})
+        if key not in stored:
+            if self.centering == "batch":
+                why = "centering 'batch' has none: its scores depend on the batch"
+            elif not stored:
+                why = "the model has none; add them with `wrdscore baseline MODEL_DIR CORPUS`"
+            else:
+                why = "outside the stored settings (see the README's rescaling section)"
+            raise WrdscoreError(
+                f"no rescaling baseline for {key} in embeddings {self.embeddings.name!r}: {why}"
+            )
+        if stored[key] is None:
+            raise WrdscoreError(
+                f"rescaling is undefined for {key} on embeddings {self.embeddings.name!r}: "
+                "random names score 1 on average"
+            )
+        return dict(stored[key])
+
+    def score(self, *args: Any, **kwargs: Any) -> ScoreResult:
+        """:meth:`Metric.score`, then rescaled against :attr:`baseline` if ``rescale``.
+
+        Rescaling is monotone per value, so the best reference alternative, the order
+        of pairs and every rank correlation are unchanged.
+        """
+        result = super().score(*args, **kwargs)
+        if not self.rescale:
+            return result
+        b = self.baseline
+        # (1 - b) / (1 - b) is exactly 1.0 in floating point: identity still scores 1.
+        values = {k: (v - b[k]) / (1.0 - b[k]) for k, v in result.values.items()}
+        return replace(result, values=values, corpus=self._corpus(values))
 
     def embed(self, token_lists: Sequence[Tokens]) -> TokenBatch:
         """Vectors of many token lists, OOV-handled, counted and centered, in one flat batch.
@@ -576,17 +572,7 @@ class EmbeddingMetric(Metric):
         >>> batch[0].tolist(), batch[1].tolist()
         ([[3.0, 4.0], [0.0, 0.0]], [[3.0, 4.0]])
         """
-        flat = [t for tokens in token_lists for t in tokens]
-        index: dict[str, int] = {}
-        rows = np.fromiter(
-            (index.setdefault(t, len(index)) for t in flat), dtype=np.int64, count=len(flat)
-        )
-        tokens = list(index)
-        self._fill_cache([t for t in tokens if t not in self._cache])
-        table = np.zeros((len(tokens), self.embeddings.dim))
-        unseen = np.zeros(len(tokens), dtype=bool)
-        for j, t in enumerate(tokens):
-            table[j], unseen[j] = self._cache[t]
+        rows, tokens, table, unseen = self._distinct_vectors(token_lists)
         unseen_at = unseen[rows]
         self._oov_count += int(unseen_at.sum())
         lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
@@ -600,9 +586,47 @@ class EmbeddingMetric(Metric):
             table = center(table, [0, len(table)], self.centering, self.embeddings)
         elif self.centering != "none":
             tokens = [tokens[r] for r in rows]
-            table = center(table[rows], offsets, self.centering, self.embeddings)
+            table = center(table[rows], offsets, self.centering, self.embeddings, self._batch_mean)
             rows = np.arange(len(rows))
         return TokenBatch(table=table, rows=rows, offsets=offsets, tokens=tokens)
+
+    def _distinct_vectors(
+        self, token_lists: Sequence[Tokens]
+    ) -> tuple[NDArray[np.int64], list[str], NDArray[np.float64], NDArray[np.bool_]]:
+        """Row of every occurrence, the distinct tokens, their raw vectors and OOV flags."""
+        flat = [t for tokens in token_lists for t in tokens]
+        index: dict[str, int] = {}
+        rows = np.fromiter(
+            (index.setdefault(t, len(index)) for t in flat), dtype=np.int64, count=len(flat)
+        )
+        tokens = list(index)
+        self._fill_cache([t for t in tokens if t not in self._cache])
+        table = np.zeros((len(tokens), self.embeddings.dim))
+        unseen = np.zeros(len(tokens), dtype=bool)
+        for j, t in enumerate(tokens):
+            table[j], unseen[j] = self._cache[t]
+        return rows, tokens, table, unseen
+
+    def batch_sums(self, token_lists: Sequence[Tokens]) -> tuple[NDArray[np.float64], int]:
+        """Sum and count of the non-zero token vectors (OOV policy applied) of token lists.
+
+        What ``centering="batch"`` averages, in a form that adds up over the parts of
+        a batch: the mean over a whole file is the summed sums over the summed counts.
+        Nothing is counted as unseen.
+
+        Examples
+        --------
+        >>> emb = TokenEmbeddings.from_vectors({"get": [3.0, 4.0]})
+        >>> total, count = get_metric("wrd", embeddings=emb).batch_sums([["get", "x"], ["get"]])
+        >>> total.tolist(), count
+        ([6.0, 8.0], 2)
+        """
+        rows, _, table, unseen = self._distinct_vectors(token_lists)
+        if self.oov == "drop":
+            rows = rows[~unseen[rows]]
+        counts = np.bincount(rows, minlength=len(table)).astype(np.float64)
+        known = np.any(table != 0.0, axis=1)
+        return counts[known] @ table[known], int(counts[known].sum())
 
     def _fill_cache(self, tokens: list[str]) -> None:
         if tokens:
@@ -615,8 +639,6 @@ class EmbeddingMetric(Metric):
 M = TypeVar("M", bound=type[Metric])
 
 _REGISTRY: dict[str, type[Metric]] = {}
-# Modules of this package that never define metrics (the CLI imports the registry).
-_NOT_METRICS = {"cli", "base", "errors", "atomic", "progress", "inputs", "explain", "centering"}
 
 
 def register(cls: M) -> M:
@@ -629,13 +651,14 @@ def register(cls: M) -> M:
 
 
 def _load_metric_modules() -> None:
-    # Every public top-level module of the package may register metrics; importing
-    # them all on first use keeps `import wrdscore` light and needs no hand-kept list.
-    import wrdscore
+    # Every public module of wrdscore.metrics may register metrics (a new metric is a
+    # new module there); importing them on first use keeps `import wrdscore` light
+    # and needs no hand-kept list.
+    import wrdscore.metrics
 
-    for mod in pkgutil.iter_modules(wrdscore.__path__):
-        if not mod.ispkg and not mod.name.startswith("_") and mod.name not in _NOT_METRICS:
-            importlib.import_module(f"wrdscore.{mod.name}")
+    for mod in pkgutil.iter_modules(wrdscore.metrics.__path__):
+        if not mod.ispkg and not mod.name.startswith("_"):
+            importlib.import_module(f"wrdscore.metrics.{mod.name}")
 
 
 class _Registry(Mapping[str, type[Metric]]):

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.base import EmbeddingMetric, TokenBatch, Tokens
-from wrdscore.centering import FloatArray, unit_rows
+from wrdscore.metrics._centering import FloatArray, unit_rows
+from wrdscore.metrics.base import EmbeddingMetric, TokenBatch, Tokens
 
 
 @dataclass
@@ -62,7 +62,7 @@ def embed_pairs(metric: EmbeddingMetric, refs: list[Tokens], preds: list[Tokens]
 
     Examples
     --------
-    >>> from wrdscore.base import get_metric
+    >>> from wrdscore.metrics.base import get_metric
     >>> from wrdscore.embeddings import TokenEmbeddings
     >>> metric = get_metric("sbert", embeddings=TokenEmbeddings.from_vectors({"get": [1.0]}))
     >>> a, b = ["get"], ["get", "zz"]
@@ -136,7 +136,7 @@ def shape_groups(
 
 
 class PairEmbeddingMetric(EmbeddingMetric):
-    """An :class:`~wrdscore.base.EmbeddingMetric` defined by a function of two vector arrays.
+    """An :class:`~wrdscore.metrics.EmbeddingMetric` defined by a function of two vector arrays.
 
     The batch's distinct names are embedded together (:func:`embed_pairs`, so batch
     centering sees every token), then :meth:`_score_group` runs on stacks of distinct

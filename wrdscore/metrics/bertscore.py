@@ -8,12 +8,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from wrdscore._pairs import PairEmbeddingMetric
-from wrdscore.base import TokenBatch, register
-from wrdscore.centering import FloatArray, cosine_matrix
 from wrdscore.embeddings import TokenEmbeddings
-from wrdscore.overlap import PRF, f_measure
-from wrdscore.wrd import f1_score
+from wrdscore.metrics._centering import FloatArray, cosine_matrix
+from wrdscore.metrics._pairs import PairEmbeddingMetric
+from wrdscore.metrics.base import TokenBatch, register
+from wrdscore.metrics.overlap import PRF, f_measure
+from wrdscore.metrics.wrd import f1_score
 
 
 def _weighted_mean(values: FloatArray, weights: FloatArray | None) -> float:
@@ -111,7 +111,7 @@ class BERTScore(PairEmbeddingMetric):
     Parameters
     ----------
     embeddings, oov, centering
-        As for every embedding metric (:class:`~wrdscore.base.EmbeddingMetric`).
+        As for every embedding metric (:class:`~wrdscore.metrics.base.EmbeddingMetric`).
     idf : bool
         Weight tokens by the model's IDF (:meth:`TokenEmbeddings.idf`); needs a model
         with document frequencies.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from wrdscore._pairs import SimilarityMetric
-from wrdscore.base import register
-from wrdscore.centering import FloatArray, unit_rows
+from wrdscore.metrics._centering import FloatArray, unit_rows
+from wrdscore.metrics._pairs import SimilarityMetric
+from wrdscore.metrics.base import register
 
 
 def sbert(x: FloatArray, y: FloatArray) -> float:

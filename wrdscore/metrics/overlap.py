@@ -15,17 +15,17 @@ from typing import Any
 
 import numpy as np
 
-from wrdscore.base import (
+from wrdscore.corpora import to_tokens
+from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._engine import alternatives
+from wrdscore.metrics.base import (
     Metric,
     Prediction,
     Reference,
     ScoreResult,
     Tokens,
-    _alternatives,
     register,
 )
-from wrdscore.corpora import to_tokens
-from wrdscore.errors import WrdscoreError
 
 PRF = tuple[float, float, float]
 
@@ -282,14 +282,10 @@ class Subtoken(_TokenPairMetric):
         counts = subtoken_counts(ref, pred, self.counting)
         return (*subtoken_prf(*counts), *counts)
 
-    def _corpus(self, values: dict[str, np.ndarray]) -> dict[str, float]:
-        tp, fp, fn = values["tp"], values["fp"], values["fn"]
-        return {
-            **micro_prf(tp, fp, fn),
-            "tp": float(tp.sum()),
-            "fp": float(fp.sum()),
-            "fn": float(fn.sum()),
-        }
+    def _corpus_from_sums(self, sums: dict[str, float], pairs: int) -> dict[str, float]:
+        tp, fp, fn = sums["tp"], sums["fp"], sums["fn"]
+        p, r, f = subtoken_prf(tp, fp, fn)
+        return {"precision": p, "recall": r, "f1": f, "tp": tp, "fp": fp, "fn": fn}
 
     def score(
         self,
@@ -307,8 +303,8 @@ class Subtoken(_TokenPairMetric):
         values = {k: v.copy() for k, v in res.values.items()}
         for i, (ref, pred) in enumerate(zip(references, predictions, strict=True)):
             pred_tokens = to_tokens(pred)
-            alternatives = _alternatives(ref, i)
-            if not pred_tokens or not any(alternatives):
-                counts = subtoken_counts(alternatives[0], pred_tokens, self.counting)
+            alts = alternatives(ref, i)
+            if not pred_tokens or not any(alts):
+                counts = subtoken_counts(alts[0], pred_tokens, self.counting)
                 values["tp"][i], values["fp"][i], values["fn"][i] = counts
         return replace(res, values=values, corpus=self._corpus(values))

@@ -1,0 +1,230 @@
+"""The streaming engine (score_files): chunks, worker processes, first pass, late errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from wrdscore import inputs
+from wrdscore.cli import app
+from wrdscore.embeddings import TokenEmbeddings, save_embeddings
+from wrdscore.errors import WrdscoreError
+from wrdscore.inputs import read_items
+from wrdscore.metrics import build_metrics, get_metric, score_files
+
+VECTORS = {
+    "get": [1.0, 0.2, 0.0],
+    "set": [0.9, 0.1, 0.3],
+    "size": [0.1, 1.0, 0.2],
+    "count": [0.2, 0.9, 0.1],
+    "name": [0.0, 0.3, 1.0],
+    "user": [0.3, 0.0, 0.8],
+    "value": [0.5, 0.5, 0.5],
+    "is": [0.7, -0.2, 0.1],
+    "empty": [-0.3, 0.6, 0.4],
+}
+# Multi-reference items (TAB), empty lines, unseen tokens and 3x3 problems, so that
+# every path of the engine and of WRDScore is crossed by some chunk boundary.
+REFS = [
+    "getUserName",
+    "size\tgetSize\tcount",
+    "isEmpty",
+    "set user name value",
+    "getValue",
+    "count\tsize",
+    "get name user",
+    "artwork",
+    "setUserValue",
+    "getName\tname",
+    "isEmpty",
+]
+PREDS = [
+    "get name",
+    "count",
+    "",
+    "set name user",
+    "getValue",
+    "",
+    "user get name",
+    "get",
+    "setValue",
+    "name",
+    "empty is",
+]
+
+
+@pytest.fixture
+def emb() -> TokenEmbeddings:
+    return TokenEmbeddings.from_vectors(VECTORS, doc_freq={"get": 3}, n_docs=10)
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[Path, Path]:
+    refs, preds = tmp_path / "refs.txt", tmp_path / "preds.txt"
+    refs.write_text("".join(f"{r}\n" for r in REFS))
+    preds.write_text("".join(f"{p}\n" for p in PREDS))
+    return refs, preds
+
+
+def _api(metric, refs: Path, preds: Path, **kwargs):
+    return metric.score(read_items(refs, references=True), read_items(preds), **kwargs)
+
+
+def _per_pair(path: Path) -> list[list[str]]:
+    return [line.split("\t") for line in path.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 5, 100])
+@pytest.mark.parametrize("name", ["wrd", "bertscore", "subtoken"])
+def test_chunking_changes_no_number(emb, files, tmp_path, chunk, name):
+    metric = get_metric(name, embeddings=emb)
+    want = _api(metric, *files)
+    out = tmp_path / "pairs.tsv"
+    (got,) = score_files([metric], *files, chunk_pairs=chunk, per_pair=out, jobs=1)
+    rows = _per_pair(out)
+    assert rows[0][:3] == ["index", "reference", "prediction"]
+    assert [r[0] for r in rows[1:]] == [str(i) for i in range(len(REFS))]
+    for j, key in enumerate(metric.keys):
+        # Per-pair values are exact: every chunk is scored as the whole input would be.
+        assert [float(r[3 + j]) for r in rows[1:]] == want.values[key].tolist()
+        assert got.corpus[key] == pytest.approx(want.corpus[key], abs=1e-12)
+    assert (got.oov_tokens, got.empty_predictions, got.degenerate_pairs) == (
+        want.oov_tokens,
+        want.empty_predictions,
+        want.degenerate_pairs,
+    )
+    assert got.pairs == len(REFS) and got.signature == want.signature
+
+
+def test_lines_split_across_read_blocks(emb, files, monkeypatch):
+    # The reader cuts files into blocks at newlines; with 7-byte blocks most lines
+    # are longer than a block and the two files' blocks fall at different places.
+    want = score_files([get_metric("wrd", embeddings=emb)], *files, chunk_pairs=3, jobs=1)
+    monkeypatch.setattr(inputs, "_BLOCK", 7)
+    got = score_files([get_metric("wrd", embeddings=emb)], *files, chunk_pairs=3, jobs=1)
+    assert got == want
+    assert inputs.count_items(files[0]) == len(REFS)
+    assert [x for c in inputs.iter_line_chunks(files[0], 4) for x in c] == REFS
+
+
+def test_reader_matches_read_items_on_odd_files(tmp_path, monkeypatch):
+    monkeypatch.setattr(inputs, "_BLOCK", 5)
+    cases = ["a\r\nb\n\nc", "\ufeffx\ny\n", "\n", "one line no newline", "é\tü\n日本\n\n"]
+    for k, text in enumerate(cases):
+        path = tmp_path / f"f{k}.txt"
+        path.write_bytes(text.encode())
+        want = inputs._lines(path)
+        assert inputs.count_items(path) == len(want)
+        assert [x for c in inputs.iter_line_chunks(path, 2) for x in c] == want
+
+
+def test_jobs_1_and_2_give_identical_outputs(emb, tmp_path):
+    # 300 pairs in chunks of 7: many chunks, scored by two forked workers.
+    rng = np.random.default_rng(0)
+    words = [*VECTORS, "artwork", "zz"]
+    refs, preds = tmp_path / "r.txt", tmp_path / "p.txt"
+    refs.write_text(
+        "".join(" ".join(rng.choice(words, rng.integers(1, 6))) + "\n" for _ in range(300))
+    )
+    preds.write_text(
+        "".join(" ".join(rng.choice(words, rng.integers(0, 6))) + "\n" for _ in range(300))
+    )
+    outs = []
+    for jobs in (1, 2):
+        metrics = build_metrics(["wrd", "rouge1", "twmd"], emb, centering="batch")
+        out = tmp_path / f"pairs{jobs}.jsonl"
+        res = score_files(metrics, refs, preds, jobs=jobs, chunk_pairs=7, per_pair=out)
+        outs.append((res, out.read_bytes()))
+    assert outs[0] == outs[1]
+    assert len(outs[0][1].splitlines()) == 300
+
+
+def test_batch_centering_means_the_whole_file(emb, files):
+    # A first pass finds the mean over every chunk, so small chunks score as one batch.
+    want = _api(get_metric("wrd", embeddings=emb, centering="batch"), *files)
+    for chunk in (1, 4):
+        metric = get_metric("wrd", embeddings=emb, centering="batch")
+        (got,) = score_files([metric], *files, chunk_pairs=chunk, jobs=1)
+        assert got.corpus["f1"] == pytest.approx(want.corpus["f1"], abs=1e-12)
+        assert metric._batch_mean is None  # the metric is left as it was
+    # ... and it matters: scoring each chunk on its own mean gives other numbers.
+    chunked = [
+        get_metric("wrd", embeddings=emb, centering="batch").score(
+            REFS[i : i + 4], PREDS[i : i + 4]
+        )
+        for i in range(0, len(REFS), 4)
+    ]
+    alone = np.concatenate([r.f1 for r in chunked])
+    assert not np.allclose(alone, want.f1)
+
+
+def test_empty_lines_at_chunk_boundaries(emb, tmp_path):
+    refs, preds = tmp_path / "r.txt", tmp_path / "p.txt"
+    refs.write_text("get\nsize\n\nname\n")
+    preds.write_text("get\n\nsize\nname\n")
+    metric = get_metric("wrd", embeddings=emb)
+    with pytest.raises(WrdscoreError, match=r"r\.txt:3: reference 2 has no tokens"):
+        score_files([metric], refs, preds, chunk_pairs=2, jobs=1)
+    (got,) = score_files([metric], refs, preds, chunk_pairs=2, allow_empty_reference=True)
+    want = metric.score(
+        ["get", "size", "", "name"], ["get", "", "size", "name"], allow_empty_reference=True
+    )
+    assert got.corpus == pytest.approx(want.corpus, abs=1e-12) and got.empty_predictions == 1
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_bad_item_in_a_late_chunk_names_the_line_and_writes_nothing(emb, tmp_path, jobs):
+    refs, preds = tmp_path / "r.jsonl", tmp_path / "p.txt"
+    lines = [json.dumps(r) for r in ["getName"] * 40]
+    lines[33] = '{"alternatives": 3}'
+    refs.write_text("\n".join(lines) + "\n")
+    preds.write_text("get name\n" * 40)
+    out = tmp_path / "pairs.tsv"
+    metric = get_metric("wrd", embeddings=emb)
+    with pytest.raises(WrdscoreError, match=r"r\.jsonl:34: 'alternatives' must be a list"):
+        score_files([metric], refs, preds, chunk_pairs=4, per_pair=out, jobs=jobs)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.txt", "r.jsonl"]
+
+
+def test_late_encoding_error_and_length_mismatch_are_refused_before_scoring(emb, tmp_path):
+    refs, preds = tmp_path / "r.txt", tmp_path / "p.txt"
+    refs.write_bytes(b"get\n" * 30 + b"na\xffme\n")
+    preds.write_text("get\n" * 31)
+    metric = get_metric("wrd", embeddings=emb)
+    with pytest.raises(WrdscoreError, match=r"r\.txt: not UTF-8 text \(byte 122\)"):
+        score_files([metric], refs, preds, chunk_pairs=4)
+    refs.write_text("get\n" * 30)
+    with pytest.raises(WrdscoreError, match="30 references but 31 predictions"):
+        score_files([metric], refs, preds, chunk_pairs=4)
+
+
+def test_cli_late_chunk_error_is_one_line_and_leaves_no_output(emb, tmp_path):
+    model = save_embeddings(emb.kv, tmp_path / "m", meta={"name": "t", "n_docs": 10}, doc_freq={})
+    refs, preds = tmp_path / "r.txt", tmp_path / "p.txt"
+    refs.write_text("get\n" * 9 + "--\n")
+    preds.write_text("get\n" * 10)
+    out = tmp_path / "pairs.tsv"
+    args = ["score", "--refs", refs, "--preds", preds, "-e", model, "--per-pair", out]
+    res = CliRunner().invoke(app, [*map(str, args), "--chunk-pairs", "3", "-j", "2"])
+    assert res.exit_code == 2
+    assert res.stderr.startswith(f"error: {refs}:10: reference 9 has no tokens")
+    assert res.stderr.count("\n") == 1
+    assert not out.exists() and not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_cli_jobs_and_chunks_print_the_same_json(emb, tmp_path, files):
+    model = save_embeddings(emb.kv, tmp_path / "m", meta={"name": "t", "n_docs": 10}, doc_freq={})
+    outs = []
+    for extra in (["-j", "1"], ["-j", "2", "--chunk-pairs", "2"]):
+        args = ["score", "--refs", *files[:1], "--preds", files[1], "-e", model, "--format", "json"]
+        res = CliRunner().invoke(app, [*map(str, args), *extra])
+        assert res.exit_code == 0, res.output
+        outs.append(json.loads(res.stdout))
+    assert outs[0]["pairs"] == len(REFS)
+    assert outs[0]["metrics"]["wrd"]["corpus"] == pytest.approx(
+        outs[1]["metrics"]["wrd"]["corpus"], abs=1e-12
+    )

@@ -1,0 +1,79 @@
+"""What every command shares: the error-handling group, exit codes, tables, options."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import typer
+from typer.core import TyperGroup
+
+from wrdscore.errors import WrdscoreError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+EXIT_USER_ERROR = 2
+EXIT_INTERRUPTED = 130
+
+
+class Group(TyperGroup):
+    """Turns user errors anywhere below it into one-line messages."""
+
+    def invoke(self, ctx: typer.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except WrdscoreError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(EXIT_USER_ERROR) from None
+        except OSError as exc:
+            where = f": {exc.filename}" if exc.filename else ""
+            typer.echo(f"error: {exc.strerror or exc}{where}", err=True)
+            raise typer.Exit(EXIT_USER_ERROR) from None
+        except KeyboardInterrupt:
+            typer.echo("interrupted: nothing was written", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
+def print_table(heading: str, table: Table) -> Console:
+    """Print a heading line, then the table (a rich title would wrap to the table's width)."""
+    from rich.console import Console
+
+    console = Console()
+    console.print(heading, highlight=False, soft_wrap=True)
+    console.print(table)
+    return console
+
+
+def typer_app(help: str, **kwargs: Any) -> typer.Typer:
+    """A typer app (the root or a command group) whose errors become one-line messages."""
+    return typer.Typer(cls=Group, help=help, no_args_is_help=True, **kwargs)
+
+
+FORMATS = ("table", "json")
+
+
+def check_format(fmt: str) -> None:
+    """Refuse an output format other than table or json."""
+    if fmt not in FORMATS:
+        raise WrdscoreError(f"unknown format {fmt!r}; choose table or json")
+
+
+def metric_options(specs: list[str]) -> dict[str, dict[str, Any]]:
+    """``--set wrd.weights=idf`` -> ``{"wrd": {"weights": "idf"}}``; JSON values typed."""
+    import json
+
+    out: dict[str, dict[str, Any]] = {}
+    for spec in specs:
+        target, sep, raw = spec.partition("=")
+        metric, dot, key = target.partition(".")
+        if not (sep and dot and metric and key.isidentifier()):
+            raise WrdscoreError(
+                f"--set {spec!r}: expected METRIC.OPTION=VALUE, e.g. wrd.weights=idf"
+            )
+        try:
+            value = json.loads(raw)  # true, 0.1, 3, "x"
+        except json.JSONDecodeError:
+            value = raw  # a bare word such as norm*idf
+        out.setdefault(metric, {})[key] = value
+    return out

@@ -1,0 +1,100 @@
+"""``wrdscore ingest``, ``wrdscore corpus stats`` and ``corpus pairs``: Java sources to a corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from wrdscore import corpora
+from wrdscore.cli._common import typer_app
+
+corpus_app = typer_app("Inspect ingested corpora.")
+
+
+def ingest(
+    sources: list[Path] = typer.Argument(
+        ..., help="Folders, .java files, .zip/.jar or .tar(.gz/.xz/.bz2) archives."
+    ),
+    output: Path = typer.Option(..., "--output", "-o", help="Corpus folder to create."),
+    parser: str = typer.Option(
+        corpora.DEFAULT_PARSER, help=f"Parser tried first: {' or '.join(corpora.PARSERS)}."
+    ),
+    jobs: int | None = typer.Option(
+        None, "--jobs", "-j", help="Worker processes [default: number of cores]."
+    ),
+    force: bool = typer.Option(False, "--force", help="Replace an existing output folder."),
+    max_file_mb: float = typer.Option(
+        corpora.DEFAULT_MAX_FILE_MB, help="Skip (and list) files larger than this."
+    ),
+    fallback: bool = typer.Option(
+        True, "--fallback/--no-fallback", help="Try the other parser on files that fail."
+    ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Extract every Java method name into a corpus folder (records + manifest)."""
+    manifest = corpora.ingest(
+        sources,
+        output,
+        parser=parser,
+        jobs=jobs,
+        force=force,
+        max_file_mb=max_file_mb,
+        fallback=fallback,
+        quiet=quiet,
+    )
+    c = manifest["counts"]
+    typer.echo(
+        f"{c['methods']:,} methods from {c['files_seen']:,} files "
+        f"({c['files_parsed']:,} parsed, {c['files_fallen_back']:,} by the fallback parser, "
+        f"{c['files_failed']:,} failed, "
+        f"{c['files_skipped_size'] + c['files_skipped_binary']:,} skipped) "
+        f"in {manifest['wall_seconds']:.1f} s -> {output}"
+    )
+
+
+@corpus_app.command("stats")
+def corpus_stats(
+    corpus_dir: Path = typer.Argument(..., help="Corpus folder written by `wrdscore ingest`."),
+    top: int = typer.Option(20, "--top", help="How many of the most frequent tokens to list."),
+) -> None:
+    """Describe a corpus: manifest counts, most frequent tokens, name-length histogram."""
+    from rich.console import Console
+
+    console = Console()
+    for table in corpora.stats_tables(corpora.corpus_stats(corpus_dir, top=top)):
+        console.print(table)
+
+
+@corpus_app.command("pairs")
+def corpus_pairs(
+    corpus_dir: Path = typer.Argument(..., help="Corpus folder written by `wrdscore ingest`."),
+    kind: str | None = typer.Option(
+        None, "--kind", help="contrast, synonym or abbreviation [default: all three]."
+    ),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Write a pairs.tsv file instead of printing."
+    ),
+) -> None:
+    """Mine contrast, synonym and abbreviation pairs (what `train --specialise` uses)."""
+    from wrdscore.embeddings import KINDS, format_pairs, mine_constraints, write_pairs
+    from wrdscore.embeddings._constraints import check_kind
+
+    if kind is not None:
+        check_kind(kind)
+    constraints = mine_constraints(corpus_dir)
+    pairs = [p for k in ([kind] if kind else KINDS) for p in constraints.pairs(k)]
+    if output is not None:
+        write_pairs(pairs, output)
+        sizes = ", ".join(f"{k} {v}" for k, v in constraints.sizes().items() if kind in (None, k))
+        typer.echo(f"wrote {output}: {sizes}")
+        return
+    typer.echo("kind\ta\tb\tsupport\tframes\texample")
+    for line in format_pairs(pairs):
+        typer.echo(line)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``ingest`` and the ``corpus`` group to the root app."""
+    app.command()(ingest)
+    app.add_typer(corpus_app, name="corpus")

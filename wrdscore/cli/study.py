@@ -1,0 +1,125 @@
+"""``wrdscore study sample`` and ``study analyze``: human-agreement studies.
+
+The study library is imported inside the commands: it pulls in scipy and matplotlib.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from wrdscore.cli._common import typer_app
+
+study_app = typer_app("Human-agreement studies.")
+
+
+def study_sample(
+    refs: Path = typer.Option(..., "--refs", help="Reference names, one per line."),
+    preds: Path = typer.Option(..., "--preds", help="Predicted names, one per line, same order."),
+    output: Path = typer.Option(..., "--output", "-o", help="Study folder to create."),
+    embeddings: str | None = typer.Option(
+        None, "--embeddings", help="MODEL_DIR for the WRDScore strata (default: bundled)."
+    ),
+    oov: str = typer.Option("zero", "--oov", help="Unseen tokens: zero, drop or subword."),
+    sets: int = typer.Option(3, "--sets", help="Sets of pairs; each set has its own raters."),
+    stratum: list[str] | None = typer.Option(
+        None,
+        "--stratum",
+        help="SIZE or SIZE:COND,... (COND: metric<x, <=, >, >=), repeated; replaces the "
+        "paper's five strata of 10.",
+    ),
+    raters: int = typer.Option(3, "--raters", help="Raters (sheets and forms) per set."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the draw and the sheet order."),
+    strict: bool = typer.Option(False, "--strict", help="Fail if a stratum runs short."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing study folder."),
+) -> None:
+    """Draw a stratified study and write its pairs, rating sheets and HTML forms."""
+    from wrdscore import human_eval
+
+    strata = (
+        [human_eval.parse_stratum(s) for s in stratum] if stratum else human_eval.DEFAULT_STRATA
+    )
+    design = human_eval.sample_study(
+        refs,
+        preds,
+        output,
+        embeddings=embeddings,
+        oov=oov,
+        n_sets=sets,
+        strata=strata,
+        raters=raters,
+        seed=seed,
+        strict=strict,
+        force=force,
+    )
+    for short in design.shortfalls:
+        typer.echo(
+            f"note: set {short.set}, stratum {short.stratum}: drew {short.got} of "
+            f"{short.wanted} pairs, no more unused pairs qualify",
+            err=True,
+        )
+    sizes = ", ".join(str(len(s)) for s in design.sets)
+    typer.echo(
+        f"wrote {output}: {len(design.sets)} set(s) of {sizes} pairs, {raters} rater(s) each: "
+        f"sheets in {output / 'sheets'}, forms in {output / 'forms'}"
+    )
+
+
+def study_analyze(
+    output: Path = typer.Option(..., "--output", "-o", help="Report folder to create."),
+    study: Path | None = typer.Option(None, "--study", help="Study folder from `study sample`."),
+    ratings: list[str] | None = typer.Option(
+        None, "--ratings", help="Filled-in sheets: paths or quoted globs ('sheets/*.csv')."
+    ),
+    pairs: list[Path] | None = typer.Option(
+        None, "--pairs", help="reference,prediction,score CSV files or folders (published data)."
+    ),
+    scale: float | None = typer.Option(
+        None, "--scale", help="Top of the --pairs score scale: 10 maps 0-10 to 0-1 (default 1)."
+    ),
+    metric: list[str] | None = typer.Option(
+        None, "--metric", "-m", help="Metric to analyse, repeated (default: rouge1 wrd bertscore)."
+    ),
+    baseline: str = typer.Option(
+        "rouge1", "--baseline", help="Metric the others are tested against."
+    ),
+    embeddings: str | None = typer.Option(
+        None, "--embeddings", help="MODEL_DIR for embedding metrics (default: bundled)."
+    ),
+    oov: str = typer.Option("zero", "--oov", help="Unseen tokens: zero, drop or subword."),
+    rescale: bool = typer.Option(
+        False, "--rescale", help="Rescale embedding metrics against the model's baselines."
+    ),
+    bootstraps: int = typer.Option(100, "--bootstraps", help="Bootstrap resamples B."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing report folder."),
+) -> None:
+    """Measure how close each metric comes to the human ratings; write report.md/json + plots."""
+    from wrdscore import human_eval
+
+    analysis = human_eval.analyze_study(
+        output,
+        study=study,
+        ratings=ratings or [],
+        pairs=pairs or [],
+        scale=scale,
+        metrics=metric or human_eval.DEFAULT_METRICS,
+        baseline=baseline,
+        embeddings=embeddings,
+        oov=oov,
+        rescale=rescale,
+        n_boot=bootstraps,
+        seed=seed,
+        force=force,
+    )
+    for line in human_eval.summary_lines(analysis):
+        typer.echo(line)
+    typer.echo(f"wrote {output / 'report.md'}, report.json and plots/")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``study`` group to the root app."""
+    study_app.command("sample")(study_sample)
+    study_app.command("analyze")(study_analyze)
+    app.add_typer(study_app, name="study")

@@ -1,0 +1,539 @@
+"""Lexical constraints mined from a code corpus: contrasts, synonyms and abbreviations.
+
+Distributional embeddings learn relatedness: ``get`` and ``set`` occur in the same
+places, so they end up close. People rating method names judge *similarity* (could
+one name stand in for the other?). The constraints mined here tell the two apart,
+from the training corpus alone (never from rated pairs), and feed
+:func:`~wrdscore.embeddings.attract_repel`:
+
+contrast
+    Two methods of one class are different methods, so tokens that alternate between
+    otherwise identical sibling names (``getName``/``setName``,
+    ``rotateLeft``/``rotateRight``) are not interchangeable.
+synonym
+    Methods of different classes with the same Javadoc summary but different names
+    (``Inserts the specified element into this queue.`` on ``add`` and ``offer``) name
+    the same operation in different words.
+abbreviation
+    A short token that is a prefix (``num``/``number``) or a consonant skeleton
+    (``msg``/``message``) of a longer one and fills the same name frames
+    (``get_Count``, ``_Format``) stands for it.
+
+Everything is counted in one streaming pass over the corpus; memory grows with the
+number of distinct summaries and (token, frame) pairs, not with the number of
+methods kept in memory.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wrdscore.atomic import atomic_write
+from wrdscore.corpora import open_corpus, split_identifier
+from wrdscore.errors import WrdscoreError
+
+KINDS = ("contrast", "synonym", "abbreviation")
+#: Word endings that make a longer token an inflection or derivation of a shorter one
+#: (``index``/``indexes``, ``paint``/``painter``), not an expansion of an abbreviation.
+_INFLECTIONS = frozenset(
+    [
+        "s",
+        "es",
+        "ed",
+        "d",
+        "er",
+        "ers",
+        "ing",
+        "ings",
+        "ly",
+        "ren",
+        "able",
+        "ible",
+        "ment",
+        "ments",
+        "ness",
+        "ful",
+        "ion",
+        "ions",
+        "ation",
+        "ations",
+        "ize",
+        "ized",
+        "ise",
+        "ised",
+        "ity",
+        "al",
+        "ally",
+        "ive",
+        "or",
+        "ors",
+        "ler",
+        "lers",
+        "ary",
+    ]
+)
+_VOWELS = frozenset("aeiou")
+PAIRS_FILE = "pairs.tsv"
+_HEADER = "kind\ta\tb\tsupport\tframes\texample"
+
+
+@dataclass(frozen=True)
+class MinedPair:
+    """One mined constraint.
+
+    Attributes
+    ----------
+    kind : {"contrast", "synonym", "abbreviation"}
+    a, b : str
+        The two tokens (``a < b`` for contrasts and synonyms; ``a`` is the short
+        form for abbreviations).
+    support : int
+        contrast: distinct classes (path, type) where the tokens alternate;
+        synonym: distinct normalised summaries shared by names that differ by them;
+        abbreviation: distinct name frames both tokens fill.
+    frames : int
+        contrast: distinct name frames of the alternation (``_ name`` counts once
+        however many classes have it); synonym: distinct classes; abbreviation:
+        occurrences of the short token.
+    example : str
+        One piece of evidence, for people reading the list.
+    """
+
+    kind: str
+    a: str
+    b: str
+    support: int
+    frames: int
+    example: str
+
+
+@dataclass(frozen=True)
+class MiningSettings:
+    """The thresholds of the confidence rules (see :func:`mine_constraints`)."""
+
+    min_types: int = 3
+    min_frames: int = 2
+    max_fillers: int = 5
+    min_summary_words: int = 4
+    max_summary_names: int = 5
+    min_summaries: int = 2
+    min_count: int = 5
+    min_shared_frames: int = 3
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """Mined pairs of every kind, with the settings and corpus they came from."""
+
+    contrast: list[MinedPair]
+    synonym: list[MinedPair]
+    abbreviation: list[MinedPair]
+    settings: MiningSettings = field(default_factory=MiningSettings)
+    corpus_sha256: str = ""
+
+    def pairs(self, kind: str) -> list[MinedPair]:
+        """The pairs of one kind (error for an unknown kind)."""
+        check_kind(kind)
+        return list(getattr(self, kind))
+
+    def sizes(self) -> dict[str, int]:
+        """Number of pairs of each kind."""
+        return {kind: len(getattr(self, kind)) for kind in KINDS}
+
+    def __iter__(self) -> Iterator[MinedPair]:
+        for kind in KINDS:
+            yield from getattr(self, kind)
+
+    def summary(self) -> dict[str, Any]:
+        """Sizes, settings and corpus hash, as stored in ``model.json``."""
+        return {
+            "sizes": self.sizes(),
+            "settings": asdict(self.settings),
+            "corpus_manifest_sha256": self.corpus_sha256,
+            "file": PAIRS_FILE,
+        }
+
+
+def check_kind(kind: str) -> None:
+    """Refuse a kind that is not one of :data:`KINDS`."""
+    if kind not in KINDS:
+        raise WrdscoreError(f"unknown pair kind {kind!r}; choose one of {', '.join(KINDS)}")
+
+
+def normalise_summary(summary: str) -> str:
+    """Lower-cased sub-tokens of a summary joined by spaces (punctuation and markup gone).
+
+    Examples
+    --------
+    >>> normalise_summary("Returns the {@code Size} of this list.")
+    'returns the size of this list'
+    """
+    return " ".join(split_identifier(summary.replace("{@code", " ").replace("}", " ")))
+
+
+def _aligned_substitutions(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, str]]:
+    """Tokens that replace one another one for one when ``a`` is aligned with ``b``.
+
+    Examples
+    --------
+    >>> _aligned_substitutions(("is", "blank"), ("is", "empty"))
+    [('blank', 'empty')]
+    >>> _aligned_substitutions(("get", "number", "of", "roles"), ("get", "num", "roles"))
+    []
+    """
+    matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+    out = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "replace" and i2 - i1 == j2 - j1:
+            out.extend(zip(a[i1:i2], b[j1:j2], strict=True))
+    return out
+
+
+def _is_subsequence(short: str, long: str) -> bool:
+    chars = iter(long)
+    return all(ch in chars for ch in short)
+
+
+class _Miner:
+    """Accumulates the evidence of one pass over the records."""
+
+    def __init__(self, settings: MiningSettings) -> None:
+        self.s = settings
+        # contrast: pair -> classes, frames; first evidence for display.
+        self.contrast_types: dict[tuple[str, str], set[int]] = defaultdict(set)
+        self.contrast_frames: dict[tuple[str, str], set[int]] = defaultdict(set)
+        self.contrast_example: dict[tuple[str, str], str] = {}
+        # synonyms: normalised summary -> {name tokens: classes}; None once boilerplate.
+        self.summaries: dict[str, dict[tuple[str, ...], set[int]] | None] = {}
+        # abbreviations: token -> frames it fills (frames with at least one other token).
+        self.token_frames: dict[str, set[int]] = defaultdict(set)
+        self.name_counts: Counter[str] = Counter()
+        self.summary_counts: Counter[str] = Counter()
+        self.frame_ids: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
+        self.frame_keys: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+        self.type_ids: dict[tuple[str, str], int] = {}
+
+    def _frame(self, tokens: tuple[str, ...], i: int) -> int:
+        key = (tokens[:i], tokens[i + 1 :])
+        fid = self.frame_ids.get(key)
+        if fid is None:
+            fid = self.frame_ids[key] = len(self.frame_keys)
+            self.frame_keys.append(key)
+        return fid
+
+    def add_file(self, records: list[dict[str, Any]]) -> None:
+        """The methods of one source file (sibling groups never cross files)."""
+        by_type: dict[int, set[tuple[str, ...]]] = defaultdict(set)
+        for record in records:
+            tokens = tuple(record.get("tokens") or split_identifier(record.get("name") or ""))
+            if not tokens:
+                continue
+            tkey = (str(record.get("path")), str(record.get("type")))
+            type_id = self.type_ids.setdefault(tkey, len(self.type_ids))
+            by_type[type_id].add(tokens)
+            self.name_counts.update(tokens)
+            if len(tokens) > 1:
+                for i, tok in enumerate(tokens):
+                    self.token_frames[tok].add(self._frame(tokens, i))
+            if record.get("summary"):
+                self._add_summary(str(record["summary"]), tokens, type_id)
+        for type_id, names in sorted(by_type.items()):
+            self._add_siblings(type_id, names)
+
+    def _add_summary(self, summary: str, tokens: tuple[str, ...], type_id: int) -> None:
+        words = normalise_summary(summary).split()
+        self.summary_counts.update(words)
+        if len(words) < self.s.min_summary_words:
+            return
+        key = " ".join(words)
+        names = self.summaries.setdefault(key, {})
+        if names is None:
+            return
+        names.setdefault(tokens, set()).add(type_id)
+        if len(names) > self.s.max_summary_names:
+            # Boilerplate ("Not supported.", "Tests ..."): said of too many names to
+            # mean any one operation; forget it to keep memory bounded.
+            self.summaries[key] = None
+
+    def _add_siblings(self, type_id: int, names: set[tuple[str, ...]]) -> None:
+        fillers: dict[int, set[str]] = defaultdict(set)
+        # Sorted, so frame ids and the example shown do not depend on hash order.
+        for tokens in sorted(names):
+            for i, tok in enumerate(tokens):
+                fillers[self._frame(tokens, i)].add(tok)
+        for frame, toks in fillers.items():
+            # A slot with many fillers (get_ of a bean with 30 properties) is a list of
+            # different things rather than a pair of alternatives; skip it.
+            if len(toks) < 2 or len(toks) > self.s.max_fillers:
+                continue
+            for a, b in itertools.combinations(sorted(toks), 2):
+                self.contrast_types[(a, b)].add(type_id)
+                self.contrast_frames[(a, b)].add(frame)
+                self.contrast_example.setdefault((a, b), self._frame_text(frame, a, b))
+
+    def _frame_text(self, frame: int, a: str, b: str) -> str:
+        before, after = self.frame_keys[frame]
+        return " ".join([*before, f"{a}|{b}", *after])
+
+    # ---- the confidence rules -------------------------------------------------
+
+    def synonym_candidates(self) -> dict[tuple[str, str], tuple[set[str], set[int]]]:
+        found: dict[tuple[str, str], tuple[set[str], set[int]]] = {}
+        for summary, names in self.summaries.items():
+            if not names or len(names) < 2:
+                continue
+            for (ta, ca), (tb, cb) in itertools.combinations(sorted(names.items()), 2):
+                if ca == cb and len(ca) == 1:
+                    continue  # the same single class: siblings, not independent wording
+                for x, y in _aligned_substitutions(ta, tb):
+                    if not (x.isalpha() and y.isalpha()):
+                        continue
+                    pair = (min(x, y), max(x, y))
+                    texts, classes = found.setdefault(pair, (set(), set()))
+                    texts.add(summary)
+                    classes.update(ca | cb)
+        return found
+
+    def abbreviations(self, vocab: set[str]) -> dict[str, tuple[str, int]]:
+        s = self.s
+        by_first: dict[str, list[str]] = defaultdict(list)
+        for tok in sorted(vocab):
+            by_first[tok[0]].append(tok)
+        best: dict[str, tuple[tuple[int, int, str], str, int]] = {}
+        for short in sorted(vocab):
+            if len(short) < 2:
+                continue
+            frames_short = self.token_frames.get(short, set())
+            for long in by_first[short[0]]:
+                if len(long) < len(short) + 2:
+                    continue
+                if long.startswith(short):
+                    rest = long[len(short) :]
+                    # A compound (keymap = key + map) or an inflection (indexes, wrapped)
+                    # is not an expansion.
+                    if rest in vocab or rest in _INFLECTIONS:
+                        continue
+                    if rest[0] == short[-1] and rest[1:] in _INFLECTIONS:
+                        continue
+                elif not (
+                    len(short) >= 3
+                    and not set(short[1:]) & _VOWELS
+                    and len(long) <= 2.5 * len(short)
+                    and _is_subsequence(short, long)
+                ):
+                    continue
+                # A real word used in prose (for/format, of/offset, state/statement) is
+                # not an abbreviation: in summaries the full form must be the commoner.
+                if self.summary_counts[short] >= self.summary_counts[long]:
+                    continue
+                frames_long = self.token_frames.get(long, set())
+                shared = len(frames_short & frames_long)
+                if shared < s.min_shared_frames:
+                    continue
+                key = (shared, self.name_counts[long], long)
+                if short not in best or key > best[short][0]:
+                    best[short] = (key, long, shared)
+        return {short: (long, shared) for short, (_, long, shared) in best.items()}
+
+
+def _iter_files(records: Iterable[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    """Group consecutive records of the same file (``ingest`` writes a file's methods together)."""
+    current: list[dict[str, Any]] = []
+    path = None
+    for record in records:
+        if current and record.get("path") != path:
+            yield current
+            current = []
+        path = record.get("path")
+        current.append(record)
+    if current:
+        yield current
+
+
+def mine_records(
+    records: Iterable[dict[str, Any]], settings: MiningSettings | None = None
+) -> Constraints:
+    """Mine constraints from method records (the fields ``wrdscore ingest`` writes).
+
+    See :func:`mine_constraints` for the rules; this is the same on any iterable of
+    records, e.g. in tests.
+
+    Examples
+    --------
+    >>> names = ("getName", "setName", "getSize", "setSize")
+    >>> recs = [{"name": n, "tokens": split_identifier(n), "type": t, "path": t,
+    ...          "summary": None} for t in "ABC" for n in names]
+    >>> [(p.a, p.b, p.support) for p in mine_records(recs).contrast]
+    [('get', 'set', 3), ('name', 'size', 3)]
+    """
+    s = settings or MiningSettings()
+    miner = _Miner(s)
+    for file_records in _iter_files(records):
+        miner.add_file(file_records)
+
+    synonyms: dict[tuple[str, str], MinedPair] = {}
+    for pair, (texts, classes) in miner.synonym_candidates().items():
+        alternations = len(miner.contrast_types.get(pair, ()))
+        # Copied Javadoc (a setter documented like its getter) makes contrasts look
+        # like synonyms; the pair must be named the same more often than it alternates.
+        if len(texts) >= s.min_summaries and len(texts) > alternations:
+            synonyms[pair] = MinedPair(
+                "synonym", *pair, len(texts), len(classes), min(texts, key=lambda t: (len(t), t))
+            )
+
+    vocab = {
+        t for t, c in miner.name_counts.items() if c >= s.min_count and t.isalpha() and len(t) > 1
+    }
+    abbreviations: dict[tuple[str, str], MinedPair] = {}
+    for short, (long, shared) in miner.abbreviations(vocab).items():
+        pair = (min(short, long), max(short, long))
+        if pair in synonyms:
+            continue
+        abbreviations[pair] = MinedPair(
+            "abbreviation", short, long, shared, miner.name_counts[short], f"{short} -> {long}"
+        )
+
+    contrasts = []
+    for pair, types in miner.contrast_types.items():
+        frames = miner.contrast_frames[pair]
+        if len(types) < s.min_types or len(frames) < s.min_frames:
+            continue
+        if pair in synonyms or pair in abbreviations:
+            continue
+        contrasts.append(
+            MinedPair("contrast", *pair, len(types), len(frames), miner.contrast_example[pair])
+        )
+    return Constraints(
+        contrast=_ranked(contrasts),
+        synonym=_ranked(synonyms.values()),
+        abbreviation=_ranked(abbreviations.values()),
+        settings=s,
+    )
+
+
+def _ranked(pairs: Iterable[MinedPair]) -> list[MinedPair]:
+    """Strongest evidence first, then alphabetical (a stable, reproducible order)."""
+    return sorted(pairs, key=lambda p: (-p.support, -p.frames, p.a, p.b))
+
+
+def mine_constraints(corpus_dir: str | Path, settings: MiningSettings | None = None) -> Constraints:
+    """Mine contrast, synonym and abbreviation pairs from a corpus folder.
+
+    The confidence rules (thresholds in :class:`MiningSettings`):
+
+    contrast
+        A *name frame* is a method name with one token replaced by a slot
+        (``_ name`` for ``getName``). Within one class (``path``, ``type``), the
+        tokens filling the same frame are alternatives (slots with more than
+        ``max_fillers`` = 5 fillers, like ``get _`` of a big bean, are skipped).
+        A pair is kept when it alternates in at least ``min_types`` = 3 classes and
+        ``min_frames`` = 2 distinct frames, and is not a synonym or abbreviation.
+    synonym
+        Summaries are normalised (sub-tokens, lower case); a summary of fewer than
+        ``min_summary_words`` = 4 words, or written on more than
+        ``max_summary_names`` = 5 distinct names (boilerplate), is ignored. Two
+        distinct names sharing a summary, from different classes, are aligned
+        token by token (``difflib``); one-for-one substitutions are candidates. A
+        pair is kept when at least ``min_summaries`` = 2 distinct summaries support
+        it, and more summaries than classes where it alternates as a contrast.
+    abbreviation
+        Over alphabetic tokens seen ``min_count`` = 5 times in names, ``s`` abbreviates
+        ``l`` (``len(l) >= len(s) + 2``, same first letter) when ``s`` is a prefix
+        of ``l`` whose remainder is neither a vocabulary token (a compound) nor an
+        inflection (``-s``, ``-er``, ``-ing``...), or ``s`` has 3+ letters, no vowel
+        after the first, and is a subsequence of ``l`` at most 2.5 times its length
+        (``msg``/``message``). It must
+        be confirmed by shared contexts: both fill at least ``min_shared_frames`` = 3
+        common name frames; and the full form must be the commoner in summaries (a
+        real word like ``for`` is written in prose, an abbreviation is not). Each
+        short token keeps its best expansion: the most shared frames (then the
+        commoner long token).
+
+    Parameters
+    ----------
+    corpus_dir : path
+        A folder written by ``wrdscore ingest``; only ``tokens``, ``type``,
+        ``path`` and ``summary`` are read (``context`` is not needed).
+    settings : MiningSettings, optional
+        Thresholds; the defaults above.
+
+    Returns
+    -------
+    Constraints
+        The pairs of each kind, strongest evidence first.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from wrdscore.corpora import CorpusWriter
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> with CorpusWriter(d) as w:
+    ...     for t in ("A", "B", "C"):
+    ...         for n in ("getName", "setName", "getSize", "setSize"):
+    ...             w.write({"name": n, "tokens": split_identifier(n), "type": t,
+    ...                      "path": f"{t}.java", "summary": None})
+    ...     w.write_manifest({})
+    >>> c = mine_constraints(d)
+    >>> [(p.a, p.b, p.support, p.frames, p.example) for p in c.contrast]
+    [('get', 'set', 3, 2, 'get|set name'), ('name', 'size', 3, 2, 'get name|size')]
+    """
+    corpus = open_corpus(corpus_dir)
+    mined = mine_records(corpus.iter_methods(), settings)
+    return Constraints(
+        mined.contrast, mined.synonym, mined.abbreviation, mined.settings, corpus.manifest_sha256
+    )
+
+
+def write_pairs(pairs: Iterable[MinedPair], path: str | Path) -> Path:
+    """Write pairs as a tab-separated file with a header (atomically).
+
+    Columns: ``kind a b support frames example`` (see :class:`MinedPair`).
+    """
+    with atomic_write(path) as fh:
+        fh.write(_HEADER + "\n")
+        for line in format_pairs(pairs):
+            fh.write(line + "\n")
+    return Path(path)
+
+
+def format_pairs(pairs: Iterable[MinedPair]) -> Iterator[str]:
+    """One tab-separated line per pair (no header)."""
+    for p in pairs:
+        example = p.example.replace("\t", " ").replace("\n", " ")
+        yield f"{p.kind}\t{p.a}\t{p.b}\t{p.support}\t{p.frames}\t{example}"
+
+
+def read_pairs(path: str | Path) -> list[MinedPair]:
+    """Read a file written by :func:`write_pairs`.
+
+    Raises
+    ------
+    WrdscoreError
+        If the file is missing or a line is malformed.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise WrdscoreError(f"pairs file {p} does not exist")
+    lines = p.read_text(encoding="utf-8").splitlines()
+    if not lines or lines[0] != _HEADER:
+        raise WrdscoreError(f"{p}: not a pairs file (expected the header {_HEADER!r})")
+    out = []
+    for lineno, line in enumerate(lines[1:], 2):
+        parts = line.split("\t")
+        if len(parts) != 6 or parts[0] not in KINDS:
+            raise WrdscoreError(f"{p}: line {lineno} is not 'kind a b support frames example'")
+        try:
+            out.append(
+                MinedPair(parts[0], parts[1], parts[2], int(parts[3]), int(parts[4]), parts[5])
+            )
+        except ValueError:
+            raise WrdscoreError(
+                f"{p}: line {lineno}: support and frames must be integers"
+            ) from None
+    return out

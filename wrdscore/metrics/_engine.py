@@ -1,0 +1,544 @@
+"""The scoring engine: from raw items to the flat token batch a metric scores, and back.
+
+Every metric shares it: input checks, tokenising (once per distinct item), multiple
+references (flattened to one batch, then the best alternative per item) and empty
+items. A metric's arithmetic sees only non-empty token lists
+(:meth:`wrdscore.metrics.Metric._score_tokens`). For files (``wrdscore score``)
+:func:`score_files` streams: it reads, scores and writes chunk by chunk, in worker
+processes when asked, with the same numbers whatever the chunking or job count.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import math
+import os
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from wrdscore.corpora import to_tokens
+from wrdscore.errors import WrdscoreError
+from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
+
+if TYPE_CHECKING:
+    from wrdscore.metrics.base import Metric
+
+Tokens = list[str]
+# One reference item: a string, a token list, or a list of alternatives (each a string
+# or a token list).
+Reference = str | Sequence[str] | Sequence[str | Sequence[str]]
+Prediction = str | Sequence[str]
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause CPython's cyclic garbage collector for the duration of a batch."""
+    # Scoring allocates several small lists and tuples per pair, none in cycles; on
+    # 100k pairs CPython's cyclic collector rescans them often enough to cost a third
+    # of the run time, so it waits until the batch is done.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _is_token_list(item: object) -> bool:
+    # Lists and tuples first: the Sequence ABC check is slow on 100k-pair batches.
+    return isinstance(item, list | tuple) or (
+        not isinstance(item, str) and isinstance(item, Sequence)
+    )
+
+
+class ItemError(WrdscoreError):
+    """A bad item: ``side`` ("reference" or "prediction") ``index`` (0-based, global)."""
+
+    def __init__(self, side: str, index: int, problem: str) -> None:
+        super().__init__(f"{side} {index} {problem}")
+        self.side, self.index = side, index
+
+
+def _tokens_of(item: object, what: str, i: int) -> Tokens:
+    if isinstance(item, str) or _is_token_list(item):
+        try:
+            return to_tokens(item)  # type: ignore[arg-type]
+        except TypeError:
+            pass  # a piece that is not a string: reported below
+    raise ItemError(what, i, "must be a string or a list of strings")
+
+
+def alternatives(item: object, i: int) -> list[Tokens]:
+    """The reference alternatives of item ``i``: one, unless a list of lists is given."""
+    if not isinstance(item, str) and _is_token_list(item) and item and _is_token_list(item[0]):
+        return [_tokens_of(a, "reference", i) for a in item]
+    return [_tokens_of(item, "reference", i)]
+
+
+@dataclass
+class FlatBatch:
+    """A batch of items, tokenised and flattened to (reference, prediction) token pairs.
+
+    Attributes
+    ----------
+    n : int
+        Items (pairs) in the batch.
+    preds : list of token lists
+        The prediction tokens of every item (empty ones included).
+    refs : list of token lists
+        One entry per scored pair: a non-empty reference alternative.
+    flat_preds : list of token lists
+        The (non-empty) prediction of each entry of ``refs``.
+    owner : list of int or None
+        The item of each entry, or None when entries and items coincide (one
+        reference per item and no empty side, the common case).
+    """
+
+    n: int
+    preds: list[Tokens]
+    refs: list[Tokens]
+    flat_preds: list[Tokens]
+    owner: list[int] | None
+
+    @property
+    def empty_predictions(self) -> int:
+        """Items whose prediction has no token."""
+        return self.n - sum(map(bool, self.preds))
+
+
+def flatten(
+    references: Sequence[Reference],
+    predictions: Sequence[Prediction],
+    allow_empty_reference: bool = False,
+    offset: int = 0,
+) -> FlatBatch:
+    """Check and tokenise a batch, and flatten its alternatives into scoreable pairs.
+
+    ``offset`` (the pairs before this batch in a larger input) only shifts the item
+    numbers in error messages.
+
+    Raises
+    ------
+    WrdscoreError
+        Single strings instead of lists, different lengths, no pairs, an item that
+        is neither text nor a list of text (:class:`ItemError`), or an empty
+        reference (unless allowed; :class:`ItemError` too).
+    """
+    if isinstance(references, str) or isinstance(predictions, str):
+        raise WrdscoreError("references and predictions must be lists of items, not single strings")
+    # Generators and arrays are fine too; the checks below need lengths and indexing.
+    references = references if isinstance(references, list) else list(references)
+    predictions = predictions if isinstance(predictions, list) else list(predictions)
+    n = len(references)
+    if n != len(predictions):
+        raise WrdscoreError(
+            f"{n} references but {len(predictions)} predictions; "
+            "every prediction needs exactly one reference item"
+        )
+    if n == 0:
+        raise WrdscoreError("nothing to score: no pairs given")
+    # Strings and token lists, by far the common cases, go straight to the splitter,
+    # once per distinct item: equal items then share one token list (metrics must
+    # not modify them), which also lets metrics deduplicate cheaply.
+    memo: dict[str | tuple[str, ...], Tokens] = {}
+
+    def tokens(item: str | list[str]) -> Tokens:
+        key = item if type(item) is str else tuple(item)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = to_tokens(item)
+        return found
+
+    try:
+        preds = [
+            tokens(p) if type(p) in (str, list) else _tokens_of(p, "prediction", i)
+            for i, p in enumerate(predictions)
+        ]
+        # None marks an item that is not one plain reference (alternatives, or bad).
+        single = [
+            tokens(r)
+            if type(r) is str or (type(r) is list and (not r or type(r[0]) is str))
+            else None
+            for r in references
+        ]
+    except TypeError:
+        # A list holding something other than strings: the slow path names the item.
+        for i, p in enumerate(predictions):
+            _tokens_of(p, "prediction", offset + i)
+        for i, r in enumerate(references):
+            alternatives(r, offset + i)
+        raise
+    alts = (
+        [
+            [t] if t is not None else alternatives(r, offset + i)
+            for i, (t, r) in enumerate(zip(single, references, strict=True))
+        ]
+        if None in single
+        else None
+    )
+    if not allow_empty_reference and (alts is not None or not all(single)):
+        for i, group in enumerate(alts or ([t] for t in single)):
+            if not all(group):
+                raise ItemError(
+                    "reference",
+                    offset + i,
+                    "has no tokens (letters or digits); remove it or allow empty references",
+                )
+
+    # Flatten (alternative, prediction) pairs with both sides non-empty into one
+    # batch: metrics such as batch centering need the whole batch at once. With one
+    # reference per item and no empty item (the common case) that is the input.
+    if alts is None and all(single) and all(preds):
+        return FlatBatch(n, preds, single, preds, None)  # type: ignore[arg-type]
+    kept = [
+        (i, alt)
+        for i, (group, pred) in enumerate(zip(alts or ([t] for t in single), preds, strict=True))
+        if pred
+        for alt in group
+        if alt
+    ]
+    owner = [i for i, _ in kept]
+    return FlatBatch(n, preds, [alt for _, alt in kept], [preds[i] for i in owner], owner)
+
+
+def best_alternatives(
+    raw: dict[str, NDArray],
+    batch: FlatBatch,
+    keys: Sequence[str],
+    primary: str,
+) -> dict[str, NDArray[np.float64]]:
+    """Per-item values from per-entry ones: each item's best alternative, 0 if none.
+
+    The best alternative has the highest ``primary`` value, the first one on ties.
+    """
+    if raw and batch.owner is None:
+        return {k: np.asarray(raw[k], dtype=np.float64) for k in keys}
+    values = {k: np.zeros(batch.n, dtype=np.float64) for k in keys}
+    if raw:
+        # Sort by item, then by descending primary value (stable, so the first
+        # alternative wins ties).
+        owners = np.asarray(batch.owner)
+        order = np.lexsort((-raw[primary], owners))
+        first = order[np.r_[True, owners[order][1:] != owners[order][:-1]]]
+        for k in keys:
+            values[k][owners[first]] = raw[k][first]
+    return values
+
+
+# --- streaming files: chunks, a first pass for batch means, worker processes --------
+
+
+@dataclass
+class CorpusScores:
+    """What scoring a whole file gives for one metric: corpus values and counts.
+
+    Attributes
+    ----------
+    metric, signature, primary : str
+        As in :class:`~wrdscore.metrics.ScoreResult`.
+    keys : tuple of str
+        The metric's per-pair values (the per-pair output's columns).
+    corpus : dict of str to float
+        Corpus values over every pair of the file.
+    pairs, oov_tokens, empty_predictions, degenerate_pairs : int
+        Counts over the whole file.
+    """
+
+    metric: str
+    signature: str
+    primary: str
+    keys: tuple[str, ...]
+    corpus: dict[str, float]
+    pairs: int
+    oov_tokens: int
+    empty_predictions: int
+    degenerate_pairs: int
+
+
+@dataclass
+class _Job:
+    """What every chunk of one run shares (inherited by forked workers)."""
+
+    metrics: list[Metric]
+    references: Path
+    predictions: Path
+    allow_empty_reference: bool
+    per_pair: Path | None
+
+
+# The job of the worker processes, set before they fork (so never pickled: metrics
+# hold memory-mapped models and caches).
+_JOB: _Job | None = None
+
+
+def _items(job: _Job, start: int, ref_lines: list[str], pred_lines: list[str]) -> tuple:
+    from wrdscore.inputs import parse_lines
+
+    refs = parse_lines(ref_lines, job.references, references=True, first_line=start + 1)
+    preds = parse_lines(pred_lines, job.predictions, first_line=start + 1)
+    return refs, preds
+
+
+def _located(job: _Job, exc: ItemError) -> WrdscoreError:
+    # Items are lines, so item i is line i + 1 of its file.
+    path = job.references if exc.side == "reference" else job.predictions
+    return WrdscoreError(f"{path}:{exc.index + 1}: {exc}")
+
+
+def _batch_chunk(task: tuple[int, list[str], list[str]]) -> list[tuple[NDArray, int] | None]:
+    """First pass over a chunk: each batch-centered metric's sum and count of vectors."""
+    assert _JOB is not None
+    job, (start, ref_lines, pred_lines) = _JOB, task
+    refs, preds = _items(job, start, ref_lines, pred_lines)
+    try:
+        with gc_paused():
+            flat = flatten(refs, preds, job.allow_empty_reference, start)
+    except ItemError as exc:
+        raise _located(job, exc) from None
+    return [
+        m.batch_sums([*flat.refs, *flat.flat_preds]) if _batch_centered(m) else None
+        for m in job.metrics
+    ]
+
+
+def _batch_centered(metric: Metric) -> bool:
+    return getattr(metric, "centering", None) == "batch"
+
+
+def _score_chunk(
+    task: tuple[int, list[str], list[str], list[NDArray | None]],
+) -> tuple[int, list[tuple[dict[str, float], int, int, int]], str]:
+    """Score one chunk with every metric: per-metric sums and counts, per-pair rows."""
+    assert _JOB is not None
+    job, (start, ref_lines, pred_lines, means) = _JOB, task
+    refs, preds = _items(job, start, ref_lines, pred_lines)
+    results = []
+    for metric, mean in zip(job.metrics, means, strict=True):
+        if mean is not None:
+            metric._batch_mean = mean  # type: ignore[attr-defined]
+        try:
+            results.append(
+                metric.score(
+                    refs,
+                    preds,
+                    allow_empty_reference=job.allow_empty_reference,
+                    index_offset=start,
+                )
+            )
+        except ItemError as exc:
+            raise _located(job, exc) from None
+    rows = ""
+    if job.per_pair is not None:
+        from wrdscore.inputs import per_pair_text
+
+        rows = per_pair_text(job.per_pair, start, refs, preds, results)
+    summary = [
+        (m._corpus_sums(r.values), r.oov_tokens, r.empty_predictions, r.degenerate_pairs)
+        for m, r in zip(job.metrics, results, strict=True)
+    ]
+    return len(refs), summary, rows
+
+
+def _chunks(job: _Job, size: int) -> Iterator[tuple[int, list[str], list[str]]]:
+    from wrdscore.inputs import iter_line_chunks
+
+    start = 0
+    refs, preds = iter_line_chunks(job.references, size), iter_line_chunks(job.predictions, size)
+    pairs = zip(refs, preds, strict=True)
+    for ref_lines, pred_lines in pairs:
+        yield start, ref_lines, pred_lines
+        start += len(ref_lines)
+
+
+def _run(fn: Callable[[Any], Any], tasks: Iterator[Any], jobs: int, pool: Any) -> Iterator[Any]:
+    """``map(fn, tasks)`` in order, on ``pool`` with at most ``2 * jobs`` tasks in flight."""
+    if pool is None:
+        yield from map(fn, tasks)
+        return
+    pending: deque[Any] = deque()
+    for task in tasks:
+        pending.append(pool.apply_async(fn, (task,)))
+        if len(pending) >= 2 * jobs:
+            yield pending.popleft().get()
+    while pending:
+        yield pending.popleft().get()
+
+
+def default_jobs() -> int:
+    """The cores this process may run on (a container or taskset can limit them)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def score_files(
+    metrics: Sequence[Metric],
+    references: str | Path,
+    predictions: str | Path,
+    *,
+    allow_empty_reference: bool = False,
+    per_pair: str | Path | None = None,
+    jobs: int | None = None,
+    chunk_pairs: int = DEFAULT_CHUNK_PAIRS,
+    progress: Callable[[int], None] | None = None,
+) -> list[CorpusScores]:
+    """Score a references file against a predictions file, streaming (``wrdscore score``).
+
+    The files (formats in :mod:`wrdscore.inputs`) are read ``chunk_pairs`` lines at a
+    time; every chunk is scored by every metric, its per-pair rows go to
+    ``per_pair`` (written atomically: a temporary file renamed at the end, so an error
+    or Ctrl-C leaves nothing) and its :meth:`~Metric._corpus_sums` are added up, so
+    memory does not grow with the input. Per-pair values do not depend on the
+    chunking; corpus values are computed from correctly rounded per-chunk sums.
+
+    Batch-dependent options mean the whole input: under ``centering="batch"`` a
+    first pass adds up the token vectors of every chunk (:meth:`batch_sums`), and
+    the second pass subtracts that whole-file mean. IDF weights come from the model,
+    never from the input, so they need no pass of their own.
+
+    Parameters
+    ----------
+    metrics : sequence of Metric
+        The metrics, e.g. from :func:`~wrdscore.metrics.build_metrics`.
+    references, predictions : path
+        The two files, one item per line.
+    allow_empty_reference : bool
+        Score references without tokens as 0 instead of refusing them.
+    per_pair : path, optional
+        Also write every pair's values to this ``.tsv`` or ``.jsonl`` file.
+    jobs : int, optional
+        Worker processes (default: the cores available). Chunks are scored in
+        parallel and put back in order, so every number is the same for any
+        ``jobs``; an input of one chunk is scored in this process. Workers are
+        forked, so ``jobs`` above 1 needs a platform with ``fork`` (not Windows).
+    chunk_pairs : int
+        Pairs per chunk.
+    progress : callable, optional
+        Called with the number of pairs finished, chunk by chunk.
+
+    Returns
+    -------
+    list of CorpusScores
+        One per metric, in order.
+
+    Raises
+    ------
+    WrdscoreError
+        Everything :meth:`Metric.score` and :func:`~wrdscore.inputs.read_items`
+        refuse, with the file and line of the bad item, whatever chunk it is in.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from wrdscore.metrics import get_metric
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "refs.txt").write_text("getUserName\\nsize\\nisEmpty\\n")
+    >>> _ = (d / "preds.txt").write_text("get name\\ncount\\nisEmpty\\n")
+    >>> (res,) = score_files([get_metric("rouge1")], d / "refs.txt", d / "preds.txt",
+    ...                      chunk_pairs=2, per_pair=d / "pairs.tsv")
+    >>> round(res.corpus["f1"], 4), res.pairs
+    (0.6, 3)
+    >>> (d / "pairs.tsv").read_text().splitlines()[3].split("\\t")[:3]
+    ['2', 'isEmpty', 'isEmpty']
+    """
+    from wrdscore.atomic import atomic_write
+    from wrdscore.inputs import check_per_pair_path, count_items, per_pair_header
+
+    global _JOB
+    if chunk_pairs < 1:
+        raise WrdscoreError(f"chunk size must be at least 1 pair, not {chunk_pairs}")
+    if jobs is not None and jobs < 1:
+        raise WrdscoreError(f"--jobs must be at least 1, not {jobs}")
+    metrics = list(metrics)
+    job = _Job(
+        metrics,
+        Path(references),
+        Path(predictions),
+        allow_empty_reference,
+        None if per_pair is None else check_per_pair_path(per_pair),
+    )
+    # A first read counts the items (and checks the encoding), so a length mismatch
+    # is refused before any scoring.
+    n_refs = count_items(job.references)
+    if n_refs == 0:
+        raise WrdscoreError(f"{job.references}: the file is empty")
+    n_preds = count_items(job.predictions)
+    if n_preds == 0:
+        raise WrdscoreError(f"{job.predictions}: the file is empty")
+    if n_refs != n_preds:
+        raise WrdscoreError(
+            f"{n_refs} references but {n_preds} predictions; "
+            "every prediction needs exactly one reference item"
+        )
+    jobs = min(jobs or default_jobs(), -(-n_refs // chunk_pairs))
+    pool = None
+    _JOB = job
+    try:
+        if jobs > 1:
+            import multiprocessing
+
+            for m in metrics:
+                m.prepare()
+
+            pool = multiprocessing.get_context("fork").Pool(jobs)
+        means: list[NDArray | None] = [None] * len(metrics)
+        if any(map(_batch_centered, metrics)):
+            totals: list[list[Any]] = [[0.0, 0] for _ in metrics]
+            for sums in _run(_batch_chunk, _chunks(job, chunk_pairs), jobs, pool):
+                for total, part in zip(totals, sums, strict=True):
+                    if part is not None:
+                        total[0] = total[0] + part[0]
+                        total[1] += part[1]
+            means = [
+                t[0] / t[1] if _batch_centered(m) and t[1] else None
+                for m, t in zip(metrics, totals, strict=True)
+            ]
+        tasks = ((*chunk, means) for chunk in _chunks(job, chunk_pairs))
+        sums: list[list[dict[str, float]]] = [[] for _ in metrics]
+        counts = np.zeros((len(metrics), 3), dtype=np.int64)
+        with contextlib.ExitStack() as stack:
+            out = None
+            if job.per_pair is not None:
+                out = stack.enter_context(atomic_write(job.per_pair))
+                out.write(per_pair_header(job.per_pair, [(m.name, m.keys) for m in metrics]))
+            for n, summary, rows in _run(_score_chunk, tasks, jobs, pool):
+                for k, (chunk_sums, *chunk_counts) in enumerate(summary):
+                    sums[k].append(chunk_sums)
+                    counts[k] += chunk_counts
+                if out is not None:
+                    out.write(rows)
+                if progress is not None:
+                    progress(n)
+    finally:
+        _JOB = None
+        for m in metrics:
+            if _batch_centered(m):
+                m._batch_mean = None  # type: ignore[attr-defined]
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+    return [
+        CorpusScores(
+            metric=m.name,
+            signature=m.signature,
+            primary=m.primary,
+            keys=tuple(m.keys),
+            corpus=m._corpus_from_sums(
+                {k: math.fsum(part[k] for part in parts) for k in m.keys}, n_refs
+            ),
+            pairs=n_refs,
+            oov_tokens=int(c[0]),
+            empty_predictions=int(c[1]),
+            degenerate_pairs=int(c[2]),
+        )
+        for m, parts, c in zip(metrics, sums, counts, strict=True)
+    ]
