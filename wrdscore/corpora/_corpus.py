@@ -5,8 +5,8 @@ A corpus is a folder with two files:
 ``methods.jsonl.gz``
     One JSON object per method, gzip-compressed JSON Lines, with the fields
     ``name``, ``tokens``, ``type``, ``path``, ``line``, ``summary``, ``context``
-    (see :mod:`wrdscore.corpora._context`) and ``source`` (index into the
-    manifest's ``sources`` list).
+    (sub-tokens joined by single spaces; see :mod:`wrdscore.corpora._context`) and
+    ``source`` (index into the manifest's ``sources`` list).
 ``manifest.json``
     Format version, sources, counts, parser, options, versions and timing (see the
     README).
@@ -133,21 +133,6 @@ def encode_record(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def token_list_json(tokens: list[str]) -> str:
-    """``json.dumps(tokens)`` (compact, non-ASCII kept) for sub-tokens of the splitter.
-
-    The splitter's tokens hold only letters, digits and combining marks, none of
-    which JSON escapes, so the list is written by joining: for a method's context
-    this is several times faster than the encoder, and ingest writes one per method.
-
-    Examples
-    --------
-    >>> token_list_json(["größe", "1"]), token_list_json([])
-    ('["größe","1"]', '[]')
-    """
-    return '["' + '","'.join(tokens) + '"]' if tokens else "[]"
-
-
 class CorpusWriter:
     """Stream method records into ``methods.jsonl.gz`` inside a (temporary) folder.
 
@@ -160,7 +145,7 @@ class CorpusWriter:
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> with CorpusWriter(d) as w:
     ...     w.write({"name": "getX", "tokens": ["get", "x"], "type": "A", "path": "A.java",
-    ...              "line": 3, "summary": None, "context": ["x"], "source": 0})
+    ...              "line": 3, "summary": None, "context": "x", "source": 0})
     ...     w.write_manifest({"counts": {"methods": 1}})
     >>> [r["name"] for r in open_corpus(d).iter_methods()]
     ['getX']

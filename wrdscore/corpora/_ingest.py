@@ -13,7 +13,6 @@ process.
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import multiprocessing
 import os
@@ -28,7 +27,7 @@ from rich.progress import TextColumn
 
 from wrdscore import __version__
 from wrdscore.atomic import atomic_dir
-from wrdscore.corpora._corpus import CORPUS_FORMAT, CorpusWriter, token_list_json
+from wrdscore.corpora._corpus import CORPUS_FORMAT, CorpusWriter, encode_record
 from wrdscore.corpora._defaults import DEFAULT_MAX_FILE_MB, DEFAULT_PARSER
 from wrdscore.corpora._extract import (
     BINARY,
@@ -103,19 +102,15 @@ class EncodedFile(NamedTuple):
 def encode_records(records: list[dict[str, Any]], path: str, source: int) -> str:
     """The records :func:`extract_file` found in one file as lines of ``methods.jsonl``.
 
-    Equal to ``encode_record`` of each full record (``json.dumps``), but the
-    context is joined directly (:func:`~wrdscore.corpora._corpus.token_list_json`).
-
     Examples
     --------
     >>> records = extract_file(b"class A { int getX() { return x; } }").records
     >>> print(encode_records(records, "A.java", 0), end="")
     {"name":"getX","tokens":["get","x"],"type":"A","path":"A.java","line":1,"summary":null,\
-"context":["x"],"source":0}
+"context":"x","source":0}
     """
-    tail = f',"source":{source:d}}}\n'
     return "".join(
-        json.dumps(
+        encode_record(
             {
                 "name": r["name"],
                 "tokens": r["tokens"],
@@ -123,13 +118,10 @@ def encode_records(records: list[dict[str, Any]], path: str, source: int) -> str
                 "path": path,
                 "line": r["line"],
                 "summary": r["summary"],
-            },
-            ensure_ascii=False,
-            separators=(",", ":"),
-        )[:-1]
-        + ',"context":'
-        + token_list_json(r["context"])
-        + tail
+                "context": r["context"],
+                "source": source,
+            }
+        )
         for r in records
     )
 

@@ -49,24 +49,44 @@ def _scope(path: tuple[Any, ...]) -> str:
 
 
 _NEWLINE = re.compile(rb"\n")
+# javalang decodes these before it counts columns (even after another backslash).
+_UNICODE_ESCAPE = re.compile(r"\\u+[0-9A-Fa-f]{4}")
 
 
 class _Offsets:
     """Byte offsets of javalang's (line, column) positions in one file."""
 
     def __init__(self, text: str, data: bytes) -> None:
-        # javalang counts lines at "\n" only, and columns in characters from 1.
+        # javalang counts lines at "\n" only, and columns in characters from 1,
+        # after decoding Unicode escapes.
         self.text, self.data = text, data
         self.ascii = text.isascii()
         self.line_bytes = [0, *(m.end() for m in _NEWLINE.finditer(data))]
         self.line_chars = self.line_bytes if self.ascii else [0, *_line_starts(text)]
 
     def __call__(self, line: int, column: int) -> int:
-        start = self.line_bytes[line - 1]
-        if self.ascii:
-            return start + column - 1
+        """The byte offset, or -1 past the end (lines counted with escaped breaks)."""
+        if not 0 < line <= len(self.line_chars):
+            return -1
         chars = self.line_chars[line - 1]
-        return start + len(self.text[chars : chars + column - 1].encode("utf-8"))
+        end = self.text.find("\n", chars)
+        raw = self.text[chars : end if end >= 0 else len(self.text)]
+        at = _raw_index(raw, column - 1) if "\\u" in raw else column - 1
+        if self.ascii:
+            return self.line_bytes[line - 1] + at
+        return self.line_bytes[line - 1] + len(raw[:at].encode("utf-8"))
+
+
+def _raw_index(raw: str, decoded: int) -> int:
+    """Index in ``raw`` of the character at ``decoded`` once escapes are decoded."""
+    at = seen = 0
+    for escape in _UNICODE_ESCAPE.finditer(raw):
+        plain = escape.start() - at
+        if seen + plain > decoded:
+            break
+        seen += plain + 1
+        at = escape.end()
+    return at + decoded - seen
 
 
 def _line_starts(text: str) -> list[int]:
@@ -78,13 +98,13 @@ def _line_starts(text: str) -> list[int]:
 
 
 def _context(node: jt.MethodDeclaration, offsets: _Offsets) -> list[str]:
-    """The method's context; its Javadoc's only where the position cannot be trusted.
+    """The method's context, read from where javalang says the declaration starts.
 
-    javalang reports where the declaration starts after its modifiers; the name and
-    the end are found from there. Its positions count Unicode escapes (``\\u0041``)
-    as one character, so on a line with such an escape before the method they point
-    elsewhere: the name found there then differs from the method's, and the code part
-    of the context is left out rather than taken from the wrong place.
+    javalang reports the position after the modifiers; the name and the end are
+    found from there. Where that position cannot be trusted (a Unicode escape of a
+    line break before it shifts javalang's line count), the name found there differs
+    from the method's and only the Javadoc gives context, rather than words taken
+    from the wrong place.
     """
     start = offsets(node.position.line, node.position.column) if node.position else -1
     span = declaration_span(offsets.data, start) if start >= 0 else None
