@@ -13,15 +13,8 @@ import scipy
 from gensim.models import KeyedVectors
 
 from wrdscore import __version__
-from wrdscore.corpora import open_corpus, split_identifier
-from wrdscore.embeddings._cooccurrence import (
-    WEIGHTINGS,
-    cooccurrence_matrix,
-    ppmi,
-    svd_embeddings,
-)
-from wrdscore.embeddings._docfreq import document_frequencies
-from wrdscore.embeddings._documents import TokenDocuments
+from wrdscore.corpora import open_corpus
+from wrdscore.embeddings._cooccurrence import WEIGHTINGS, ppmi, svd_embeddings
 from wrdscore.embeddings._gensim import DEFAULT_WINDOW, train_gensim
 from wrdscore.embeddings._specialise import (
     DEFAULT_SPECIALISE_METHOD,
@@ -30,24 +23,37 @@ from wrdscore.embeddings._specialise import (
     specialise_from_corpus,
 )
 from wrdscore.embeddings._store import save_embeddings
+from wrdscore.embeddings._stream import (
+    TEXT_PARTS,
+    CorpusDocuments,
+    DocumentStats,
+    document_stats,
+    parse_text,
+    streamed_cooccurrence,
+)
 from wrdscore.embeddings._vectors import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 
 METHODS = ("svd", "word2vec", "fasttext")
-TEXTS = ("names", "summaries", "both")
+#: The single parts of ``--text``; any of them joined by "+" (``names+context``),
+#: and ``both``, are accepted too (:func:`~wrdscore.embeddings._stream.parse_text`).
+TEXTS = (*TEXT_PARTS, "both")
 _SHORT = {"svd": "svd", "word2vec": "w2v", "fasttext": "ft"}
 
 
 def corpus_documents(corpus_dir: str | Path, text: str = "names") -> Iterator[list[str]]:
-    """The training documents of a corpus: sub-token lists, one per name and/or summary.
+    """The training documents of a corpus, streamed: sub-token lists.
 
     Parameters
     ----------
     corpus_dir : path
         A folder written by ``wrdscore ingest``.
-    text : {"names", "summaries", "both"}
+    text : str
         ``names``: each method name's tokens; ``summaries``: each Javadoc summary's
         words, split with :func:`~wrdscore.corpora.split_identifier` like names are;
+        ``context``: each method's context (needs a corpus of format 2); parts joined
+        by ``+`` (``names+context``, ``names+summaries+context``): one document per
+        method, its parts in that order (name tokens, then summary, then context);
         ``both``: each name and each summary as separate documents.
 
     Examples
@@ -56,38 +62,39 @@ def corpus_documents(corpus_dir: str | Path, text: str = "names") -> Iterator[li
     >>> from wrdscore.corpora import CorpusWriter
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> with CorpusWriter(d) as w:
-    ...     w.write({"name": "getName", "tokens": ["get", "name"], "summary": "The name."})
-    ...     w.write_manifest({})
-    >>> list(corpus_documents(d, "both"))
-    [['get', 'name'], ['the', 'name']]
+    ...     w.write({"name": "getName", "tokens": ["get", "name"], "summary": "The name.",
+    ...              "context": "the name string name"})
+    ...     w.write_manifest({"format": 2})
+    >>> list(corpus_documents(d, "both")), list(corpus_documents(d, "names+context"))
+    ([['get', 'name'], ['the', 'name']], [['get', 'name', 'the', 'name', 'string', 'name']])
     """
-    _check_text(text)
     # The checks run at the call; the records are then streamed.
-    return _documents(open_corpus(corpus_dir).iter_methods(), text)
+    return iter(CorpusDocuments(open_corpus(corpus_dir), text))
 
 
 def _check_text(text: str) -> None:
-    if text not in TEXTS:
-        raise WrdscoreError(f"unknown --text {text!r}; choose one of {', '.join(TEXTS)}")
-
-
-def _documents(records: Iterator[dict[str, Any]], text: str) -> Iterator[list[str]]:
-    for record in records:
-        if text != "summaries":
-            yield list(record.get("tokens") or split_identifier(record.get("name") or ""))
-        if text != "names" and record.get("summary"):
-            yield split_identifier(record["summary"])
+    parse_text(text)
 
 
 def _svd_vectors(
-    docs: TokenDocuments, dim: int, window: int | None, weighting: str, seed: int
+    docs: CorpusDocuments,
+    stats: DocumentStats,
+    min_count: int,
+    dim: int,
+    window: int | None,
+    weighting: str,
+    seed: int,
 ) -> KeyedVectors:
-    counts = cooccurrence_matrix(docs, window)
-    matrix = ppmi(counts) if weighting == "ppmi" else counts
+    # The vocabulary is sorted by count, so the kept tokens are a prefix of it.
+    keep = int(np.count_nonzero(stats.counts >= min_count))
+    vocab, counts = stats.vocab[:keep], stats.counts[:keep]
+    matrix = streamed_cooccurrence(docs, vocab, counts, window)
+    if weighting == "ppmi":
+        matrix = ppmi(matrix)
     vectors = svd_embeddings(matrix, dim, seed=seed)
     kv = KeyedVectors(vector_size=dim)
-    kv.add_vectors(docs.vocab, vectors.astype(np.float32))
-    kv.expandos["count"] = docs.counts.copy()
+    kv.add_vectors(vocab, vectors.astype(np.float32))
+    kv.expandos["count"] = counts.copy()
     return kv
 
 
@@ -105,6 +112,7 @@ def train_embeddings(
     text: str = "names",
     weighting: str = "raw",
     bucket: int = 20_000,
+    sg: int = 1,
     name: str | None = None,
     specialise: bool = False,
     specialise_method: str = DEFAULT_SPECIALISE_METHOD,
@@ -119,25 +127,32 @@ def train_embeddings(
     method : {"svd", "word2vec", "fasttext"}
         ``svd``: truncated SVD of the sparse co-occurrence matrix, ``E = 1/2 U Sigma``
         (the WRDScore paper; see :func:`cooccurrence_matrix`); ``word2vec`` and
-        ``fasttext``: gensim skip-gram, one sentence per document.
+        ``fasttext``: gensim skip-gram or CBOW (``sg``), one sentence per document.
     output : path
         The MODEL_DIR to write (refused if it exists, unless ``force``).
     dim : int
         Vector dimension.
     window : int, optional
-        Context window; default the whole name for ``svd``, 2 for the gensim methods.
+        Context window; default the whole document for ``svd`` on names and
+        summaries, else 2 (the gensim methods, and ``svd`` on any text with
+        ``context``, whose documents of up to 256 + name tokens would otherwise pair
+        every token with every other).
     min_count : int
         Tokens rarer than this get no vector (document frequencies keep them all).
     epochs, workers : int
         gensim only. ``workers=1`` makes training deterministic.
     seed : int
         Random seed (SVD start vector, gensim initialisation).
-    text : {"names", "summaries", "both"}
-        Which text to train on (see :func:`corpus_documents`).
+    text : str
+        Which text to train on: ``names``, ``summaries``, ``context``, parts joined
+        by ``+``, or ``both`` (see :func:`corpus_documents`). The documents are
+        streamed from the corpus on disk in every pass, never all held in memory.
     weighting : {"raw", "ppmi"}
         ``svd`` only: raw counts (the paper) or positive PMI before the SVD.
     bucket : int
         ``fasttext`` only: number of hashed character n-gram vectors.
+    sg : {1, 0}
+        gensim methods: 1 skip-gram, 0 CBOW.
     name : str, optional
         Label in score signatures; default ``<corpus label>-<method>-<dim>``
         (``-cf`` or ``-ar`` appended when specialised).
@@ -161,7 +176,7 @@ def train_embeddings(
     --------
     >>> import tempfile, pathlib
     >>> from wrdscore.atomic import atomic_dir
-    >>> from wrdscore.corpora import CorpusWriter
+    >>> from wrdscore.corpora import CorpusWriter, split_identifier
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> with atomic_dir(d / "c") as tmp, CorpusWriter(tmp) as w:
     ...     for n in ["getName", "setName", "getValue", "setValue", "isEmpty"]:
@@ -185,15 +200,19 @@ def train_embeddings(
             f"unknown --specialise-method {specialise_method!r}; choose one of "
             + ", ".join(SPECIALISE_METHODS)
         )
+    if sg not in (0, 1):
+        raise WrdscoreError(f"--sg must be 0 (CBOW) or 1 (skip-gram), not {sg}")
     corpus = open_corpus(corpus_dir)
-    started = time.perf_counter()
     # The records of the corpus opened here, whose manifest hash goes into the metadata.
-    docs = TokenDocuments.from_token_lists(_documents(corpus.iter_methods(), text))
-    if docs.n_docs == 0:
+    docs = CorpusDocuments(corpus, text)
+    if window is None and (method != "svd" or "context" in docs.parts):
+        window = DEFAULT_WINDOW
+    started = time.perf_counter()
+    stats = document_stats(docs)
+    if stats.n_docs == 0:
         raise WrdscoreError(f"corpus {corpus_dir} has no {text} to train on (it is empty)")
-    doc_freq = document_frequencies(docs)
     if method == "svd":
-        kv = _svd_vectors(docs.prune(min_count), dim, window, weighting, seed)
+        kv = _svd_vectors(docs, stats, min_count, dim, window, weighting, seed)
     else:
         kv = train_gensim(
             docs,
@@ -205,7 +224,9 @@ def train_embeddings(
             seed=seed,
             workers=workers,
             bucket=bucket,
+            sg=sg,
         )
+    doc_freq = stats.doc_freq
     special: dict[str, Any] | None = None
     constraints = None
     if specialise:
@@ -214,7 +235,7 @@ def train_embeddings(
     short = "ppmi" if method == "svd" and weighting == "ppmi" else _SHORT[method]
     params: dict[str, Any] = {
         "dim": dim,
-        "window": window if window or method == "svd" else DEFAULT_WINDOW,
+        "window": window,
         "min_count": min_count,
         "seed": seed,
         "text": text,
@@ -222,7 +243,7 @@ def train_embeddings(
     if method == "svd":
         params["weighting"] = weighting
     else:
-        params.update(epochs=epochs, workers=workers, sg=1)
+        params.update(epochs=epochs, workers=workers, sg=sg)
     if method == "fasttext":
         params["bucket"] = bucket
     meta = {
@@ -236,10 +257,10 @@ def train_embeddings(
             "manifest_sha256": corpus.manifest_sha256,
         },
         "vocab_size": len(kv),
-        "n_docs": docs.n_docs,
+        "n_docs": stats.n_docs,
         "token_counts": {
-            "total": int(docs.counts.sum()),
-            "distinct": len(docs.vocab),
+            "total": int(stats.counts.sum()),
+            "distinct": len(stats.vocab),
             "in_vocab": int(np.asarray(kv.expandos["count"]).sum()),
         },
         "train_seconds": round(time.perf_counter() - started, 3),
@@ -259,4 +280,4 @@ def train_embeddings(
         pairs=list(constraints) if constraints else None,
         force=force,
     )
-    return TokenEmbeddings(kv, name=meta["name"], doc_freq=doc_freq, n_docs=docs.n_docs, meta=meta)
+    return TokenEmbeddings(kv, name=meta["name"], doc_freq=doc_freq, n_docs=stats.n_docs, meta=meta)
