@@ -6,6 +6,13 @@ a fresh process; peak memory is the largest sum of the resident set sizes of tha
 process and all its children, sampled every 20 ms from /proc (an upper bound:
 pages that forked workers share with the parent are counted once per process).
 
+The Dask rows run the same ingest through ``--scheduler local`` (a LocalCluster of 1
+or 2 single-threaded worker processes, which read the zip themselves) beside the
+process pool with as many workers; the cluster's overhead is their difference, split
+into a fixed cost (starting the cluster and importing the parsers in its workers,
+measured by ingesting a one-file source both ways) and the rest, per file. The
+cluster's corpus is checked to hold the pool's records in the pool's order.
+
 The javalang configurations and the naive baseline (javalang, one process, no
 fallback, records collected in a list) are slow, so they run on a deterministic
 subset of src.zip (every ``--every``-th .java member, written to work-data/) and
@@ -35,7 +42,10 @@ import threading
 import time
 import zipfile
 from collections import Counter
+from itertools import zip_longest
 from pathlib import Path
+
+from wrdscore.corpora import open_corpus
 
 SRC_ZIP = Path("/usr/lib/jvm/openjdk-17/lib/src.zip")
 WORK = Path(__file__).resolve().parents[1] / "work-data" / "bench-ingest"
@@ -151,9 +161,8 @@ def cross_check(corpus: Path) -> tuple[int, int, int]:
                 tree = parser.parse(z.read(info))
                 nodes[info.filename] = len(QueryCursor(query).captures(tree.root_node).get("m", []))
     records: Counter[str] = Counter()
-    with gzip.open(corpus / "methods.jsonl.gz", "rt", encoding="utf-8") as fh:
-        for line in fh:
-            records[json.loads(line)["path"]] += 1
+    for record in open_corpus(corpus).iter_methods():
+        records[record["path"]] += 1
     off = sum(1 for f in nodes.keys() | records.keys() if nodes[f] != records[f])
     return sum(nodes.values()), sum(records.values()), off
 
@@ -189,13 +198,117 @@ def compare_checkouts(other: Path, rounds: int) -> None:
         print(f"median {label}: this / other = {this:.4g} / {that:.4g} = {this / that:.3f}")
 
 
+def slug(label: str) -> str:
+    return "".join(c if c.isalnum() else "-" for c in label.lower()).strip("-")
+
+
+def same_records(a: Path, b: Path) -> bool:
+    """Whether two corpora hold the same records in the same order."""
+    missing = object()
+    pairs = zip_longest(
+        open_corpus(a).iter_methods(), open_corpus(b).iter_methods(), fillvalue=missing
+    )
+    return all(x == y for x, y in pairs)
+
+
+def fixed_cost(jobs: int) -> float:
+    """Wall seconds a one-file ingest takes on a LocalCluster more than on the pool."""
+    one = WORK / "one" / "A.java"
+    one.parent.mkdir(parents=True, exist_ok=True)
+    one.write_text("class A { int getX() { return 1; } }\n")
+    walls = []
+    for opts in (["--jobs", str(jobs)], ["--jobs", str(jobs), "--scheduler", "local"]):
+        cmd = [*CLI, "ingest", str(one), "-o", str(WORK / "one-out"), "--force", "-q", *opts]
+        walls.append(min(run_measured(cmd)[0] for _ in range(2)))
+    return walls[1] - walls[0]
+
+
+def client_rate(corpus: Path) -> float:
+    """Records per second the client of a cluster run can take in and write.
+
+    Times what :func:`wrdscore.corpora.ingest` does per record on the client with
+    ``--scheduler``: unpickle the units' results (128 files' records at a time, as
+    they arrive), build the record, write it to the shards, and update the sets
+    of distinct names and tokens.
+    """
+    import pickle
+    import tempfile
+
+    from wrdscore.corpora import ShardedCorpusWriter
+
+    records = list(open_corpus(corpus).iter_methods())
+    fields = ("name", "tokens", "type", "line", "summary")
+    chunks = [
+        pickle.dumps([{k: r[k] for k in fields} for r in records[i : i + 1000]])
+        for i in range(0, len(records), 1000)
+    ]
+    names: set[str] = set()
+    tokens: set[str] = set()
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.process_time()
+        with ShardedCorpusWriter(Path(tmp)) as writer:
+            for chunk in chunks:
+                for r in pickle.loads(chunk):
+                    writer.write({**r, "path": "p/A.java", "source": 0})
+                    names.add(r["name"])
+                    tokens.update(r["tokens"])
+        return len(records) / (time.process_time() - start)
+
+
+def tar_bench(archive: Path) -> None:
+    """A compressed tar through the pool and through a LocalCluster, whose units are ranges.
+
+    Prints one decompression pass (what each range pays, at most, to reach its first
+    member), the parse rate of the pool, and both walls.
+    """
+    from wrdscore.corpora import _dask
+
+    start = time.perf_counter()
+    _, members = _dask.list_tar(str(archive))
+    listing = time.perf_counter() - start
+    size = sum(m[1] for m in members)
+    print(
+        f"{archive.name}: {len(members):,} .java members, {size / 2**20:.1f} MB; one pass "
+        f"decompressing, hashing and listing it: {listing:.1f} s ({size / 2**20 / listing:.0f}"
+        f" MB/s of Java); cut into at most {_dask._TAR_RANGES} ranges"
+    )
+    walls = {}
+    for label, opts in (
+        ("pool, 2 jobs", ["--jobs", "2"]),
+        ("Dask LocalCluster, 2 workers", ["--jobs", "2", "--scheduler", "local"]),
+    ):
+        out = WORK / "tar" / slug(label)
+        cmd = [*CLI, "ingest", str(archive), "-o", str(out), "--force", "-q", *opts]
+        walls[label], _ = run_measured(cmd)
+        print(f"  {label}: {walls[label]:.1f} s ({size / 2**20 / walls[label]:.1f} MB/s)")
+    same = same_records(WORK / "tar" / slug("pool, 2 jobs"), WORK / "tar" / slug(label))
+    print(f"  same records in the same order: {same}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--every", type=int, default=10, help="subset: every N-th file")
     ap.add_argument("--baseline-only", nargs=2, metavar=("ZIP", "OUT"), help=argparse.SUPPRESS)
     ap.add_argument("--against", type=Path, metavar="CHECKOUT", help="compare with a checkout")
     ap.add_argument("--rounds", type=int, default=3, help="--against: runs of each")
+
+    ap.add_argument(
+        "--dask", action="store_true", help="only the process pool and Dask LocalCluster rows"
+    )
+    ap.add_argument(
+        "--client-rate",
+        metavar="CORPUS",
+        help="only measure how many records/s a cluster run's client writes, on CORPUS",
+    )
+    ap.add_argument("--tar", metavar="ARCHIVE", help="only the compressed-tar comparison")
     args = ap.parse_args()
+    if args.tar:
+        tar_bench(Path(args.tar))
+        return
+    if args.client_rate:
+        rate = client_rate(Path(args.client_rate))
+        print(f"client of a cluster run: {rate:,.0f} records/s of CPU time")
+        return
     if args.baseline_only:
         naive_baseline(Path(args.baseline_only[0]), Path(args.baseline_only[1]))
         return
@@ -217,11 +330,16 @@ def main() -> None:
         ("naive javalang (1 process, no fallback)", subset, None),
         ("tree-sitter, 1 job", SRC_ZIP, ["--parser", "tree-sitter", "--jobs", "1"]),
         ("tree-sitter, 2 jobs (default)", SRC_ZIP, ["--parser", "tree-sitter", "--jobs", "2"]),
+        ("Dask LocalCluster, 1 worker", SRC_ZIP, ["--jobs", "1", "--scheduler", "local"]),
+        ("Dask LocalCluster, 2 workers", SRC_ZIP, ["--jobs", "2", "--scheduler", "local"]),
         ("javalang, 1 job", subset, ["--parser", "javalang", "--jobs", "1"]),
         ("javalang, 2 jobs", subset, ["--parser", "javalang", "--jobs", "2"]),
     ]
+    if args.dask:
+        # Only the pool and cluster rows: the pool is the baseline of the cluster rows.
+        configs = [c for c in configs if c[0].startswith(("tree-sitter", "Dask"))]
     for label, archive, opts in configs:
-        out = WORK / label.split(",")[0].split()[0] / "corpus"
+        out = WORK / slug(label) / "corpus"
         if opts is None:
             out = WORK / "naive.jsonl.gz"
             cmd = [sys.executable, __file__, "--baseline-only", str(archive), str(out)]
@@ -239,10 +357,11 @@ def main() -> None:
         rows.append((label, archive == subset, files, size, methods, wall, peak, counts))
 
     base_rate = rows[0][2] / rows[0][5]
+    base = "x naive" if not args.dask else "x 1 job"
     print()
     print(
         f"{'configuration':42} {'files':>6} {'wall s':>7} {'files/s':>8} {'MB/s':>6} "
-        f"{'methods/s':>9} {'peak MB':>8} {'x naive':>7} {'src.zip s':>9} {'fallback':>8}"
+        f"{'methods/s':>9} {'peak MB':>8} {base:>7} {'src.zip s':>9} {'fallback':>8}"
     )
     for label, on_subset, files, size, methods, wall, peak, counts in rows:
         rate = files / wall
@@ -255,7 +374,28 @@ def main() -> None:
     print("* measured on the subset; 'src.zip s' extrapolates its per-file rate to all files")
     print(f"load average after: {os.getloadavg()[0]:.2f} (other work shares the cores)")
 
-    nodes, records, off = cross_check(WORK / "tree-sitter" / "corpus")
+    walls = {label: wall for label, _, _, _, _, wall, _, _ in rows}
+    print("\nDask overhead over the process pool with as many workers (src.zip):")
+    for jobs, pool, dask in (
+        (1, "tree-sitter, 1 job", "Dask LocalCluster, 1 worker"),
+        (2, "tree-sitter, 2 jobs (default)", "Dask LocalCluster, 2 workers"),
+    ):
+        fixed = fixed_cost(jobs)
+        extra = walls[dask] - walls[pool]
+        same = same_records(WORK / slug(pool) / "corpus", WORK / slug(dask) / "corpus")
+        print(
+            f"  {jobs} worker(s): {walls[dask]:.1f} s vs {walls[pool]:.1f} s "
+            f"(x{walls[dask] / walls[pool]:.2f}, +{extra:.1f} s): fixed cost {fixed:.1f} s "
+            f"(cluster start, one-file ingest), the rest {(extra - fixed) * 1e3 / full_files:.2f}"
+            f" ms per file; same records in the same order: {same}"
+        )
+
+    rate = client_rate(WORK / slug("tree-sitter, 2 jobs (default)") / "corpus")
+    print(f"  the client takes in and writes {rate:,.0f} records/s (CPU time, one core)")
+
+    if args.dask:
+        return
+    nodes, records, off = cross_check(WORK / slug("tree-sitter, 2 jobs (default)") / "corpus")
     print(
         f"\ncross-check: {nodes:,} tree-sitter method_declaration nodes in src.zip, "
         f"{records:,} records from the default ingest, {off} files with a different count"

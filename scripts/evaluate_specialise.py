@@ -15,7 +15,7 @@ constrained words (specialisation should not pull unrelated words together).
 Usage::
 
     python scripts/evaluate_specialise.py CORPUS_DIR [--model default ...] \\
-        --ratings ../shared/data/wrdscore-human [--output report.md]
+        --ratings wrdscore/data/wrdscore-paper [--output report.md]
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from wrdscore.embeddings import (
     mine_constraints,
     specialise_vectors,
 )
-from wrdscore.human_eval import load_published_pairs
+from wrdscore.human_eval import load_published_pairs, packaged_ratings_path
 
 #: The rank errors listed in issue 11 (reference, prediction).
 CASES = [
@@ -66,7 +66,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", type=Path)
     parser.add_argument("--model", action="append", help="MODEL_DIR or 'default' (repeatable)")
-    parser.add_argument("--ratings", type=Path, default=Path("../shared/data/wrdscore-human"))
+    parser.add_argument("--ratings", type=Path, default=packaged_ratings_path())
     parser.add_argument("--output", type=Path)
     args = parser.parse_args()
 

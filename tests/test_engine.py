@@ -228,3 +228,43 @@ def test_cli_jobs_and_chunks_print_the_same_json(emb, tmp_path, files):
     assert outs[0]["metrics"]["wrd"]["corpus"] == pytest.approx(
         outs[1]["metrics"]["wrd"]["corpus"], abs=1e-12
     )
+
+
+def test_a_real_ctrl_c_while_workers_score_leaves_nothing(emb, tmp_path):
+    # A terminal's Ctrl-C sends SIGINT to the whole process group, workers included.
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    model = save_embeddings(emb.kv, tmp_path / "m", meta={"name": "t", "n_docs": 10}, doc_freq={})
+    refs, preds = tmp_path / "r.txt", tmp_path / "p.txt"
+    refs.write_text("get user name value\n" * 400_000)
+    preds.write_text("set name user count\n" * 400_000)
+    out = tmp_path / "pairs.tsv"
+    cmd = [sys.executable, "-c", "from wrdscore.cli import app; app()", "score"]
+    args = ["--refs", refs, "--preds", preds, "-e", model, "--per-pair", out, "-j", "2"]
+    proc = subprocess.Popen(
+        [*cmd, *map(str, args), "--chunk-pairs", "1000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    temporary = lambda: [p for p in tmp_path.iterdir() if p.name.startswith(".pairs")]  # noqa: E731
+    deadline = time.monotonic() + 60
+    while not temporary() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)  # the temporary per-pair file exists: scoring has started
+    time.sleep(0.3)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        _, stderr = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # leave no hung process behind
+        raise
+    assert proc.returncode == 130, stderr
+    assert stderr.strip() == "interrupted: nothing was written"
+    assert not out.exists() and temporary() == []
+    with pytest.raises(ProcessLookupError):
+        os.killpg(proc.pid, 0)  # no worker of the group is left running

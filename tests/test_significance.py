@@ -99,3 +99,12 @@ def test_metric_compare_scores_both_systems_and_bootstraps_their_difference():
     assert cmp.difference == pytest.approx(a.scores.mean() - b.scores.mean())
     assert cmp == paired_bootstrap(a.scores, b.scores, resamples=200, seed=3)
     assert metric.corpus_score(refs, a_preds) == a.corpus
+
+
+def test_interval_ends_stay_in_order_under_float_noise():
+    # Found by test_swapping_systems_mirrors_the_result: two identical pairs gave
+    # ci_low 0.8896765160354214 > ci_high 0.8896765160354213.
+    a, b = np.array([0.99999, 0.99999]), np.array([0.11031348396457877] * 2)
+    res = paired_bootstrap(a, b, resamples=200)
+    assert res.ci_low <= res.ci_high
+    assert res.ci_low == pytest.approx(res.difference, abs=1e-15)

@@ -213,7 +213,8 @@ def test_scoring_the_default_imports_no_gensim_sklearn_scipy_or_pot():
         "import sys\n"
         "from wrdscore import get_metric\n"
         "get_metric('wrd', oov='subword').score(['getUserName', 'size'], ['fetchUser', 'count'])\n"
-        "heavy = {'gensim', 'sklearn', 'scipy', 'ot', 'matplotlib', 'javalang', 'tree_sitter'}\n"
+        "heavy = {'gensim', 'sklearn', 'scipy', 'ot', 'matplotlib', 'javalang', 'tree_sitter',"
+        " 'sacrebleu'}\n"
         "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

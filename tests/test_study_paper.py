@@ -1,35 +1,90 @@
-"""Reproduce the WRDScore paper's Table 1 (ROUGE-1 column) from its published ratings."""
+"""Reproduce the WRDScore paper's Table 1 (ROUGE-1 column) from its published ratings.
+
+The ratings ship inside the package (``wrdscore/data/wrdscore-paper``), so nothing here
+depends on files beside the repository and nothing skips.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 from rouge_score import rouge_scorer
+from typer.testing import CliRunner
 
-from wrdscore.embeddings import default_model_path
-from wrdscore.human_eval import analyze_study, load_published_pairs
-
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wrdscore-human"
-
-pytestmark = pytest.mark.skipif(
-    not DATA.is_dir(), reason=f"published ratings not found at {DATA} (shared/ beside the repo)"
+from wrdscore.cli import app
+from wrdscore.errors import WrdscoreError
+from wrdscore.human_eval import (
+    analyze_study,
+    load_paper_ratings,
+    load_published_pairs,
+    packaged_ratings_path,
 )
+
+DATA = "wrdscore-paper"  # the packaged copy, by name
+PUBLISHED_SHA256 = {
+    "set1_res.csv": "10415e4da0de33af3cc66364e322ab768fc12d018ac77ef6d22259b68f3fc89b",
+    "set2_res.csv": "70a799f0b27baeba6006fcf4cabb146ab49b95ba0c19e95b9fca9fcf378c16b8",
+    "set3_res.csv": "714c671d87f81e9da96d707b98a77ca9ebbfd6a1065eec618581dc709cc38ff2",
+}
 
 
 @pytest.fixture(scope="module")
 def rouge_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("paper") / "report"
-    analysis = analyze_study(out, pairs=[DATA], scale=10, metrics=["rouge1"], baseline="rouge1")
+    analysis = analyze_study(out, pairs=[DATA], metrics=["rouge1"], baseline="rouge1")
     return analysis, json.loads((out / "report.json").read_text())
 
 
+def test_packaged_copy_is_the_published_data():
+    folder = packaged_ratings_path()
+    assert {p.name for p in folder.iterdir()} >= {*PUBLISHED_SHA256, "LICENSE", "README.md"}
+    for name, digest in PUBLISHED_SHA256.items():
+        assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest
+    assert "MIT License" in (folder / "LICENSE").read_text()
+
+
 def test_published_data_shape():
-    ratings = load_published_pairs([DATA], scale=10)
+    ratings = load_paper_ratings()
     assert len(ratings) == 150 and sorted(set(ratings.sets)) == ["set1_res", "set2_res", "set3_res"]
     assert ratings.human.min() >= 0 and ratings.human.max() <= 1
+    # The name, the folder with its explicit scale, and the loader give the same ratings.
+    by_folder = load_published_pairs([packaged_ratings_path()], scale=10)
+    assert by_folder.ids == ratings.ids and np.array_equal(by_folder.human, ratings.human)
+    # First row of set1_res.csv: "get long null,as long,4".
+    assert (ratings.references[0], ratings.predictions[0], ratings.human[0]) == (
+        "get long null",
+        "as long",
+        0.4,
+    )
+
+
+def test_packaged_name_refuses_a_wrong_scale_and_unknown_names(tmp_path):
+    with pytest.raises(WrdscoreError, match=r"wrdscore-paper: its scores are on 0-10, not 0-1"):
+        load_published_pairs([DATA], scale=1)
+    with pytest.raises(WrdscoreError, match=r"packaged rating sets: wrdscore-paper"):
+        load_published_pairs(["wrdscore-papers"])
+
+
+def test_an_existing_path_of_the_same_name_wins(tmp_path, monkeypatch):
+    (tmp_path / DATA).mkdir()
+    (tmp_path / DATA / "mine.csv").write_text("get name,name,1\n")
+    monkeypatch.chdir(tmp_path)
+    ratings = load_published_pairs([DATA])
+    assert ratings.ids == ["mine:1"] and ratings.human.tolist() == [1.0]
+
+
+def test_cli_analyzes_the_packaged_ratings_by_name(tmp_path):
+    out = tmp_path / "paper-report"
+    result = CliRunner().invoke(
+        app, ["study", "analyze", "--pairs", DATA, "-m", "rouge1", "--output", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads((out / "report.json").read_text())
+    assert report["pairs"] == 150
+    assert "ROUGE-1 F: MSE 0.0800" in result.output
 
 
 def test_rouge1_without_bootstrap_matches_the_paper(rouge_report):
@@ -66,12 +121,9 @@ def test_deduplicated_figure_is_reported(rouge_report):
     assert report["deduplicated"]["pairs"] == 146
 
 
-@pytest.mark.skipif(
-    not (default_model_path() / "model.json").is_file(), reason="bundled default model missing"
-)
 def test_wrdscore_on_the_bundled_default_beside_rouge1(tmp_path):
     analysis = analyze_study(
-        tmp_path / "r", pairs=[DATA], scale=10, metrics=["rouge1", "wrd"], baseline="rouge1"
+        tmp_path / "r", pairs=[DATA], metrics=["rouge1", "wrd"], baseline="rouge1"
     )
     rouge, wrd = analysis.metrics
     assert wrd.metric.label == "WRDScore F1" and "emb:" in wrd.metric.signature

@@ -176,6 +176,12 @@ def test_train_writes_loadable_model(corpus, tmp_path, method):
     assert back.sha == emb.sha and back.has_df and back.n_docs == meta["n_docs"]
     assert back.doc_freq["name"] == 3 * 2  # getName, setName
     assert back.has_subword == (method == "fasttext")
+    # The fast arrays were written beside the gensim file, and are what loads.
+    assert (out / "fast" / "vectors.npy").is_file() and back._kv is None
+    if method == "fasttext":  # unseen tokens get gensim's own n-gram vectors
+        unseen = ["getzz", "qqq", "nameé"]
+        want = np.array([kv[t] for t in unseen], dtype=np.float64)
+        np.testing.assert_array_equal(back.lookup(unseen, "subword")[0], want)
 
 
 @pytest.mark.parametrize("method", ["svd", "word2vec", "fasttext"])

@@ -18,6 +18,71 @@ from typing import IO, Any
 from wrdscore.errors import WrdscoreError
 
 
+def _cannot_write(target: Path, exc: OSError) -> WrdscoreError:
+    in_the_way = next((p for p in reversed(target.parents) if p.exists() and not p.is_dir()), None)
+    reason = f"{in_the_way} is not a folder" if in_the_way else exc.strerror or str(exc)
+    return WrdscoreError(f"cannot write {target}: {reason}")
+
+
+def _temp_file(target: Path) -> str:
+    """Create the temporary sibling of ``target`` (and its folder), or say why not."""
+    if target.is_dir():
+        raise WrdscoreError(f"cannot write {target}: it is a folder")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise _cannot_write(target, exc) from None
+    os.close(fd)
+    return tmp
+
+
+def check_writable(path: str | os.PathLike[str]) -> Path:
+    """Fail now, not after the work, if ``path`` could not be written atomically.
+
+    Creates and removes the temporary sibling file :func:`atomic_write` would use, so
+    a read-only folder, a missing permission or a folder in the way is reported before
+    a long computation whose result would be lost.
+
+    Examples
+    --------
+    >>> check_writable("/proc/out.tsv")
+    Traceback (most recent call last):
+    ...
+    wrdscore.errors.WrdscoreError: cannot write /proc/out.tsv: No such file or directory
+    """
+    target = Path(path)
+    os.unlink(_temp_file(target))
+    return target
+
+
+def check_output_dir(path: str | os.PathLike[str], force: bool = False) -> Path:
+    """Fail now, not after the work, if :func:`atomic_dir` could not create ``path``.
+
+    Refuses an existing ``path`` without ``force`` (or one that is not a folder), and
+    creates and removes the temporary sibling folder :func:`atomic_dir` would use, so
+    a read-only place is reported before a long computation whose result would be lost.
+
+    Examples
+    --------
+    >>> check_output_dir("/proc/report")
+    Traceback (most recent call last):
+    ...
+    wrdscore.errors.WrdscoreError: cannot write /proc/report: No such file or directory
+    """
+    target = Path(path)
+    if target.exists() and not force:
+        raise WrdscoreError(f"output {target} already exists (use --force to replace it)")
+    if target.exists() and not target.is_dir():
+        raise WrdscoreError(f"output {target} exists and is not a folder")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.rmdir(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".check", dir=target.parent))
+    except OSError as exc:
+        raise _cannot_write(target, exc) from None
+    return target
+
+
 @contextlib.contextmanager
 def atomic_write(
     path: str | os.PathLike[str], mode: str = "w", **open_kwargs: Any
@@ -45,11 +110,9 @@ def atomic_write(
     if mode not in ("w", "wb"):
         raise ValueError(f"atomic_write supports modes 'w' and 'wb', not {mode!r}")
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
     if "b" not in mode:
         open_kwargs.setdefault("encoding", "utf-8")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
+    tmp = _temp_file(target)
     try:
         with open(tmp, mode, **open_kwargs) as fh:
             yield fh
@@ -58,6 +121,13 @@ def atomic_write(
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _raced(target: Path) -> WrdscoreError:
+    return WrdscoreError(
+        f"output {target} was created by another run while this one worked (two runs writing "
+        "the same output?); it was left as that run wrote it and this run's result discarded"
+    )
 
 
 @contextlib.contextmanager
@@ -70,7 +140,9 @@ def atomic_dir(path: str | os.PathLike[str], force: bool = False) -> Iterator[Pa
         The output folder to create.
     force : bool
         Replace an existing ``path``. Without it an existing folder is refused
-        *before* any work starts, with a :class:`~wrdscore.errors.WrdscoreError`.
+        *before* any work starts, with a :class:`~wrdscore.errors.WrdscoreError`, and
+        one that another process created while the block ran is never replaced: the
+        block's result is discarded with an error instead.
 
     Examples
     --------
@@ -86,10 +158,17 @@ def atomic_dir(path: str | os.PathLike[str], force: bool = False) -> Iterator[Pa
         raise WrdscoreError(f"output {target} already exists (use --force to replace it)")
     if target.exists() and not target.is_dir():
         raise WrdscoreError(f"output {target} exists and is not a folder")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(
+            tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
+        )
+    except OSError as exc:
+        raise _cannot_write(target, exc) from None
     try:
         yield tmp
+        if target.exists() and not force:
+            raise _raced(target)
         if target.exists():
             # Move the old output aside first so a failure here still leaves one complete copy.
             old = Path(
@@ -99,7 +178,12 @@ def atomic_dir(path: str | os.PathLike[str], force: bool = False) -> Iterator[Pa
             os.replace(tmp, target)
             shutil.rmtree(old, ignore_errors=True)
         else:
-            os.replace(tmp, target)
+            try:
+                os.replace(tmp, target)
+            except OSError:
+                # Another run created it between the check above and the rename; a
+                # non-empty folder is never replaced by rename(2), so nothing is lost.
+                raise _raced(target) from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

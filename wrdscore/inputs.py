@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wrdscore.atomic import atomic_write
+from wrdscore.atomic import atomic_write, check_writable
 from wrdscore.errors import WrdscoreError
 
 if TYPE_CHECKING:
@@ -270,11 +270,11 @@ PER_PAIR_FORMATS = (".tsv", ".jsonl")
 
 
 def check_per_pair_path(path: str | Path) -> Path:
-    """Refuse a per-pair output whose format is unknown, before any scoring starts."""
+    """Refuse a per-pair output of unknown format, or that cannot be written, before scoring."""
     path = Path(path)
     if path.suffix.lower() not in PER_PAIR_FORMATS:
         raise WrdscoreError(f"per-pair output {path} must end in .tsv or .jsonl")
-    return path
+    return check_writable(path)
 
 
 def write_per_pair(

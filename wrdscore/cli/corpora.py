@@ -13,7 +13,8 @@ corpus_app = typer_app("Inspect ingested corpora.")
 
 
 def ingest(
-    sources: list[Path] = typer.Argument(
+    # Strings, not Paths: with --scheduler a SOURCE may be an fsspec URL (s3://...).
+    sources: list[str] = typer.Argument(
         ..., help="Folders, .java files, .zip/.jar or .tar(.gz/.xz/.bz2) archives."
     ),
     output: Path = typer.Option(..., "--output", "-o", help="Corpus folder to create."),
@@ -22,6 +23,12 @@ def ingest(
     ),
     jobs: int | None = typer.Option(
         None, "--jobs", "-j", help="Worker processes [default: number of cores]."
+    ),
+    scheduler: str | None = typer.Option(
+        None,
+        "--scheduler",
+        help="Run on a Dask cluster: its scheduler's address (tcp://host:8786), or 'local' "
+        "for a LocalCluster of --jobs workers. Sources may then be fsspec URLs.",
     ),
     force: bool = typer.Option(False, "--force", help="Replace an existing output folder."),
     max_file_mb: float = typer.Option(
@@ -42,6 +49,7 @@ def ingest(
         max_file_mb=max_file_mb,
         fallback=fallback,
         quiet=quiet,
+        scheduler=scheduler,
     )
     c = manifest["counts"]
     typer.echo(

@@ -50,6 +50,15 @@ def train(
         10_000, "--baseline-pairs", help="Random name pairs for the rescaling baselines; 0: none."
     ),
     force: bool = typer.Option(False, "--force", help="Replace an existing MODEL_DIR."),
+    scheduler: str | None = typer.Option(
+        None,
+        "--scheduler",
+        help="Count document frequencies and co-occurrences on a Dask cluster: an address "
+        "(tcp://host:8786) or 'local'.",
+    ),
+    jobs: int | None = typer.Option(
+        None, "--jobs", "-j", help="Workers of --scheduler local [default: number of cores]."
+    ),
 ) -> None:
     """Train sub-token embeddings on a corpus and save them as a MODEL_DIR."""
     from wrdscore.embeddings import train_embeddings
@@ -73,6 +82,8 @@ def train(
         specialise=specialise,
         specialise_method=specialise_method,
         force=force,
+        scheduler=scheduler,
+        jobs=jobs,
     )
     typer.echo(
         f"wrote {output}: {emb.name}, {len(emb)} tokens x {emb.dim} dims, "

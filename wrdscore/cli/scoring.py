@@ -51,7 +51,7 @@ def score(
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     jobs: int | None = typer.Option(
-        None, "--jobs", "-j", help="Worker processes [default: number of cores]."
+        None, "--jobs", "-j", help="Worker processes (default: the number of cores)."
     ),
     chunk_pairs: int = typer.Option(
         DEFAULT_CHUNK_PAIRS, "--chunk-pairs", help="Pairs read and scored at a time."

@@ -73,10 +73,16 @@ def study_analyze(
         None, "--ratings", help="Filled-in sheets: paths or quoted globs ('sheets/*.csv')."
     ),
     pairs: list[Path] | None = typer.Option(
-        None, "--pairs", help="reference,prediction,score CSV files or folders (published data)."
+        None,
+        "--pairs",
+        help="reference,prediction,score CSV files or folders (published data), or "
+        "wrdscore-paper: the paper's 150 ratings shipped in the package.",
     ),
     scale: float | None = typer.Option(
-        None, "--scale", help="Top of the --pairs score scale: 10 maps 0-10 to 0-1 (default 1)."
+        None,
+        "--scale",
+        help="Top of the --pairs score scale: 10 maps 0-10 to 0-1 (default 1; "
+        "wrdscore-paper knows its own).",
     ),
     metric: list[str] | None = typer.Option(
         None, "--metric", "-m", help="Metric to analyse, repeated (default: rouge1 wrd bertscore)."

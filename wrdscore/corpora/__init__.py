@@ -17,6 +17,7 @@ if TYPE_CHECKING:
         RECORD_FIELDS,
         Corpus,
         CorpusWriter,
+        ShardedCorpusWriter,
         open_corpus,
     )
     from wrdscore.corpora._extract import FileResult, extract_file
@@ -31,6 +32,7 @@ _LAZY = {
     "RECORD_FIELDS": "_corpus",
     "Corpus": "_corpus",
     "CorpusWriter": "_corpus",
+    "ShardedCorpusWriter": "_corpus",
     "open_corpus": "_corpus",
     "FileResult": "_extract",
     "extract_file": "_extract",
@@ -66,6 +68,7 @@ __all__ = [
     "CorpusWriter",
     "FileResult",
     "JavaFile",
+    "ShardedCorpusWriter",
     "Source",
     "corpus_stats",
     "extract_file",

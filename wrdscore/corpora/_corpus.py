@@ -15,6 +15,10 @@ Format 2 added ``context``. A format-1 corpus (its manifest has no ``format``) i
 still read for names and summaries; what needs context calls
 :meth:`Corpus.require_context`.
 
+A corpus ingested on a Dask cluster holds its records in shards instead,
+``methods-00000.jsonl.gz``, ``methods-00001.jsonl.gz``..., which the manifest lists
+under ``shards``; the records are the shards concatenated in that order.
+
 Readers stream the records; nothing ever holds a whole corpus in memory.
 """
 
@@ -22,7 +26,9 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import itertools
 import json
+import re
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,6 +39,11 @@ from wrdscore.errors import WrdscoreError
 
 METHODS_FILE = "methods.jsonl.gz"
 MANIFEST_FILE = "manifest.json"
+#: The record files of a sharded corpus (:class:`ShardedCorpusWriter`).
+SHARD_NAME = re.compile(r"methods-\d{5,}\.jsonl\.gz")
+#: Records per shard: big enough that a shard is a worthwhile Dask task when
+#: ``wrdscore train --scheduler`` reduces over them, small enough for many of them.
+SHARD_RECORDS = 100_000
 RECORD_FIELDS = ("name", "tokens", "type", "path", "line", "summary", "context", "source")
 #: The version ``wrdscore ingest`` writes into the manifest's ``format``.
 CORPUS_FORMAT = 2
@@ -83,18 +94,12 @@ class Corpus:
         WrdscoreError
             If the records file is truncated or not valid gzip/JSON.
         """
-        methods = self.path / METHODS_FILE
-        try:
-            with gzip.open(methods, "rt", encoding="utf-8") as fh:
-                for lineno, line in enumerate(fh, 1):
-                    try:
-                        yield json.loads(line)
-                    except json.JSONDecodeError as exc:
-                        raise WrdscoreError(
-                            f"{methods}: line {lineno} is not valid JSON ({exc.msg})"
-                        ) from None
-        except (OSError, EOFError, zlib.error) as exc:
-            raise WrdscoreError(f"{methods}: corrupt corpus file ({exc})") from None
+        for methods in self.record_files():
+            yield from iter_records(methods)
+
+    def record_files(self) -> list[Path]:
+        """The files holding the records, in order: the shards, or ``methods.jsonl.gz``."""
+        return record_files(self.path, self.manifest)
 
 
 def open_corpus(path: str | Path) -> Corpus:
@@ -109,7 +114,7 @@ def open_corpus(path: str | Path) -> Corpus:
     if not folder.is_dir():
         raise WrdscoreError(f"corpus folder {folder} does not exist")
     manifest_path = folder / MANIFEST_FILE
-    if not manifest_path.is_file() or not (folder / METHODS_FILE).is_file():
+    if not manifest_path.is_file():
         raise WrdscoreError(
             f"{folder} is not a corpus: expected {MANIFEST_FILE} and {METHODS_FILE} "
             "(create one with `wrdscore ingest`)"
@@ -119,7 +124,50 @@ def open_corpus(path: str | Path) -> Corpus:
         manifest = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise WrdscoreError(f"{manifest_path}: not valid JSON ({exc.msg})") from None
+    for methods in record_files(folder, manifest):
+        if not methods.is_file():
+            raise WrdscoreError(
+                f"{folder} is not a corpus: expected {MANIFEST_FILE} and {methods.name} "
+                "(create one with `wrdscore ingest`)"
+            )
     return Corpus(folder, manifest, hashlib.sha256(raw).hexdigest())
+
+
+def record_files(folder: Path, manifest: Any) -> list[Path]:
+    """The record files of a corpus folder: its manifest's ``shards``, or ``methods.jsonl.gz``."""
+    shards = manifest.get("shards") if isinstance(manifest, dict) else None
+    if shards is None:
+        return [folder / METHODS_FILE]
+    if not isinstance(shards, list) or not all(
+        isinstance(name, str) and SHARD_NAME.fullmatch(name) for name in shards
+    ):
+        raise WrdscoreError(
+            f"{folder / MANIFEST_FILE}: 'shards' must list files named like methods-00000.jsonl.gz"
+        )
+    return [folder / name for name in shards]
+
+
+def iter_records(
+    methods: Path, start: int = 0, stop: int | None = None
+) -> Iterator[dict[str, Any]]:
+    """Stream the records of one record file, lines ``start`` (0-based) up to ``stop``.
+
+    Raises
+    ------
+    WrdscoreError
+        If the file is truncated or not valid gzip/JSON.
+    """
+    try:
+        with gzip.open(methods, "rt", encoding="utf-8") as fh:
+            for lineno, line in enumerate(itertools.islice(fh, start, stop), start + 1):
+                try:
+                    yield json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise WrdscoreError(
+                        f"{methods}: line {lineno} is not valid JSON ({exc.msg})"
+                    ) from None
+    except (OSError, EOFError, zlib.error) as exc:
+        raise WrdscoreError(f"{methods}: corrupt corpus file ({exc})") from None
 
 
 def encode_record(record: dict[str, Any]) -> str:
@@ -182,3 +230,63 @@ class CorpusWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class ShardedCorpusWriter(CorpusWriter):
+    """A :class:`CorpusWriter` that starts a new shard every ``records_per_shard`` records.
+
+    The shards are ``methods-00000.jsonl.gz``, ``methods-00001.jsonl.gz``...;
+    :meth:`write_manifest` lists them under ``shards``, which is how readers find them.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> with ShardedCorpusWriter(d, records_per_shard=2) as w:
+    ...     for name in ["getX", "getY", "setX"]:
+    ...         w.write({"name": name, "tokens": [], "source": 0})
+    ...     w.write_manifest({"counts": {"methods": 3}})
+    >>> open_corpus(d).manifest["shards"]
+    ['methods-00000.jsonl.gz', 'methods-00001.jsonl.gz']
+    >>> [r["name"] for r in open_corpus(d).iter_methods()]
+    ['getX', 'getY', 'setX']
+    """
+
+    def __init__(self, folder: Path, records_per_shard: int | None = None) -> None:
+        records_per_shard = SHARD_RECORDS if records_per_shard is None else records_per_shard
+        if records_per_shard < 1:
+            raise ValueError(f"records_per_shard must be at least 1, not {records_per_shard}")
+        self.folder = Path(folder)
+        self.count = 0
+        self.records_per_shard = records_per_shard
+        self.shards: list[str] = []
+        self._open_shard()
+
+    def _open_shard(self) -> None:
+        self.shards.append(f"methods-{len(self.shards):05d}.jsonl.gz")
+        self._fh = gzip.open(  # noqa: SIM115 - closed in write() or close()
+            self.folder / self.shards[-1], "wt", encoding="utf-8", compresslevel=4
+        )
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Append one method record, to a new shard if the current one is full."""
+        self._next_shard_if_full()
+        super().write(record)
+
+    def write_lines(self, lines: str, count: int) -> None:
+        """Append encoded records one by one, so that shards keep their size."""
+        # Only "\n" ends a record: JSON escapes it inside strings, but not U+2028,
+        # which str.splitlines would also split at.
+        for line in lines.split("\n")[:-1]:
+            self._next_shard_if_full()
+            super().write_lines(line + "\n", 1)
+
+    def _next_shard_if_full(self) -> None:
+        if self.count and self.count % self.records_per_shard == 0:
+            self._fh.close()
+            self._open_shard()
+
+    def write_manifest(self, manifest: dict[str, Any]) -> None:
+        """Add the list of shards to ``manifest`` under ``shards`` and write ``manifest.json``."""
+        manifest["shards"] = list(self.shards)
+        super().write_manifest(manifest)

@@ -7,7 +7,9 @@ batches come back. At most a few batches are in flight, so memory stays flat
 whatever the corpus size. The workers encode because sending a record's token
 lists back to the main process (pickling hundreds of small strings per method)
 and encoding them there would cost more than the encoding itself, and on one
-process.
+process. With a ``scheduler``, :mod:`wrdscore.corpora._dask` stands in for the
+pool: the same loop writes what a Dask cluster's workers extract (encoding those
+records itself).
 """
 
 from __future__ import annotations
@@ -27,7 +29,12 @@ from rich.progress import TextColumn
 
 from wrdscore import __version__
 from wrdscore.atomic import atomic_dir
-from wrdscore.corpora._corpus import CORPUS_FORMAT, CorpusWriter, encode_record
+from wrdscore.corpora._corpus import (
+    CORPUS_FORMAT,
+    CorpusWriter,
+    ShardedCorpusWriter,
+    encode_record,
+)
 from wrdscore.corpora._defaults import DEFAULT_MAX_FILE_MB, DEFAULT_PARSER
 from wrdscore.corpora._extract import (
     BINARY,
@@ -35,6 +42,7 @@ from wrdscore.corpora._extract import (
     FALLBACK,
     PARSED,
     PARSERS,
+    FileResult,
     extract_file,
     other_parser,
 )
@@ -126,26 +134,42 @@ def encode_records(records: list[dict[str, Any]], path: str, source: int) -> str
     )
 
 
+def encode_file(result: FileResult, path: str, source: int) -> EncodedFile:
+    """``result`` with its records encoded (:func:`encode_records`)."""
+    return EncodedFile(
+        result.status,
+        result.reason,
+        result.non_utf8,
+        [r["name"] for r in result.records],
+        encode_records(result.records, path, source),
+    )
+
+
 def extract_batch(
     files: list[tuple[bytes, str, int]], parser: str, fallback: bool
 ) -> list[EncodedFile]:
-    """:func:`extract_file` and :func:`encode_records` over ``(data, path, source)`` files.
+    """:func:`extract_file` and :func:`encode_file` over ``(data, path, source)`` files.
 
     One pool task.
     """
-    out = []
-    for data, path, source in files:
-        result = extract_file(data, parser, fallback)
-        out.append(
-            EncodedFile(
-                result.status,
-                result.reason,
-                result.non_utf8,
-                [r["name"] for r in result.records],
-                encode_records(result.records, path, source),
+    return [
+        encode_file(extract_file(data, parser, fallback), path, source)
+        for data, path, source in files
+    ]
+
+
+def _encoded(
+    extracted: Iterator[tuple[list[JavaFile], list[FileResult]]], max_bytes: int
+) -> Iterator[tuple[list[JavaFile], list[EncodedFile]]]:
+    """A Dask cluster's results (one per file within the size limit), encoded here."""
+    # Closing this generator (Ctrl-C, an error) closes the cluster's too.
+    with contextlib.closing(extracted):  # type: ignore[type-var]
+        for batch, results in extracted:
+            parsed = [f for f in batch if f.size <= max_bytes]
+            yield (
+                batch,
+                [encode_file(r, f.path, f.source) for r, f in zip(results, parsed, strict=True)],
             )
-        )
-    return out
 
 
 def _init_worker() -> None:
@@ -205,6 +229,7 @@ def ingest(
     max_file_mb: float = DEFAULT_MAX_FILE_MB,
     fallback: bool = True,
     quiet: bool = False,
+    scheduler: str | None = None,
 ) -> dict[str, Any]:
     """Extract every method of the Java files in ``sources`` into a corpus folder.
 
@@ -232,6 +257,13 @@ def ingest(
         Try the other parser on files the first one cannot parse.
     quiet : bool
         No progress bar.
+    scheduler : str, optional
+        Run the extraction on a Dask cluster: a scheduler address
+        (``tcp://host:8786``) or ``"local"`` for a ``LocalCluster`` of ``jobs``
+        worker processes. Sources may then also be fsspec URLs, and the workers
+        read them, so they must be reachable from the workers. The records are
+        written in shards (see :class:`~wrdscore.corpora.ShardedCorpusWriter`);
+        they and their order are those of a run without a scheduler.
 
     Returns
     -------
@@ -242,7 +274,9 @@ def ingest(
     ------
     WrdscoreError
         Bad options, a missing or unsupported source, a source without ``.java``
-        files, a damaged archive, or an existing ``output`` without ``force``.
+        files, a damaged archive, or an existing ``output`` without ``force``;
+        with ``scheduler``, also Dask missing, a scheduler that cannot be reached
+        or is lost, or a task that kept killing its workers.
 
     Examples
     --------
@@ -254,8 +288,19 @@ def ingest(
     (1, 2)
     """
     started = time.perf_counter()
+    if scheduler is not None and scheduler != "local" and jobs is not None:
+        raise WrdscoreError(
+            "--jobs sets the workers of --scheduler local; a cluster at an address has its own"
+        )
     jobs = _check_options(parser, jobs, max_file_mb)
-    opened = open_sources(sources)
+    cluster = None
+    if scheduler is None:
+        opened = open_sources(sources)
+    else:
+        from wrdscore.corpora import _dask
+
+        opened = _dask.open_locations(sources)
+        cluster = _dask.Cluster(scheduler, jobs)
     max_bytes = int(max_file_mb * (1 << 20))
     counts = dict.fromkeys(COUNT_KEYS, 0)
     status_count = {
@@ -273,17 +318,29 @@ def ingest(
         TextColumn("{task.fields[mbps]:.1f} MB/s"),
     )
     read_bytes = 0
-    with atomic_dir(output, force) as tmp, CorpusWriter(tmp) as writer, bar:
+    # The cluster is reached before the output folder is made: if it cannot be, nothing is.
+    with (
+        cluster or contextlib.nullcontext(),
+        atomic_dir(output, force) as tmp,
+        CorpusWriter(tmp) if cluster is None else ShardedCorpusWriter(tmp) as writer,
+        bar,
+    ):
         task = bar.add_task("files", total=None, methods=0, mbps=0.0)
-        files = iter_java_files(opened, max_bytes)
-        with contextlib.closing(_extracted(_batches(files), parser, fallback, jobs)) as results:
+        if cluster is None:
+            files = iter_java_files(opened, max_bytes)
+            extracted = _extracted(_batches(files), parser, fallback, jobs)
+        else:
+            extracted = _encoded(
+                _dask.extracted(cluster, opened, parser, fallback, max_bytes), max_bytes
+            )
+        with contextlib.closing(extracted) as results:
             for batch, batch_results in results:
                 done = iter(batch_results)
                 for file in batch:
                     counts["files_seen"] += 1
                     read_bytes += file.size
                     where = {"source": file.source, "path": file.path}
-                    if file.data is None:
+                    if file.size > max_bytes:
                         counts["files_skipped_size"] += 1
                         skipped.append({**where, "reason": f"larger than {max_file_mb:g} MB"})
                         continue
@@ -328,5 +385,7 @@ def ingest(
             "skipped": skipped,
             "wall_seconds": round(time.perf_counter() - started, 3),
         }
+        if cluster is not None:
+            manifest["options"].update(scheduler=scheduler, jobs=cluster.threads())
         writer.write_manifest(manifest)
     return manifest

@@ -131,7 +131,13 @@ def _file_sha256(path: Path) -> str:
 
 def _read_folder(index: int, source: Source, max_bytes: int) -> Iterator[JavaFile]:
     digest = hashlib.sha256()
-    files = sorted(p for p in source.path.rglob("*.java") if p.is_file())
+    # A symbolic link out of the folder (to /etc/passwd, say, in a cloned repository) is
+    # not part of the source: it is never read. (Links to folders are not descended.)
+    files = sorted(
+        p
+        for p in source.path.rglob("*.java")
+        if p.is_file() and (not p.is_symlink() or p.resolve().is_relative_to(source.path))
+    )
     for file in files:
         rel = file.relative_to(source.path).as_posix()
         size = file.stat().st_size

@@ -48,8 +48,7 @@ def cooccurrence_matrix(docs: TokenDocuments, window: int | None = None) -> sp.c
     >>> cooccurrence_matrix(docs, window=1).toarray().tolist()
     [[0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]
     """
-    if window is not None and window < 1:
-        raise WrdscoreError(f"--window must be at least 1, not {window}")
+    check_window(window)
     n = len(docs.vocab)
     doc = docs.doc_index()
     longest = int(np.diff(docs.offsets).max(initial=0))
@@ -68,6 +67,12 @@ def cooccurrence_matrix(docs: TokenDocuments, window: int | None = None) -> sp.c
     col = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
     # COO -> CSR sums the duplicate (i, j) entries: that sum is the count.
     return sp.coo_matrix((np.ones(len(row)), (row, col)), shape=(n, n)).tocsr()
+
+
+def check_window(window: int | None) -> None:
+    """Refuse a co-occurrence window below 1 with a :class:`WrdscoreError`."""
+    if window is not None and window < 1:
+        raise WrdscoreError(f"--window must be at least 1, not {window}")
 
 
 def ppmi(counts: sp.csr_matrix) -> sp.csr_matrix:

@@ -33,6 +33,7 @@ import numpy as np
 
 from wrdscore.atomic import atomic_dir
 from wrdscore.embeddings._vectors import TokenEmbeddings, _subword_parts
+from wrdscore.embeddings._word2vec import read_word2vec
 from wrdscore.errors import WrdscoreError
 
 if TYPE_CHECKING:
@@ -221,8 +222,7 @@ def load_embeddings(path: str | Path | None = None) -> TokenEmbeddings:
         return _load_model_dir(p)
     if not p.is_file():
         raise WrdscoreError(f"embeddings {p} do not exist")
-    kv = _load_vectors_file(p)
-    return TokenEmbeddings(kv, name=p.stem, meta={"source": str(p)})
+    return _load_vectors_file(p)
 
 
 def _load_model_dir(folder: Path, fast: bool = True) -> TokenEmbeddings:
@@ -248,6 +248,7 @@ def _load_model_dir(folder: Path, fast: bool = True) -> TokenEmbeddings:
         doc_freq=doc_freq,
         n_docs=int(meta["n_docs"]),
         meta=meta,
+        source=str(vectors_path),
     )
 
 
@@ -296,6 +297,7 @@ def _load_fast(folder: Path, meta: dict[str, Any], doc_freq: dict[str, int]) -> 
         n_docs=int(meta["n_docs"]),
         meta=meta,
         kv_loader=lambda: _load_keyed_vectors(folder / VECTORS_FILE),
+        source=str(fast / "vectors.npy"),
     )
 
 
@@ -308,25 +310,18 @@ def _read_json(path: Path) -> Any:
         raise WrdscoreError(f"{path}: corrupt model file (not valid JSON: {exc})") from None
 
 
-def _load_vectors_file(path: Path) -> KeyedVectors:
+def _load_vectors_file(path: Path) -> TokenEmbeddings:
     with path.open("rb") as fh:
         head = fh.read(1)
+    meta = {"source": str(path)}
     if head == _PICKLE_MAGIC:
-        return _load_keyed_vectors(path)
-    from gensim.models import KeyedVectors
-
-    # word2vec format: a text header "<count> <dim>", then text or binary rows.
-    errors = []
-    for binary in (False, True):
-        try:
-            kv = KeyedVectors.load_word2vec_format(str(path), binary=binary)
-        except _LOAD_ERRORS as exc:
-            errors.append(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-            continue
-        return _checked(kv, path)
-    raise WrdscoreError(
-        f"{path}: not a word2vec text/binary or KeyedVectors file, or corrupt ({errors[0]})"
-    )
+        kv = _load_keyed_vectors(path)
+        return TokenEmbeddings(kv, name=path.stem, meta=meta, source=str(path))
+    # word2vec text or binary: wrdscore's strict reader (see _word2vec.py for what
+    # gensim's lets through), no gensim needed. No counts are set: a plain vectors
+    # file has none, so corpus centering uses the unweighted vocabulary mean.
+    words, matrix = read_word2vec(path)
+    return TokenEmbeddings._from_arrays(words, matrix, name=path.stem, meta=meta, source=str(path))
 
 
 def _load_keyed_vectors(path: Path) -> KeyedVectors:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +15,9 @@ import scipy
 from gensim.models import KeyedVectors
 
 from wrdscore import __version__
-from wrdscore.corpora import open_corpus
-from wrdscore.embeddings._cooccurrence import WEIGHTINGS, ppmi, svd_embeddings
+from wrdscore.atomic import check_output_dir
+from wrdscore.corpora import Corpus, open_corpus
+from wrdscore.embeddings._cooccurrence import WEIGHTINGS, check_window, ppmi, svd_embeddings
 from wrdscore.embeddings._gensim import DEFAULT_WINDOW, train_gensim
 from wrdscore.embeddings._specialise import (
     DEFAULT_SPECIALISE_METHOD,
@@ -26,9 +29,9 @@ from wrdscore.embeddings._store import save_embeddings
 from wrdscore.embeddings._stream import (
     TEXT_PARTS,
     CorpusDocuments,
-    DocumentStats,
     document_stats,
     parse_text,
+    record_documents,
     streamed_cooccurrence,
 )
 from wrdscore.embeddings._vectors import TokenEmbeddings
@@ -76,26 +79,85 @@ def _check_text(text: str) -> None:
     parse_text(text)
 
 
+def _documents(records: Iterator[dict[str, Any]], text: str) -> Iterator[list[str]]:
+    """The documents of ``records`` for ``text`` (what a Dask partition reads, too)."""
+    return record_documents(records, parse_text(text))
+
+
 def _svd_vectors(
-    docs: CorpusDocuments,
-    stats: DocumentStats,
-    min_count: int,
+    vocab: list[str],
+    counts: np.ndarray,
+    cooccurrences: scipy.sparse.csr_matrix,
     dim: int,
-    window: int | None,
     weighting: str,
     seed: int,
 ) -> KeyedVectors:
-    # The vocabulary is sorted by count, so the kept tokens are a prefix of it.
-    keep = int(np.count_nonzero(stats.counts >= min_count))
-    vocab, counts = stats.vocab[:keep], stats.counts[:keep]
-    matrix = streamed_cooccurrence(docs, vocab, counts, window)
-    if weighting == "ppmi":
-        matrix = ppmi(matrix)
+    matrix = ppmi(cooccurrences) if weighting == "ppmi" else cooccurrences
     vectors = svd_embeddings(matrix, dim, seed=seed)
     kv = KeyedVectors(vector_size=dim)
     kv.add_vectors(vocab, vectors.astype(np.float32))
     kv.expandos["count"] = counts.copy()
     return kv
+
+
+@dataclass(frozen=True)
+class _Trained:
+    kv: KeyedVectors
+    doc_freq: dict[str, int]
+    n_docs: int
+    total: int
+    distinct: int
+
+
+def _train_here(
+    corpus: Corpus, method: str, text: str, min_count: int, window: int | None, **options: Any
+) -> _Trained:
+    # Every pass streams the corpus from disk: the documents are never all in memory.
+    docs = CorpusDocuments(corpus, text)
+    stats = document_stats(docs)
+    if stats.n_docs == 0:
+        raise WrdscoreError(f"corpus {corpus.path} has no {text} to train on (it is empty)")
+    if method == "svd":
+        # The vocabulary is sorted by count, so the kept tokens are a prefix of it.
+        keep = int(np.count_nonzero(stats.counts >= min_count))
+        vocab, counts = stats.vocab[:keep], stats.counts[:keep]
+        matrix = streamed_cooccurrence(docs, vocab, counts, window)
+        kv = _svd_vectors(vocab, counts, matrix, **options)
+    else:
+        kv = train_gensim(docs, method, window=window, min_count=min_count, **options)
+    return _Trained(kv, stats.doc_freq, stats.n_docs, int(stats.counts.sum()), len(stats.vocab))
+
+
+def _train_on_cluster(
+    corpus: Corpus,
+    method: str,
+    text: str,
+    min_count: int,
+    window: int | None,
+    scheduler: str,
+    jobs: int | None,
+    **options: Any,
+) -> _Trained:
+    from wrdscore.corpora._dask import Cluster
+    from wrdscore.embeddings import _dask
+
+    check_window(window)
+    with Cluster(scheduler, jobs or len(os.sched_getaffinity(0))) as cluster:
+        parts = _dask.partitions(corpus, cluster.threads())
+        stats = _dask.token_stats(cluster, parts, text)
+        if stats.n_docs == 0:
+            raise WrdscoreError(f"corpus {corpus.path} has no {text} to train on (it is empty)")
+        if method == "svd":
+            # The vocabulary is sorted by count, so the kept tokens are a prefix of it.
+            keep = int(np.count_nonzero(stats.counts >= min_count))
+            matrix = _dask.cooccurrence(cluster, parts, text, stats.vocab[:keep], window)
+    if method == "svd":
+        kv = _svd_vectors(stats.vocab[:keep], stats.counts[:keep], matrix, **options)
+    else:
+        # gensim trains here, on the documents streamed from the corpus (see the README).
+        docs = CorpusDocuments(corpus, text)
+        kv = train_gensim(docs, method, window=window, min_count=min_count, **options)
+    return _Trained(kv, stats.doc_freq, stats.n_docs, int(stats.counts.sum()), len(stats.vocab))
 
 
 def train_embeddings(
@@ -117,6 +179,8 @@ def train_embeddings(
     specialise: bool = False,
     specialise_method: str = DEFAULT_SPECIALISE_METHOD,
     force: bool = False,
+    scheduler: str | None = None,
+    jobs: int | None = None,
 ) -> TokenEmbeddings:
     """Train token embeddings on a corpus and save them as a MODEL_DIR.
 
@@ -166,6 +230,14 @@ def train_embeddings(
         The specialisation method (with ``specialise``).
     force : bool
         Replace an existing ``output``.
+    scheduler : str, optional
+        Count document frequencies and (``svd``) co-occurrences with Dask
+        reductions on a cluster: a scheduler address or ``"local"`` for a
+        ``LocalCluster`` of ``jobs`` processes (default: the number of cores). The
+        workers read the corpus's record files by path. The model is the one
+        trained without a scheduler.
+    jobs : int, optional
+        Worker processes of ``scheduler="local"``.
 
     Returns
     -------
@@ -194,39 +266,43 @@ def train_embeddings(
         raise WrdscoreError(
             f"unknown --weighting {weighting!r}; choose one of {', '.join(WEIGHTINGS)}"
         )
-    _check_text(text)
+    parts = parse_text(text)
+    if sg not in (0, 1):
+        raise WrdscoreError(f"--sg must be 0 (CBOW) or 1 (skip-gram), not {sg}")
     if specialise and specialise_method not in SPECIALISE_METHODS:
         raise WrdscoreError(
             f"unknown --specialise-method {specialise_method!r}; choose one of "
             + ", ".join(SPECIALISE_METHODS)
         )
-    if sg not in (0, 1):
-        raise WrdscoreError(f"--sg must be 0 (CBOW) or 1 (skip-gram), not {sg}")
-    corpus = open_corpus(corpus_dir)
+    if jobs is not None and (scheduler != "local" or jobs < 1):
+        raise WrdscoreError("--jobs sets the workers of --scheduler local (at least 1)")
+    check_output_dir(output, force)  # before the training, not after it
     # The records of the corpus opened here, whose manifest hash goes into the metadata.
-    docs = CorpusDocuments(corpus, text)
-    if window is None and (method != "svd" or "context" in docs.parts):
+    corpus = open_corpus(corpus_dir)
+    if "context" in parts:
+        corpus.require_context()
+    if window is None and (method != "svd" or "context" in parts):
         window = DEFAULT_WINDOW
     started = time.perf_counter()
-    stats = document_stats(docs)
-    if stats.n_docs == 0:
-        raise WrdscoreError(f"corpus {corpus_dir} has no {text} to train on (it is empty)")
-    if method == "svd":
-        kv = _svd_vectors(docs, stats, min_count, dim, window, weighting, seed)
+    options: dict[str, Any] = (
+        {"dim": dim, "weighting": weighting, "seed": seed}
+        if method == "svd"
+        else {
+            "dim": dim,
+            "epochs": epochs,
+            "seed": seed,
+            "workers": workers,
+            "bucket": bucket,
+            "sg": sg,
+        }
+    )
+    if scheduler is None:
+        trained = _train_here(corpus, method, text, min_count, window, **options)
     else:
-        kv = train_gensim(
-            docs,
-            method,
-            dim=dim,
-            window=window,
-            min_count=min_count,
-            epochs=epochs,
-            seed=seed,
-            workers=workers,
-            bucket=bucket,
-            sg=sg,
+        trained = _train_on_cluster(
+            corpus, method, text, min_count, window, scheduler, jobs, **options
         )
-    doc_freq = stats.doc_freq
+    kv, doc_freq = trained.kv, trained.doc_freq
     special: dict[str, Any] | None = None
     constraints = None
     if specialise:
@@ -257,10 +333,10 @@ def train_embeddings(
             "manifest_sha256": corpus.manifest_sha256,
         },
         "vocab_size": len(kv),
-        "n_docs": stats.n_docs,
+        "n_docs": trained.n_docs,
         "token_counts": {
-            "total": int(stats.counts.sum()),
-            "distinct": len(stats.vocab),
+            "total": trained.total,
+            "distinct": trained.distinct,
             "in_vocab": int(np.asarray(kv.expandos["count"]).sum()),
         },
         "train_seconds": round(time.perf_counter() - started, 3),
@@ -280,4 +356,6 @@ def train_embeddings(
         pairs=list(constraints) if constraints else None,
         force=force,
     )
-    return TokenEmbeddings(kv, name=meta["name"], doc_freq=doc_freq, n_docs=stats.n_docs, meta=meta)
+    return TokenEmbeddings(
+        kv, name=meta["name"], doc_freq=doc_freq, n_docs=trained.n_docs, meta=meta
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -17,6 +18,94 @@ if TYPE_CHECKING:
     from gensim.models import KeyedVectors
 
 OOV_POLICIES = ("zero", "drop", "subword")
+
+
+def check_vectors(
+    words: Sequence[object],
+    matrix: ArrayLike,
+    source: str | Path,
+    *,
+    first_line: int | None = None,
+    allow_all_zero: bool = False,
+) -> None:
+    """Refuse a vocabulary and vector matrix no metric can use, naming the word at fault.
+
+    Every loader calls this (word2vec text and binary files, KeyedVectors files,
+    MODEL_DIRs) and so does :class:`TokenEmbeddings` itself, so a bad model stops at
+    load time with one line instead of surfacing later as NaN scores or a crash.
+
+    Checks, in this order: one vector per word, a 2-D matrix with at least one row
+    and one column; every word a non-empty string; no word twice; every value
+    finite; not every vector zero (such a model scores every pair 0). A single zero
+    vector is allowed: SVD gives one to a token that co-occurs with nothing, and
+    scoring treats it like an unseen token.
+
+    Parameters
+    ----------
+    words : sequence
+        The vocabulary, row ``i`` of ``matrix`` being the vector of ``words[i]``.
+    matrix : array_like of shape (len(words), dim)
+        The vectors.
+    source : str or path
+        What the message names first (the file, or the model's name).
+    first_line : int, optional
+        For a text file: the line number of row 0, so messages give line numbers;
+        otherwise rows are named by their 1-based position (``vector 3``).
+    allow_all_zero : bool
+        Skip the last check (hand-built vectors that exercise degenerate pairs).
+
+    Raises
+    ------
+    WrdscoreError
+        ``"{source}: ..."`` with the word and the problem.
+
+    Examples
+    --------
+    >>> check_vectors(["get", "set"], [[1.0, 0.0], [0.0, 1.0]], "m.vec")
+    >>> check_vectors(["get", "get"], [[1.0, 0.0], [0.0, 1.0]], "m.vec", first_line=2)
+    Traceback (most recent call last):
+    ...
+    wrdscore.errors.WrdscoreError: m.vec: word 'get' appears twice (lines 2 and 3)
+    """
+    where = (
+        (lambda i: f"line {first_line + i}")
+        if first_line is not None
+        else (lambda i: f"vector {i + 1}")
+    )
+    mat = np.asarray(matrix)
+    if mat.ndim != 2 or mat.shape[1] == 0:
+        raise WrdscoreError(f"{source}: the vectors have shape {mat.shape}, not (words, dim)")
+    if mat.shape[0] != len(words):
+        raise WrdscoreError(
+            f"{source}: {len(words)} words but {mat.shape[0]} vectors (corrupt file)"
+        )
+    if mat.shape[0] == 0:
+        raise WrdscoreError(f"{source}: the model has no vectors")
+    seen: dict[object, int] = {}
+    for i, word in enumerate(words):
+        if not isinstance(word, str) or not word:
+            raise WrdscoreError(f"{source}: {where(i)} has no word ({word!r})")
+        j = seen.setdefault(word, i)
+        if j != i:
+            # Some loaders (gensim's word2vec reader) silently keep the first copy; a
+            # duplicate means the file is not what its writer meant, so refuse it.
+            place = (
+                f"lines {first_line + j} and {first_line + i}"
+                if first_line is not None
+                else f"vectors {j + 1} and {i + 1}"
+            )
+            raise WrdscoreError(f"{source}: word {word!r} appears twice ({place})")
+    finite = np.isfinite(mat)
+    if not finite.all():
+        i, d = (int(k) for k in np.argwhere(~finite)[0])
+        raise WrdscoreError(
+            f"{source}: word {words[i]!r} ({where(i)}) has a non-finite value "
+            f"({float(mat[i, d])}) in dimension {d + 1}"
+        )
+    if not allow_all_zero and not mat.any():
+        raise WrdscoreError(
+            f"{source}: every vector is zero, so every pair would score 0 (corrupt model?)"
+        )
 
 
 def _sha(keys: Sequence[str], vectors: NDArray, ngrams: NDArray | None) -> str:
@@ -62,6 +151,18 @@ class TokenEmbeddings:
         Number of training documents; required with ``doc_freq``.
     meta : dict, optional
         Training metadata (``model.json``), kept for display.
+    source : str, optional
+        What error messages about bad vectors name (the file); defaults to ``name``.
+    allow_all_zero : bool
+        Accept a model whose every vector is zero (every pair then scores 0 and is
+        counted as degenerate). Off for every loader: such a file is corrupt.
+
+    Raises
+    ------
+    WrdscoreError
+        If the vectors fail :func:`check_vectors` (duplicate or empty words, NaN or
+        inf values, no vectors, only zero vectors), or FastText n-gram vectors are
+        not finite. Every way of building embeddings passes through this check.
 
     Attributes
     ----------
@@ -84,6 +185,8 @@ class TokenEmbeddings:
         doc_freq: Mapping[str, int] | None = None,
         n_docs: int | None = None,
         meta: dict[str, Any] | None = None,
+        source: str | None = None,
+        allow_all_zero: bool = False,
     ) -> None:
         ngrams, min_n, max_n = _subword_parts(kv)
         counts = kv.expandos.get("count") if hasattr(kv, "expandos") else None
@@ -99,6 +202,8 @@ class TokenEmbeddings:
             n_docs=n_docs,
             meta=meta,
             index=kv.key_to_index,
+            source=source,
+            allow_all_zero=allow_all_zero,
         )
         self._kv: KeyedVectors | None = kv
 
@@ -116,9 +221,21 @@ class TokenEmbeddings:
         n_docs: int | None,
         meta: dict[str, Any] | None,
         index: dict[str, int] | None = None,
+        source: str | None = None,
+        allow_all_zero: bool = False,
     ) -> None:
         if doc_freq is not None and not n_docs:
             raise ValueError("doc_freq needs n_docs > 0")
+        # The one check every way of building embeddings passes through (gensim objects,
+        # fast arrays, word2vec files, from_vectors): bad vectors stop here, at load time.
+        source = source or name
+        check_vectors(keys, vectors, source, allow_all_zero=allow_all_zero)
+        if ngrams is not None and len(ngrams):
+            bad = np.flatnonzero(~np.isfinite(ngrams).all(axis=1))
+            if len(bad):
+                raise WrdscoreError(
+                    f"{source}: subword (n-gram) vector {int(bad[0])} has a non-finite value"
+                )
         self.name = name
         self.doc_freq = dict(doc_freq) if doc_freq is not None else None
         self.n_docs = n_docs
@@ -150,6 +267,8 @@ class TokenEmbeddings:
         n_docs: int | None = None,
         meta: dict[str, Any] | None = None,
         kv_loader: Callable[[], KeyedVectors] | None = None,
+        source: str | None = None,
+        allow_all_zero: bool = False,
     ) -> TokenEmbeddings:
         """Embeddings from plain arrays; ``kv_loader`` gives the gensim object on demand."""
         self = cls.__new__(cls)
@@ -164,6 +283,8 @@ class TokenEmbeddings:
             doc_freq=doc_freq,
             n_docs=n_docs,
             meta=meta,
+            source=source,
+            allow_all_zero=allow_all_zero,
         )
         self._kv_loader = kv_loader
         return self
@@ -181,7 +302,8 @@ class TokenEmbeddings:
         """Build embeddings from a ``{token: vector}`` mapping (tests, small experiments).
 
         ``counts`` (token frequencies) weight :meth:`mean_vector`; without them the
-        vocabulary mean is unweighted.
+        vocabulary mean is unweighted. Vectors that are all zero are accepted here
+        (tests use them for degenerate pairs); NaN, inf and empty words are not.
         """
         if not vectors:
             raise WrdscoreError("no vectors given")
@@ -199,6 +321,7 @@ class TokenEmbeddings:
             counts=None if counts is None else [int(counts.get(k, 0)) for k in keys],
             doc_freq=doc_freq,
             n_docs=n_docs,
+            allow_all_zero=True,
         )
 
     @property

@@ -2,7 +2,8 @@
 
 The routine is three steps: :func:`stratified_design` + :func:`write_study` draw the
 pairs and write rating sheets and forms; :func:`load_sheet_ratings` (or
-:func:`load_published_pairs`) reads the ratings back, strictly; :func:`analyze` +
+:func:`load_published_pairs`, or :func:`load_paper_ratings` for the WRDScore paper's
+ratings shipped in the package) reads the ratings back, strictly; :func:`analyze` +
 :func:`write_report` measure how close each metric comes to people.
 """
 
@@ -10,11 +11,15 @@ from wrdscore.human_eval._analysis import Agreement, Analysis, MetricAnalysis, S
 from wrdscore.human_eval._form import render_form
 from wrdscore.human_eval._plots import plot_bootstrap, plot_scatter
 from wrdscore.human_eval._ratings import (
+    PACKAGED_RATINGS,
+    PAPER_RATINGS,
     HumanRatings,
     deduplicate,
     expand_ratings,
+    load_paper_ratings,
     load_published_pairs,
     load_sheet_ratings,
+    packaged_ratings_path,
     select,
 )
 from wrdscore.human_eval._report import render_markdown, summary_lines, write_report
@@ -52,6 +57,8 @@ __all__ = [
     "DEFAULT_METRICS",
     "DEFAULT_STRATA",
     "LABELS",
+    "PACKAGED_RATINGS",
+    "PAPER_RATINGS",
     "Agreement",
     "Analysis",
     "Comparison",
@@ -78,8 +85,10 @@ __all__ = [
     "error_samples",
     "expand_ratings",
     "krippendorff_alpha_interval",
+    "load_paper_ratings",
     "load_published_pairs",
     "load_sheet_ratings",
+    "packaged_ratings_path",
     "pair_key",
     "parse_stratum",
     "percentile_interval",

@@ -10,6 +10,10 @@ Two sources:
 
 Scores are mapped to 0-1 by dividing by the scale; nothing is guessed: a score outside
 ``[0, scale]`` is an error, not a hint to rescale.
+
+Rated pair sets shipped inside the package are reachable by name wherever a published
+pairs file is taken (:data:`PACKAGED_RATINGS`): ``wrdscore-paper`` is the WRDScore
+paper's 150 rated pairs (:func:`load_paper_ratings`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +36,29 @@ from wrdscore.human_eval._sheets import SHEET_COLUMNS, Study, csv_rows
 PUBLISHED_COLUMNS = ("reference", "prediction", "score")
 #: The optional column of a headed pairs file that names each row's set.
 SET_COLUMN = "set"
+PAPER_RATINGS = "wrdscore-paper"
+#: Rated pair sets inside the package: name -> the top of its score scale. Each is the
+#: folder ``wrdscore/data/<name>`` of ``reference,prediction,score`` CSVs, with its
+#: licence and a note on its source.
+PACKAGED_RATINGS: dict[str, float] = {PAPER_RATINGS: 10.0}
+
+
+def packaged_ratings_path(name: str = PAPER_RATINGS) -> Path:
+    """Folder of a rated pair set shipped inside the package (see :data:`PACKAGED_RATINGS`).
+
+    Examples
+    --------
+    >>> sorted(p.name for p in packaged_ratings_path().glob("*.csv"))
+    ['set1_res.csv', 'set2_res.csv', 'set3_res.csv']
+    """
+    if name not in PACKAGED_RATINGS:
+        raise WrdscoreError(
+            f"no packaged rating set {name!r}; there is {', '.join(PACKAGED_RATINGS)}"
+        )
+    folder = Path(str(resources.files("wrdscore"))) / "data" / name
+    if not folder.is_dir():
+        raise WrdscoreError(f"the packaged rating set {name} is missing from {folder}; reinstall")
+    return folder
 
 
 @dataclass(frozen=True)
@@ -59,7 +87,9 @@ def _score(text: str, scale: float, where: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise WrdscoreError(f"{where}: score {text.strip()!r} is not a number") from None
+        # Spreadsheets in many locales export 7,5; say how to fix it instead of guessing.
+        hint = " (write a decimal point: 7.5, not 7,5)" if "," in text else ""
+        raise WrdscoreError(f"{where}: score {text.strip()!r} is not a number{hint}") from None
     if not math.isfinite(value) or not 0.0 <= value <= scale:
         hint = " (use --scale 10 for scores on 0-10)" if scale == 1 and 1 < value <= 10 else ""
         raise WrdscoreError(f"{where}: score {text.strip()} is outside 0-{scale:g}{hint}")
@@ -107,7 +137,12 @@ def _read_sheet(path: Path, study: Study, by_id: dict[str, int]) -> dict[int, fl
         if not row:
             continue
         if len(row) != len(SHEET_COLUMNS):
-            raise WrdscoreError(f"{where}: {len(row)} fields, expected {len(SHEET_COLUMNS)}")
+            hint = (
+                " (a decimal comma in the score? write 7.5, not 7,5)"
+                if len(row) == len(SHEET_COLUMNS) + 1 and row[-1].strip().isdigit()
+                else ""
+            )
+            raise WrdscoreError(f"{where}: {len(row)} fields, expected {len(SHEET_COLUMNS)}{hint}")
         pair_id, reference, prediction, text = row
         index = by_id.get(pair_id.strip())
         if index is None:
@@ -221,7 +256,7 @@ def _published_file(path: Path, scale: float) -> list[tuple[str, str, str, str, 
 
 
 def load_published_pairs(
-    paths: Sequence[str | os.PathLike[str]], scale: float = 1.0
+    paths: Sequence[str | os.PathLike[str]], scale: float | None = None
 ) -> HumanRatings:
     """Read published ``reference,prediction,score`` files; each file is one set.
 
@@ -232,9 +267,12 @@ def load_published_pairs(
     Parameters
     ----------
     paths : sequence of path-like
-        CSV files, or folders whose ``*.csv`` files are read in name order.
-    scale : float
-        Highest possible score: ``10`` maps 0-10 to 0-1.
+        CSV files, folders whose ``*.csv`` files are read in name order, or the name
+        of a rated set shipped in the package (``"wrdscore-paper"``, see
+        :data:`PACKAGED_RATINGS`); an existing file or folder of that name wins.
+    scale : float, optional
+        Highest possible score of the files: ``10`` maps 0-10 to 0-1 (default 1). A
+        packaged set knows its own scale; a different ``scale`` for it is an error.
 
     Returns
     -------
@@ -248,21 +286,33 @@ def load_published_pairs(
     >>> _ = f.write_text("get name,name,8\\nrun,go,2.5\\n")
     >>> load_published_pairs([f], scale=10).human.tolist()
     [0.8, 0.25]
+    >>> len(load_published_pairs(["wrdscore-paper"]))
+    150
     """
-    if not scale > 0:
+    if scale is not None and not scale > 0:
         raise WrdscoreError(f"the scale must be positive, got {scale}")
-    files: list[Path] = []
-    for p in map(Path, paths):
+    files: list[tuple[Path, float]] = []
+    for given in paths:
+        p = Path(given)
+        file_scale = 1.0 if scale is None else scale
+        if not p.exists() and str(given) in PACKAGED_RATINGS:
+            own = PACKAGED_RATINGS[str(given)]
+            if scale is not None and scale != own:
+                raise WrdscoreError(
+                    f"{given}: its scores are on 0-{own:g}, not 0-{scale:g}; leave out --scale"
+                )
+            p, file_scale = packaged_ratings_path(str(given)), own
         if p.is_dir():
             inside = sorted(p.glob("*.csv"))
             if not inside:
                 raise WrdscoreError(f"{p}: no .csv files in the folder")
-            files.extend(inside)
+            files.extend((f, file_scale) for f in inside)
         elif p.is_file():
-            files.append(p)
+            files.append((p, file_scale))
         else:
-            raise WrdscoreError(f"{p}: no such file or folder")
-    rows = [r for f in files for r in _published_file(f, scale)]
+            names = ", ".join(PACKAGED_RATINGS)
+            raise WrdscoreError(f"{p}: no such file or folder (packaged rating sets: {names})")
+    rows = [r for f, s in files for r in _published_file(f, s)]
     return HumanRatings(
         [r[1] for r in rows],
         [r[0] for r in rows],
@@ -272,6 +322,22 @@ def load_published_pairs(
         [],
         None,
     )
+
+
+def load_paper_ratings() -> HumanRatings:
+    """The WRDScore paper's 150 human-rated pairs, shipped in the package.
+
+    Three sets of 50 (``set1_res`` to ``set3_res``), each score the mean of three
+    developers' 0-10 ratings, mapped to 0-1 (Mussabayev 2024; MIT licence, see
+    ``wrdscore/data/wrdscore-paper/``).
+
+    Examples
+    --------
+    >>> r = load_paper_ratings()
+    >>> len(r), r.references[0], r.predictions[0], round(float(r.human[0]), 2)
+    (150, 'get long null', 'as long', 0.4)
+    """
+    return load_published_pairs([PAPER_RATINGS])
 
 
 def select(ratings: HumanRatings, indices: Sequence[int] | NDArray[np.intp]) -> HumanRatings:

@@ -14,8 +14,14 @@ from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics.base import build_metrics, metric_class
 
-#: How reports name the default metrics: their headline value is F1.
-LABELS = {"rouge1": "ROUGE-1 F", "wrd": "WRDScore F1", "bertscore": "BERTScore F1"}
+#: How reports name metrics (their headline value: F1, or the one score).
+LABELS = {
+    "rouge1": "ROUGE-1 F",
+    "wrd": "WRDScore F1",
+    "bertscore": "BERTScore F1",
+    "bleu": "sentence BLEU",
+    "chrf": "chrF",
+}
 
 
 @dataclass(frozen=True)

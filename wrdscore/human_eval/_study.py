@@ -6,6 +6,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from wrdscore.atomic import check_output_dir
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval._analysis import Analysis, analyze
@@ -79,6 +80,7 @@ def sample_study(
     Design
         The sets drawn, with any shortfalls.
     """
+    check_output_dir(output, force)
     references, predictions = read_names(refs), read_names(preds)
     if len(references) != len(predictions):
         raise WrdscoreError(
@@ -131,7 +133,8 @@ def analyze_study(
     """Analyse a study's rating sheets, or published rated pairs, and write the report.
 
     Give either ``study`` with ``ratings`` (paths or glob patterns of filled-in sheets)
-    or ``pairs`` (``reference,prediction,score`` files or folders, scores on 0-``scale``).
+    or ``pairs`` (``reference,prediction,score`` files or folders, scores on 0-``scale``,
+    or ``"wrdscore-paper"``: the paper's ratings shipped in the package).
     ``oov`` is the unseen-token policy of the embedding metrics; ``rescale`` rescales
     them against their baselines (see :class:`~wrdscore.metrics.EmbeddingMetric`).
 
@@ -143,6 +146,7 @@ def analyze_study(
     check_metrics(metrics)
     if baseline is not None and baseline not in metrics:
         raise WrdscoreError(f"the baseline {baseline} must be one of the metrics analysed")
+    check_output_dir(output, force)
     if (study is None) == (not pairs):
         raise WrdscoreError("give either --study with --ratings, or --pairs")
     if study is not None:
@@ -155,7 +159,7 @@ def analyze_study(
         human = load_sheet_ratings(found, files)
         source = f"study {found.path} with {len(files)} rating sheet(s)"
     else:
-        human = load_published_pairs(pairs, 1.0 if scale is None else scale)
+        human = load_published_pairs(pairs, scale)
         source = f"rated pairs from {', '.join(map(str, pairs))}"
     scores = score_pairs(
         human.references, human.predictions, metrics, embeddings, oov=oov, rescale=rescale

@@ -4,7 +4,8 @@
 - :mod:`~wrdscore.metrics.overlap`: exact match, sub-token ROUGE/F1 and friends;
 - :mod:`~wrdscore.metrics.wmd`: Word Mover's Distance and its tempered variants;
 - :mod:`~wrdscore.metrics.bertscore`: greedy-matching BERTScore over static vectors;
-- :mod:`~wrdscore.metrics.sentence`: whole-name vector similarities (SBERT-style, CKA).
+- :mod:`~wrdscore.metrics.sentence`: whole-name vector similarities (SBERT-style, CKA);
+- :mod:`~wrdscore.metrics.bleu`: BLEU and chrF, computed by sacrebleu.
 
 Rescaling baselines (:func:`add_baselines`) are computed here too: they need metrics,
 so they are a step after training that reads a finished MODEL_DIR, and the embeddings

@@ -14,8 +14,9 @@ import contextlib
 import gc
 import math
 import os
+import signal
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,6 +36,16 @@ Tokens = list[str]
 # or a token list).
 Reference = str | Sequence[str] | Sequence[str | Sequence[str]]
 Prediction = str | Sequence[str]
+
+#: Most sub-tokens one reference or prediction may have. Names have a handful and the
+#: first sentence of a Javadoc comment rarely a hundred; far longer items are a file
+#: that is not one item per line (a 10 MB line is ~3 million sub-tokens), and would
+#: cost the transport metrics quadratic memory (a 5,000-token pair needs over 1 GB).
+MAX_TOKENS = 1000
+#: Most characters the text of one item may have, checked before splitting: a 10 MB line
+#: would take seconds to split, and character n-gram metrics (chrF) would need gigabytes.
+MAX_CHARS = 50_000
+_TOO_LONG = "(is the file one name or sentence per line?)"
 
 
 @contextlib.contextmanager
@@ -114,6 +125,33 @@ class FlatBatch:
         return self.n - sum(map(bool, self.preds))
 
 
+def _check_text_sizes(
+    references: list[Reference], predictions: list[Prediction], offset: int
+) -> None:
+    for side, items in (("prediction", predictions), ("reference", references)):
+        for i, item in enumerate(items):
+            if type(item) is str and len(item) > MAX_CHARS:
+                raise ItemError(
+                    side,
+                    offset + i,
+                    f"is {len(item):,} characters long, more than the {MAX_CHARS:,} an item "
+                    f"may have {_TOO_LONG}",
+                )
+
+
+def _check_sizes(preds: list[Tokens], refs: Iterable[list[Tokens]], offset: int) -> None:
+    for side, groups in (("prediction", ([p] for p in preds)), ("reference", refs)):
+        for i, group in enumerate(groups):
+            size = max(map(len, group), default=0)
+            if size > MAX_TOKENS:
+                raise ItemError(
+                    side,
+                    offset + i,
+                    f"has {size:,} sub-tokens, more than the {MAX_TOKENS:,} an item may have "
+                    f"{_TOO_LONG}",
+                )
+
+
 def flatten(
     references: Sequence[Reference],
     predictions: Sequence[Prediction],
@@ -129,8 +167,9 @@ def flatten(
     ------
     WrdscoreError
         Single strings instead of lists, different lengths, no pairs, an item that
-        is neither text nor a list of text (:class:`ItemError`), or an empty
-        reference (unless allowed; :class:`ItemError` too).
+        is neither text nor a list of text (:class:`ItemError`), an item of more
+        than :data:`MAX_CHARS` characters or :data:`MAX_TOKENS` sub-tokens, or an
+        empty reference (unless allowed); :class:`ItemError` for each item.
     """
     if isinstance(references, str) or isinstance(predictions, str):
         raise WrdscoreError("references and predictions must be lists of items, not single strings")
@@ -145,6 +184,7 @@ def flatten(
         )
     if n == 0:
         raise WrdscoreError("nothing to score: no pairs given")
+    _check_text_sizes(references, predictions, offset)
     # Strings and token lists, by far the common cases, go straight to the splitter,
     # once per distinct item: equal items then share one token list (metrics must
     # not modify them), which also lets metrics deduplicate cheaply.
@@ -158,17 +198,24 @@ def flatten(
         return found
 
     try:
-        preds = [
-            tokens(p) if type(p) in (str, list) else _tokens_of(p, "prediction", i)
-            for i, p in enumerate(predictions)
-        ]
-        # None marks an item that is not one plain reference (alternatives, or bad).
-        single = [
-            tokens(r)
-            if type(r) is str or (type(r) is list and (not r or type(r[0]) is str))
-            else None
-            for r in references
-        ]
+        if set(map(type, predictions)) | set(map(type, references)) == {str}:
+            # Only strings (every file read by `wrdscore score`): split each distinct
+            # one once, then look every item up at C speed.
+            memo.update((s, to_tokens(s)) for s in dict.fromkeys([*references, *predictions]))
+            preds = list(map(memo.__getitem__, predictions))
+            single = list(map(memo.__getitem__, references))
+        else:
+            preds = [
+                tokens(p) if type(p) in (str, list) else _tokens_of(p, "prediction", i)
+                for i, p in enumerate(predictions)
+            ]
+            # None marks an item that is not one plain reference (alternatives, or bad).
+            single = [
+                tokens(r)
+                if type(r) is str or (type(r) is list and (not r or type(r[0]) is str))
+                else None
+                for r in references
+            ]
     except TypeError:
         # A list holding something other than strings: the slow path names the item.
         for i, p in enumerate(predictions):
@@ -184,6 +231,7 @@ def flatten(
         if None in single
         else None
     )
+    _check_sizes(preds, alts or ([t] for t in single), offset)  # type: ignore[misc]
     if not allow_empty_reference and (alts is not None or not all(single)):
         for i, group in enumerate(alts or ([t] for t in single)):
             if not all(group):
@@ -358,18 +406,86 @@ def _chunks(job: _Job, size: int) -> Iterator[tuple[int, list[str], list[str]]]:
         start += len(ref_lines)
 
 
-def _run(fn: Callable[[Any], Any], tasks: Iterator[Any], jobs: int, pool: Any) -> Iterator[Any]:
-    """``map(fn, tasks)`` in order, on ``pool`` with at most ``2 * jobs`` tasks in flight."""
-    if pool is None:
-        yield from map(fn, tasks)
-        return
-    pending: deque[Any] = deque()
-    for task in tasks:
-        pending.append(pool.apply_async(fn, (task,)))
-        if len(pending) >= 2 * jobs:
-            yield pending.popleft().get()
-    while pending:
-        yield pending.popleft().get()
+def _serve(conn: Any) -> None:
+    """A worker: run ``(fn, task)`` messages until ``None``, answering ``(ok, value)``."""
+    while (message := conn.recv()) is not None:
+        fn, task = message
+        try:
+            answer = (True, fn(task))
+        except BaseException as exc:  # sent back, raised again in the parent
+            answer = (False, exc)
+        try:
+            conn.send(answer)
+        except Exception as exc:  # an exception that does not pickle
+            conn.send((False, RuntimeError(repr(exc))))
+
+
+class _Workers:
+    """Forked worker processes, one pipe each, fed chunks round robin.
+
+    Deliberately simpler than ``multiprocessing.Pool``: no shared queues or locks, so
+    stopping them (an error, Ctrl-C) is a plain kill that cannot deadlock, and
+    results come back in order because chunk ``k`` always goes to worker
+    ``k % jobs``. Each worker has one chunk at a time, and the parent takes a
+    worker's result before sending it the next chunk, so neither side ever waits on
+    a full pipe. The workers are born ignoring Ctrl-C: the parent alone handles it.
+    """
+
+    def __init__(self, jobs: int) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self.conns: list[Any] = []
+        self.procs: list[Any] = []
+        # Objects that exist now are never collected in the workers: without this
+        # their collector would touch (so copy) every page they share with us.
+        gc.freeze()
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            for _ in range(jobs):
+                here, there = context.Pipe()
+                proc = context.Process(target=_serve, args=(there,), daemon=True)
+                proc.start()
+                there.close()
+                self.conns.append(here)
+                self.procs.append(proc)
+        finally:
+            signal.signal(signal.SIGINT, handler)
+            gc.unfreeze()
+
+    def map(self, fn: Callable[[Any], Any], tasks: Iterator[Any]) -> Iterator[Any]:
+        """``map(fn, tasks)``, in order, one task in flight per worker."""
+        jobs = len(self.conns)
+        busy: deque[int] = deque()
+        for k, task in enumerate(tasks):
+            if len(busy) == jobs:
+                yield self._answer(busy.popleft())  # worker k % jobs: free again
+            self.conns[k % jobs].send((fn, task))
+            busy.append(k % jobs)
+        while busy:
+            yield self._answer(busy.popleft())
+
+    def _answer(self, worker: int) -> Any:
+        try:
+            ok, value = self.conns[worker].recv()
+        except EOFError:
+            raise RuntimeError("a scoring worker process died") from None
+        if not ok:
+            raise value
+        return value
+
+    def close(self) -> None:
+        for proc in self.procs:
+            proc.kill()
+        for proc in self.procs:
+            proc.join()
+        for conn in self.conns:
+            conn.close()
+
+
+def _run(fn: Callable[[Any], Any], tasks: Iterator[Any], workers: _Workers | None) -> Iterator[Any]:
+    """``map(fn, tasks)`` in order: in this process, or on the workers."""
+    return map(fn, tasks) if workers is None else workers.map(fn, tasks)
 
 
 def default_jobs() -> int:
@@ -419,7 +535,8 @@ def score_files(
         Worker processes (default: the cores available). Chunks are scored in
         parallel and put back in order, so every number is the same for any
         ``jobs``; an input of one chunk is scored in this process. Workers are
-        forked, so ``jobs`` above 1 needs a platform with ``fork`` (not Windows).
+        forked (they inherit the loaded metrics); where ``fork`` does not exist
+        (Windows) everything runs in this process.
     chunk_pairs : int
         Pairs per chunk.
     progress : callable, optional
@@ -480,20 +597,22 @@ def score_files(
             "every prediction needs exactly one reference item"
         )
     jobs = min(jobs or default_jobs(), -(-n_refs // chunk_pairs))
-    pool = None
+    if jobs > 1:
+        import multiprocessing
+
+        if "fork" not in multiprocessing.get_all_start_methods():
+            jobs = 1  # the workers inherit the loaded metrics by forking (not on Windows)
+    workers = None
     _JOB = job
     try:
         if jobs > 1:
-            import multiprocessing
-
             for m in metrics:
                 m.prepare()
-
-            pool = multiprocessing.get_context("fork").Pool(jobs)
+            workers = _Workers(jobs)
         means: list[NDArray | None] = [None] * len(metrics)
         if any(map(_batch_centered, metrics)):
             totals: list[list[Any]] = [[0.0, 0] for _ in metrics]
-            for sums in _run(_batch_chunk, _chunks(job, chunk_pairs), jobs, pool):
+            for sums in _run(_batch_chunk, _chunks(job, chunk_pairs), workers):
                 for total, part in zip(totals, sums, strict=True):
                     if part is not None:
                         total[0] = total[0] + part[0]
@@ -510,7 +629,7 @@ def score_files(
             if job.per_pair is not None:
                 out = stack.enter_context(atomic_write(job.per_pair))
                 out.write(per_pair_header(job.per_pair, [(m.name, m.keys) for m in metrics]))
-            for n, summary, rows in _run(_score_chunk, tasks, jobs, pool):
+            for n, summary, rows in _run(_score_chunk, tasks, workers):
                 for k, (chunk_sums, *chunk_counts) in enumerate(summary):
                     sums[k].append(chunk_sums)
                     counts[k] += chunk_counts
@@ -523,17 +642,18 @@ def score_files(
         for m in metrics:
             if _batch_centered(m):
                 m._batch_mean = None  # type: ignore[attr-defined]
-        if pool is not None:
-            pool.terminate()
-            pool.join()
+        if workers is not None:
+            workers.close()
     return [
         CorpusScores(
             metric=m.name,
             signature=m.signature,
             primary=m.primary,
             keys=tuple(m.keys),
+            # Every key a metric's _corpus_sums gives, not only its value keys: corpus
+            # statistics such as BLEU's n-gram counts add up over chunks too.
             corpus=m._corpus_from_sums(
-                {k: math.fsum(part[k] for part in parts) for k in m.keys}, n_refs
+                {k: math.fsum(part[k] for part in parts) for k in parts[0]}, n_refs
             ),
             pairs=n_refs,
             oov_tokens=int(c[0]),

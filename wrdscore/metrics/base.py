@@ -699,10 +699,20 @@ def get_metric(name: str, **options: Any) -> Metric:
 
 
 def metric_class(name: str) -> type[Metric]:
-    """The class registered as ``name``; a one-line error listing the choices otherwise."""
-    if name not in METRICS:
+    """The class registered as ``name``; a one-line error listing the choices otherwise.
+
+    A metric that lives in the module of its own name (``wrd`` in ``wrd.py``) is found
+    without importing the other metric modules, some of which import large libraries
+    (start-up time of ``wrdscore score``); any other name loads them all.
+    """
+    if name not in _REGISTRY and name.isidentifier():
+        import importlib.util
+
+        if importlib.util.find_spec(f"wrdscore.metrics.{name}") is not None:
+            importlib.import_module(f"wrdscore.metrics.{name}")
+    if name not in _REGISTRY and name not in METRICS:
         raise WrdscoreError(f"unknown metric {name!r}; choose one of {', '.join(METRICS)}")
-    return METRICS[name]
+    return _REGISTRY[name]
 
 
 def build_metrics(

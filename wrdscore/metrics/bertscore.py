@@ -69,7 +69,9 @@ def bertscore(
     """
     if len(reference) == 0 or len(prediction) == 0:
         return 0.0, 0.0, 0.0
-    sim = cosine_matrix(reference, prediction)
+    # A unit vector's dot product with itself can round to 1 + 2e-16; cosines never
+    # exceed 1, so the rounding is taken off (scores stay within [0, 1]).
+    sim = np.minimum(cosine_matrix(reference, prediction), 1.0)
     best_for_pred = sim.max(axis=0)
     best_for_ref = sim.max(axis=1)
     if clip:
@@ -94,7 +96,7 @@ def _bertscore_many(
     x: FloatArray, y: FloatArray, wx: FloatArray | None, wy: FloatArray | None, clip: bool
 ) -> FloatArray:
     """:func:`bertscore` of stacks of unit token vectors; (G, 3) of P, R, F1."""
-    sim = np.matmul(x, y.transpose(0, 2, 1))
+    sim = np.minimum(np.matmul(x, y.transpose(0, 2, 1)), 1.0)  # rounding, as in bertscore()
     best_for_pred, best_for_ref = sim.max(axis=1), sim.max(axis=2)
     if clip:
         best_for_pred = np.maximum(best_for_pred, 0.0)

@@ -1,0 +1,74 @@
+"""The bundled examples are the paper's eleven pairs; the README's table script runs."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from wrdscore.cli import app
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+
+
+def _paper_rows() -> list[dict[str, str]]:
+    with (EXAMPLES / "paper-scores.tsv").open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def test_example_files_are_the_papers_eleven_pairs():
+    rows = _paper_rows()
+    assert len(rows) == 11
+    assert (EXAMPLES / "refs.txt").read_text().splitlines() == [r["reference"] for r in rows]
+    assert (EXAMPLES / "preds.txt").read_text().splitlines() == [r["prediction"] for r in rows]
+    # Spot checks against the paper's section 4 (first pair, and pair 2 = pair 5).
+    assert (rows[0]["reference"], rows[0]["prediction"], rows[0]["f1"]) == (
+        "update image",
+        "set artwork entry",
+        "0.5158",
+    )
+    assert rows[1] == rows[4]
+
+
+def test_readme_first_command_scores_the_eleven_pairs():
+    result = CliRunner().invoke(
+        app,
+        [
+            "score",
+            "--refs",
+            str(EXAMPLES / "refs.txt"),
+            "--preds",
+            str(EXAMPLES / "preds.txt"),
+            "-m",
+            "wrd",
+            "-m",
+            "rouge1",
+            "--format",
+            "json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["pairs"] == 11
+    # The paper chose these pairs because ROUGE-1 is zero on all of them.
+    assert out["metrics"]["rouge1"]["corpus"]["f1"] == 0.0
+    assert 0 < out["metrics"]["wrd"]["corpus"]["f1"] < 1
+
+
+def test_paper_examples_script_prints_the_table():
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "paper_examples.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = done.stdout.splitlines()
+    rows = [line for line in lines if line.startswith("| ") and line[2].isdigit()]
+    assert len(rows) == 11
+    assert "| 3 | size | get count | 0.7669 | 0.7597 | 0.7632 |" in rows[2]
+    assert any(line.startswith("| | mean | | 0.6840 | 0.6641 | 0.6734 |") for line in lines)
