@@ -20,6 +20,12 @@ their full-archive times are extrapolated from the per-file rate; the table says
 which rows are measured on the subset. The cross-check counts tree-sitter's
 ``method_declaration`` nodes in every file with a plain query, independently of
 the ingester's extraction, and compares them with the records per file.
+
+``--against CHECKOUT`` instead compares this checkout's ingest of the whole of
+src.zip (tree-sitter, 2 jobs) with another checkout's (say, the main branch before a
+change), alternating the two ``--rounds`` times so that other work on the machine
+hits both alike; it prints wall time, CPU time (the process and its workers) and
+peak memory of every run, and the ratios of the medians.
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ import argparse
 import gzip
 import json
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import threading
@@ -66,10 +74,12 @@ def _rss(pid: int) -> int:
         return 0
 
 
-def run_measured(cmd: list[str]) -> tuple[float, int]:
-    """Wall seconds and peak summed RSS (bytes) of ``cmd`` and its children."""
+def run_measured(cmd: list[str], cwd: Path | None = None) -> tuple[float, int]:
+    """Wall seconds and peak summed RSS (bytes) of ``cmd`` (run in ``cwd``) and its children."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    # ``python -c`` imports from its working directory first: ``cwd`` picks the checkout.
+    env = None if cwd is None else {**os.environ, "PYTHONPATH": str(cwd)}
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, cwd=cwd, env=env)
     peak = 0
     done = threading.Event()
 
@@ -155,6 +165,37 @@ def cross_check(corpus: Path) -> tuple[int, int, int]:
         records[record["path"]] += 1
     off = sum(1 for f in nodes.keys() | records.keys() if nodes[f] != records[f])
     return sum(nodes.values()), sum(records.values()), off
+
+
+def _cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def compare_checkouts(other: Path, rounds: int) -> None:
+    """This checkout against ``other`` on all of src.zip, alternating, ``rounds`` times."""
+    here = Path(__file__).resolve().parents[1]
+    checkouts = {"this": here, "other": other.resolve()}
+    results: dict[str, list[tuple[float, float, int]]] = {name: [] for name in checkouts}
+    print(f"this: {here}\nother: {checkouts['other']}")
+    print(f"cores: {os.cpu_count()}, load average before: {os.getloadavg()[0]:.2f}")
+    print(f"{'run':>3} {'checkout':8} {'wall s':>7} {'cpu s':>7} {'peak MB':>8} {'load':>5}")
+    for i in range(rounds):
+        for name, root in (("other", checkouts["other"]), ("this", here)):
+            out = WORK / f"against-{name}" / "corpus"
+            cmd = [*CLI, "ingest", str(SRC_ZIP), "-o", str(out), "--force", "--quiet", "-j", "2"]
+            cpu = _cpu_of_children()
+            wall, peak = run_measured(cmd, root)
+            cpu = _cpu_of_children() - cpu
+            results[name].append((wall, cpu, peak))
+            print(
+                f"{i + 1:>3} {name:8} {wall:>7.1f} {cpu:>7.1f} {peak / 2**20:>8.0f} "
+                f"{os.getloadavg()[0]:>5.2f}"
+            )
+    for column, label in ((0, "wall"), (1, "cpu"), (2, "peak memory")):
+        this = statistics.median(r[column] for r in results["this"])
+        that = statistics.median(r[column] for r in results["other"])
+        print(f"median {label}: this / other = {this:.4g} / {that:.4g} = {this / that:.3f}")
 
 
 def slug(label: str) -> str:
@@ -248,6 +289,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--every", type=int, default=10, help="subset: every N-th file")
     ap.add_argument("--baseline-only", nargs=2, metavar=("ZIP", "OUT"), help=argparse.SUPPRESS)
+    ap.add_argument("--against", type=Path, metavar="CHECKOUT", help="compare with a checkout")
+    ap.add_argument("--rounds", type=int, default=3, help="--against: runs of each")
+
     ap.add_argument(
         "--dask", action="store_true", help="only the process pool and Dask LocalCluster rows"
     )
@@ -270,6 +314,9 @@ def main() -> None:
         return
     if not SRC_ZIP.exists():
         raise SystemExit(f"{SRC_ZIP} not found: apt-get install openjdk-17-source")
+    if args.against:
+        compare_checkouts(args.against, args.rounds)
+        return
 
     subset = make_subset(args.every)
     full_files, full_bytes = java_bytes(SRC_ZIP)

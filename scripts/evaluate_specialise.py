@@ -7,15 +7,17 @@ scores the WRDScore paper's 150 rated pairs with WRDScore F1 (default settings:
 ``weights="norm"``, ``oov="zero"``, clipped cosines) before and after. Reports
 Spearman's rho against the human scores overall, on the pairs with ROUGE-1 = 0 and
 per set, for each method with the full constraint set and two ablations (contrasts
-only; synonyms and abbreviations only); the leave-one-set-out choice among {before,
-the six variants} (choose on two sets by Spearman, report the third); the cases of
-issue 11; and a check that needs no ratings: the mean cosine of random pairs of
+only; synonyms and abbreviations only; and, when the corpus has method context and
+bodies gave synonyms, all pairs but the synonyms found only in bodies); a seeded
+random sample of 30 mined synonyms, to judge their precision; the leave-one-set-out
+choice among {before, the variants} (choose on two sets by Spearman, report the
+third); the cases of issue 11; and a check that needs no ratings: the mean cosine of random pairs of
 constrained words (specialisation should not pull unrelated words together).
 
 Usage::
 
     python scripts/evaluate_specialise.py CORPUS_DIR [--model default ...] \\
-        --ratings wrdscore/data/wrdscore-paper [--output report.md]
+        [--ratings DIR (default: the packaged paper ratings)] [--output report.md]
 """
 
 from __future__ import annotations
@@ -55,10 +57,16 @@ VARIANTS = {
     "contrasts only": ("contrast",),
     "synonyms + abbreviations only": ("synonym", "abbreviation"),
 }
+#: Marks the variant without the synonyms found only in method bodies.
+NO_BODY = ("no body",)
+#: How many mined synonyms are listed for reading.
+SAMPLE = 30
 
 
 def rho(x: np.ndarray, y: np.ndarray) -> float:
-    """Spearman's rank correlation."""
+    """Spearman's rank correlation (NaN, without a warning, when ``x`` is constant)."""
+    if np.ptp(x) == 0:
+        return float("nan")
     return float(spearmanr(x, y)[0])
 
 
@@ -80,9 +88,28 @@ def main() -> None:
 
     started = time.perf_counter()
     constraints = mine_constraints(args.corpus)
+    sources = constraints.synonym_sources()
     lines = [
         f"Constraints mined from {args.corpus} in {time.perf_counter() - started:.1f} s: "
-        + ", ".join(f"{k} {v}" for k, v in constraints.sizes().items()),
+        + ", ".join(f"{k} {v}" for k, v in constraints.sizes().items())
+        + f" (synonyms from summaries {sources['summary']}, from bodies {sources['body']})",
+        "",
+    ]
+    # A seeded random sample of the synonyms (not the strongest ones), so a reader can
+    # judge their precision.
+    rng = np.random.default_rng(0)
+    synonyms = constraints.synonym
+    sample = sorted(rng.choice(len(synonyms), min(SAMPLE, len(synonyms)), replace=False).tolist())
+    lines += [
+        f"{len(sample)} random mined synonyms of {len(synonyms)}:",
+        "",
+        "| a | b | source | support | classes | example |",
+        "| --- | --- | --- | ---: | ---: | --- |",
+        *(
+            f"| {p.a} | {p.b} | {p.source} | {p.support} | {p.frames} | "
+            f"{p.example.replace('|', '/')} |"
+            for p in (synonyms[i] for i in sample)
+        ),
         "",
         f"| model | variant | all {len(human)} | ROUGE-1 = 0 ({int(zero.sum())}) | "
         + " | ".join(names)
@@ -93,7 +120,9 @@ def main() -> None:
     def row(label: str, kind: str, s: np.ndarray) -> str:
         per_set = [rho(s[sets == k], human[sets == k]) for k in names]
         cells = [rho(s, human), rho(s[zero], human[zero]), *per_set]
-        return f"| {label} | {kind} | " + " | ".join(f"{c:.3f}" for c in cells) + " |"
+        # A constant score (ROUGE-1 on the pairs where it is 0) has no rank correlation.
+        text = ["-" if np.isnan(c) else f"{c:.3f}" for c in cells]
+        return f"| {label} | {kind} | " + " | ".join(text) + " |"
 
     lines.append(row("ROUGE-1 F", "-", r1))
     case_refs, case_preds = (list(x) for x in zip(*CASES, strict=True))
@@ -115,11 +144,20 @@ def main() -> None:
             return float(np.mean(np.einsum("ij,ij->i", u[i], u[j])))
 
         spread.append(f"| {emb.name} | before | {mean_cos(emb.kv.vectors):.3f} |")
+        variants = dict(VARIANTS)
+        if sources["body"]:
+            # The body rule's own effect: everything except the synonyms only it found.
+            variants["all pairs, no body-only synonyms"] = NO_BODY
         for method, (variant, kinds) in (
-            (m, v) for m in SPECIALISE_METHODS for v in VARIANTS.items()
+            (m, v) for m in SPECIALISE_METHODS for v in variants.items()
         ):
             started = time.perf_counter()
-            res = specialise_vectors(emb.kv, [p for p in constraints if p.kind in kinds], method)
+            chosen = [
+                p
+                for p in constraints
+                if (p.source != "body" if kinds == NO_BODY else p.kind in kinds)
+            ]
+            res = specialise_vectors(emb.kv, chosen, method)
             seconds = time.perf_counter() - started
             variant = f"{method}, {variant}"
             if kinds == VARIANTS["all pairs"]:

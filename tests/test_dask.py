@@ -364,7 +364,7 @@ def test_without_dask_scheduler_names_the_extra(sources, tmp_path, monkeypatch):
 
 
 def _synthetic_corpus(folder: Path, shard_records: int | None, n: int = 700) -> Path:
-    """Names of 1-6 tokens with repeats (getOrGet), some empty ones, and summaries."""
+    """Names of 1-6 tokens with repeats (getOrGet), some empty ones, summaries, contexts."""
     rng = random.Random(7)
     words = [f"w{i}" for i in range(60)] + ["get", "set", "is"]
     records = []
@@ -372,19 +372,22 @@ def _synthetic_corpus(folder: Path, shard_records: int | None, n: int = 700) -> 
         tokens = [rng.choice(words) for _ in range(rng.choice([0, 1, 1, 2, 3, 4, 6]))]
         summary = " ".join(rng.choice(words) for _ in range(rng.randint(0, 5))) or None
         name = "".join(tokens) or f"_{i}"
-        records.append({"name": name, "tokens": tokens, "summary": summary, "source": 0})
+        context = " ".join(rng.choice(words) for _ in range(rng.randint(0, 12)))
+        records.append(
+            {"name": name, "tokens": tokens, "summary": summary, "context": context, "source": 0}
+        )
     folder.mkdir()
     writer = _corpus.CorpusWriter(folder) if shard_records is None else None
     writer = writer or ShardedCorpusWriter(folder, shard_records)
     with writer:
         for record in records:
             writer.write(record)
-        writer.write_manifest({"label": "synthetic", "counts": {"methods": n}})
+        writer.write_manifest({"format": 2, "label": "synthetic", "counts": {"methods": n}})
     return folder
 
 
 @pytest.mark.parametrize("shards", [None, 64])
-@pytest.mark.parametrize("text", ["names", "both"])
+@pytest.mark.parametrize("text", ["names", "both", "names+context"])
 def test_dask_counts_equal_the_local_counts_exactly(cluster, tmp_path, monkeypatch, shards, text):
     monkeypatch.setattr(train_dask, "_MIN_RANGE_RECORDS", 50)  # a single file in ranges too
     corpus = open_corpus(_synthetic_corpus(tmp_path / "c", shards))
@@ -406,10 +409,11 @@ def test_dask_counts_equal_the_local_counts_exactly(cluster, tmp_path, monkeypat
             assert (matrix != expected).nnz == 0 and matrix.nnz == expected.nnz
 
 
+@pytest.mark.parametrize("text", ["both", "names+context"])
 @pytest.mark.parametrize("method", ["svd", "word2vec"])
-def test_train_with_a_scheduler_gives_the_local_model(cluster, tmp_path, method):
+def test_train_with_a_scheduler_gives_the_local_model(cluster, tmp_path, method, text):
     corpus = _synthetic_corpus(tmp_path / "c", 100)
-    options = {"dim": 4, "min_count": 2, "epochs": 1, "text": "both"}
+    options = {"dim": 4, "min_count": 2, "epochs": 1, "text": text}
     train_embeddings(corpus, method, tmp_path / "here", **options)
     train_embeddings(
         corpus, method, tmp_path / "there", scheduler=cluster.scheduler_address, **options

@@ -28,11 +28,12 @@ from wrdscore.embeddings import (
     train_embeddings,
     write_pairs,
 )
+from wrdscore.embeddings._constraints import HEADER
 from wrdscore.errors import WrdscoreError
 
 
-def record(name: str, cls: str, summary: str | None = None) -> dict:
-    return {
+def record(name: str, cls: str, summary: str | None = None, context: str | None = None) -> dict:
+    out = {
         "name": name,
         "tokens": split_identifier(name),
         "type": cls,
@@ -41,6 +42,9 @@ def record(name: str, cls: str, summary: str | None = None) -> dict:
         "summary": summary,
         "source": 0,
     }
+    if context is not None:
+        out["context"] = context
+    return out
 
 
 def pairs_of(constraints, kind: str) -> dict[tuple[str, str], MinedPair]:
@@ -129,6 +133,95 @@ def test_copied_javadoc_does_not_turn_a_contrast_into_a_synonym():
     # get/set share 2 summaries but alternate in 3 classes: a contrast.
     assert mined.synonym == []
     assert list(pairs_of(mined, "contrast")) == [("get", "set"), ("name", "size")]
+
+
+# --- synonyms from method bodies (format-2 context) ----------------------------------
+
+#: Contexts long and varied enough to count (>= 12 words, >= 6 distinct).
+BODIES = [
+    "returns the number of elements int n elements length minus removed n",
+    "string builder sb append prefix sb append value sb to string trimmed",
+    "list items iterator it has next item it next item clear removed",
+    "map entries key value put entries key value old value return old",
+]
+
+
+def test_identical_bodies_in_different_classes_yield_a_synonym():
+    recs = []
+    for i, body in enumerate(BODIES[:3]):
+        recs += [
+            record("getSize", f"A{i}", context=body),
+            record("getCount", f"B{i}", context=body.split()),  # a list works too
+        ]
+    synonym = pairs_of(mine_records(recs), "synonym")
+    assert list(synonym) == [("count", "size")]
+    pair = synonym["count", "size"]
+    # 3 distinct contexts, 6 classes; the example shows both names and the context.
+    assert (pair.support, pair.frames, pair.source) == (3, 6, "body")
+    assert pair.example == "get count / get size: " + " ".join(BODIES[0].split()[:12])
+    # Two bodies are not enough (min_bodies 3) ...
+    assert mine_records(recs[:4]).synonym == []
+    # ... nor are three bodies from only two type names (min_body_types 3).
+    two_types = [dict(r, type=r["type"][0]) for r in recs]
+    assert mine_records(two_types).synonym == []
+    # A corpus without context (format 1) mines no body synonyms.
+    plain = [{k: v for k, v in r.items() if k != "context"} for r in recs]
+    assert mine_records(plain).synonym == []
+
+
+def test_body_and_summary_evidence_combine():
+    recs = [
+        record("isEmpty", "A", EMPTY),
+        record("isBlank", "B", EMPTY),
+        record("emptyBuffer", "C", EMPTY2),
+        record("blankBuffer", "D", EMPTY2),
+    ]
+    for i, body in enumerate(BODIES[:3]):
+        recs += [record("checkEmpty", f"E{i}", context=body)]
+        recs += [record("checkBlank", f"F{i}", context=body)]
+    pair = pairs_of(mine_records(recs), "synonym")["blank", "empty"]
+    assert (pair.support, pair.frames, pair.source) == (5, 10, "summary+body")
+    assert mine_records(recs).synonym_sources() == {"summary": 1, "body": 1}
+
+
+def test_sibling_bodies_short_bodies_and_boilerplate_are_not_synonyms():
+    loose = MiningSettings(min_bodies=1, min_body_types=1)
+    # getX/setX with the same (copied) body in one class: siblings, never evidence.
+    same_class = [
+        record("getName", "A", context=BODIES[0]),
+        record("setName", "A", context=BODIES[0]),
+    ]
+    assert mine_records(same_class, loose).synonym == []
+    # The same class name under two paths (a vendored copy) is still one class.
+    vendored = [dict(r, path=f"p{i}/A.java") for i, r in enumerate(same_class)]
+    assert mine_records(vendored, loose).synonym == []
+    # `return count;` gives a short context: shared by chance, ignored.
+    short = [record("size", "A", context="int count"), record("length", "B", context="int count")]
+    assert mine_records(short, loose).synonym == []
+    # Long but repetitive (5 distinct words < 6).
+    rep = "a b c d e " * 3
+    rep_recs = [record("size", "A", context=rep), record("length", "B", context=rep)]
+    assert mine_records(rep_recs, loose).synonym == []
+    # The same body under 4 distinct names (> max_context_names 3): a stub.
+    stub = [
+        record(n, f"S{i}", context=BODIES[1])
+        for i, n in enumerate(["getA", "getB", "getC", "getD"])
+    ]
+    assert mine_records(stub, loose).synonym == []
+    assert [(p.a, p.b) for p in mine_records(stub[:2], loose).synonym] == [("a", "b")]
+
+
+def test_body_synonym_that_alternates_as_siblings_is_a_contrast():
+    recs = []
+    for i, body in enumerate(BODIES[:3]):
+        recs += [record("getName", f"A{i}", context=body), record("setName", f"B{i}", context=body)]
+    assert list(pairs_of(mine_records(recs), "synonym")) == [("get", "set")]
+    # get/set alternate as siblings in 4 classes, more than the 3 bodies: no synonym.
+    for c in "PQRS":
+        recs += [record("getX", c), record("setX", c), record("getY", c), record("setY", c)]
+    mined = mine_records(recs)
+    assert mined.synonym == []
+    assert ("get", "set") in pairs_of(mined, "contrast")
 
 
 # --- abbreviations --------------------------------------------------------------------
@@ -292,6 +385,8 @@ def test_train_specialise_fasttext_writes_pairs_and_sizes(corpus, tmp_path):
     assert meta["name"] == emb.name == "fixture-ft-8-cf"
     sizes = meta["specialise"]["constraints"]["sizes"]
     assert sizes == {"contrast": 4, "synonym": 1, "abbreviation": 1}
+    # The fixture corpus has no context: its one synonym comes from summaries.
+    assert meta["specialise"]["constraints"]["synonym_sources"] == {"summary": 1, "body": 0}
     assert meta["specialise"]["method"] == "counter-fitting"
     assert meta["specialise"]["settings"]["delta"] == 1.0
     pairs = read_pairs(tmp_path / "s" / "pairs.tsv")
@@ -302,6 +397,11 @@ def test_train_specialise_fasttext_writes_pairs_and_sizes(corpus, tmp_path):
         ("contrast", "rotate", "shift"),
         ("synonym", "blank", "empty"),
         ("abbreviation", "num", "number"),
+    }
+    assert {p.kind: p.source for p in pairs} == {
+        "contrast": "siblings",
+        "synonym": "summary",
+        "abbreviation": "frames",
     }
     loaded = load_embeddings(tmp_path / "s")
     # gensim recomposes FastText word vectors on load: they are the specialised ones,
@@ -337,9 +437,24 @@ def test_specialise_model_refuses_twice_and_plain_files(corpus, tmp_path):
 
 
 def test_pairs_file_round_trip_and_errors(tmp_path):
-    pairs = [MinedPair("contrast", "get", "set", 3, 2, "get|set name")]
+    pairs = [
+        MinedPair("contrast", "get", "set", 3, 2, "get|set name", "siblings"),
+        MinedPair("synonym", "count", "size", 3, 4, "x", "summary+body"),
+        MinedPair("synonym", "a", "b", 1, 1, "y"),  # no source: written "-"
+    ]
     write_pairs(pairs, tmp_path / "p.tsv")
+    assert (tmp_path / "p.tsv").read_text().splitlines()[3] == "synonym\ta\tb\t1\t1\ty\t-"
     assert read_pairs(tmp_path / "p.tsv") == pairs
+    # A file written before the source column is still read.
+    (tmp_path / "old.tsv").write_text(
+        "kind\ta\tb\tsupport\tframes\texample\ncontrast\tget\tset\t3\t2\tget|set name\n"
+    )
+    assert read_pairs(tmp_path / "old.tsv") == [
+        MinedPair("contrast", "get", "set", 3, 2, "get|set name")
+    ]
+    (tmp_path / "short.tsv").write_text(HEADER + "\ncontrast\tget\tset\t3\t2\tx\n")
+    with pytest.raises(WrdscoreError, match="line 2 is not"):
+        read_pairs(tmp_path / "short.tsv")
     (tmp_path / "bad.tsv").write_text("hello\n")
     with pytest.raises(WrdscoreError, match="not a pairs file"):
         read_pairs(tmp_path / "bad.tsv")
@@ -354,7 +469,7 @@ def test_cli_corpus_pairs(corpus, tmp_path):
     result = runner.invoke(app, ["corpus", "pairs", str(corpus), "--kind", "contrast"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0] == "kind\ta\tb\tsupport\tframes\texample"
+    assert lines[0] == "kind\ta\tb\tsupport\tframes\texample\tsource"
     assert [line.split("\t")[:5] for line in lines[1:]] == [
         ["contrast", "get", "set", "4", "2"],
         ["contrast", "left", "right", "4", "2"],

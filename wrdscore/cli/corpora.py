@@ -86,7 +86,7 @@ def corpus_pairs(
 ) -> None:
     """Mine contrast, synonym and abbreviation pairs (what `train --specialise` uses)."""
     from wrdscore.embeddings import KINDS, format_pairs, mine_constraints, write_pairs
-    from wrdscore.embeddings._constraints import check_kind
+    from wrdscore.embeddings._constraints import HEADER, check_kind
 
     if kind is not None:
         check_kind(kind)
@@ -97,7 +97,7 @@ def corpus_pairs(
         sizes = ", ".join(f"{k} {v}" for k, v in constraints.sizes().items() if kind in (None, k))
         typer.echo(f"wrote {output}: {sizes}")
         return
-    typer.echo("kind\ta\tb\tsupport\tframes\texample")
+    typer.echo(HEADER)
     for line in format_pairs(pairs):
         typer.echo(line)
 

@@ -21,15 +21,24 @@ def train(
     output: str = typer.Option(..., "--output", "-o", help="MODEL_DIR to write."),
     dim: int = typer.Option(50, "--dim", help="Vector dimension."),
     window: int | None = typer.Option(
-        None, "--window", help="Context window [default: whole name for svd, 2 otherwise]."
+        None,
+        "--window",
+        help="Context window [default: the whole document for svd on names or summaries, "
+        "2 otherwise].",
     ),
     min_count: int = typer.Option(1, "--min-count", help="Drop tokens rarer than this."),
     epochs: int = typer.Option(5, "--epochs", help="Training epochs (word2vec, fasttext)."),
     seed: int = typer.Option(0, "--seed", help="Random seed."),
     workers: int = typer.Option(1, "--workers", help="gensim threads; 1 is deterministic."),
-    text: str = typer.Option("names", "--text", help="names, summaries or both."),
+    text: str = typer.Option(
+        "names",
+        "--text",
+        help="names, summaries, context, parts joined by '+' (names+context: one document "
+        "per method), or both (names and summaries as separate documents).",
+    ),
     weighting: str = typer.Option("raw", "--weighting", help="svd: raw counts or ppmi."),
     bucket: int = typer.Option(20_000, "--bucket", help="fasttext: n-gram hash buckets."),
+    sg: int = typer.Option(1, "--sg", help="word2vec, fasttext: 1 skip-gram, 0 CBOW."),
     name: str | None = typer.Option(None, "--name", help="Label used in score signatures."),
     specialise: bool = typer.Option(
         False, "--specialise", help="Specialise for similarity with pairs mined from the corpus."
@@ -68,6 +77,7 @@ def train(
         text=text,
         weighting=weighting,
         bucket=bucket,
+        sg=sg,
         name=name,
         specialise=specialise,
         specialise_method=specialise_method,

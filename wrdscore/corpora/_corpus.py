@@ -4,10 +4,16 @@ A corpus is a folder with two files:
 
 ``methods.jsonl.gz``
     One JSON object per method, gzip-compressed JSON Lines, with the fields
-    ``name``, ``tokens``, ``type``, ``path``, ``line``, ``summary`` and ``source``
-    (index into the manifest's ``sources`` list).
+    ``name``, ``tokens``, ``type``, ``path``, ``line``, ``summary``, ``context``
+    (sub-tokens joined by single spaces; see :mod:`wrdscore.corpora._context`) and
+    ``source`` (index into the manifest's ``sources`` list).
 ``manifest.json``
-    Sources, counts, parser, options, versions and timing (see the README).
+    Format version, sources, counts, parser, options, versions and timing (see the
+    README).
+
+Format 2 added ``context``. A format-1 corpus (its manifest has no ``format``) is
+still read for names and summaries; what needs context calls
+:meth:`Corpus.require_context`.
 
 A corpus ingested on a Dask cluster holds its records in shards instead,
 ``methods-00000.jsonl.gz``, ``methods-00001.jsonl.gz``..., which the manifest lists
@@ -38,7 +44,9 @@ SHARD_NAME = re.compile(r"methods-\d{5,}\.jsonl\.gz")
 #: Records per shard: big enough that a shard is a worthwhile Dask task when
 #: ``wrdscore train --scheduler`` reduces over them, small enough for many of them.
 SHARD_RECORDS = 100_000
-RECORD_FIELDS = ("name", "tokens", "type", "path", "line", "summary", "source")
+RECORD_FIELDS = ("name", "tokens", "type", "path", "line", "summary", "context", "source")
+#: The version ``wrdscore ingest`` writes into the manifest's ``format``.
+CORPUS_FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,25 @@ class Corpus:
     path: Path
     manifest: dict[str, Any] = field(repr=False)
     manifest_sha256: str
+
+    @property
+    def format(self) -> int:
+        """The corpus format version: 1 for corpora written before ``format`` existed."""
+        return int(self.manifest.get("format", 1))
+
+    def require_context(self) -> None:
+        """Refuse a corpus whose records have no ``context`` (written before format 2).
+
+        Raises
+        ------
+        WrdscoreError
+            Telling the user to ingest the sources again.
+        """
+        if self.format < 2:
+            raise WrdscoreError(
+                f"corpus {self.path} has format {self.format}, without method context; "
+                "re-ingest its sources with `wrdscore ingest` to train on context"
+            )
 
     def iter_methods(self) -> Iterator[dict[str, Any]]:
         """Stream the method records in the order they were written.
@@ -143,6 +170,17 @@ def iter_records(
         raise WrdscoreError(f"{methods}: corrupt corpus file ({exc})") from None
 
 
+def encode_record(record: dict[str, Any]) -> str:
+    """One record as a line of ``methods.jsonl.gz`` (compact JSON, newline-terminated).
+
+    Examples
+    --------
+    >>> encode_record({"name": "getX", "tokens": ["get", "x"]})
+    '{"name":"getX","tokens":["get","x"]}\\n'
+    """
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
 class CorpusWriter:
     """Stream method records into ``methods.jsonl.gz`` inside a (temporary) folder.
 
@@ -155,7 +193,7 @@ class CorpusWriter:
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> with CorpusWriter(d) as w:
     ...     w.write({"name": "getX", "tokens": ["get", "x"], "type": "A", "path": "A.java",
-    ...              "line": 3, "summary": None, "source": 0})
+    ...              "line": 3, "summary": None, "context": "x", "source": 0})
     ...     w.write_manifest({"counts": {"methods": 1}})
     >>> [r["name"] for r in open_corpus(d).iter_methods()]
     ['getX']
@@ -165,14 +203,18 @@ class CorpusWriter:
         self.folder = Path(folder)
         self.count = 0
         self._fh: IO[str] = gzip.open(  # noqa: SIM115 - closed in close()
-            self.folder / METHODS_FILE, "wt", encoding="utf-8", compresslevel=6
+            self.folder / METHODS_FILE, "wt", encoding="utf-8", compresslevel=4
         )
 
     def write(self, record: dict[str, Any]) -> None:
         """Append one method record (the fields of :data:`RECORD_FIELDS`)."""
-        self._fh.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
-        self._fh.write("\n")
+        self._fh.write(encode_record(record))
         self.count += 1
+
+    def write_lines(self, lines: str, count: int) -> None:
+        """Append ``count`` records already encoded as lines (see :func:`encode_record`)."""
+        self._fh.write(lines)
+        self.count += count
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
         """Write ``manifest.json`` (pretty-printed, stable key order)."""
@@ -223,15 +265,26 @@ class ShardedCorpusWriter(CorpusWriter):
     def _open_shard(self) -> None:
         self.shards.append(f"methods-{len(self.shards):05d}.jsonl.gz")
         self._fh = gzip.open(  # noqa: SIM115 - closed in write() or close()
-            self.folder / self.shards[-1], "wt", encoding="utf-8", compresslevel=6
+            self.folder / self.shards[-1], "wt", encoding="utf-8", compresslevel=4
         )
 
     def write(self, record: dict[str, Any]) -> None:
         """Append one method record, to a new shard if the current one is full."""
+        self._next_shard_if_full()
+        super().write(record)
+
+    def write_lines(self, lines: str, count: int) -> None:
+        """Append encoded records one by one, so that shards keep their size."""
+        # Only "\n" ends a record: JSON escapes it inside strings, but not U+2028,
+        # which str.splitlines would also split at.
+        for line in lines.split("\n")[:-1]:
+            self._next_shard_if_full()
+            super().write_lines(line + "\n", 1)
+
+    def _next_shard_if_full(self) -> None:
         if self.count and self.count % self.records_per_shard == 0:
             self._fh.close()
             self._open_shard()
-        super().write(record)
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
         """Add the list of shards to ``manifest`` under ``shards`` and write ``manifest.json``."""

@@ -30,7 +30,8 @@ class FileResult(NamedTuple):
         other parser did), ``"failed"`` (neither did) or ``"binary"`` (NUL bytes:
         not a text file, not parsed).
     records : list of dict
-        ``name``, ``tokens``, ``type``, ``line``, ``summary`` per method, in source order.
+        ``name``, ``tokens``, ``type``, ``line``, ``summary`` and ``context`` (the
+        context's sub-tokens joined by single spaces) per method, in source order.
     reason : str or None
         Why the file failed or was skipped.
     non_utf8 : bool
@@ -51,7 +52,7 @@ def other_parser(parser: str) -> str:
 def _run(parser: str, data: bytes, text: str) -> tuple[list[MethodFound], ParseFailure | None]:
     if parser == "tree-sitter":
         return extract_treesitter(data)
-    return extract_javalang(text)
+    return extract_javalang(text, data)
 
 
 def _records(methods: list[MethodFound]) -> list[dict[str, Any]]:
@@ -62,6 +63,9 @@ def _records(methods: list[MethodFound]) -> list[dict[str, Any]]:
             "type": m.type,
             "line": m.line,
             "summary": m.summary,
+            # One string: a list of hundreds of JSON strings per record costs three
+            # times as much to decode, and training reads the corpus once per epoch.
+            "context": " ".join(m.context),
         }
         for m in methods
     ]

@@ -1,11 +1,15 @@
 """``wrdscore ingest``: Java sources in, a corpus folder out.
 
 The main process streams files out of the sources in batches, a process pool maps
-:func:`~wrdscore.corpora._extract.extract_file` over them, and the main process
-writes the records in source order as the batches come back. At most a few
-batches are in flight, so memory stays flat whatever the corpus size. With a
-``scheduler``, :mod:`wrdscore.corpora._dask` stands in for the pool: the same loop
-writes what a Dask cluster's workers extract.
+:func:`~wrdscore.corpora._extract.extract_file` over them and encodes the records
+as JSON lines, and the main process writes the lines in source order as the
+batches come back. At most a few batches are in flight, so memory stays flat
+whatever the corpus size. The workers encode because sending a record's token
+lists back to the main process (pickling hundreds of small strings per method)
+and encoding them there would cost more than the encoding itself, and on one
+process. With a ``scheduler``, :mod:`wrdscore.corpora._dask` stands in for the
+pool: the same loop writes what a Dask cluster's workers extract (encoding those
+records itself).
 """
 
 from __future__ import annotations
@@ -19,13 +23,18 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from multiprocessing.pool import AsyncResult
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.progress import TextColumn
 
 from wrdscore import __version__
 from wrdscore.atomic import atomic_dir
-from wrdscore.corpora._corpus import CorpusWriter, ShardedCorpusWriter
+from wrdscore.corpora._corpus import (
+    CORPUS_FORMAT,
+    CorpusWriter,
+    ShardedCorpusWriter,
+    encode_record,
+)
 from wrdscore.corpora._defaults import DEFAULT_MAX_FILE_MB, DEFAULT_PARSER
 from wrdscore.corpora._extract import (
     BINARY,
@@ -39,6 +48,7 @@ from wrdscore.corpora._extract import (
 )
 from wrdscore.corpora._javalang import parser_version as javalang_version
 from wrdscore.corpora._sources import JavaFile, iter_java_files, open_sources
+from wrdscore.corpora._tokenize import split_identifier
 from wrdscore.corpora._treesitter import parser_version as treesitter_version
 from wrdscore.corpora._treesitter import warm_up
 from wrdscore.errors import WrdscoreError
@@ -77,9 +87,89 @@ def _batches(files: Iterable[JavaFile]) -> Iterator[list[JavaFile]]:
         yield batch
 
 
-def extract_batch(datas: list[bytes], parser: str, fallback: bool) -> list[FileResult]:
-    """:func:`extract_file` over a list of files (one pool task)."""
-    return [extract_file(data, parser, fallback) for data in datas]
+class EncodedFile(NamedTuple):
+    """One file's :class:`~wrdscore.corpora.FileResult`, its records as JSON lines.
+
+    Attributes
+    ----------
+    status, reason, non_utf8
+        As in :class:`~wrdscore.corpora.FileResult`.
+    names : list of str
+        The method names, one per record.
+    lines : str
+        The records, one JSON line each.
+    """
+
+    status: str
+    reason: str | None
+    non_utf8: bool
+    names: list[str]
+    lines: str
+
+
+def encode_records(records: list[dict[str, Any]], path: str, source: int) -> str:
+    """The records :func:`extract_file` found in one file as lines of ``methods.jsonl``.
+
+    Examples
+    --------
+    >>> records = extract_file(b"class A { int getX() { return x; } }").records
+    >>> print(encode_records(records, "A.java", 0), end="")
+    {"name":"getX","tokens":["get","x"],"type":"A","path":"A.java","line":1,"summary":null,\
+"context":"x","source":0}
+    """
+    return "".join(
+        encode_record(
+            {
+                "name": r["name"],
+                "tokens": r["tokens"],
+                "type": r["type"],
+                "path": path,
+                "line": r["line"],
+                "summary": r["summary"],
+                "context": r["context"],
+                "source": source,
+            }
+        )
+        for r in records
+    )
+
+
+def encode_file(result: FileResult, path: str, source: int) -> EncodedFile:
+    """``result`` with its records encoded (:func:`encode_records`)."""
+    return EncodedFile(
+        result.status,
+        result.reason,
+        result.non_utf8,
+        [r["name"] for r in result.records],
+        encode_records(result.records, path, source),
+    )
+
+
+def extract_batch(
+    files: list[tuple[bytes, str, int]], parser: str, fallback: bool
+) -> list[EncodedFile]:
+    """:func:`extract_file` and :func:`encode_file` over ``(data, path, source)`` files.
+
+    One pool task.
+    """
+    return [
+        encode_file(extract_file(data, parser, fallback), path, source)
+        for data, path, source in files
+    ]
+
+
+def _encoded(
+    extracted: Iterator[tuple[list[JavaFile], list[FileResult]]], max_bytes: int
+) -> Iterator[tuple[list[JavaFile], list[EncodedFile]]]:
+    """A Dask cluster's results (one per file within the size limit), encoded here."""
+    # Closing this generator (Ctrl-C, an error) closes the cluster's too.
+    with contextlib.closing(extracted):  # type: ignore[type-var]
+        for batch, results in extracted:
+            parsed = [f for f in batch if f.size <= max_bytes]
+            yield (
+                batch,
+                [encode_file(r, f.path, f.source) for r, f in zip(results, parsed, strict=True)],
+            )
 
 
 def _init_worker() -> None:
@@ -89,13 +179,13 @@ def _init_worker() -> None:
     warm_up()
 
 
-def _readable(batch: list[JavaFile]) -> list[bytes]:
-    return [f.data for f in batch if f.data is not None]
+def _readable(batch: list[JavaFile]) -> list[tuple[bytes, str, int]]:
+    return [(f.data, f.path, f.source) for f in batch if f.data is not None]
 
 
 def _extracted(
     batches: Iterable[list[JavaFile]], parser: str, fallback: bool, jobs: int
-) -> Iterator[tuple[list[JavaFile], list[FileResult]]]:
+) -> Iterator[tuple[list[JavaFile], list[EncodedFile]]]:
     """Each batch with the results of its readable files, in order."""
     if jobs == 1:
         for batch in batches:
@@ -103,7 +193,7 @@ def _extracted(
         return
     with multiprocessing.get_context().Pool(jobs, initializer=_init_worker) as pool:
         # Leaving the block (normally, on error or on Ctrl-C) terminates the workers.
-        pending: deque[tuple[list[JavaFile], AsyncResult[list[FileResult]]]] = deque()
+        pending: deque[tuple[list[JavaFile], AsyncResult[list[EncodedFile]]]] = deque()
         for batch in batches:
             pending.append(
                 (batch, pool.apply_async(extract_batch, (_readable(batch), parser, fallback)))
@@ -144,7 +234,8 @@ def ingest(
     """Extract every method of the Java files in ``sources`` into a corpus folder.
 
     Writes ``output/methods.jsonl.gz`` (one record per method: ``name``, ``tokens``,
-    ``type``, ``path``, ``line``, ``summary``, ``source``) and ``output/manifest.json``,
+    ``type``, ``path``, ``line``, ``summary``, ``context``, ``source``) and
+    ``output/manifest.json``,
     atomically: an error or Ctrl-C part way leaves no ``output`` and no temporary folder.
 
     Parameters
@@ -219,7 +310,6 @@ def ingest(
         BINARY: "files_skipped_binary",
     }
     names: set[str] = set()
-    tokens: set[str] = set()
     failed: list[dict[str, Any]] = []
     skipped: list[dict[str, Any]] = []
     bar = progress_bar(
@@ -240,7 +330,9 @@ def ingest(
             files = iter_java_files(opened, max_bytes)
             extracted = _extracted(_batches(files), parser, fallback, jobs)
         else:
-            extracted = _dask.extracted(cluster, opened, parser, fallback, max_bytes)
+            extracted = _encoded(
+                _dask.extracted(cluster, opened, parser, fallback, max_bytes), max_bytes
+            )
         with contextlib.closing(extracted) as results:
             for batch, batch_results in results:
                 done = iter(batch_results)
@@ -259,21 +351,9 @@ def ingest(
                         skipped.append({**where, "reason": result.reason})
                     elif result.status == FAILED:
                         failed.append({**where, "reason": result.reason})
-                    for record in result.records:
-                        writer.write(
-                            {
-                                "name": record["name"],
-                                "tokens": record["tokens"],
-                                "type": record["type"],
-                                "path": file.path,
-                                "line": record["line"],
-                                "summary": record["summary"],
-                                "source": file.source,
-                            }
-                        )
-                        names.add(record["name"])
-                        tokens.update(record["tokens"])
-                    counts["methods"] += len(result.records)
+                    writer.write_lines(result.lines, len(result.names))
+                    names.update(result.names)
+                    counts["methods"] += len(result.names)
                 elapsed = time.perf_counter() - started
                 bar.update(
                     task,
@@ -282,9 +362,10 @@ def ingest(
                     mbps=read_bytes / (1 << 20) / max(elapsed, 1e-9),
                 )
         counts["distinct_names"] = len(names)
-        counts["distinct_tokens"] = len(tokens)
+        counts["distinct_tokens"] = len({t for name in names for t in split_identifier(name)})
         fallback_parser = other_parser(parser)
         manifest = {
+            "format": CORPUS_FORMAT,
             "wrdscore_version": __version__,
             "parser": {"name": parser, "version": _VERSIONS[parser]()},
             "fallback_parser": (

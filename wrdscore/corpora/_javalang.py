@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from importlib.metadata import version
 from typing import Any
 
 import javalang
 from javalang import tree as jt
 
+from wrdscore.corpora._context import context_tokens, declaration_span
 from wrdscore.corpora._javadoc import first_sentence
 from wrdscore.corpora._scope import ANONYMOUS, CONSTRUCTOR, MethodFound, ParseFailure
 
@@ -46,6 +48,74 @@ def _scope(path: tuple[Any, ...]) -> str:
     return ".".join(parts)
 
 
+_NEWLINE = re.compile(rb"\n")
+# javalang decodes these before it counts columns (even after another backslash).
+_UNICODE_ESCAPE = re.compile(r"\\u+[0-9A-Fa-f]{4}")
+
+
+class _Offsets:
+    """Byte offsets of javalang's (line, column) positions in one file."""
+
+    def __init__(self, text: str, data: bytes) -> None:
+        # javalang counts lines at "\n" only, and columns in characters from 1,
+        # after decoding Unicode escapes.
+        self.text, self.data = text, data
+        self.ascii = text.isascii()
+        self.line_bytes = [0, *(m.end() for m in _NEWLINE.finditer(data))]
+        self.line_chars = self.line_bytes if self.ascii else [0, *_line_starts(text)]
+
+    def __call__(self, line: int, column: int) -> int:
+        """The byte offset, or -1 past the end (lines counted with escaped breaks)."""
+        if not 0 < line <= len(self.line_chars):
+            return -1
+        chars = self.line_chars[line - 1]
+        end = self.text.find("\n", chars)
+        raw = self.text[chars : end if end >= 0 else len(self.text)]
+        at = _raw_index(raw, column - 1) if "\\u" in raw else column - 1
+        if self.ascii:
+            return self.line_bytes[line - 1] + at
+        return self.line_bytes[line - 1] + len(raw[:at].encode("utf-8"))
+
+
+def _raw_index(raw: str, decoded: int) -> int:
+    """Index in ``raw`` of the character at ``decoded`` once escapes are decoded."""
+    at = seen = 0
+    for escape in _UNICODE_ESCAPE.finditer(raw):
+        plain = escape.start() - at
+        if seen + plain > decoded:
+            break
+        seen += plain + 1
+        at = escape.end()
+    return at + decoded - seen
+
+
+def _line_starts(text: str) -> list[int]:
+    starts, at = [], text.find("\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
+    return starts
+
+
+def _context(node: jt.MethodDeclaration, offsets: _Offsets) -> list[str]:
+    """The method's context, read from where javalang says the declaration starts.
+
+    javalang reports the position after the modifiers; the name and the end are
+    found from there. Where that position cannot be trusted (a Unicode escape of a
+    line break before it shifts javalang's line count), the name found there differs
+    from the method's and only the Javadoc gives context, rather than words taken
+    from the wrong place.
+    """
+    start = offsets(node.position.line, node.position.column) if node.position else -1
+    span = declaration_span(offsets.data, start) if start >= 0 else None
+    javadoc = node.documentation.encode("utf-8") if node.documentation else None
+    if span is not None:
+        name_at, name_end, end = span
+        if offsets.data[name_at:name_end].decode("utf-8", "replace") == node.name:
+            return context_tokens(offsets.data, start, end, name_at, name_end, javadoc)
+    return context_tokens(b"", 0, 0, 0, 0, javadoc)
+
+
 def _failure(exc: Exception) -> ParseFailure:
     if isinstance(exc, javalang.parser.JavaSyntaxError):
         at = exc.at
@@ -60,7 +130,9 @@ def _failure(exc: Exception) -> ParseFailure:
     return ParseFailure("javalang", f"{type(exc).__name__}: {exc}")
 
 
-def extract_javalang(text: str) -> tuple[list[MethodFound], ParseFailure | None]:
+def extract_javalang(
+    text: str, data: bytes | None = None
+) -> tuple[list[MethodFound], ParseFailure | None]:
     """Find every method declaration in one Java file.
 
     javalang either parses a whole file or fails; on failure no methods are returned.
@@ -70,6 +142,8 @@ def extract_javalang(text: str) -> tuple[list[MethodFound], ParseFailure | None]
     ----------
     text : str
         The Java source.
+    data : bytes, optional
+        ``text`` encoded as UTF-8, if the caller has it.
 
     Returns
     -------
@@ -86,15 +160,18 @@ def extract_javalang(text: str) -> tuple[list[MethodFound], ParseFailure | None]
     """
     try:
         unit = javalang.parse.parse(text)
-        methods = [
-            MethodFound(
-                node.name,
-                _scope(path),
-                node.position.line if node.position else 0,
-                first_sentence(node.documentation),
-            )
-            for path, node in unit.filter(jt.MethodDeclaration)
-        ]
+        found = [(_scope(path), node) for path, node in unit.filter(jt.MethodDeclaration)]
     except Exception as exc:
         return [], _failure(exc)
+    offsets = _Offsets(text, text.encode("utf-8") if data is None else data)
+    methods = [
+        MethodFound(
+            node.name,
+            scope,
+            node.position.line if node.position else 0,
+            first_sentence(node.documentation),
+            _context(node, offsets),
+        )
+        for scope, node in found
+    ]
     return methods, None

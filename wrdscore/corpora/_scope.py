@@ -18,12 +18,13 @@ CONSTRUCTOR = "<init>"
 
 
 class MethodFound(NamedTuple):
-    """One method declaration as a parser saw it."""
+    """One method declaration as a parser saw it (``context``: see ``_context``)."""
 
     name: str
     type: str
     line: int
     summary: str | None
+    context: list[str]
 
 
 class ParseFailure(NamedTuple):

@@ -65,13 +65,16 @@ _SUBTOKENS = re.compile(r"(?:[a-z]+|[0-9]+)(?: (?:[a-z]+|[0-9]+))*")
 _ASCII_TOKEN = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 
-@lru_cache(maxsize=1 << 16)
-def _split_cached(text: str) -> tuple[str, ...]:
+def _split(text: str) -> tuple[str, ...]:
+    """The splitter without a cache (callers with their own cache use this one)."""
     if text.isascii():
         # One lower() over the joined tokens, not one per token (3x faster on
         # sentence-length items); ASCII lower-casing is per character, so it is the same.
         return tuple(" ".join(_ASCII_TOKEN.findall(text)).lower().split())
     return _split_chars(text)
+
+
+_split_cached = lru_cache(maxsize=1 << 16)(_split)
 
 
 def _split_chars(text: str) -> tuple[str, ...]:

@@ -7,6 +7,7 @@ from importlib.metadata import version
 import tree_sitter_java
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
+from wrdscore.corpora._context import context_tokens
 from wrdscore.corpora._javadoc import first_sentence
 from wrdscore.corpora._scope import ANONYMOUS, CONSTRUCTOR, MethodFound, ParseFailure
 
@@ -80,16 +81,29 @@ def _scope(body: Node, cache: dict[int, str]) -> str:
     return scope
 
 
-def _javadoc(method: Node) -> str | None:
+def _javadoc(method: Node) -> bytes | None:
     # Like javac (and javalang): the last /** comment before the declaration counts,
     # even with other comments in between.
     prev = method.prev_sibling
     while prev is not None and prev.type in ("block_comment", "line_comment"):
-        text = _text(prev)
-        if text.startswith("/**") and not text.startswith("/**/"):
-            return first_sentence(text)
+        text = prev.text
+        assert text is not None
+        if text.startswith(b"/**") and not text.startswith(b"/**/"):
+            return text
         prev = prev.prev_sibling
     return None
+
+
+def _context(source: bytes, method: Node, name: Node, javadoc: bytes | None) -> list[str]:
+    # The declaration after its modifiers, where javalang's position is too.
+    first = method.child(0)
+    assert first is not None
+    if first.type == "modifiers":
+        first = method.child(1)
+        assert first is not None
+    return context_tokens(
+        source, first.start_byte, method.end_byte, name.start_byte, name.end_byte, javadoc
+    )
 
 
 def _first_error(root: Node) -> str:
@@ -137,12 +151,14 @@ def extract_treesitter(source: bytes) -> tuple[list[MethodFound], ParseFailure |
             continue
         name = node.child_by_field_name("name")
         assert name is not None and node.parent is not None
+        javadoc = _javadoc(node)
         methods.append(
             MethodFound(
                 _text(name),
                 _scope(node.parent, cache),
                 name.start_point.row + 1,
-                _javadoc(node),
+                first_sentence(javadoc.decode("utf-8", "replace")) if javadoc else None,
+                _context(source, node, name, javadoc),
             )
         )
     failure = ParseFailure("tree-sitter", _first_error(root)) if root.has_error else None

@@ -54,6 +54,13 @@ if TYPE_CHECKING:
         specialise_model,
         specialise_vectors,
     )
+    from wrdscore.embeddings._stream import (
+        CorpusDocuments,
+        DocumentStats,
+        document_stats,
+        parse_text,
+        streamed_cooccurrence,
+    )
     from wrdscore.embeddings._train import METHODS, TEXTS, corpus_documents, train_embeddings
 
 _LAZY = {
@@ -64,6 +71,11 @@ _LAZY = {
     "document_frequencies": "_docfreq",
     "TokenDocuments": "_documents",
     "train_gensim": "_gensim",
+    "CorpusDocuments": "_stream",
+    "DocumentStats": "_stream",
+    "document_stats": "_stream",
+    "parse_text": "_stream",
+    "streamed_cooccurrence": "_stream",
     "METHODS": "_train",
     "TEXTS": "_train",
     "corpus_documents": "_train",
@@ -109,7 +121,9 @@ __all__ = [
     "TEXTS",
     "WEIGHTINGS",
     "Constraints",
+    "CorpusDocuments",
     "CounterFitSettings",
+    "DocumentStats",
     "IdentifierVector",
     "MinedPair",
     "MiningSettings",
@@ -123,12 +137,14 @@ __all__ = [
     "counter_fit",
     "default_model_path",
     "document_frequencies",
+    "document_stats",
     "format_pairs",
     "identifier_vector",
     "load_embeddings",
     "mine_constraints",
     "mine_records",
     "neighbors",
+    "parse_text",
     "ppmi",
     "read_pairs",
     "save_embeddings",
@@ -136,6 +152,7 @@ __all__ = [
     "specialise_from_corpus",
     "specialise_model",
     "specialise_vectors",
+    "streamed_cooccurrence",
     "svd_embeddings",
     "train_embeddings",
     "train_gensim",

@@ -13,7 +13,9 @@ contrast
 synonym
     Methods of different classes with the same Javadoc summary but different names
     (``Inserts the specified element into this queue.`` on ``add`` and ``offer``) name
-    the same operation in different words.
+    the same operation in different words. On a corpus with method context (format
+    2), so do methods of different classes whose whole context (Javadoc, signature
+    and body words) is the same.
 abbreviation
     A short token that is a prefix (``num``/``number``) or a consonant skeleton
     (``msg``/``message``) of a longer one and fills the same name frames
@@ -80,7 +82,11 @@ _INFLECTIONS = frozenset(
 )
 _VOWELS = frozenset("aeiou")
 PAIRS_FILE = "pairs.tsv"
-_HEADER = "kind\ta\tb\tsupport\tframes\texample"
+HEADER = "kind\ta\tb\tsupport\tframes\texample\tsource"
+#: The header of pairs files written before the ``source`` column (still read).
+_OLD_HEADER = "kind\ta\tb\tsupport\tframes\texample"
+#: Where a synonym's evidence came from (a pair found both ways has both, joined by "+").
+SYNONYM_SOURCES = ("summary", "body")
 
 
 @dataclass(frozen=True)
@@ -95,14 +101,19 @@ class MinedPair:
         form for abbreviations).
     support : int
         contrast: distinct classes (path, type) where the tokens alternate;
-        synonym: distinct normalised summaries shared by names that differ by them;
-        abbreviation: distinct name frames both tokens fill.
+        synonym: distinct normalised summaries, plus distinct method contexts,
+        shared by names that differ by them; abbreviation: distinct name frames both
+        tokens fill.
     frames : int
         contrast: distinct name frames of the alternation (``_ name`` counts once
         however many classes have it); synonym: distinct classes; abbreviation:
         occurrences of the short token.
     example : str
         One piece of evidence, for people reading the list.
+    source : str
+        synonym: ``summary``, ``body`` or ``summary+body`` (which rule found it);
+        ``siblings`` for contrasts and ``frames`` for abbreviations; empty when not
+        recorded (pairs files written before the column existed).
     """
 
     kind: str
@@ -111,6 +122,7 @@ class MinedPair:
     support: int
     frames: int
     example: str
+    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -125,6 +137,11 @@ class MiningSettings:
     min_summaries: int = 2
     min_count: int = 5
     min_shared_frames: int = 3
+    min_context_tokens: int = 12
+    min_context_distinct: int = 6
+    max_context_names: int = 3
+    min_bodies: int = 3
+    min_body_types: int = 3
 
 
 @dataclass(frozen=True)
@@ -150,10 +167,17 @@ class Constraints:
         for kind in KINDS:
             yield from getattr(self, kind)
 
+    def synonym_sources(self) -> dict[str, int]:
+        """Number of synonym pairs found by each rule (a pair found by both counts in both)."""
+        return {
+            src: sum(src in p.source.split("+") for p in self.synonym) for src in SYNONYM_SOURCES
+        }
+
     def summary(self) -> dict[str, Any]:
-        """Sizes, settings and corpus hash, as stored in ``model.json``."""
+        """Sizes, synonym sources, settings and corpus hash, as stored in ``model.json``."""
         return {
             "sizes": self.sizes(),
+            "synonym_sources": self.synonym_sources(),
             "settings": asdict(self.settings),
             "corpus_manifest_sha256": self.corpus_sha256,
             "file": PAIRS_FILE,
@@ -218,6 +242,10 @@ class _Miner:
         self.frame_ids: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
         self.frame_keys: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
         self.type_ids: dict[tuple[str, str], int] = {}
+        self.type_names: list[str] = []
+        # body synonyms: hash of a context -> (name tokens, class) of its first method,
+        # upgraded to _Body once a second name has it; None once boilerplate.
+        self.contexts: dict[int, tuple[tuple[str, ...], int] | _Body | None] = {}
 
     def _frame(self, tokens: tuple[str, ...], i: int) -> int:
         key = (tokens[:i], tokens[i + 1 :])
@@ -235,7 +263,10 @@ class _Miner:
             if not tokens:
                 continue
             tkey = (str(record.get("path")), str(record.get("type")))
-            type_id = self.type_ids.setdefault(tkey, len(self.type_ids))
+            type_id = self.type_ids.get(tkey)
+            if type_id is None:
+                type_id = self.type_ids[tkey] = len(self.type_names)
+                self.type_names.append(tkey[1])
             by_type[type_id].add(tokens)
             self.name_counts.update(tokens)
             if len(tokens) > 1:
@@ -243,6 +274,9 @@ class _Miner:
                     self.token_frames[tok].add(self._frame(tokens, i))
             if record.get("summary"):
                 self._add_summary(str(record["summary"]), tokens, type_id)
+            context = record.get("context")
+            if context:
+                self._add_context(context, tokens, type_id)
         for type_id, names in sorted(by_type.items()):
             self._add_siblings(type_id, names)
 
@@ -260,6 +294,33 @@ class _Miner:
             # Boilerplate ("Not supported.", "Tests ..."): said of too many names to
             # mean any one operation; forget it to keep memory bounded.
             self.summaries[key] = None
+
+    def _add_context(self, context: str | list[str], tokens: tuple[str, ...], type_id: int) -> None:
+        words = tuple(context.split() if isinstance(context, str) else context)
+        # A short or repetitive context (``int count`` of ``return count;``) is shared
+        # by chance, not because two methods do the same thing.
+        if len(words) < self.s.min_context_tokens or len(set(words)) < self.s.min_context_distinct:
+            return
+        # A 64-bit hash instead of the words keeps memory at one small entry per
+        # method; a collision would need two different contexts with equal hashes.
+        key = hash(words)
+        entry = self.contexts.get(key, _MISSING)
+        if entry is _MISSING:
+            self.contexts[key] = (tokens, type_id)
+        elif entry is None:
+            return
+        elif isinstance(entry, tuple):
+            if entry[0] != tokens:
+                body = _Body(" ".join(words[:12]))
+                body.names[entry[0]] = {entry[1]}
+                body.names[tokens] = {type_id}
+                self.contexts[key] = body
+        else:
+            entry.names.setdefault(tokens, set()).add(type_id)
+            if len(entry.names) > self.s.max_context_names:
+                # The same code under many names (a stub that throws, a visitor's
+                # dispatch) says nothing about any one name.
+                self.contexts[key] = None
 
     def _add_siblings(self, type_id: int, names: set[tuple[str, ...]]) -> None:
         fillers: dict[int, set[str]] = defaultdict(set)
@@ -297,6 +358,29 @@ class _Miner:
                     pair = (min(x, y), max(x, y))
                     texts, classes = found.setdefault(pair, (set(), set()))
                     texts.add(summary)
+                    classes.update(ca | cb)
+        return found
+
+    def body_candidates(self) -> dict[tuple[str, str], tuple[set[int], set[int], str]]:
+        """Substitutions between names sharing a context: pair -> (contexts, classes, example)."""
+        found: dict[tuple[str, str], tuple[set[int], set[int], str]] = {}
+        for key, entry in self.contexts.items():
+            if not isinstance(entry, _Body):
+                continue
+            for (ta, ca), (tb, cb) in itertools.combinations(sorted(entry.names.items()), 2):
+                # Both names in one class only: siblings or an in-class alias, and a
+                # class's copied stubs (rotateLeft/rotateRight throwing the same
+                # exception) look the same; only independent classes count.
+                types = {self.type_names[t] for t in ca | cb}
+                if len(types) == 1:
+                    continue
+                for x, y in _aligned_substitutions(ta, tb):
+                    if not (x.isalpha() and y.isalpha()):
+                        continue
+                    pair = (min(x, y), max(x, y))
+                    example = f"{' '.join(ta)} / {' '.join(tb)}: {entry.preview}"
+                    bodies, classes, _ = found.setdefault(pair, (set(), set(), example))
+                    bodies.add(key)
                     classes.update(ca | cb)
         return found
 
@@ -342,6 +426,19 @@ class _Miner:
         return {short: (long, shared) for short, (_, long, shared) in best.items()}
 
 
+_MISSING: Any = object()
+
+
+class _Body:
+    """Names seen with one context: name tokens -> classes, and the context's start."""
+
+    __slots__ = ("names", "preview")
+
+    def __init__(self, preview: str) -> None:
+        self.names: dict[tuple[str, ...], set[int]] = {}
+        self.preview = preview
+
+
 def _iter_files(records: Iterable[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
     """Group consecutive records of the same file (``ingest`` writes a file's methods together)."""
     current: list[dict[str, Any]] = []
@@ -377,15 +474,32 @@ def mine_records(
     for file_records in _iter_files(records):
         miner.add_file(file_records)
 
-    synonyms: dict[tuple[str, str], MinedPair] = {}
+    # Each rule keeps a pair on its own evidence; a pair kept by both sums the two.
+    # Copied Javadoc or code (a setter documented like its getter) makes contrasts
+    # look like synonyms, so a rule's support must exceed the number of classes where
+    # the pair alternates as siblings.
+    found: dict[tuple[str, str], list[tuple[str, int, set[int], str]]] = defaultdict(list)
     for pair, (texts, classes) in miner.synonym_candidates().items():
         alternations = len(miner.contrast_types.get(pair, ()))
-        # Copied Javadoc (a setter documented like its getter) makes contrasts look
-        # like synonyms; the pair must be named the same more often than it alternates.
         if len(texts) >= s.min_summaries and len(texts) > alternations:
-            synonyms[pair] = MinedPair(
-                "synonym", *pair, len(texts), len(classes), min(texts, key=lambda t: (len(t), t))
-            )
+            example = min(texts, key=lambda t: (len(t), t))
+            found[pair].append(("summary", len(texts), classes, example))
+    for pair, (bodies, classes, example) in miner.body_candidates().items():
+        alternations = len(miner.contrast_types.get(pair, ()))
+        types = {miner.type_names[t] for t in classes}
+        enough = len(bodies) >= s.min_bodies and len(types) >= s.min_body_types
+        if enough and len(bodies) > alternations:
+            found[pair].append(("body", len(bodies), classes, example))
+    synonyms: dict[tuple[str, str], MinedPair] = {}
+    for pair, evidence in found.items():
+        synonyms[pair] = MinedPair(
+            "synonym",
+            *pair,
+            sum(e[1] for e in evidence),
+            len(set().union(*(e[2] for e in evidence))),
+            evidence[0][3],
+            "+".join(e[0] for e in evidence),
+        )
 
     vocab = {
         t for t, c in miner.name_counts.items() if c >= s.min_count and t.isalpha() and len(t) > 1
@@ -396,7 +510,13 @@ def mine_records(
         if pair in synonyms:
             continue
         abbreviations[pair] = MinedPair(
-            "abbreviation", short, long, shared, miner.name_counts[short], f"{short} -> {long}"
+            "abbreviation",
+            short,
+            long,
+            shared,
+            miner.name_counts[short],
+            f"{short} -> {long}",
+            "frames",
         )
 
     contrasts = []
@@ -407,7 +527,14 @@ def mine_records(
         if pair in synonyms or pair in abbreviations:
             continue
         contrasts.append(
-            MinedPair("contrast", *pair, len(types), len(frames), miner.contrast_example[pair])
+            MinedPair(
+                "contrast",
+                *pair,
+                len(types),
+                len(frames),
+                miner.contrast_example[pair],
+                "siblings",
+            )
         )
     return Constraints(
         contrast=_ranked(contrasts),
@@ -442,6 +569,21 @@ def mine_constraints(corpus_dir: str | Path, settings: MiningSettings | None = N
         token by token (``difflib``); one-for-one substitutions are candidates. A
         pair is kept when at least ``min_summaries`` = 2 distinct summaries support
         it, and more summaries than classes where it alternates as a contrast.
+        On a corpus with method context (format 2: records with ``context``), the
+        same alignment runs over names sharing an identical context (the exact
+        sequence of Javadoc, signature and body words; the name itself is not in
+        it): contexts of fewer than ``min_context_tokens`` = 12 words or fewer than
+        ``min_context_distinct`` = 6 distinct words (``return count;``, a one-line
+        setter) are ignored, and so is a context seen under more than
+        ``max_context_names`` = 3 distinct names (stubs, dispatch boilerplate);
+        names of one and the same class (type name) do not count. A pair is kept
+        when at least ``min_bodies`` = 3 distinct contexts support it, from at
+        least ``min_body_types`` = 3 distinct type names, and more contexts than
+        classes where it alternates as a contrast. A method that only delegates
+        (``size() { return count(); }``) is not used as evidence: its context is
+        a few words (``int count``), and without operators and literals it cannot
+        tell an alias from ``isEmpty() { return size() == 0; }``. Each pair
+        records which rule found it (``source``: ``summary``, ``body`` or both).
     abbreviation
         Over alphabetic tokens seen ``min_count`` = 5 times in names, ``s`` abbreviates
         ``l`` (``len(l) >= len(s) + 2``, same first letter) when ``s`` is a prefix
@@ -458,8 +600,8 @@ def mine_constraints(corpus_dir: str | Path, settings: MiningSettings | None = N
     Parameters
     ----------
     corpus_dir : path
-        A folder written by ``wrdscore ingest``; only ``tokens``, ``type``,
-        ``path`` and ``summary`` are read (``context`` is not needed).
+        A folder written by ``wrdscore ingest``; ``tokens``, ``type``, ``path``,
+        ``summary`` and, where records have it, ``context`` are read.
     settings : MiningSettings, optional
         Thresholds; the defaults above.
 
@@ -493,10 +635,11 @@ def mine_constraints(corpus_dir: str | Path, settings: MiningSettings | None = N
 def write_pairs(pairs: Iterable[MinedPair], path: str | Path) -> Path:
     """Write pairs as a tab-separated file with a header (atomically).
 
-    Columns: ``kind a b support frames example`` (see :class:`MinedPair`).
+    Columns: ``kind a b support frames example source`` (see :class:`MinedPair`;
+    an unrecorded source is written ``-``).
     """
     with atomic_write(path) as fh:
-        fh.write(_HEADER + "\n")
+        fh.write(HEADER + "\n")
         for line in format_pairs(pairs):
             fh.write(line + "\n")
     return Path(path)
@@ -506,11 +649,11 @@ def format_pairs(pairs: Iterable[MinedPair]) -> Iterator[str]:
     """One tab-separated line per pair (no header)."""
     for p in pairs:
         example = p.example.replace("\t", " ").replace("\n", " ")
-        yield f"{p.kind}\t{p.a}\t{p.b}\t{p.support}\t{p.frames}\t{example}"
+        yield f"{p.kind}\t{p.a}\t{p.b}\t{p.support}\t{p.frames}\t{example}\t{p.source or '-'}"
 
 
 def read_pairs(path: str | Path) -> list[MinedPair]:
-    """Read a file written by :func:`write_pairs`.
+    """Read a file written by :func:`write_pairs` (or an older one without ``source``).
 
     Raises
     ------
@@ -521,16 +664,20 @@ def read_pairs(path: str | Path) -> list[MinedPair]:
     if not p.is_file():
         raise WrdscoreError(f"pairs file {p} does not exist")
     lines = p.read_text(encoding="utf-8").splitlines()
-    if not lines or lines[0] != _HEADER:
-        raise WrdscoreError(f"{p}: not a pairs file (expected the header {_HEADER!r})")
+    if not lines or lines[0] not in (HEADER, _OLD_HEADER):
+        raise WrdscoreError(f"{p}: not a pairs file (expected the header {HEADER!r})")
+    columns = len(lines[0].split("\t"))
     out = []
     for lineno, line in enumerate(lines[1:], 2):
         parts = line.split("\t")
-        if len(parts) != 6 or parts[0] not in KINDS:
-            raise WrdscoreError(f"{p}: line {lineno} is not 'kind a b support frames example'")
+        if len(parts) != columns or parts[0] not in KINDS:
+            raise WrdscoreError(f"{p}: line {lineno} is not '{lines[0].replace(chr(9), ' ')}'")
+        source = parts[6] if columns == 7 and parts[6] != "-" else ""
         try:
             out.append(
-                MinedPair(parts[0], parts[1], parts[2], int(parts[3]), int(parts[4]), parts[5])
+                MinedPair(
+                    parts[0], parts[1], parts[2], int(parts[3]), int(parts[4]), parts[5], source
+                )
             )
         except ValueError:
             raise WrdscoreError(

@@ -1,12 +1,12 @@
-"""Word2Vec and FastText token vectors, trained with gensim on one sentence per name."""
+"""Word2Vec and FastText token vectors, trained with gensim on one sentence per document."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable
+from types import GeneratorType
 
 from gensim.models import FastText, KeyedVectors, Word2Vec
 
-from wrdscore.embeddings._documents import TokenDocuments
 from wrdscore.errors import WrdscoreError
 
 GENSIM_METHODS = ("word2vec", "fasttext")
@@ -14,23 +14,8 @@ GENSIM_METHODS = ("word2vec", "fasttext")
 DEFAULT_WINDOW = 2
 
 
-class _Sentences:
-    """The documents as gensim's restartable iterable of sentences.
-
-    gensim makes one pass for its vocabulary and one per epoch; a list of the
-    sentences would hold every token as a Python string (~60 bytes), where the
-    documents hold it as one int64.
-    """
-
-    def __init__(self, docs: TokenDocuments) -> None:
-        self.docs = docs
-
-    def __iter__(self) -> Iterator[list[str]]:
-        return self.docs.sentences()
-
-
 def train_gensim(
-    docs: TokenDocuments,
+    docs: Iterable[list[str]],
     method: str,
     *,
     dim: int = 50,
@@ -42,16 +27,16 @@ def train_gensim(
     bucket: int = 20_000,
     min_n: int = 3,
     max_n: int = 5,
+    sg: int = 1,
 ) -> KeyedVectors:
-    """Train skip-gram Word2Vec or FastText vectors, one "sentence" per document.
-
-    Skip-gram rather than CBOW because most sub-tokens of a code corpus are rare,
-    and skip-gram learns rare words better (Mikolov et al. 2013).
+    """Train Word2Vec or FastText vectors, one "sentence" per document.
 
     Parameters
     ----------
-    docs : TokenDocuments
-        The training documents (method names and/or summaries).
+    docs : iterable of list of str
+        The training documents, re-iterable (a list, or a
+        :class:`~wrdscore.embeddings.CorpusDocuments` streaming from disk): gensim
+        reads them once for its vocabulary and once per epoch. Not a generator.
     method : {"word2vec", "fasttext"}
         FastText adds character n-grams (``min_n``..``max_n`` characters hashed into
         ``bucket`` rows), so tokens never seen in training still get vectors.
@@ -59,6 +44,11 @@ def train_gensim(
         As in gensim; ``window`` defaults to 2. With ``workers=1`` the same corpus
         and seed give identical vectors (gensim seeds its own generator and hashes
         n-grams with its own function, independent of ``PYTHONHASHSEED``).
+    sg : {1, 0}
+        1: skip-gram (the default: most sub-tokens of a code corpus are rare, and
+        skip-gram learns rare words better, Mikolov et al. 2013); 0: CBOW, which
+        averages the window's words to predict the middle one, faster on long
+        context documents.
 
     Returns
     -------
@@ -67,8 +57,7 @@ def train_gensim(
 
     Examples
     --------
-    >>> docs = TokenDocuments.from_token_lists([["get", "name"], ["set", "name"]] * 20)
-    >>> kv = train_gensim(docs, "word2vec", dim=8, epochs=2)
+    >>> kv = train_gensim([["get", "name"], ["set", "name"]] * 20, "word2vec", dim=8, epochs=2)
     >>> kv.vector_size, sorted(kv.index_to_key), int(kv.get_vecattr("name", "count"))
     (8, ['get', 'name', 'set'], 40)
     """
@@ -77,22 +66,29 @@ def train_gensim(
     for option, value in (("--dim", dim), ("--window", window or 1), ("--epochs", epochs)):
         if value < 1:
             raise WrdscoreError(f"{option} must be at least 1, not {value}")
-    if docs.n_docs == 0:
-        raise WrdscoreError("the corpus has no tokens to train on")
-    if int(docs.counts.max()) < min_count:
-        raise WrdscoreError(f"no token occurs --min-count {min_count} times; lower --min-count")
+    if sg not in (0, 1):
+        raise WrdscoreError(f"--sg must be 0 (CBOW) or 1 (skip-gram), not {sg}")
+    if isinstance(docs, GeneratorType):
+        raise TypeError("docs must be re-iterable (a list or CorpusDocuments), not a generator")
     common = {
-        "sentences": _Sentences(docs),
         "vector_size": dim,
         "window": window or DEFAULT_WINDOW,
         "min_count": min_count,
         "epochs": epochs,
         "seed": seed,
         "workers": workers,
-        "sg": 1,
+        "sg": sg,
     }
     if method == "word2vec":
         model = Word2Vec(**common)
     else:
         model = FastText(**common, bucket=bucket, min_n=min_n, max_n=max_n)
+    # What the constructor would do with ``sentences``, in two steps so that an empty
+    # vocabulary is an error message rather than gensim's exception.
+    model.build_vocab(corpus_iterable=docs)
+    if len(model.wv) == 0:
+        if model.corpus_count == 0:
+            raise WrdscoreError("the corpus has no tokens to train on")
+        raise WrdscoreError(f"no token occurs --min-count {min_count} times; lower --min-count")
+    model.train(corpus_iterable=docs, total_examples=model.corpus_count, epochs=epochs)
     return model.wv

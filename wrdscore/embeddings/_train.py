@@ -16,16 +16,8 @@ from gensim.models import KeyedVectors
 
 from wrdscore import __version__
 from wrdscore.atomic import check_output_dir
-from wrdscore.corpora import Corpus, open_corpus, split_identifier
-from wrdscore.embeddings._cooccurrence import (
-    WEIGHTINGS,
-    check_window,
-    cooccurrence_matrix,
-    ppmi,
-    svd_embeddings,
-)
-from wrdscore.embeddings._docfreq import document_frequencies
-from wrdscore.embeddings._documents import TokenDocuments
+from wrdscore.corpora import Corpus, open_corpus
+from wrdscore.embeddings._cooccurrence import WEIGHTINGS, check_window, ppmi, svd_embeddings
 from wrdscore.embeddings._gensim import DEFAULT_WINDOW, train_gensim
 from wrdscore.embeddings._specialise import (
     DEFAULT_SPECIALISE_METHOD,
@@ -34,24 +26,37 @@ from wrdscore.embeddings._specialise import (
     specialise_from_corpus,
 )
 from wrdscore.embeddings._store import save_embeddings
+from wrdscore.embeddings._stream import (
+    TEXT_PARTS,
+    CorpusDocuments,
+    document_stats,
+    parse_text,
+    record_documents,
+    streamed_cooccurrence,
+)
 from wrdscore.embeddings._vectors import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 
 METHODS = ("svd", "word2vec", "fasttext")
-TEXTS = ("names", "summaries", "both")
+#: The single parts of ``--text``; any of them joined by "+" (``names+context``),
+#: and ``both``, are accepted too (:func:`~wrdscore.embeddings._stream.parse_text`).
+TEXTS = (*TEXT_PARTS, "both")
 _SHORT = {"svd": "svd", "word2vec": "w2v", "fasttext": "ft"}
 
 
 def corpus_documents(corpus_dir: str | Path, text: str = "names") -> Iterator[list[str]]:
-    """The training documents of a corpus: sub-token lists, one per name and/or summary.
+    """The training documents of a corpus, streamed: sub-token lists.
 
     Parameters
     ----------
     corpus_dir : path
         A folder written by ``wrdscore ingest``.
-    text : {"names", "summaries", "both"}
+    text : str
         ``names``: each method name's tokens; ``summaries``: each Javadoc summary's
         words, split with :func:`~wrdscore.corpora.split_identifier` like names are;
+        ``context``: each method's context (needs a corpus of format 2); parts joined
+        by ``+`` (``names+context``, ``names+summaries+context``): one document per
+        method, its parts in that order (name tokens, then summary, then context);
         ``both``: each name and each summary as separate documents.
 
     Examples
@@ -60,27 +65,23 @@ def corpus_documents(corpus_dir: str | Path, text: str = "names") -> Iterator[li
     >>> from wrdscore.corpora import CorpusWriter
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> with CorpusWriter(d) as w:
-    ...     w.write({"name": "getName", "tokens": ["get", "name"], "summary": "The name."})
-    ...     w.write_manifest({})
-    >>> list(corpus_documents(d, "both"))
-    [['get', 'name'], ['the', 'name']]
+    ...     w.write({"name": "getName", "tokens": ["get", "name"], "summary": "The name.",
+    ...              "context": "the name string name"})
+    ...     w.write_manifest({"format": 2})
+    >>> list(corpus_documents(d, "both")), list(corpus_documents(d, "names+context"))
+    ([['get', 'name'], ['the', 'name']], [['get', 'name', 'the', 'name', 'string', 'name']])
     """
-    _check_text(text)
     # The checks run at the call; the records are then streamed.
-    return _documents(open_corpus(corpus_dir).iter_methods(), text)
+    return iter(CorpusDocuments(open_corpus(corpus_dir), text))
 
 
 def _check_text(text: str) -> None:
-    if text not in TEXTS:
-        raise WrdscoreError(f"unknown --text {text!r}; choose one of {', '.join(TEXTS)}")
+    parse_text(text)
 
 
 def _documents(records: Iterator[dict[str, Any]], text: str) -> Iterator[list[str]]:
-    for record in records:
-        if text != "summaries":
-            yield list(record.get("tokens") or split_identifier(record.get("name") or ""))
-        if text != "names" and record.get("summary"):
-            yield split_identifier(record["summary"])
+    """The documents of ``records`` for ``text`` (what a Dask partition reads, too)."""
+    return record_documents(records, parse_text(text))
 
 
 def _svd_vectors(
@@ -111,17 +112,20 @@ class _Trained:
 def _train_here(
     corpus: Corpus, method: str, text: str, min_count: int, window: int | None, **options: Any
 ) -> _Trained:
-    docs = TokenDocuments.from_token_lists(_documents(corpus.iter_methods(), text))
-    if docs.n_docs == 0:
+    # Every pass streams the corpus from disk: the documents are never all in memory.
+    docs = CorpusDocuments(corpus, text)
+    stats = document_stats(docs)
+    if stats.n_docs == 0:
         raise WrdscoreError(f"corpus {corpus.path} has no {text} to train on (it is empty)")
-    doc_freq = document_frequencies(docs)
     if method == "svd":
-        pruned = docs.prune(min_count)
-        matrix = cooccurrence_matrix(pruned, window)
-        kv = _svd_vectors(pruned.vocab, pruned.counts, matrix, **options)
+        # The vocabulary is sorted by count, so the kept tokens are a prefix of it.
+        keep = int(np.count_nonzero(stats.counts >= min_count))
+        vocab, counts = stats.vocab[:keep], stats.counts[:keep]
+        matrix = streamed_cooccurrence(docs, vocab, counts, window)
+        kv = _svd_vectors(vocab, counts, matrix, **options)
     else:
         kv = train_gensim(docs, method, window=window, min_count=min_count, **options)
-    return _Trained(kv, doc_freq, docs.n_docs, int(docs.counts.sum()), len(docs.vocab))
+    return _Trained(kv, stats.doc_freq, stats.n_docs, int(stats.counts.sum()), len(stats.vocab))
 
 
 def _train_on_cluster(
@@ -151,7 +155,7 @@ def _train_on_cluster(
         kv = _svd_vectors(stats.vocab[:keep], stats.counts[:keep], matrix, **options)
     else:
         # gensim trains here, on the documents streamed from the corpus (see the README).
-        docs = TokenDocuments.from_token_lists(_documents(corpus.iter_methods(), text))
+        docs = CorpusDocuments(corpus, text)
         kv = train_gensim(docs, method, window=window, min_count=min_count, **options)
     return _Trained(kv, stats.doc_freq, stats.n_docs, int(stats.counts.sum()), len(stats.vocab))
 
@@ -170,6 +174,7 @@ def train_embeddings(
     text: str = "names",
     weighting: str = "raw",
     bucket: int = 20_000,
+    sg: int = 1,
     name: str | None = None,
     specialise: bool = False,
     specialise_method: str = DEFAULT_SPECIALISE_METHOD,
@@ -186,25 +191,32 @@ def train_embeddings(
     method : {"svd", "word2vec", "fasttext"}
         ``svd``: truncated SVD of the sparse co-occurrence matrix, ``E = 1/2 U Sigma``
         (the WRDScore paper; see :func:`cooccurrence_matrix`); ``word2vec`` and
-        ``fasttext``: gensim skip-gram, one sentence per document.
+        ``fasttext``: gensim skip-gram or CBOW (``sg``), one sentence per document.
     output : path
         The MODEL_DIR to write (refused if it exists, unless ``force``).
     dim : int
         Vector dimension.
     window : int, optional
-        Context window; default the whole name for ``svd``, 2 for the gensim methods.
+        Context window; default the whole document for ``svd`` on names and
+        summaries, else 2 (the gensim methods, and ``svd`` on any text with
+        ``context``, whose documents of up to 256 + name tokens would otherwise pair
+        every token with every other).
     min_count : int
         Tokens rarer than this get no vector (document frequencies keep them all).
     epochs, workers : int
         gensim only. ``workers=1`` makes training deterministic.
     seed : int
         Random seed (SVD start vector, gensim initialisation).
-    text : {"names", "summaries", "both"}
-        Which text to train on (see :func:`corpus_documents`).
+    text : str
+        Which text to train on: ``names``, ``summaries``, ``context``, parts joined
+        by ``+``, or ``both`` (see :func:`corpus_documents`). The documents are
+        streamed from the corpus on disk in every pass, never all held in memory.
     weighting : {"raw", "ppmi"}
         ``svd`` only: raw counts (the paper) or positive PMI before the SVD.
     bucket : int
         ``fasttext`` only: number of hashed character n-gram vectors.
+    sg : {1, 0}
+        gensim methods: 1 skip-gram, 0 CBOW.
     name : str, optional
         Label in score signatures; default ``<corpus label>-<method>-<dim>``
         (``-cf`` or ``-ar`` appended when specialised).
@@ -236,7 +248,7 @@ def train_embeddings(
     --------
     >>> import tempfile, pathlib
     >>> from wrdscore.atomic import atomic_dir
-    >>> from wrdscore.corpora import CorpusWriter
+    >>> from wrdscore.corpora import CorpusWriter, split_identifier
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> with atomic_dir(d / "c") as tmp, CorpusWriter(tmp) as w:
     ...     for n in ["getName", "setName", "getValue", "setValue", "isEmpty"]:
@@ -254,7 +266,9 @@ def train_embeddings(
         raise WrdscoreError(
             f"unknown --weighting {weighting!r}; choose one of {', '.join(WEIGHTINGS)}"
         )
-    _check_text(text)
+    parts = parse_text(text)
+    if sg not in (0, 1):
+        raise WrdscoreError(f"--sg must be 0 (CBOW) or 1 (skip-gram), not {sg}")
     if specialise and specialise_method not in SPECIALISE_METHODS:
         raise WrdscoreError(
             f"unknown --specialise-method {specialise_method!r}; choose one of "
@@ -265,6 +279,10 @@ def train_embeddings(
     check_output_dir(output, force)  # before the training, not after it
     # The records of the corpus opened here, whose manifest hash goes into the metadata.
     corpus = open_corpus(corpus_dir)
+    if "context" in parts:
+        corpus.require_context()
+    if window is None and (method != "svd" or "context" in parts):
+        window = DEFAULT_WINDOW
     started = time.perf_counter()
     options: dict[str, Any] = (
         {"dim": dim, "weighting": weighting, "seed": seed}
@@ -275,6 +293,7 @@ def train_embeddings(
             "seed": seed,
             "workers": workers,
             "bucket": bucket,
+            "sg": sg,
         }
     )
     if scheduler is None:
@@ -292,7 +311,7 @@ def train_embeddings(
     short = "ppmi" if method == "svd" and weighting == "ppmi" else _SHORT[method]
     params: dict[str, Any] = {
         "dim": dim,
-        "window": window if window or method == "svd" else DEFAULT_WINDOW,
+        "window": window,
         "min_count": min_count,
         "seed": seed,
         "text": text,
@@ -300,7 +319,7 @@ def train_embeddings(
     if method == "svd":
         params["weighting"] = weighting
     else:
-        params.update(epochs=epochs, workers=workers, sg=1)
+        params.update(epochs=epochs, workers=workers, sg=sg)
     if method == "fasttext":
         params["bucket"] = bucket
     meta = {
