@@ -609,8 +609,11 @@ class EmbeddingMetric(Metric):
         self._fill_cache([t for t in tokens if t not in self._cache])
         table = np.zeros((len(tokens), self.embeddings.dim))
         unseen = np.zeros(len(tokens), dtype=bool)
-        for j, t in enumerate(tokens):
-            table[j], unseen[j] = self._cache[t]
+        if tokens:
+            # One stacking call instead of a row assignment per token.
+            vecs, flags = zip(*map(self._cache.__getitem__, tokens), strict=True)
+            np.stack(vecs, out=table)
+            unseen[:] = flags
         return rows, tokens, table, unseen
 
     def batch_sums(self, token_lists: Sequence[Tokens]) -> tuple[NDArray[np.float64], int]:
