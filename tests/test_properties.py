@@ -11,13 +11,12 @@ Why symmetry holds, and how exactly:
 - WRDScore: the masses are each side's own (norm) weights, so swapping the sides gives
   the transposed transport problem, whose optimal plan is the transposed plan when the
   optimum is unique; P and R then swap. The optimum is unique for vectors in general
-  position, as random continuous vectors of two or more dimensions are; repeated
-  tokens give tied plans, but every one of them has the same P and R (a token's flow
-  is averaged with its own mass). The solver runs on the transposed problem, in
-  another pivot order and with the other side's masses rescaled, so equality is
-  asserted to 1e-12 (it came out exact in every case tried). When vectors are not in
-  general position the optimum can be a whole face of plans with different clipped P
-  and R; see ``test_wrdscore_tied_plans``.
+  position, as random continuous vectors of two or more dimensions are, when no token
+  repeats on a side. The solver runs on the transposed problem, in another pivot order
+  and with the other side's masses rescaled, so equality is asserted to 1e-12. When the
+  optimum is a whole face of plans (collinear vectors, or copies of one token between
+  which flow moves at no cost) the clipped P and R depend on the plan returned, so
+  symmetry is checked on the pairs without repeats; see ``test_wrdscore_tied_plans``.
 """
 
 from __future__ import annotations
