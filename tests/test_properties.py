@@ -6,8 +6,9 @@ or inf, every value in [0, 1] (both clip cosines at 0 by default), and F1 symmet
 Why symmetry holds, and how exactly:
 
 - BERTScore: swapping the sides transposes the cosine matrix, so precision and recall
-  swap and F1 = 2PR / (P + R) is unchanged. The matrix is computed bitwise transposed,
-  so F1 is equal exactly (asserted with ``==``).
+  swap and F1 = 2PR / (P + R) is unchanged. The batched matrix products sum in another
+  order for the swapped pair, so equality is asserted to 1e-12 (hypothesis found a
+  last-bit difference).
 - WRDScore: the masses are each side's own (norm) weights, so swapping the sides gives
   the transposed transport problem, whose optimal plan is the transposed plan when the
   optimum is unique; P and R then swap. The optimum is unique for vectors in general
@@ -84,14 +85,14 @@ def test_wrdscore_is_finite_in_range_and_symmetric(case):
 
 @settings(max_examples=150, deadline=None)
 @given(cases())
-def test_bertscore_is_finite_in_range_and_exactly_symmetric(case):
+def test_bertscore_is_finite_in_range_and_symmetric(case):
     emb, refs, preds = case
     metric = get_metric("bertscore", embeddings=emb)
     ab, ba = metric.score(refs, preds), metric.score(preds, refs)
     _check(ab)
     _check(ba)
-    assert ab.f1.tolist() == ba.f1.tolist()
-    assert ab.precision.tolist() == ba.recall.tolist()
+    np.testing.assert_allclose(ab.f1, ba.f1, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(ab.precision, ba.recall, rtol=0, atol=1e-12)
 
 
 def test_wrdscore_tied_plans():
