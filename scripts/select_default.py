@@ -2,7 +2,8 @@
 
 Most settings are fixed on principle (see MODEL_CARD.md): FastText (the default must
 give unseen tokens vectors), 50 dimensions, CBOW, 5 epochs, min-count 5, window 5 on
-context documents, a shrunk n-gram table. Only a few candidates differ, in what they
+context documents, 100,000 n-gram buckets (the bundled default then shrinks them to 20,000
+to fit the package's size budget). Only a few candidates differ, in what they
 learn from (names, method context, both) and whether the vectors are specialised for
 similarity with pairs mined from the same corpus (``wrdscore train --specialise``).
 
@@ -53,7 +54,7 @@ SHARED: dict[str, Any] = {
 #: name -> (train_embeddings overrides, specialise afterwards?)
 CANDIDATES: dict[str, tuple[dict[str, Any], bool]] = {
     # The previous default's recipe (names only, window 2, 20 epochs) on the new corpus.
-    "names": ({"text": "names", "window": 2, "epochs": 20, "min_count": 2}, False),
+    "names": ({"text": "names", "sg": 1, "window": 2, "epochs": 20, "min_count": 2}, False),
     "context": ({"text": "context"}, False),
     "names+context": ({"text": "names+context"}, False),
     "context, specialised": ({"text": "context"}, True),

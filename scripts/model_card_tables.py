@@ -1,0 +1,96 @@
+"""Tables for the model card: the bundled default beside earlier models, on the paper's pairs.
+
+For each MODEL_DIR given (label=PATH), WRDScore F1 at the metric's default settings on the
+WRDScore paper's 150 rated pairs (packaged copy): Spearman / MSE / MAE per set and overall,
+Spearman on the pairs with ROUGE-1 = 0; the cosine of token pairs people would call
+synonyms, abbreviations or opposites; and WRDScore F1 on the rank errors quoted in issue 11.
+Nothing here chooses anything: the choice is made by ``scripts/select_default.py``.
+
+Usage::
+
+    python scripts/model_card_tables.py old=work-data/old-default new=wrdscore/data/default
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+from scipy.stats import spearmanr
+
+from wrdscore import get_metric
+from wrdscore.embeddings import load_embeddings, similarity
+from wrdscore.human_eval import load_paper_ratings
+
+TOKEN_PAIRS = [
+    ("size", "count"),
+    ("size", "length"),
+    ("remove", "delete"),
+    ("init", "initialize"),
+    ("num", "number"),
+    ("cfg", "config"),
+    ("blank", "empty"),
+    ("add", "remove"),
+    ("get", "set"),
+    ("left", "right"),
+    ("encode", "decode"),
+    ("min", "max"),
+]
+CASES = [
+    ("rotate right", "rotate left"),
+    ("get", "set"),
+    ("darken color", "lighten color"),
+    ("encode block", "decode block"),
+    ("is blank", "is empty"),
+    ("pick", "sample"),
+    ("get number of roles", "get num roles"),
+    ("is image", "is photo"),
+]
+
+
+def main() -> None:
+    models = dict(arg.split("=", 1) for arg in sys.argv[1:])
+    pairs = load_paper_ratings()
+    refs, preds, human = list(pairs.references), list(pairs.predictions), pairs.human
+    sets = np.array(pairs.sets)
+    rouge = get_metric("rouge1").score(refs, preds)
+    r1 = np.asarray(rouge.values[rouge.primary])
+    scores = {"ROUGE-1": r1}
+    embs = {}
+    for label, path in models.items():
+        embs[label] = load_embeddings(path)
+        scores[label] = get_metric("wrd", embeddings=embs[label]).score(refs, preds).f1
+
+    def cell(s: np.ndarray, mask: np.ndarray) -> str:
+        err = s[mask] - human[mask]
+        rho = spearmanr(s[mask], human[mask])[0]
+        return f"{rho:.3f} / {np.mean(err**2):.4f} / {np.mean(np.abs(err)):.4f}"
+
+    names = sorted(set(sets))
+    print("| scores | " + " | ".join(names) + " | all 150 | Spearman, ROUGE-1 = 0 |")
+    print("| --- |" + " ---: |" * (len(names) + 2))
+    zero = r1 == 0
+    for label, s in scores.items():
+        cells = [cell(s, sets == n) for n in names] + [cell(s, np.ones_like(zero))]
+        z = "-" if label == "ROUGE-1" else f"{spearmanr(s[zero], human[zero])[0]:.3f}"
+        print(f"| {label} | " + " | ".join(cells) + f" | {z} ({int(zero.sum())} pairs) |")
+
+    print("\n| tokens | " + " | ".join(models) + " |")
+    print("| --- |" + " ---: |" * len(models))
+    for a, b in TOKEN_PAIRS:
+        print(
+            f"| {a} / {b} | "
+            + " | ".join(f"{similarity(e, a, b):.2f}" for e in embs.values())
+            + " |"
+        )
+
+    print("\n| reference | prediction | people | ROUGE-1 | " + " | ".join(models) + " |")
+    print("| --- | --- | ---: | ---: |" + " ---: |" * len(models))
+    for ref, pred in CASES:
+        i = next(k for k in range(len(refs)) if refs[k] == ref and preds[k] == pred)
+        row = " | ".join(f"{scores[label][i]:.2f}" for label in models)
+        print(f"| {ref} | {pred} | {human[i]:.2f} | {r1[i]:.2f} | {row} |")
+
+
+if __name__ == "__main__":
+    main()
