@@ -140,8 +140,8 @@ def test_cli_reports_corrupt_model_on_one_line(model_dir):
 def test_bundled_default_loads_and_covers_unseen_tokens():
     emb = load_embeddings()
     assert emb is not None and emb.has_subword and emb.has_df and emb.dim == 50
-    assert emb.name == emb.meta["name"] and "artwork" not in emb
-    vecs, unseen = emb.lookup(["get", "artwork", "capitalized"], oov="subword")
+    assert emb.name == emb.meta["name"] and "xylophone" not in emb
+    vecs, unseen = emb.lookup(["get", "xylophone", "kaleidoscope"], oov="subword")
     assert unseen.tolist() == [False, True, True] and np.all(np.linalg.norm(vecs, axis=1) > 0)
     assert load_embeddings("default").sha == emb.sha
 
@@ -150,7 +150,7 @@ def test_bundled_default_loads_with_plain_gensim():
     from wrdscore.embeddings import default_model_path
 
     kv = KeyedVectors.load(str(default_model_path() / "vectors.kv"))
-    assert kv.vector_size == 50 and np.linalg.norm(kv["artwork"]) > 0
+    assert kv.vector_size == 50 and np.linalg.norm(kv["xylophone"]) > 0
 
 
 # --- the fast arrays (fast/): what scoring loads, without gensim -------------------
@@ -202,7 +202,7 @@ def test_bundled_default_subword_vectors_equal_gensims():
 
     emb = load_embeddings()
     kv = KeyedVectors.load(str(default_model_path() / "vectors.kv"))
-    words = ["artwork", "capitalized", "zz", "é", "日本語", "getURLs2", "x" * 40, "qj"]
+    words = ["xylophone", "kaleidoscope", "mandolinist", "quasarz", "日本語", "getURLs2", "x" * 40]
     vecs, unseen = emb.lookup(words, oov="subword")
     assert unseen.all()
     np.testing.assert_array_equal(vecs, np.array([kv[w] for w in words], dtype=np.float64))
