@@ -16,6 +16,9 @@ from __future__ import annotations
 import sys
 
 import numpy as np
+
+# Run as a script, this folder is on sys.path: the issue 11 cases have one home.
+from evaluate_specialise import CASES
 from scipy.stats import spearmanr
 
 from wrdscore import get_metric
@@ -35,16 +38,6 @@ TOKEN_PAIRS = [
     ("left", "right"),
     ("encode", "decode"),
     ("min", "max"),
-]
-CASES = [
-    ("rotate right", "rotate left"),
-    ("get", "set"),
-    ("darken color", "lighten color"),
-    ("encode block", "decode block"),
-    ("is blank", "is empty"),
-    ("pick", "sample"),
-    ("get number of roles", "get num roles"),
-    ("is image", "is photo"),
 ]
 
 

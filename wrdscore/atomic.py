@@ -37,6 +37,26 @@ def _temp_file(target: Path) -> str:
     return tmp
 
 
+def _temp_dir(target: Path, force: bool, suffix: str) -> Path:
+    """Create the temporary sibling folder of ``target`` (and its parent), or say why not.
+
+    An existing ``target`` is refused without ``force``, and one that is not a folder
+    always.
+
+    Shared by :func:`check_output_dir` and :func:`atomic_dir`, so the check made
+    before the work is exactly the one the real write makes.
+    """
+    if target.exists() and not force:
+        raise WrdscoreError(f"output {target} already exists (use --force to replace it)")
+    if target.exists() and not target.is_dir():
+        raise WrdscoreError(f"output {target} exists and is not a folder")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=suffix, dir=target.parent))
+    except OSError as exc:
+        raise _cannot_write(target, exc) from None
+
+
 def check_writable(path: str | os.PathLike[str]) -> Path:
     """Fail now, not after the work, if ``path`` could not be written atomically.
 
@@ -71,15 +91,7 @@ def check_output_dir(path: str | os.PathLike[str], force: bool = False) -> Path:
     wrdscore.errors.WrdscoreError: cannot write /proc/report: No such file or directory
     """
     target = Path(path)
-    if target.exists() and not force:
-        raise WrdscoreError(f"output {target} already exists (use --force to replace it)")
-    if target.exists() and not target.is_dir():
-        raise WrdscoreError(f"output {target} exists and is not a folder")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.rmdir(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".check", dir=target.parent))
-    except OSError as exc:
-        raise _cannot_write(target, exc) from None
+    os.rmdir(_temp_dir(target, force, ".check"))
     return target
 
 
@@ -154,17 +166,7 @@ def atomic_dir(path: str | os.PathLike[str], force: bool = False) -> Iterator[Pa
     ['a.txt']
     """
     target = Path(path)
-    if target.exists() and not force:
-        raise WrdscoreError(f"output {target} already exists (use --force to replace it)")
-    if target.exists() and not target.is_dir():
-        raise WrdscoreError(f"output {target} exists and is not a folder")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(
-            tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
-        )
-    except OSError as exc:
-        raise _cannot_write(target, exc) from None
+    tmp = _temp_dir(target, force, ".partial")
     try:
         yield tmp
         if target.exists() and not force:
