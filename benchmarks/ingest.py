@@ -45,33 +45,13 @@ from collections import Counter
 from itertools import zip_longest
 from pathlib import Path
 
+from _proc import memory, process_tree
+
 from wrdscore.corpora import open_corpus
 
 SRC_ZIP = Path("/usr/lib/jvm/openjdk-17/lib/src.zip")
 WORK = Path(__file__).resolve().parents[1] / "work-data" / "bench-ingest"
 CLI = [sys.executable, "-c", "from wrdscore.cli import app; app()"]
-
-
-def _tree(pid: int) -> list[int]:
-    pids, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        pids.append(p)
-        try:
-            for task in os.listdir(f"/proc/{p}/task"):
-                with open(f"/proc/{p}/task/{task}/children") as fh:
-                    todo.extend(int(c) for c in fh.read().split())
-        except OSError:
-            continue
-    return pids
-
-
-def _rss(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/statm") as fh:
-            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except OSError:
-        return 0
 
 
 def run_measured(cmd: list[str], cwd: Path | None = None) -> tuple[float, int]:
@@ -86,7 +66,7 @@ def run_measured(cmd: list[str], cwd: Path | None = None) -> tuple[float, int]:
     def sample() -> None:
         nonlocal peak
         while not done.is_set():
-            peak = max(peak, sum(_rss(p) for p in _tree(proc.pid)))
+            peak = max(peak, sum(memory(p)[0] for p in process_tree(proc.pid)))
             done.wait(0.02)
 
     sampler = threading.Thread(target=sample)

@@ -51,6 +51,7 @@ from pathlib import Path
 
 import numpy as np
 import ot
+from _proc import memory, process_tree
 
 SRC_ZIP = Path("/usr/lib/jvm/openjdk-17/lib/src.zip")
 # A method declaration: a modifier or type, then the name, then "(".
@@ -193,36 +194,6 @@ def naive_wrd(emb, refs, preds) -> np.ndarray:
     return out
 
 
-def _tree(pid: int) -> list[int]:
-    """``pid`` and all its descendants (from /proc)."""
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        try:
-            for task in os.listdir(f"/proc/{p}/task"):
-                with open(f"/proc/{p}/task/{task}/children") as fh:
-                    todo.extend(int(c) for c in fh.read().split())
-        except OSError:
-            pass
-    return out
-
-
-def _memory(pid: int) -> tuple[int, int]:
-    """RSS and PSS of one process, in bytes (0 once it is gone)."""
-    rss = pss = 0
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as fh:
-            for line in fh:
-                if line.startswith("Rss:"):
-                    rss = int(line.split()[1]) * 1024
-                elif line.startswith("Pss:"):
-                    pss = int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return rss, pss
-
-
 def run_measured(cmd: list[str]) -> tuple[float, float, float, float]:
     """Wall seconds, CPU seconds, peak summed RSS and PSS (MB) of a command and its workers."""
     peak = [0, 0]
@@ -233,7 +204,7 @@ def run_measured(cmd: list[str]) -> tuple[float, float, float, float]:
 
     def sample() -> None:
         while not done.is_set():
-            mem = [_memory(p) for p in _tree(proc.pid)]
+            mem = [memory(p) for p in process_tree(proc.pid)]
             peak[0] = max(peak[0], sum(m[0] for m in mem))
             peak[1] = max(peak[1], sum(m[1] for m in mem))
             time.sleep(0.02)
