@@ -7,6 +7,7 @@ names, never loads javalang, tree-sitter or rich.
 
 from typing import TYPE_CHECKING
 
+from wrdscore._lazy import lazy_getattr
 from wrdscore.corpora._defaults import DEFAULT_MAX_FILE_MB, DEFAULT_PARSER, PARSERS
 from wrdscore.corpora._tokenize import split_identifier, to_tokens
 
@@ -48,12 +49,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> object:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(f"wrdscore.corpora.{_LAZY[name]}"), name)
-    raise AttributeError(f"module 'wrdscore.corpora' has no attribute {name!r}")
+__getattr__ = lazy_getattr("wrdscore.corpora", _LAZY)
 
 
 __all__ = [

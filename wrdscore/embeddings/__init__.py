@@ -7,6 +7,7 @@ on first use of its names.
 
 from typing import TYPE_CHECKING
 
+from wrdscore._lazy import lazy_getattr
 from wrdscore.embeddings._inspect import (
     IdentifierVector,
     identifier_vector,
@@ -103,12 +104,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> object:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(f"wrdscore.embeddings.{_LAZY[name]}"), name)
-    raise AttributeError(f"module 'wrdscore.embeddings' has no attribute {name!r}")
+__getattr__ = lazy_getattr("wrdscore.embeddings", _LAZY)
 
 
 __all__ = [
