@@ -265,6 +265,12 @@ def study(tmp_path_factory):
     return root / "st"
 
 
+def _analyze(study, sheet, output):
+    return run(
+        "study", "analyze", "--study", study, "--ratings", sheet, "-m", "rouge1", "--output", output
+    )
+
+
 def _sheet(study, tmp_path, edit):
     lines = (study / "sheets" / "set1-rater1.csv").read_text().splitlines()
     rows = [line + "5" if line[0] not in "#i" else line for line in lines]
@@ -315,36 +321,14 @@ def _sheet(study, tmp_path, edit):
 )
 def test_bad_rating_sheets(study, tmp_path, edit, message):
     sheet, line = _sheet(study, tmp_path, edit)
-    result = run(
-        "study",
-        "analyze",
-        "--study",
-        study,
-        "--ratings",
-        sheet,
-        "-m",
-        "rouge1",
-        "--output",
-        tmp_path / "r",
-    )
+    result = _analyze(study, sheet, tmp_path / "r")
     assert_user_error(result, f"{sheet}:{line}: {message}")
     assert not (tmp_path / "r").exists()
 
 
 def test_duplicated_id_in_a_sheet(study, tmp_path):
     sheet, _ = _sheet(study, tmp_path, lambda rows, i: [*rows, rows[i]])
-    result = run(
-        "study",
-        "analyze",
-        "--study",
-        study,
-        "--ratings",
-        sheet,
-        "-m",
-        "rouge1",
-        "--output",
-        tmp_path / "r",
-    )
+    result = _analyze(study, sheet, tmp_path / "r")
     assert_user_error(result, "second rating of s1p")
 
 
