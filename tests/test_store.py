@@ -231,3 +231,71 @@ def test_ngram_hashes_match_gensim(word, min_n, max_n):
     from wrdscore.embeddings._subword import ngram_hashes
 
     assert ngram_hashes(word, min_n, max_n, 20_000) == ft_ngram_hashes(word, min_n, max_n, 20_000)
+
+
+def test_doc_freq_is_read_on_first_use_and_checked_then(model_dir):
+    emb = load_embeddings(model_dir)
+    assert emb.has_df and emb._doc_freq is None  # not parsed at load (start-up time)
+    assert emb.doc_freq == DOC_FREQ
+    (model_dir / "doc_freq.json").write_text("[1, 2]")
+    late = load_embeddings(model_dir)  # loads: nothing reads the frequencies yet
+    with pytest.raises(WrdscoreError, match=r"doc_freq\.json is not a model's"):
+        late.idf(["get"])
+
+
+def _forge_checked_model(model_dir: Path) -> Path:
+    """``model_dir`` with a NaN vector and a ``checked_sha256`` record matching it."""
+    from wrdscore.embeddings._vectors import full_sha
+
+    fast = model_dir / "fast"
+    vectors = np.load(fast / "vectors.npy")
+    vectors[1, 0] = np.nan
+    np.save(fast / "vectors.npy", vectors)
+    vocab = json.loads((fast / "vocab.json").read_text())
+    vocab["checked_sha256"] = full_sha(vocab["tokens"], vectors, None)
+    (fast / "vocab.json").write_text(json.dumps(vocab))
+    return model_dir
+
+
+def test_fast_arrays_record_the_hash_they_were_checked_with(model_dir):
+    from wrdscore.embeddings._vectors import full_sha
+
+    vocab = json.loads((model_dir / "fast" / "vocab.json").read_text())
+    vectors = np.load(model_dir / "fast" / "vectors.npy")
+    assert vocab["checked_sha256"] == full_sha(vocab["tokens"], vectors, None)
+    assert load_embeddings(model_dir).sha == vocab["checked_sha256"][:8]
+
+
+def test_a_users_model_dir_is_checked_whatever_its_record_says(model_dir):
+    _forge_checked_model(model_dir)
+    with pytest.raises(WrdscoreError, match="non-finite value"):
+        load_embeddings(model_dir)
+
+
+def test_trusted_load_skips_the_checks_only_for_the_recorded_arrays(model_dir, monkeypatch):
+    from wrdscore.embeddings import _store, _vectors
+
+    checked_sha = load_embeddings(model_dir).sha
+    calls = []
+    real = _vectors.check_vectors
+    monkeypatch.setattr(_vectors, "check_vectors", lambda *a, **k: calls.append(1) or real(*a, **k))
+    emb = _store._load_model_dir(model_dir, trusted=True)
+    assert calls == [] and emb.sha == checked_sha
+    # Arrays changed after the record was written: checked again (and refused here).
+    fast = model_dir / "fast"
+    vectors = np.load(fast / "vectors.npy")
+    vectors[0, 0] = np.inf
+    np.save(fast / "vectors.npy", vectors)
+    with pytest.raises(WrdscoreError, match="non-finite value"):
+        _store._load_model_dir(model_dir, trusted=True)
+    assert calls == [1]
+
+
+def test_bundled_default_skips_the_checks_it_passed_at_build_time(monkeypatch):
+    from wrdscore.embeddings import _vectors
+
+    calls = []
+    monkeypatch.setattr(_vectors, "check_vectors", lambda *a, **k: calls.append(1))
+    emb = load_embeddings()
+    assert calls == [] and emb._sha is not None
+    assert emb.sha == _vectors._sha(emb._keys, emb._vectors, emb._ngrams)

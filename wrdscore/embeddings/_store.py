@@ -24,15 +24,17 @@ A MODEL_DIR written by ``wrdscore train`` holds
 
 from __future__ import annotations
 
+import functools
 import json
 import pickle
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from wrdscore.atomic import atomic_dir
-from wrdscore.embeddings._vectors import TokenEmbeddings, _subword_parts
+from wrdscore.embeddings._vectors import TokenEmbeddings, _subword_parts, full_sha
 from wrdscore.embeddings._word2vec import read_word2vec
 from wrdscore.errors import WrdscoreError
 
@@ -151,6 +153,13 @@ def write_fast_arrays(kv: KeyedVectors, folder: Path) -> None:
         "min_n": min_n,
         "max_n": max_n,
     }
+    try:
+        TokenEmbeddings._from_arrays(vocab["tokens"], kv.vectors, ngrams=ngrams, name=str(folder))
+    except WrdscoreError:
+        pass  # vectors no metric can use: no record that they passed (loading refuses them)
+    else:
+        # The bundled default's loader skips the checks for arrays with this hash.
+        vocab["checked_sha256"] = full_sha(vocab["tokens"], kv.vectors, ngrams)
     (folder / "vocab.json").write_text(
         json.dumps(vocab, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
     )
@@ -216,7 +225,7 @@ def load_embeddings(path: str | Path | None = None) -> TokenEmbeddings:
                 f"the bundled default model is missing from {folder}; reinstall wrdscore or "
                 "rebuild it with scripts/build_default_model.sh"
             )
-        return _load_model_dir(folder)
+        return _load_model_dir(folder, trusted=True)
     p = Path(path)
     if p.is_dir():
         return _load_model_dir(p)
@@ -225,21 +234,32 @@ def load_embeddings(path: str | Path | None = None) -> TokenEmbeddings:
     return _load_vectors_file(p)
 
 
-def _load_model_dir(folder: Path, fast: bool = True) -> TokenEmbeddings:
+def _load_model_dir(folder: Path, fast: bool = True, trusted: bool = False) -> TokenEmbeddings:
+    """Load a MODEL_DIR (its ``fast/`` arrays if ``fast`` and present).
+
+    ``trusted`` (the bundled default only): fast arrays whose SHA-256 equals the one
+    recorded when they were checked (``checked_sha256`` in ``vocab.json``) skip
+    :func:`check_vectors`, 10-25 ms of every start-up. The hash is computed anyway
+    for the metric's signature. A user's MODEL_DIR is always checked: anyone can
+    write the record beside vectors that would not pass.
+    """
     meta_path = folder / MODEL_FILE
     if not meta_path.is_file():
         raise WrdscoreError(
             f"{folder} is not a model folder: no {MODEL_FILE} (create one with `wrdscore train`)"
         )
     meta = _read_json(meta_path)
-    doc_freq = _read_json(folder / DOC_FREQ_FILE)
-    if not isinstance(meta, dict) or not isinstance(doc_freq, dict) or "n_docs" not in meta:
-        raise WrdscoreError(f"{folder}: {MODEL_FILE} or {DOC_FREQ_FILE} is not a model's")
+    if not isinstance(meta, dict) or "n_docs" not in meta:
+        raise WrdscoreError(f"{folder}: {MODEL_FILE} is not a model's")
+    if not (folder / DOC_FREQ_FILE).is_file():
+        raise WrdscoreError(f"model file {folder / DOC_FREQ_FILE} is missing")
     vectors_path = folder / VECTORS_FILE
     if not vectors_path.is_file():
         raise WrdscoreError(f"model file {vectors_path} is missing")
     if fast and (folder / FAST_DIR / "vocab.json").is_file():
-        return _load_fast(folder, meta, doc_freq)
+        # Read on first use (IDF weighting), not at every load.
+        return _load_fast(folder, meta, functools.partial(_read_doc_freq, folder), trusted)
+    doc_freq = _read_doc_freq(folder)
     kv = _load_keyed_vectors(vectors_path)
     _check_dim(folder, meta, kv.vector_size)
     return TokenEmbeddings(
@@ -252,6 +272,13 @@ def _load_model_dir(folder: Path, fast: bool = True) -> TokenEmbeddings:
     )
 
 
+def _read_doc_freq(folder: Path) -> dict[str, int]:
+    doc_freq = _read_json(folder / DOC_FREQ_FILE)
+    if not isinstance(doc_freq, dict):
+        raise WrdscoreError(f"{folder}: {DOC_FREQ_FILE} is not a model's")
+    return doc_freq
+
+
 def _check_dim(folder: Path, meta: dict[str, Any], dim: int) -> None:
     if meta.get("dim") is not None and meta["dim"] != dim:
         raise WrdscoreError(
@@ -259,7 +286,12 @@ def _check_dim(folder: Path, meta: dict[str, Any], dim: int) -> None:
         )
 
 
-def _load_fast(folder: Path, meta: dict[str, Any], doc_freq: dict[str, int]) -> TokenEmbeddings:
+def _load_fast(
+    folder: Path,
+    meta: dict[str, Any],
+    doc_freq: Callable[[], dict[str, int]],
+    trusted: bool = False,
+) -> TokenEmbeddings:
     """A MODEL_DIR's ``fast/`` arrays, memory-mapped; gensim is loaded only if asked for."""
     fast = folder / FAST_DIR
     vocab = _read_json(fast / "vocab.json")
@@ -285,6 +317,10 @@ def _load_fast(folder: Path, meta: dict[str, Any], doc_freq: dict[str, int]) -> 
     if len(tokens) == 0:
         raise WrdscoreError(f"{fast}: the model has no vectors")
     _check_dim(folder, meta, vectors.shape[1])
+    checked = None
+    if trusted and isinstance(vocab.get("checked_sha256"), str):
+        digest = full_sha(tokens, vectors, ngrams)
+        checked = digest if digest == vocab["checked_sha256"] else None
     return TokenEmbeddings._from_arrays(
         tokens,
         vectors,
@@ -293,11 +329,12 @@ def _load_fast(folder: Path, meta: dict[str, Any], doc_freq: dict[str, int]) -> 
         min_n=min_n,
         max_n=max_n,
         name=str(meta.get("name", folder.name)),
-        doc_freq=doc_freq,
+        doc_freq_loader=doc_freq,
         n_docs=int(meta["n_docs"]),
         meta=meta,
         kv_loader=lambda: _load_keyed_vectors(folder / VECTORS_FILE),
         source=str(fast / "vectors.npy"),
+        checked_sha=checked,
     )
 
 

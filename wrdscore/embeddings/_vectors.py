@@ -109,12 +109,17 @@ def check_vectors(
 
 
 def _sha(keys: Sequence[str], vectors: NDArray, ngrams: NDArray | None) -> str:
+    return full_sha(keys, vectors, ngrams)[:8]
+
+
+def full_sha(keys: Sequence[str], vectors: NDArray, ngrams: NDArray | None) -> str:
+    """SHA-256 (hex) over the vocabulary and vectors; its first 8 digits name a model."""
     h = hashlib.sha256()
     h.update("\n".join(keys).encode("utf-8"))
     h.update(np.ascontiguousarray(vectors, dtype=np.float32).tobytes())
-    if ngrams is not None:
+    if ngrams is not None and len(ngrams):
         h.update(np.ascontiguousarray(ngrams, dtype=np.float32).tobytes())
-    return h.hexdigest()[:8]
+    return h.hexdigest()
 
 
 def vectors_sha(kv: KeyedVectors) -> str:
@@ -223,21 +228,26 @@ class TokenEmbeddings:
         index: dict[str, int] | None = None,
         source: str | None = None,
         allow_all_zero: bool = False,
+        checked_sha: str | None = None,
     ) -> None:
         if doc_freq is not None and not n_docs:
             raise ValueError("doc_freq needs n_docs > 0")
         # The one check every way of building embeddings passes through (gensim objects,
         # fast arrays, word2vec files, from_vectors): bad vectors stop here, at load time.
+        # Unless the caller proved these are arrays that passed it (checked_sha: their
+        # full SHA-256, equal to the one recorded when they were checked).
         source = source or name
-        check_vectors(keys, vectors, source, allow_all_zero=allow_all_zero)
-        if ngrams is not None and len(ngrams):
+        if checked_sha is None:
+            check_vectors(keys, vectors, source, allow_all_zero=allow_all_zero)
+        if checked_sha is None and ngrams is not None and len(ngrams):
             bad = np.flatnonzero(~np.isfinite(ngrams).all(axis=1))
             if len(bad):
                 raise WrdscoreError(
                     f"{source}: subword (n-gram) vector {int(bad[0])} has a non-finite value"
                 )
         self.name = name
-        self.doc_freq = dict(doc_freq) if doc_freq is not None else None
+        self._doc_freq = dict(doc_freq) if doc_freq is not None else None
+        self._doc_freq_loader: Callable[[], dict[str, int]] | None = None
         self.n_docs = n_docs
         self.meta = dict(meta or {})
         self._keys = keys
@@ -248,7 +258,7 @@ class TokenEmbeddings:
         self._counts = None if counts is None else np.asarray(counts, dtype=np.float64)
         self._ngrams = ngrams if ngrams is not None and len(ngrams) else None
         self._min_n, self._max_n = min_n, max_n
-        self._sha: str | None = None
+        self._sha: str | None = None if checked_sha is None else checked_sha[:8]
         self._kv = None
         self._kv_loader: Callable[[], KeyedVectors] | None = None
 
@@ -267,10 +277,21 @@ class TokenEmbeddings:
         n_docs: int | None = None,
         meta: dict[str, Any] | None = None,
         kv_loader: Callable[[], KeyedVectors] | None = None,
+        doc_freq_loader: Callable[[], dict[str, int]] | None = None,
         source: str | None = None,
         allow_all_zero: bool = False,
+        checked_sha: str | None = None,
     ) -> TokenEmbeddings:
-        """Embeddings from plain arrays; ``kv_loader`` gives the gensim object on demand."""
+        """Embeddings from plain arrays.
+
+        ``kv_loader`` gives the gensim object on demand and ``doc_freq_loader`` the
+        document frequencies (instead of ``doc_freq``; with ``n_docs``): parsing the
+        bundled model's 1.3 MB of them took 60-70 ms of every start-up, and only IDF
+        weighting needs them. ``checked_sha`` (the arrays' :func:`full_sha`, computed
+        by the caller) skips :func:`check_vectors` for arrays known to have passed it.
+        """
+        if doc_freq_loader is not None and not n_docs:
+            raise ValueError("doc_freq needs n_docs > 0")
         self = cls.__new__(cls)
         self._setup(
             keys,
@@ -285,8 +306,10 @@ class TokenEmbeddings:
             meta=meta,
             source=source,
             allow_all_zero=allow_all_zero,
+            checked_sha=checked_sha,
         )
         self._kv_loader = kv_loader
+        self._doc_freq_loader = doc_freq_loader
         return self
 
     @classmethod
@@ -369,9 +392,17 @@ class TokenEmbeddings:
         return self._ngrams is not None
 
     @property
+    def doc_freq(self) -> dict[str, int] | None:
+        """Training documents (method names) containing each token, if known."""
+        if self._doc_freq is None and self._doc_freq_loader is not None:
+            self._doc_freq = self._doc_freq_loader()
+            self._doc_freq_loader = None
+        return self._doc_freq
+
+    @property
     def has_df(self) -> bool:
         """Whether document frequencies (and so IDF weights) are available."""
-        return self.doc_freq is not None
+        return self._doc_freq is not None or self._doc_freq_loader is not None
 
     def __contains__(self, token: str) -> bool:
         return token in self._index
@@ -442,14 +473,15 @@ class TokenEmbeddings:
         WrdscoreError
             If the embeddings carry no document frequencies (a plain word2vec file).
         """
-        if self.doc_freq is None or not self.n_docs:
+        doc_freq = self.doc_freq
+        if doc_freq is None or not self.n_docs:
             raise WrdscoreError(
                 f"embeddings {self.name!r} have no document frequencies, so IDF weighting is "
                 "unavailable; train a model with `wrdscore train` or use weights='norm'"
             )
         n = self.n_docs
         return np.array(
-            [math.log((1 + n) / (1 + self.doc_freq.get(t, 0))) + 1.0 for t in tokens],
+            [math.log((1 + n) / (1 + doc_freq.get(t, 0))) + 1.0 for t in tokens],
             dtype=np.float64,
         )
 
