@@ -161,7 +161,7 @@ def test_read_study_errors(tmp_path):
         read_study(tmp_path)
     out, _ = _small_study(tmp_path)
     (out / "study.json").write_text('{"format": "other", "scale": 10}')
-    with pytest.raises(WrdscoreError, match="expected wrdscore-study/1"):
+    with pytest.raises(WrdscoreError, match="expected wrdscore-study/2"):
         read_study(out)
 
 

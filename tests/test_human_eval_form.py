@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import html
 import os
 import re
@@ -25,14 +26,14 @@ HOSTILE = [
     "<img src=x onerror=alert(1)>",
     "</script><script>document.title='pwned'</script>",
     'say "hi", then <!-- & leave',
-    "get name",
+    "=cmd|' /C calc'!A0",
 ]
 
 
 @pytest.fixture
 def study(tmp_path):
     refs = HOSTILE
-    preds = ["x</SCRIPT>y", "get name", "a,b", "<b>bold</b>"]
+    preds = ["x</SCRIPT>y", "@SUM(A1)", "a,b", "'quoted"]
     strata = [parse_stratum("4")]
     design = stratified_design({}, np.arange(4), 1, strata, seed=0)
     return read_study(write_study(tmp_path / "study", refs, preds, design, {}, strata, raters=1))
@@ -43,6 +44,36 @@ def test_page_embeds_data_only_as_escaped_json(study):
     assert page.count("<script") == 2 and page.lower().count("</script") == 2
     assert "<img" not in page and "<!--" not in page and "<b>" not in page
     assert "innerHTML" not in page and "\\u003cimg src=x onerror=alert(1)\\u003e" in page
+
+
+def test_sheets_escape_formulas_and_import_the_names_back(study, tmp_path):
+    # A spreadsheet would run a cell starting with = + - @ as a formula: every CSV the
+    # study writes puts an apostrophe first, and reading it back removes it.
+    for csv_file in (study.path / "pairs.csv", study.path / "sheets" / "set1-rater1.csv"):
+        rows = list(csv.reader(line for line in csv_file.open() if not line.startswith("#")))
+        cells = {cell for row in rows[1:] for cell in row[-4:]}
+        assert {"'=cmd|' /C calc'!A0", "'@SUM(A1)", "''quoted"} <= cells
+        assert not [cell for cell in cells if cell.startswith(tuple("=+-@"))]
+    assert sorted(p.prediction for p in study.pairs) == sorted(
+        ["x</SCRIPT>y", "@SUM(A1)", "a,b", "'quoted"]
+    )
+    lines = (study.path / "sheets" / "set1-rater1.csv").read_text().splitlines()
+    filled = tmp_path / "filled.csv"
+    filled.write_text("\n".join(f"{line}7" if line.startswith("s1p") else line for line in lines))
+    ratings = load_sheet_ratings(study, [filled])
+    assert sorted(ratings.references) == sorted(HOSTILE)
+    assert ratings.human.tolist() == [0.7] * 4
+
+
+def test_format_1_studies_read_their_cells_as_they_are(study):
+    # Before the escaping (format 1), a name starting with an apostrophe was written as is.
+    meta = study.path / "study.json"
+    meta.write_text(meta.read_text().replace("wrdscore-study/2", "wrdscore-study/1"))
+    pairs = study.path / "pairs.csv"
+    pairs.write_text(pairs.read_text().replace(",''quoted", ",'quoted"))
+    old = read_study(study.path)
+    assert "'quoted" in [p.prediction for p in old.pairs]
+    assert "'=cmd|' /C calc'!A0" in [p.reference for p in old.pairs]
 
 
 def test_render_form_escapes_every_markup_character():
@@ -91,7 +122,7 @@ def test_form_in_headless_chromium_exports_a_valid_sheet(study, tmp_path):
     assert "self-test: exported" in dom
     # Hostile names are shown as text: escaped in the DOM, no element made from them.
     assert "&lt;img src=x onerror=alert(1)&gt;" in dom
-    assert "<img" not in dom and "<b>" not in dom and "&lt;b&gt;bold" in dom
+    assert "<img" not in dom and "&lt;img" in dom
     assert re.search(r"<title>[^<]*rater 1 of 1</title>", dom)
     exported = html.unescape(re.search(r'<pre id="export-output">(.*?)</pre>', dom, re.S)[1])
     sheet = tmp_path / "returned" / "set1-rater1.csv"

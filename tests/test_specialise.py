@@ -79,6 +79,28 @@ def test_contrast_confidence_rule_needs_classes_and_frames():
     assert contrast["left", "right"].support == 3
 
 
+def test_contrast_needs_the_pair_to_alternate_where_both_are_named():
+    # count/size alternate as siblings (getCount/getSize) in 3 classes and 2 frames, but
+    # 7 more classes name both in other shapes (size() beside countItems()): 3 of 10
+    # classes is under the rate of 1/3, so they are not paired operations. get/set
+    # alternate in every class that names both.
+    paired = [record(n, c) for c in "ABC" for n in ("getCount", "getSize", "count", "size")]
+    apart = [record(n, c) for c in "DEFGHIJ" for n in ("size", "countItems")]
+    beans = [record(n, c) for c in "ABC" for n in ("getName", "setName", "getKey", "setKey")]
+
+    def by_class(recs):  # ingest writes a class's methods together
+        return sorted(recs, key=lambda r: r["path"])
+
+    recs = by_class(paired + apart + beans)
+    contrast = pairs_of(mine_records(recs), "contrast")
+    assert ("count", "size") not in contrast and ("get", "set") in contrast
+    # 3 of 9 classes is a third: kept, with the same support as without the rule.
+    contrast = pairs_of(mine_records(by_class(paired + apart[2:] + beans)), "contrast")
+    assert contrast["count", "size"].support == 3
+    everything = MiningSettings(min_alternation_rate=0.0)
+    assert ("count", "size") in pairs_of(mine_records(recs, everything), "contrast")
+
+
 def test_contrast_skips_crowded_slots():
     # getA..getF in each class: the slot "get _" has 6 fillers > max_fillers 5.
     # (ingest writes the methods of a file consecutively, and the miner relies on it)

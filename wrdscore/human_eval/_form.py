@@ -75,6 +75,11 @@ pre { background: #f4f4f4; padding: 0.5em; white-space: pre-wrap; }
   function csvField(value) {
     return /[",\\r\\n]|^\\s|\\s$/.test(value) ? '"' + value.replace(/"/g, '""') + '"' : value;
   }
+  // The same escaping as the CSV sheets (wrdscore.human_eval.sheet_cell): a name that
+  // starts like a spreadsheet formula gets an apostrophe, which the import removes.
+  function sheetCell(value) {
+    return /^[=+@\\t\\r'-]/.test(value) ? "'" + value : value;
+  }
   function problems() {
     const bad = [];
     inputs.forEach(function (input, i) {
@@ -90,7 +95,8 @@ pre { background: #f4f4f4; padding: 0.5em; white-space: pre-wrap; }
     const lines = data.comments.map(function (c) { return "# " + c; });
     lines.push(data.columns.join(","));
     data.rows.forEach(function (row, i) {
-      lines.push([row[0], row[1], row[2], inputs[i].value.trim()].map(csvField).join(","));
+      const cells = [row[0], sheetCell(row[1]), sheetCell(row[2]), inputs[i].value.trim()];
+      lines.push(cells.map(csvField).join(","));
     });
     return lines.join("\\n") + "\\n";
   }

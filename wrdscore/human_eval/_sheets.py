@@ -30,7 +30,13 @@ from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval._form import render_form
 from wrdscore.human_eval._sample import Design, Stratum
 
-STUDY_FORMAT = "wrdscore-study/1"
+STUDY_FORMAT = "wrdscore-study/2"
+#: Study formats :func:`read_study` reads; format 1 wrote names into CSV cells unescaped.
+_READABLE_FORMATS = ("wrdscore-study/1", STUDY_FORMAT)
+#: A CSV cell starting with one of these is a formula to a spreadsheet (OWASP's CSV
+#: injection list); the apostrophe is written before them too, so that escaping can be
+#: undone without guessing.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
 PAIR_COLUMNS = ("id", "set", "stratum", "reference", "prediction")
 SHEET_COLUMNS = ("id", "reference", "prediction", "score")
 
@@ -54,6 +60,29 @@ class Study:
     pairs: list[StudyPair]
     scale: int
     info: dict[str, Any]
+
+
+def sheet_cell(text: str) -> str:
+    """A name as written into a CSV cell: an apostrophe before a leading formula character.
+
+    Names come from untrusted code and model outputs; a spreadsheet opening a rating
+    sheet or ``pairs.csv`` would run ``=HYPERLINK(...)`` as a formula. A leading
+    apostrophe makes the cell text, and :func:`sheet_text` removes it again on import.
+    The apostrophe itself is escaped the same way, so the mapping is one to one.
+
+    Examples
+    --------
+    >>> sheet_cell("=1+1"), sheet_cell("get name"), sheet_cell("'quoted")
+    ("'=1+1", 'get name', "''quoted")
+    >>> all(sheet_text(sheet_cell(s)) == s for s in ["=1+1", "-x", "'", "a=b", ""])
+    True
+    """
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def sheet_text(cell: str) -> str:
+    """Undo :func:`sheet_cell`: the name a CSV cell holds."""
+    return cell[1:] if cell.startswith("'") else cell
 
 
 def csv_rows(path: Path) -> Iterator[tuple[int, list[str]]]:
@@ -153,7 +182,13 @@ def write_study(
             writer = csv.writer(fh, lineterminator="\n")
             writer.writerow([*PAIR_COLUMNS, *metrics])
             for pair, index in pairs:
-                row = [pair.id, pair.set, pair.stratum, pair.reference, pair.prediction]
+                row = [
+                    pair.id,
+                    pair.set,
+                    pair.stratum,
+                    sheet_cell(pair.reference),
+                    sheet_cell(pair.prediction),
+                ]
                 writer.writerow(row + [f"{scores[m][index]:.6f}" for m in metrics])
         (tmp / "sheets").mkdir()
         (tmp / "forms").mkdir()
@@ -167,7 +202,9 @@ def write_study(
                     fh.writelines(f"# {c}\n" for c in comments)
                     writer = csv.writer(fh, lineterminator="\n")
                     writer.writerow(SHEET_COLUMNS)
-                    writer.writerows([p.id, p.reference, p.prediction, ""] for p in order)
+                    writer.writerows(
+                        [p.id, sheet_cell(p.reference), sheet_cell(p.prediction), ""] for p in order
+                    )
                 page = render_form(
                     name,
                     comments[0],
@@ -217,8 +254,10 @@ create one with `wrdscore study sample`
         scale = int(info["scale"])
     except (ValueError, KeyError, TypeError) as exc:
         raise WrdscoreError(f"{meta_path}: not a valid study.json ({exc})") from None
-    if info.get("format") != STUDY_FORMAT:
+    if info.get("format") not in _READABLE_FORMATS:
         raise WrdscoreError(f"{meta_path}: format {info.get('format')!r}, expected {STUDY_FORMAT}")
+    # Format 1 wrote names as they are; its cells are never unescaped.
+    text = sheet_text if info["format"] == STUDY_FORMAT else str
     pairs_path = folder / "pairs.csv"
     rows = csv_rows(pairs_path)
     _, header = next(rows, (1, []))
@@ -230,7 +269,8 @@ create one with `wrdscore study sample`
             raise WrdscoreError(
                 f"{pairs_path}:{line}: {len(row)} fields, the header has {len(header)}"
             )
-        pairs.append(StudyPair(*row[: len(PAIR_COLUMNS)]))
+        pair_id, set_name, stratum, reference, prediction = row[: len(PAIR_COLUMNS)]
+        pairs.append(StudyPair(pair_id, set_name, stratum, text(reference), text(prediction)))
     ids = [p.id for p in pairs]
     if len(set(ids)) != len(ids):
         raise WrdscoreError(f"{pairs_path}: an id appears twice")
