@@ -77,6 +77,14 @@ def test_bad_queries(call, message):
         call()
 
 
+def test_neighbors_top_searches_only_the_first_tokens():
+    # VECTORS' order: get, fetch, count, size, put. size is nearest to count, but not
+    # among the first three tokens.
+    assert neighbors(EMB, "count", k=1) == [("size", pytest.approx(0.9 / np.sqrt(0.82)))]
+    assert [t for t, _ in neighbors(EMB, "count", k=2, top=3)] == ["fetch", "get"]
+    assert neighbors(EMB, "count", k=5, top=10) == neighbors(EMB, "count", k=5)
+
+
 def test_zero_vector_has_no_neighbors():
     emb = TokenEmbeddings.from_vectors({"a": [0.0, 0.0], "b": [1.0, 0.0]})
     with pytest.raises(WrdscoreError, match="zero vector"):
@@ -98,6 +106,9 @@ def test_cli_neighbors_table(model_dir):
     assert result.exit_code == 0, result.output
     assert "fetch" in result.output and "tiny" in result.output
     assert "not in the vocabulary: unknown" in result.output
+    top = runner.invoke(app, ["neighbors", str(model_dir), "count", "-k", "1", "--top", "3"])
+    assert top.exit_code == 0, top.output
+    assert "fetch" in top.output and "size" not in top.output
 
 
 def test_cli_similarity_table(model_dir):
@@ -110,6 +121,7 @@ def test_cli_errors_are_one_line(model_dir, tmp_path):
     for args in (
         ["neighbors", str(model_dir), "zzz"],
         ["neighbors", str(tmp_path / "nope"), "get"],
+        ["neighbors", str(model_dir), "get", "--top", "0"],
         ["similarity", str(model_dir), "get", "__"],
     ):
         result = runner.invoke(app, args)

@@ -185,6 +185,9 @@ def neighbors(
     model: str = typer.Argument(..., help="MODEL_DIR, vectors file, or 'default'."),
     token: str = typer.Argument(..., help="A token or raw identifier such as getCount."),
     k: int = typer.Option(10, "-k", help="How many neighbours."),
+    top: int | None = typer.Option(
+        None, "--top", help="Search only the N most frequent tokens (the vocabulary's first N)."
+    ),
 ) -> None:
     """List the tokens nearest to a token or identifier (mean of its sub-token vectors)."""
     from rich.table import Table
@@ -193,7 +196,7 @@ def neighbors(
     from wrdscore.embeddings import neighbors as nearest
 
     emb = _model_arg(model)
-    found = nearest(emb, token, k=k)
+    found = nearest(emb, token, k=k, top=top)
     query = identifier_vector(emb, token)
     heading = f"nearest to {' '.join(query.tokens)} in {emb.name}"
     table = Table()

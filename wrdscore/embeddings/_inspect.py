@@ -85,23 +85,35 @@ def similarity(emb: TokenEmbeddings, a: str, b: str) -> float:
     return _cosine(identifier_vector(emb, a).vector, identifier_vector(emb, b).vector)
 
 
-def neighbors(emb: TokenEmbeddings, identifier: str, k: int = 10) -> list[tuple[str, float]]:
+def neighbors(
+    emb: TokenEmbeddings, identifier: str, k: int = 10, top: int | None = None
+) -> list[tuple[str, float]]:
     """The ``k`` vocabulary tokens most cosine-similar to an identifier's vector.
 
     The identifier's own tokens are left out of the list (they are trivially close).
+    ``top`` searches only the first ``top`` tokens of the vocabulary (gensim's
+    ``restrict_vocab``), which for every model ``wrdscore train`` writes are the most
+    frequent ones. FastText gives rare tokens vectors made largely of their character
+    n-grams, so on the bundled model the nearest tokens to ``size`` are spellings that
+    contain it (``sizet``, ``ksize``, ``vsize``); among the 5,000 commonest tokens they are
+    ``capacity``, ``lengths``, ``sizes``, ``length``.
 
     Examples
     --------
     >>> emb = TokenEmbeddings.from_vectors(
-    ...     {"get": [1.0, 0.0], "fetch": [0.9, 0.1], "put": [0.0, 1.0]})
+    ...     {"get": [1.0, 0.0], "put": [0.0, 1.0], "fetch": [0.9, 0.1]})
     >>> [t for t, _ in neighbors(emb, "get", k=2)]
     ['fetch', 'put']
+    >>> [t for t, _ in neighbors(emb, "get", k=2, top=2)]
+    ['put']
     """
     if k < 1:
         raise WrdscoreError(f"-k must be at least 1, not {k}")
+    if top is not None and top < 1:
+        raise WrdscoreError(f"--top must be at least 1, not {top}")
     query = identifier_vector(emb, identifier)
     if not np.any(query.vector):
         raise WrdscoreError(f"{identifier!r} has a zero vector, so it has no direction")
     own = set(query.tokens)
-    found = emb.kv.most_similar(positive=[query.vector], topn=k + len(own))
+    found = emb.kv.most_similar(positive=[query.vector], topn=k + len(own), restrict_vocab=top)
     return [(tok, float(sim)) for tok, sim in found if tok not in own][:k]
