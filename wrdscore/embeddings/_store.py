@@ -34,7 +34,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from wrdscore.atomic import atomic_dir
-from wrdscore.embeddings._vectors import TokenEmbeddings, _subword_parts, full_sha
+from wrdscore.embeddings._vectors import (
+    TokenEmbeddings,
+    _subword_parts,
+    check_arrays,
+    full_sha,
+)
 from wrdscore.embeddings._word2vec import read_word2vec
 from wrdscore.errors import WrdscoreError
 
@@ -154,7 +159,7 @@ def write_fast_arrays(kv: KeyedVectors, folder: Path) -> None:
         "max_n": max_n,
     }
     try:
-        TokenEmbeddings._from_arrays(vocab["tokens"], kv.vectors, ngrams=ngrams, name=str(folder))
+        check_arrays(vocab["tokens"], kv.vectors, ngrams, str(folder))
     except WrdscoreError:
         pass  # vectors no metric can use: no record that they passed (loading refuses them)
     else:

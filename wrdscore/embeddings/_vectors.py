@@ -108,6 +108,24 @@ def check_vectors(
         )
 
 
+def check_arrays(
+    keys: Sequence[str],
+    vectors: NDArray,
+    ngrams: NDArray | None,
+    source: str,
+    *,
+    allow_all_zero: bool = False,
+) -> None:
+    """:func:`check_vectors` on the vocabulary's vectors, plus finite subword vectors."""
+    check_vectors(keys, vectors, source, allow_all_zero=allow_all_zero)
+    if ngrams is not None and len(ngrams):
+        bad = np.flatnonzero(~np.isfinite(ngrams).all(axis=1))
+        if len(bad):
+            raise WrdscoreError(
+                f"{source}: subword (n-gram) vector {int(bad[0])} has a non-finite value"
+            )
+
+
 def _sha(keys: Sequence[str], vectors: NDArray, ngrams: NDArray | None) -> str:
     return full_sha(keys, vectors, ngrams)[:8]
 
@@ -229,25 +247,19 @@ class TokenEmbeddings:
         source: str | None = None,
         allow_all_zero: bool = False,
         checked_sha: str | None = None,
+        doc_freq_loader: Callable[[], dict[str, int]] | None = None,
     ) -> None:
-        if doc_freq is not None and not n_docs:
+        if (doc_freq is not None or doc_freq_loader is not None) and not n_docs:
             raise ValueError("doc_freq needs n_docs > 0")
         # The one check every way of building embeddings passes through (gensim objects,
         # fast arrays, word2vec files, from_vectors): bad vectors stop here, at load time.
         # Unless the caller proved these are arrays that passed it (checked_sha: their
         # full SHA-256, equal to the one recorded when they were checked).
-        source = source or name
         if checked_sha is None:
-            check_vectors(keys, vectors, source, allow_all_zero=allow_all_zero)
-        if checked_sha is None and ngrams is not None and len(ngrams):
-            bad = np.flatnonzero(~np.isfinite(ngrams).all(axis=1))
-            if len(bad):
-                raise WrdscoreError(
-                    f"{source}: subword (n-gram) vector {int(bad[0])} has a non-finite value"
-                )
+            check_arrays(keys, vectors, ngrams, source or name, allow_all_zero=allow_all_zero)
         self.name = name
         self._doc_freq = dict(doc_freq) if doc_freq is not None else None
-        self._doc_freq_loader: Callable[[], dict[str, int]] | None = None
+        self._doc_freq_loader = doc_freq_loader
         self.n_docs = n_docs
         self.meta = dict(meta or {})
         self._keys = keys
@@ -290,8 +302,6 @@ class TokenEmbeddings:
         weighting needs them. ``checked_sha`` (the arrays' :func:`full_sha`, computed
         by the caller) skips :func:`check_vectors` for arrays known to have passed it.
         """
-        if doc_freq_loader is not None and not n_docs:
-            raise ValueError("doc_freq needs n_docs > 0")
         self = cls.__new__(cls)
         self._setup(
             keys,
@@ -307,9 +317,9 @@ class TokenEmbeddings:
             source=source,
             allow_all_zero=allow_all_zero,
             checked_sha=checked_sha,
+            doc_freq_loader=doc_freq_loader,
         )
         self._kv_loader = kv_loader
-        self._doc_freq_loader = doc_freq_loader
         return self
 
     @classmethod

@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval._sample import pair_key
-from wrdscore.human_eval._sheets import SHEET_COLUMNS, STUDY_FORMAT, Study, csv_rows, sheet_text
+from wrdscore.human_eval._sheets import SHEET_COLUMNS, Study, csv_rows
 
 PUBLISHED_COLUMNS = ("reference", "prediction", "score")
 #: The optional column of a headed pairs file that names each row's set.
@@ -148,8 +148,7 @@ def _read_sheet(path: Path, study: Study, by_id: dict[str, int]) -> dict[int, fl
         if index is None:
             raise WrdscoreError(f"{where}: unknown id {pair_id!r} (not in {study.path}/pairs.csv)")
         pair = study.pairs[index]
-        if study.info["format"] == STUDY_FORMAT:
-            reference, prediction = sheet_text(reference), sheet_text(prediction)
+        reference, prediction = study.cell_text(reference), study.cell_text(prediction)
         if (reference, prediction) != (pair.reference, pair.prediction):
             raise WrdscoreError(
                 f"{where}: reference/prediction of {pair.id} differ from pairs.csv "

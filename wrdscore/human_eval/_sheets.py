@@ -61,6 +61,15 @@ class Study:
     scale: int
     info: dict[str, Any]
 
+    def cell_text(self, cell: str) -> str:
+        """The name a CSV cell of this study's sheets holds (:func:`sheet_text`)."""
+        return sheet_text(cell) if _escaped(self.info) else cell
+
+
+def _escaped(info: Mapping[str, Any]) -> bool:
+    """Whether the study's CSVs escape names (format 1 wrote them as they are)."""
+    return info.get("format") == STUDY_FORMAT
+
 
 def sheet_cell(text: str) -> str:
     """A name as written into a CSV cell: an apostrophe before a leading formula character.
@@ -256,8 +265,7 @@ create one with `wrdscore study sample`
         raise WrdscoreError(f"{meta_path}: not a valid study.json ({exc})") from None
     if info.get("format") not in _READABLE_FORMATS:
         raise WrdscoreError(f"{meta_path}: format {info.get('format')!r}, expected {STUDY_FORMAT}")
-    # Format 1 wrote names as they are; its cells are never unescaped.
-    text = sheet_text if info["format"] == STUDY_FORMAT else str
+    text = sheet_text if _escaped(info) else str
     pairs_path = folder / "pairs.csv"
     rows = csv_rows(pairs_path)
     _, header = next(rows, (1, []))
