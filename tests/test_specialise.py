@@ -272,6 +272,28 @@ def test_abbreviation_by_prefix_confirmed_by_shared_frames():
     assert mine_records(abbreviation_corpus(), strict).abbreviation == []
 
 
+def test_a_rare_token_spelling_the_remainder_does_not_make_a_compound():
+    recs = abbreviation_corpus()
+    # "ber" (ASN.1's Basic Encoding Rules) is a vocabulary token, but rarer in names than
+    # "number", so number is not num + ber: num still abbreviates it.
+    recs += [record(f"toBer{i}", f"B{i}") for i in range(5)]
+    recs += [record(f"getNumber{i}", f"C{i}") for i in range(5)]
+    assert list(pairs_of(mine_records(recs), "abbreviation")) == [("num", "number")]
+    # As common as "number": a compound, like key + map.
+    recs += [record(f"toBer{i}", f"D{i}") for i in range(5)]
+    assert mine_records(recs).abbreviation == []
+
+
+def test_a_two_letter_token_is_not_an_abbreviation():
+    recs = []
+    for i, frame in enumerate(["get{}", "{}Value", "to{}", "parse{}"]):
+        recs += [record(frame.format("Do"), f"A{i}{j}") for j in range(2)]
+        recs += [record(frame.format("Double"), f"B{i}{j}", "The double value.") for j in range(2)]
+    assert mine_records(recs).abbreviation == []
+    two = MiningSettings(min_short_length=2)
+    assert list(pairs_of(mine_records(recs, two), "abbreviation")) == [("do", "double")]
+
+
 def test_abbreviation_by_consonant_skeleton():
     recs = []
     for i, frame in enumerate(["get{}", "{}Text", "format{}"]):

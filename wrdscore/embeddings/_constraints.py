@@ -140,6 +140,7 @@ class MiningSettings:
     max_summary_names: int = 5
     min_summaries: int = 2
     min_count: int = 5
+    min_short_length: int = 3
     min_shared_frames: int = 3
     min_context_tokens: int = 12
     min_context_distinct: int = 6
@@ -415,7 +416,9 @@ class _Miner:
             by_first[tok[0]].append(tok)
         best: dict[str, tuple[tuple[int, int, str], str, int]] = {}
         for short in sorted(vocab):
-            if len(short) < 2:
+            # Two letters stand for too many words to expand from name frames alone
+            # (do: double, me: message, lo: location or long).
+            if len(short) < s.min_short_length:
                 continue
             frames_short = self.token_frames.get(short, set())
             for long in by_first[short[0]]:
@@ -424,8 +427,12 @@ class _Miner:
                 if long.startswith(short):
                     rest = long[len(short) :]
                     # A compound (keymap = key + map) or an inflection (indexes, wrapped)
-                    # is not an expansion.
-                    if rest in vocab or rest in _INFLECTIONS:
+                    # is not an expansion. A compound's parts are words at least as common
+                    # as the compound; a rare token that happens to spell the remainder
+                    # (ber, from ASN.1's encoding rules, in num + ber) does not make one.
+                    if rest in _INFLECTIONS:
+                        continue
+                    if rest in vocab and self.name_counts[rest] >= self.name_counts[long]:
                         continue
                     if rest[0] == short[-1] and rest[1:] in _INFLECTIONS:
                         continue
@@ -624,10 +631,14 @@ def mine_constraints(corpus_dir: str | Path, settings: MiningSettings | None = N
         tell an alias from ``isEmpty() { return size() == 0; }``. Each pair
         records which rule found it (``source``: ``summary``, ``body`` or both).
     abbreviation
-        Over alphabetic tokens seen ``min_count`` = 5 times in names, ``s`` abbreviates
+        Over alphabetic tokens seen ``min_count`` = 5 times in names, a short form
+        ``s`` of at least ``min_short_length`` = 3 letters (two letters, ``do`` or
+        ``lo``, stand for too many words: ``double``, ``location``, ``long``) abbreviates
         ``l`` (``len(l) >= len(s) + 2``, same first letter) when ``s`` is a prefix
-        of ``l`` whose remainder is neither a vocabulary token (a compound) nor an
-        inflection (``-s``, ``-er``, ``-ing``...), or ``s`` has 3+ letters, no vowel
+        of ``l`` whose remainder is neither an inflection (``-s``, ``-er``, ``-ing``...)
+        nor a vocabulary token at least as frequent in names as ``l`` (a compound:
+        ``keymap`` = ``key`` + ``map``; the rare token ``ber`` does not make ``number``
+        one), or ``s`` has 3+ letters, no vowel
         after the first, and is a subsequence of ``l`` at most 2.5 times its length
         (``msg``/``message``). It must
         be confirmed by shared contexts: both fill at least ``min_shared_frames`` = 3
