@@ -422,8 +422,16 @@ def corpus(tmp_path: Path) -> Path:
 
 def test_train_specialise_fasttext_writes_pairs_and_sizes(corpus, tmp_path):
     plain = train_embeddings(corpus, "fasttext", tmp_path / "p", dim=8, epochs=2, bucket=500)
+    # Mined pairs only here; tests/test_curated.py adds the curated list.
     emb = train_embeddings(
-        corpus, "fasttext", tmp_path / "s", dim=8, epochs=2, bucket=500, specialise=True
+        corpus,
+        "fasttext",
+        tmp_path / "s",
+        dim=8,
+        epochs=2,
+        bucket=500,
+        specialise=True,
+        curated=False,
     )
     meta = json.loads((tmp_path / "s" / "model.json").read_text())
     assert meta["name"] == emb.name == "fixture-ft-8-cf"
@@ -534,9 +542,10 @@ def test_cli_corpus_pairs(corpus, tmp_path):
 def test_cli_train_specialise_and_specialise_command(corpus, tmp_path):
     out = tmp_path / "m"
     args = ["train", str(corpus), "-m", "word2vec", "--dim", "8", "-o", str(out)]
-    result = runner.invoke(app, [*args, "--specialise"])
+    result = runner.invoke(app, [*args, "--specialise", "--no-curated"])
     assert result.exit_code == 0, result.output
     assert "specialised (counter-fitting) with 4 of 4 contrast pairs" in result.output
+    assert "of them curated" not in result.output
     plain = tmp_path / "plain"
     assert runner.invoke(app, ["train", *args[1:-1], str(plain)]).exit_code == 0
     result = runner.invoke(app, ["specialise", str(plain), str(corpus), "-o", str(tmp_path / "s")])

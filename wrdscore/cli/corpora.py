@@ -83,14 +83,28 @@ def corpus_pairs(
     output: Path | None = typer.Option(
         None, "--output", "-o", help="Write a pairs.tsv file instead of printing."
     ),
+    curated: bool = typer.Option(
+        False,
+        "--curated",
+        help="Add the packaged curated pairs (source 'curated'), as `train --specialise` does.",
+    ),
 ) -> None:
     """Mine contrast, synonym and abbreviation pairs (what `train --specialise` uses)."""
-    from wrdscore.embeddings import KINDS, format_pairs, mine_constraints, write_pairs
+    from wrdscore.embeddings import (
+        KINDS,
+        add_curated,
+        format_pairs,
+        mine_constraints,
+        read_curated,
+        write_pairs,
+    )
     from wrdscore.embeddings._constraints import HEADER, check_kind
 
     if kind is not None:
         check_kind(kind)
     constraints = mine_constraints(corpus_dir)
+    if curated:
+        constraints = add_curated(constraints, read_curated())
     pairs = [p for k in ([kind] if kind else KINDS) for p in constraints.pairs(k)]
     if output is not None:
         write_pairs(pairs, output)

@@ -46,6 +46,9 @@ def train(
     specialise_method: str = typer.Option(
         "counter-fitting", "--specialise-method", help="counter-fitting or attract-repel."
     ),
+    curated: bool = typer.Option(
+        True, "--curated/--no-curated", help="Add the packaged curated pairs to the mined ones."
+    ),
     baseline_pairs: int = typer.Option(
         10_000, "--baseline-pairs", help="Random name pairs for the rescaling baselines; 0: none."
     ),
@@ -81,6 +84,7 @@ def train(
         name=name,
         specialise=specialise,
         specialise_method=specialise_method,
+        curated=curated,
         force=force,
         scheduler=scheduler,
         jobs=jobs,
@@ -146,7 +150,11 @@ def _specialised_line(special: dict[str, Any]) -> str:
     mined = special["constraints"]["sizes"]
     used = special["pairs_in_vocab"]
     counts = ", ".join(f"{used[k]} of {mined[k]} {k} pairs" for k in mined)
-    return f"specialised ({special['method']}) with {counts}"
+    # Models specialised before the curated list existed have no count for it.
+    curated = sum(special["constraints"].get("curated", {}).values())
+    return f"specialised ({special['method']}) with {counts}" + (
+        f" ({curated} of them curated)" if curated else ""
+    )
 
 
 def specialise(
@@ -158,6 +166,9 @@ def specialise(
     ),
     seed: int = typer.Option(0, "--seed", help="Shuffling seed (attract-repel)."),
     name: str | None = typer.Option(None, "--name", help="Label [default: model name + -cf/-ar]."),
+    curated: bool = typer.Option(
+        True, "--curated/--no-curated", help="Add the packaged curated pairs to the mined ones."
+    ),
     baseline_pairs: int = typer.Option(
         10_000, "--baseline-pairs", help="Random name pairs for the rescaling baselines; 0: none."
     ),
@@ -168,7 +179,14 @@ def specialise(
 
     _check_baseline_pairs(baseline_pairs)
     emb = specialise_model(
-        model, corpus_dir, output, method=method, seed=seed, name=name, force=force
+        model,
+        corpus_dir,
+        output,
+        method=method,
+        seed=seed,
+        name=name,
+        force=force,
+        curated=curated,
     )
     typer.echo(f"wrote {output}: {emb.name}; " + _specialised_line(emb.meta["specialise"]))
     # The input model's baselines were computed on other vectors; compute new ones.

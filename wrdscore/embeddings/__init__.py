@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         svd_embeddings,
     )
     from wrdscore.embeddings._counterfit import CounterFitSettings, counter_fit
+    from wrdscore.embeddings._curated import add_curated, curated_pairs_path, read_curated
     from wrdscore.embeddings._docfreq import document_frequencies
     from wrdscore.embeddings._documents import TokenDocuments
     from wrdscore.embeddings._gensim import train_gensim
@@ -93,6 +94,9 @@ _LAZY = {
     "write_pairs": "_constraints",
     "CounterFitSettings": "_counterfit",
     "counter_fit": "_counterfit",
+    "add_curated": "_curated",
+    "curated_pairs_path": "_curated",
+    "read_curated": "_curated",
     "DEFAULT_SPECIALISE_METHOD": "_specialise",
     "SPECIALISE_METHODS": "_specialise",
     "SpecialiseResult": "_specialise",
@@ -127,10 +131,12 @@ __all__ = [
     "SpecialiseSettings",
     "TokenDocuments",
     "TokenEmbeddings",
+    "add_curated",
     "attract_repel",
     "cooccurrence_matrix",
     "corpus_documents",
     "counter_fit",
+    "curated_pairs_path",
     "default_model_path",
     "document_frequencies",
     "document_stats",
@@ -142,6 +148,7 @@ __all__ = [
     "neighbors",
     "parse_text",
     "ppmi",
+    "read_curated",
     "read_pairs",
     "save_embeddings",
     "similarity",

@@ -90,6 +90,8 @@ HEADER = "kind\ta\tb\tsupport\tframes\texample\tsource"
 _OLD_HEADER = "kind\ta\tb\tsupport\tframes\texample"
 #: Where a synonym's evidence came from (a pair found both ways has both, joined by "+").
 SYNONYM_SOURCES = ("summary", "body")
+#: The source of pairs from the curated list (:func:`~wrdscore.embeddings.read_curated`).
+CURATED_SOURCE = "curated"
 
 
 @dataclass(frozen=True)
@@ -115,8 +117,9 @@ class MinedPair:
         One piece of evidence, for people reading the list.
     source : str
         synonym: ``summary``, ``body`` or ``summary+body`` (which rule found it);
-        ``siblings`` for contrasts and ``frames`` for abbreviations; empty when not
-        recorded (pairs files written before the column existed).
+        ``siblings`` for contrasts and ``frames`` for abbreviations; ``curated`` for
+        pairs from the curated list (:func:`~wrdscore.embeddings.read_curated`);
+        empty when not recorded (pairs files written before the column existed).
     """
 
     kind: str
@@ -178,10 +181,18 @@ class Constraints:
             src: sum(src in p.source.split("+") for p in self.synonym) for src in SYNONYM_SOURCES
         }
 
+    def curated_sizes(self) -> dict[str, int]:
+        """Number of pairs of each kind that come from the curated list, not from mining."""
+        return {
+            kind: sum(p.source == CURATED_SOURCE for p in getattr(self, kind)) for kind in KINDS
+        }
+
     def summary(self) -> dict[str, Any]:
-        """Sizes, synonym sources, settings and corpus hash, as stored in ``model.json``."""
+        """Sizes (curated pairs included), the curated share, synonym sources, settings
+        and corpus hash, as stored in ``model.json``."""
         return {
             "sizes": self.sizes(),
+            "curated": self.curated_sizes(),
             "synonym_sources": self.synonym_sources(),
             "settings": asdict(self.settings),
             "corpus_manifest_sha256": self.corpus_sha256,

@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 
 from wrdscore.embeddings._constraints import Constraints, MinedPair, mine_constraints
 from wrdscore.embeddings._counterfit import CounterFitSettings, counter_fit
+from wrdscore.embeddings._curated import add_curated, read_curated
 from wrdscore.embeddings._sphere import PairsLike, prepare, unit_rows
 from wrdscore.embeddings._store import load_embeddings, save_embeddings
 from wrdscore.embeddings._vectors import TokenEmbeddings
@@ -300,8 +301,13 @@ def specialise_from_corpus(
     corpus_dir: str | Path,
     method: str = DEFAULT_SPECIALISE_METHOD,
     seed: int = 0,
+    curated: bool = True,
 ) -> tuple[KeyedVectors, dict[str, Any], Constraints]:
     """Mine a corpus's constraints and specialise ``kv`` with them.
+
+    With ``curated`` (the default), the packaged curated list goes on top of the
+    mined pairs (:func:`~wrdscore.embeddings.add_curated`); ``model.json`` counts its
+    pairs under ``constraints.curated`` and ``pairs.tsv`` marks them ``curated``.
 
     Returns
     -------
@@ -312,6 +318,8 @@ def specialise_from_corpus(
     settings = _settings_for(method, seed)
     started = time.perf_counter()
     constraints = mine_constraints(corpus_dir)
+    if curated:
+        constraints = add_curated(constraints, read_curated())
     result = specialise_vectors(kv, constraints, method, settings)
     meta = {
         "method": method,
@@ -332,6 +340,7 @@ def specialise_model(
     seed: int = 0,
     name: str | None = None,
     force: bool = False,
+    curated: bool = True,
 ) -> TokenEmbeddings:
     """Specialise an existing MODEL_DIR with constraints mined from a corpus.
 
@@ -355,6 +364,9 @@ def specialise_model(
         (counter-fitting) or ``-ar`` (attract-repel).
     force : bool
         Replace an existing ``output``.
+    curated : bool
+        Add the packaged curated list to the mined pairs (see
+        :func:`specialise_from_corpus`).
 
     Raises
     ------
@@ -370,7 +382,7 @@ def specialise_model(
     if "specialise" in emb.meta:
         raise WrdscoreError(f"{model} is already specialised; start from the trained model")
     _settings_for(method, seed)  # a bad method fails before the mining pass
-    kv, special, constraints = specialise_from_corpus(emb.kv, corpus_dir, method, seed)
+    kv, special, constraints = specialise_from_corpus(emb.kv, corpus_dir, method, seed, curated)
     # Rescaling baselines belong to the input vectors; the CLI computes new ones.
     meta = {k: v for k, v in emb.meta.items() if k not in ("format", "dim", "baselines")}
     meta["name"] = name or f"{emb.name}-{SUFFIX[method]}"

@@ -178,6 +178,7 @@ def train_embeddings(
     name: str | None = None,
     specialise: bool = False,
     specialise_method: str = DEFAULT_SPECIALISE_METHOD,
+    curated: bool = True,
     force: bool = False,
     scheduler: str | None = None,
     jobs: int | None = None,
@@ -228,6 +229,10 @@ def train_embeddings(
         ``specialise``; the pairs go to ``pairs.tsv`` in the MODEL_DIR.
     specialise_method : {"counter-fitting", "attract-repel"}
         The specialisation method (with ``specialise``).
+    curated : bool
+        With ``specialise``: add the packaged curated list of synonyms, contrasts
+        and abbreviations on top of the mined pairs
+        (:func:`~wrdscore.embeddings.read_curated`).
     force : bool
         Replace an existing ``output``.
     scheduler : str, optional
@@ -306,7 +311,9 @@ def train_embeddings(
     special: dict[str, Any] | None = None
     constraints = None
     if specialise:
-        kv, special, constraints = specialise_from_corpus(kv, corpus.path, specialise_method, seed)
+        kv, special, constraints = specialise_from_corpus(
+            kv, corpus.path, specialise_method, seed, curated
+        )
     label = corpus.manifest.get("label") or corpus.path.resolve().name
     short = "ppmi" if method == "svd" and weighting == "ppmi" else _SHORT[method]
     params: dict[str, Any] = {
