@@ -5,7 +5,8 @@ give unseen tokens vectors), 50 dimensions, CBOW, 5 epochs, min-count 5, window 
 context documents, 100,000 n-gram buckets (the bundled default then shrinks them to 20,000
 to fit the package's size budget). Only a few candidates differ, in what they
 learn from (names, method context, both) and whether the vectors are specialised for
-similarity with pairs mined from the same corpus (``wrdscore train --specialise``).
+similarity with pairs mined from the same corpus and the curated list
+(``wrdscore train --specialise``).
 
 Each candidate scores the WRDScore paper's 150 rated pairs (its three sets of 50) with
 WRDScore F1 at the metric's default settings. The sets are folds: for each set, the
