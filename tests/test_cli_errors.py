@@ -1,10 +1,18 @@
 """The CLI's error contract: one line on stderr, a non-zero exit, never a traceback."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 import typer
 from typer.testing import CliRunner
 
 from wrdscore import __version__
-from wrdscore.cli import EXIT_INTERRUPTED, EXIT_USER_ERROR, _Group, app
+from wrdscore.atomic import atomic_dir
+from wrdscore.cli import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_USER_ERROR, _Group, app
+from wrdscore.corpora import CorpusWriter
 from wrdscore.errors import WrdscoreError
 
 
@@ -42,6 +50,32 @@ def test_ctrl_c_exits_130():
     result = CliRunner().invoke(_app_raising(KeyboardInterrupt()), ["boom"])
     assert result.exit_code == EXIT_INTERRUPTED
     assert "interrupted" in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        # More output than a pipe's buffer: the write fails while the command runs.
+        ["corpus", "pairs", "CORPUS", "--curated"],
+        # One line (the header; the corpus has no synonyms).
+        ["corpus", "pairs", "CORPUS", "--kind", "synonym"],
+        # rich's tables end the same way.
+        ["similarity", "default", "size", "count"],
+    ],
+)
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path, args):
+    # `wrdscore ... | head`: the reader closes the pipe before the command writes.
+    with atomic_dir(tmp_path / "c") as tmp, CorpusWriter(tmp) as w:
+        w.write({"name": "getName", "tokens": ["get", "name"], "type": "A", "path": "A.java"})
+        w.write_manifest({})
+    cmd = [sys.executable, "-c", "from wrdscore.cli import app; app()"]
+    cmd += [str(tmp_path / "c") if a == "CORPUS" else a for a in args]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == EXIT_BROKEN_PIPE
+    assert err == b""
 
 
 def test_bugs_are_not_hidden():

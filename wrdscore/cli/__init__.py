@@ -15,7 +15,13 @@ import typer
 
 from wrdscore import __version__
 from wrdscore.cli import corpora, embeddings, scoring, study
-from wrdscore.cli._common import EXIT_INTERRUPTED, EXIT_USER_ERROR, Group, typer_app
+from wrdscore.cli._common import (
+    EXIT_BROKEN_PIPE,
+    EXIT_INTERRUPTED,
+    EXIT_USER_ERROR,
+    Group,
+    typer_app,
+)
 
 # The name the tests and older code use for the error-handling group.
 _Group = Group
@@ -45,4 +51,4 @@ def _main(
 for group in (corpora, embeddings, scoring, study):
     group.register(app)
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_USER_ERROR", "app"]
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "EXIT_USER_ERROR", "app"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -15,6 +17,9 @@ if TYPE_CHECKING:
 
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
+#: A reader that went away (``... | head``): the status rich's tables exit with then
+#: (``Console.on_broken_pipe``), so every command ends the same way.
+EXIT_BROKEN_PIPE = 1
 
 
 class Group(TyperGroup):
@@ -22,10 +27,19 @@ class Group(TyperGroup):
 
     def invoke(self, ctx: typer.Context) -> Any:
         try:
+            # typer.echo flushes each line, so a closed pipe shows up here, not in the
+            # flush at exit.
             return super().invoke(ctx)
         except WrdscoreError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(EXIT_USER_ERROR) from None
+        except BrokenPipeError:
+            # The reader went away (``wrdscore corpus pairs DIR | head``): stop quietly,
+            # as the Unix tools do, instead of reporting an error nobody asked about.
+            # stdout is pointed at /dev/null so the flush at exit cannot fail again.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            raise typer.Exit(EXIT_BROKEN_PIPE) from None
         except OSError as exc:
             where = f": {exc.filename}" if exc.filename else ""
             typer.echo(f"error: {exc.strerror or exc}{where}", err=True)
