@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 import typer
+from corpus_fixtures import method_record, write_records
 from typer.testing import CliRunner
 
 from wrdscore import __version__
-from wrdscore.atomic import atomic_dir
 from wrdscore.cli import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_USER_ERROR, _Group, app
-from wrdscore.corpora import CorpusWriter
 from wrdscore.errors import WrdscoreError
 
 
@@ -65,9 +64,7 @@ def test_ctrl_c_exits_130():
 )
 def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path, args):
     # `wrdscore ... | head`: the reader closes the pipe before the command writes.
-    with atomic_dir(tmp_path / "c") as tmp, CorpusWriter(tmp) as w:
-        w.write({"name": "getName", "tokens": ["get", "name"], "type": "A", "path": "A.java"})
-        w.write_manifest({})
+    write_records(tmp_path / "c", [method_record("getName", "A")])
     cmd = [sys.executable, "-c", "from wrdscore.cli import app; app()"]
     cmd += [str(tmp_path / "c") if a == "CORPUS" else a for a in args]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}

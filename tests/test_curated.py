@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import method_record, write_records
 from typer.testing import CliRunner
 
-from wrdscore.atomic import atomic_dir
 from wrdscore.cli import app
-from wrdscore.corpora import CorpusWriter, split_identifier
+from wrdscore.corpora import split_identifier
 from wrdscore.embeddings import (
     KINDS,
     Constraints,
@@ -123,18 +123,6 @@ def test_the_list_wins_over_mined_pairs():
     assert both.corpus_sha256 == "abc"
 
 
-def _record(name: str, cls: str) -> dict:
-    return {
-        "name": name,
-        "tokens": split_identifier(name),
-        "type": cls,
-        "path": f"{cls}.java",
-        "line": 1,
-        "summary": None,
-        "source": 0,
-    }
-
-
 @pytest.fixture
 def corpus(tmp_path: Path) -> Path:
     # find/search and show/hide fill the same frames in different classes, never as
@@ -144,13 +132,8 @@ def corpus(tmp_path: Path) -> Path:
     for i in range(8):
         for verb in ("find", "search", "show", "hide", "load", "read"):
             # One method per class: no siblings, so no contrast between data and page.
-            recs += [_record(f"{verb}{obj}", f"{verb}{obj}{i}") for obj in ("Data", "Page")]
-    folder = tmp_path / "corpus"
-    with atomic_dir(folder) as tmp, CorpusWriter(tmp) as w:
-        for r in recs:
-            w.write(r)
-        w.write_manifest({"label": "fixture"})
-    return folder
+            recs += [method_record(f"{verb}{obj}", f"{verb}{obj}{i}") for obj in ("Data", "Page")]
+    return write_records(tmp_path / "corpus", recs)
 
 
 def test_specialise_with_and_without_the_list(corpus, tmp_path):

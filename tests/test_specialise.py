@@ -7,11 +7,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from corpus_fixtures import method_record as record
+from corpus_fixtures import write_records
 from typer.testing import CliRunner
 
-from wrdscore.atomic import atomic_dir
 from wrdscore.cli import app
-from wrdscore.corpora import CorpusWriter, split_identifier
 from wrdscore.embeddings import (
     CounterFitSettings,
     MinedPair,
@@ -30,21 +30,6 @@ from wrdscore.embeddings import (
 )
 from wrdscore.embeddings._constraints import HEADER
 from wrdscore.errors import WrdscoreError
-
-
-def record(name: str, cls: str, summary: str | None = None, context: str | None = None) -> dict:
-    out = {
-        "name": name,
-        "tokens": split_identifier(name),
-        "type": cls,
-        "path": f"{cls}.java",
-        "line": 1,
-        "summary": summary,
-        "source": 0,
-    }
-    if context is not None:
-        out["context"] = context
-    return out
 
 
 def pairs_of(constraints, kind: str) -> dict[tuple[str, str], MinedPair]:
@@ -413,11 +398,7 @@ def corpus(tmp_path: Path) -> Path:
         record("emptyBuffer", "G", EMPTY2),
         record("blankBuffer", "H", EMPTY2),
     ]
-    with atomic_dir(folder) as tmp, CorpusWriter(tmp) as w:
-        for r in recs:
-            w.write(r)
-        w.write_manifest({"label": "fixture"})
-    return folder
+    return write_records(folder, recs)
 
 
 def test_train_specialise_fasttext_writes_pairs_and_sizes(corpus, tmp_path):

@@ -1,0 +1,39 @@
+"""Small corpora written the way ``wrdscore ingest`` writes them, for tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from wrdscore.atomic import atomic_dir
+from wrdscore.corpora import CorpusWriter, split_identifier
+
+
+def method_record(
+    name: str, cls: str = "T", summary: str | None = None, context: str | None = None
+) -> dict[str, Any]:
+    """One method of class ``cls`` in ``cls.java``; ``context`` only when given (format 2)."""
+    out: dict[str, Any] = {
+        "name": name,
+        "tokens": split_identifier(name),
+        "type": cls,
+        "path": f"{cls}.java",
+        "line": 1,
+        "summary": summary,
+        "source": 0,
+    }
+    if context is not None:
+        out["context"] = context
+    return out
+
+
+def write_records(
+    folder: Path, records: Iterable[dict[str, Any]], manifest: dict[str, Any] | None = None
+) -> Path:
+    """Write ``records`` as a corpus folder (label ``fixture`` unless ``manifest`` says)."""
+    with atomic_dir(folder) as tmp, CorpusWriter(tmp) as w:
+        for r in records:
+            w.write(r)
+        w.write_manifest({"label": "fixture", **(manifest or {})})
+    return folder
