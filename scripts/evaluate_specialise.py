@@ -1,6 +1,8 @@
 """Measure what attract-repel specialisation does to WRDScore's agreement with people.
 
-Mines constraints from CORPUS_DIR (never from ratings), specialises each model with
+Mines constraints from CORPUS_DIR (never from ratings; mined pairs only, without the
+curated list, so the README's tables made before the list existed stay reproducible),
+specialises each model with
 counter-fitting and with attract-repel at their published hyperparameters (nothing
 is tuned on the ratings), and
 scores the WRDScore paper's 150 rated pairs with WRDScore F1 (default settings:
