@@ -89,7 +89,8 @@ def corpus_pairs(
         help="Add the packaged curated pairs (source 'curated'), as `train --specialise` does.",
     ),
 ) -> None:
-    """Mine contrast, synonym and abbreviation pairs (what `train --specialise` uses)."""
+    """Mine contrast, synonym and abbreviation pairs (`train --specialise` adds the curated
+    list to them, as `--curated` does here)."""
     from wrdscore.embeddings import (
         KINDS,
         add_curated,
