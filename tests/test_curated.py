@@ -42,7 +42,7 @@ def test_the_list_links_no_token_of_a_rated_reference_to_its_prediction():
     assert {p.kind for p in pairs} == set(KINDS)
     assert [p for p in pairs if frozenset((p.a, p.b)) in linked] == []
     # Nor through a chain of synonyms and abbreviations (image-picture-photo): the
-    # tokens the list pulls together, as groups (union-find), split no rated pair.
+    # tokens the list pulls together, as groups (union-find), join no rated pair.
     group: dict[str, str] = {}
 
     def find(t: str) -> str:
@@ -55,6 +55,9 @@ def test_the_list_links_no_token_of_a_rated_reference_to_its_prediction():
             group[find(p.a)] = find(p.b)
     chained = [sorted(pair) for pair in linked if len({find(t) for t in pair}) == 1]
     assert chained == []
+    # Nor a contrast between two such groups (image ~ picture, picture / photo).
+    pushed = {frozenset((find(p.a), find(p.b))) for p in pairs if p.kind == "contrast"}
+    assert [sorted(pair) for pair in linked if frozenset(map(find, pair)) in pushed] == []
     # Tokens are what the splitter writes, so each one can meet a vocabulary entry.
     assert all(split_identifier(t) == [t] for p in pairs for t in (p.a, p.b))
 
