@@ -7,12 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from corpus_fixtures import write_records
 from scipy import stats
 from typer.testing import CliRunner
 
-from wrdscore.atomic import atomic_dir
 from wrdscore.cli import app
-from wrdscore.corpora import CorpusWriter, split_identifier
+from wrdscore.corpora import split_identifier
 from wrdscore.embeddings import TokenEmbeddings, load_embeddings, save_embeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval import analyze_study
@@ -36,11 +36,8 @@ NAMES = ["alpha", "beta", "gamma", "delta", "omega", "alpha", "alpha", "beta"]
 
 
 def write_corpus(folder: Path, names: list[str], methods: int | None = None) -> Path:
-    with atomic_dir(folder) as tmp, CorpusWriter(tmp) as w:
-        for n in names:
-            w.write({"name": n, "tokens": split_identifier(n)})
-        w.write_manifest({"label": "fixture", "counts": {"methods": methods or len(names)}})
-    return folder
+    records = [{"name": n, "tokens": split_identifier(n)} for n in names]
+    return write_records(folder, records, {"counts": {"methods": methods or len(names)}})
 
 
 def write_model(folder: Path) -> Path:

@@ -12,14 +12,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from corpus_fixtures import method_record, write_records
 from gensim.models import KeyedVectors
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from wrdscore.atomic import atomic_dir
 from wrdscore.cli import app
-from wrdscore.corpora import CorpusWriter, split_identifier
+from wrdscore.corpora import split_identifier
 from wrdscore.embeddings import (
     TokenDocuments,
     cooccurrence_matrix,
@@ -39,22 +39,11 @@ NAMES = [
 
 
 def write_corpus(folder: Path, names: list[str], summaries: bool = False) -> Path:
-    with atomic_dir(folder) as tmp, CorpusWriter(tmp) as w:
-        for i, n in enumerate(names):
-            summary = f"Returns the {n} of this object." if summaries and i % 2 == 0 else None
-            w.write(
-                {
-                    "name": n,
-                    "tokens": split_identifier(n),
-                    "type": "T",
-                    "path": "T.java",
-                    "line": i + 1,
-                    "summary": summary,
-                    "source": 0,
-                }
-            )
-        w.write_manifest({"label": "fixture", "counts": {"methods": len(names)}})
-    return folder
+    records = []
+    for i, n in enumerate(names):
+        summary = f"Returns the {n} of this object." if summaries and i % 2 == 0 else None
+        records.append({**method_record(n, summary=summary), "line": i + 1})
+    return write_records(folder, records, {"counts": {"methods": len(names)}})
 
 
 @pytest.fixture
