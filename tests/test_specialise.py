@@ -130,6 +130,18 @@ def test_synonym_rules_skip_boilerplate_short_and_same_class_summaries():
     assert mine_records(same, loose).synonym == []  # one class: siblings, not wording
 
 
+def test_a_synonym_needs_names_that_differ_in_one_token():
+    loose = MiningSettings(min_summaries=1)
+    # A getter and a property accessor of another shape, sharing JavaFX-style Javadoc.
+    shapes = [record("getLineJoin", "A", EMPTY), record("strokeLineJoinProperty", "B", EMPTY)]
+    assert mine_records(shapes, loose).synonym == []
+    # Two words changed: different methods, however alike their Javadoc.
+    two = [record("removeAll", "A", EMPTY2), record("replaceValues", "B", EMPTY2)]
+    assert mine_records(two, loose).synonym == []
+    one = [record("getLineJoin", "A", EMPTY), record("getLineCap", "B", EMPTY)]
+    assert list(pairs_of(mine_records(one, loose), "synonym")) == [("cap", "join")]
+
+
 def test_copied_javadoc_does_not_turn_a_contrast_into_a_synonym():
     doc1, doc2 = "The name of the underlying user account.", "The size of the data in bytes."
     recs = []

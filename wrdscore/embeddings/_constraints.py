@@ -28,7 +28,6 @@ methods kept in memory.
 
 from __future__ import annotations
 
-import difflib
 import itertools
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
@@ -217,22 +216,27 @@ def normalise_summary(summary: str) -> str:
     return " ".join(split_identifier(summary.replace("{@code", " ").replace("}", " ")))
 
 
-def _aligned_substitutions(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, str]]:
-    """Tokens that replace one another one for one when ``a`` is aligned with ``b``.
+def _substitution(a: Sequence[str], b: Sequence[str]) -> tuple[str, str] | None:
+    """The one token that differs between two names of the same length, if only one does.
+
+    Such names fill the same frame (``is _``), as sibling names do for contrasts. Names
+    of different shapes (``getLineJoin`` against ``strokeLineJoinProperty``) or with
+    two words changed (``removeAll`` against ``replaceValues``) are different methods
+    that happen to share a sentence of Javadoc, not one operation in other words.
 
     Examples
     --------
-    >>> _aligned_substitutions(("is", "blank"), ("is", "empty"))
-    [('blank', 'empty')]
-    >>> _aligned_substitutions(("get", "number", "of", "roles"), ("get", "num", "roles"))
-    []
+    >>> _substitution(("is", "blank"), ("is", "empty"))
+    ('blank', 'empty')
+    >>> _substitution(("get", "line", "join"), ("stroke", "line", "join", "property")) is None
+    True
+    >>> _substitution(("remove", "all"), ("replace", "values")) is None
+    True
     """
-    matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
-    out = []
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "replace" and i2 - i1 == j2 - j1:
-            out.extend(zip(a[i1:i2], b[j1:j2], strict=True))
-    return out
+    if len(a) != len(b):
+        return None
+    differ = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    return differ[0] if len(differ) == 1 else None
 
 
 def _is_subsequence(short: str, long: str) -> bool:
@@ -388,13 +392,13 @@ class _Miner:
             for (ta, ca), (tb, cb) in itertools.combinations(sorted(names.items()), 2):
                 if ca == cb and len(ca) == 1:
                     continue  # the same single class: siblings, not independent wording
-                for x, y in _aligned_substitutions(ta, tb):
-                    if not (x.isalpha() and y.isalpha()):
-                        continue
-                    pair = (min(x, y), max(x, y))
-                    texts, classes = found.setdefault(pair, (set(), set()))
-                    texts.add(summary)
-                    classes.update(ca | cb)
+                sub = _substitution(ta, tb)
+                if sub is None or not (sub[0].isalpha() and sub[1].isalpha()):
+                    continue
+                pair = (min(sub), max(sub))
+                texts, classes = found.setdefault(pair, (set(), set()))
+                texts.add(summary)
+                classes.update(ca | cb)
         return found
 
     def body_candidates(self) -> dict[tuple[str, str], tuple[set[int], set[int], str]]:
@@ -410,14 +414,14 @@ class _Miner:
                 types = {self.type_names[t] for t in ca | cb}
                 if len(types) == 1:
                     continue
-                for x, y in _aligned_substitutions(ta, tb):
-                    if not (x.isalpha() and y.isalpha()):
-                        continue
-                    pair = (min(x, y), max(x, y))
-                    example = f"{' '.join(ta)} / {' '.join(tb)}: {entry.preview}"
-                    bodies, classes, _ = found.setdefault(pair, (set(), set(), example))
-                    bodies.add(key)
-                    classes.update(ca | cb)
+                sub = _substitution(ta, tb)
+                if sub is None or not (sub[0].isalpha() and sub[1].isalpha()):
+                    continue
+                pair = (min(sub), max(sub))
+                example = f"{' '.join(ta)} / {' '.join(tb)}: {entry.preview}"
+                bodies, classes, _ = found.setdefault(pair, (set(), set(), example))
+                bodies.add(key)
+                classes.update(ca | cb)
         return found
 
     def abbreviations(self, vocab: set[str]) -> dict[str, tuple[str, int]]:
@@ -622,12 +626,14 @@ def mine_constraints(corpus_dir: str | Path, settings: MiningSettings | None = N
         Summaries are normalised (sub-tokens, lower case); a summary of fewer than
         ``min_summary_words`` = 4 words, or written on more than
         ``max_summary_names`` = 5 distinct names (boilerplate), is ignored. Two
-        distinct names sharing a summary, from different classes, are aligned
-        token by token (``difflib``); one-for-one substitutions are candidates. A
+        distinct names sharing a summary, from different classes, that have the same
+        length and differ in exactly one token (the same frame, as for contrasts:
+        ``isBlank``/``isEmpty``, not ``getLineJoin``/``strokeLineJoinProperty`` nor
+        ``removeAll``/``replaceValues``) make that token pair a candidate. A
         pair is kept when at least ``min_summaries`` = 2 distinct summaries support
         it, and more summaries than classes where it alternates as a contrast.
         On a corpus with method context (format 2: records with ``context``), the
-        same alignment runs over names sharing an identical context (the exact
+        same one-token rule runs over names sharing an identical context (the exact
         sequence of Javadoc, signature and body words; the name itself is not in
         it): contexts of fewer than ``min_context_tokens`` = 12 words or fewer than
         ``min_context_distinct`` = 6 distinct words (``return count;``, a one-line
