@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_ingest import _leftovers, _project
+from test_ingest import _leftovers, _project, ctrl_c_ingest
 from typer.testing import CliRunner
 
 from wrdscore.cli import app
@@ -315,24 +315,8 @@ def test_ctrl_c_cancels_the_cluster_tasks_and_leaves_nothing(cluster, tmp_path, 
 
 def test_a_real_ctrl_c_on_a_local_cluster_stops_everything(tmp_path):
     archive = _many_methods_zip(tmp_path / "big.zip", classes=600, methods=200)
-    out = tmp_path / "corpus"
-    cmd = [sys.executable, "-c", "from wrdscore.cli import app; app()"]
-    proc = subprocess.Popen(
-        [*cmd, "ingest", str(archive), "-o", str(out), "--scheduler", "local", "-j", "2"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 60
-    while not _leftovers(tmp_path) and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)  # the temporary corpus folder exists: the cluster is up, work started
-    time.sleep(0.5)
-    os.killpg(proc.pid, signal.SIGINT)
-    _, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130, stderr
-    assert stderr.strip() == "interrupted: nothing was written"
-    assert not out.exists() and _leftovers(tmp_path) == []
+    options = ["--scheduler", "local", "-j", "2"]
+    proc = ctrl_c_ingest(archive, tmp_path / "corpus", options, start=60, settle=0.5)
     deadline = time.monotonic() + 10
     while _group_alive(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -63,6 +63,35 @@ def _leftovers(parent: Path) -> list[str]:
     return sorted(p.name for p in parent.iterdir() if p.name.startswith("."))
 
 
+def ctrl_c_ingest(
+    archive: Path, out: Path, options: list[str], start: float, settle: float
+) -> subprocess.Popen:
+    """Run ``wrdscore ingest`` in its own process group and press Ctrl-C once work started.
+
+    Ctrl-C in a terminal reaches the whole group, workers included. Checks that the
+    run says so in one line, exits 130 and leaves neither the output nor a temporary
+    folder beside it; returns the finished process (its group id is its pid).
+    """
+    cmd = [sys.executable, "-c", "from wrdscore.cli import app; app()"]
+    proc = subprocess.Popen(
+        [*cmd, "ingest", str(archive), "-o", str(out), *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + start
+    while not _leftovers(out.parent) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)  # wait until the temporary corpus folder exists: work has started
+    time.sleep(settle)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, stderr = proc.communicate(timeout=start)
+    assert proc.returncode == 130, stderr
+    assert stderr.strip() == "interrupted: nothing was written"
+    assert not out.exists() and _leftovers(out.parent) == []
+    return proc
+
+
 @pytest.fixture
 def project(tmp_path):
     return _project(tmp_path / "project")
@@ -286,23 +315,6 @@ def test_a_real_ctrl_c_stops_workers_and_leaves_nothing(tmp_path):
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as zf:
         for i in range(1500):
             zf.writestr(f"p/C{i}.java", f"class C{i} {{\n{methods}}}\n")
-    out = tmp_path / "corpus"
-    cmd = [sys.executable, "-c", "from wrdscore.cli import app; app()"]
-    proc = subprocess.Popen(
-        [*cmd, "ingest", str(archive), "-o", str(out), "--jobs", "2"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 30
-    while not _leftovers(tmp_path) and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)  # wait until the temporary corpus folder exists: work has started
-    time.sleep(0.3)
-    os.killpg(proc.pid, signal.SIGINT)
-    _, stderr = proc.communicate(timeout=30)
-    assert proc.returncode == 130, stderr
-    assert stderr.strip() == "interrupted: nothing was written"
-    assert not out.exists() and _leftovers(tmp_path) == []
+    proc = ctrl_c_ingest(archive, tmp_path / "corpus", ["--jobs", "2"], start=30, settle=0.3)
     with pytest.raises(ProcessLookupError):
         os.killpg(proc.pid, 0)  # no worker of the group is left running
