@@ -49,6 +49,12 @@ def train(
     curated: bool = typer.Option(
         True, "--curated/--no-curated", help="Add the packaged curated pairs to the mined ones."
     ),
+    confirm: bool = typer.Option(
+        True,
+        "--confirm/--no-confirm",
+        help="Drop mined synonyms the vectors do not already relate (cosine below the "
+        "90th percentile of random token pairs).",
+    ),
     baseline_pairs: int = typer.Option(
         10_000, "--baseline-pairs", help="Random name pairs for the rescaling baselines; 0: none."
     ),
@@ -85,6 +91,7 @@ def train(
         specialise=specialise,
         specialise_method=specialise_method,
         curated=curated,
+        confirm=confirm,
         force=force,
         scheduler=scheduler,
         jobs=jobs,
@@ -152,9 +159,17 @@ def _specialised_line(special: dict[str, Any]) -> str:
     counts = ", ".join(f"{used[k]} of {mined[k]} {k} pairs" for k in mined)
     # Models specialised before the curated list existed have no count for it.
     curated = sum(special["constraints"].get("curated", {}).values())
-    return f"specialised ({special['method']}) with {counts}" + (
+    line = f"specialised ({special['method']}) with {counts}" + (
         f" ({curated} of them curated)" if curated else ""
     )
+    # Models specialised before confirmation existed have no entry for it.
+    confirm = special.get("confirm")
+    if confirm:
+        line += (
+            f"; {confirm['synonyms_dropped']} mined synonyms dropped as unrelated "
+            f"(cosine < {confirm['threshold']:.2f})"
+        )
+    return line
 
 
 def specialise(
@@ -168,6 +183,12 @@ def specialise(
     name: str | None = typer.Option(None, "--name", help="Label [default: model name + -cf/-ar]."),
     curated: bool = typer.Option(
         True, "--curated/--no-curated", help="Add the packaged curated pairs to the mined ones."
+    ),
+    confirm: bool = typer.Option(
+        True,
+        "--confirm/--no-confirm",
+        help="Drop mined synonyms the vectors do not already relate (cosine below the "
+        "90th percentile of random token pairs).",
     ),
     baseline_pairs: int = typer.Option(
         10_000, "--baseline-pairs", help="Random name pairs for the rescaling baselines; 0: none."
@@ -187,6 +208,7 @@ def specialise(
         name=name,
         force=force,
         curated=curated,
+        confirm=confirm,
     )
     typer.echo(f"wrote {output}: {emb.name}; " + _specialised_line(emb.meta["specialise"]))
     # The input model's baselines were computed on other vectors; compute new ones.

@@ -23,6 +23,12 @@ from wrdscore.embeddings._store import (
 from wrdscore.embeddings._vectors import OOV_POLICIES, TokenEmbeddings, vectors_sha
 
 if TYPE_CHECKING:
+    from wrdscore.embeddings._confirm import (
+        CONFIRM_QUANTILE,
+        Confirmation,
+        confirm_synonyms,
+        related_threshold,
+    )
     from wrdscore.embeddings._constraints import (
         KINDS,
         PAIRS_FILE,
@@ -92,6 +98,10 @@ _LAZY = {
     "mine_records": "_constraints",
     "read_pairs": "_constraints",
     "write_pairs": "_constraints",
+    "CONFIRM_QUANTILE": "_confirm",
+    "Confirmation": "_confirm",
+    "confirm_synonyms": "_confirm",
+    "related_threshold": "_confirm",
     "CounterFitSettings": "_counterfit",
     "counter_fit": "_counterfit",
     "add_curated": "_curated",
@@ -112,6 +122,7 @@ __getattr__ = lazy_getattr("wrdscore.embeddings", _LAZY)
 
 
 __all__ = [
+    "CONFIRM_QUANTILE",
     "DEFAULT_SPECIALISE_METHOD",
     "KINDS",
     "METHODS",
@@ -120,6 +131,7 @@ __all__ = [
     "SPECIALISE_METHODS",
     "TEXTS",
     "WEIGHTINGS",
+    "Confirmation",
     "Constraints",
     "CorpusDocuments",
     "CounterFitSettings",
@@ -133,6 +145,7 @@ __all__ = [
     "TokenEmbeddings",
     "add_curated",
     "attract_repel",
+    "confirm_synonyms",
     "cooccurrence_matrix",
     "corpus_documents",
     "counter_fit",
@@ -150,6 +163,7 @@ __all__ = [
     "ppmi",
     "read_curated",
     "read_pairs",
+    "related_threshold",
     "save_embeddings",
     "similarity",
     "specialise_from_corpus",

@@ -14,6 +14,7 @@ from gensim.models import KeyedVectors
 from gensim.models.fasttext import FastTextKeyedVectors
 from numpy.typing import NDArray
 
+from wrdscore.embeddings._confirm import confirm_synonyms
 from wrdscore.embeddings._constraints import Constraints, MinedPair, mine_constraints
 from wrdscore.embeddings._counterfit import CounterFitSettings, counter_fit
 from wrdscore.embeddings._curated import add_curated, read_curated
@@ -302,12 +303,17 @@ def specialise_from_corpus(
     method: str = DEFAULT_SPECIALISE_METHOD,
     seed: int = 0,
     curated: bool = True,
+    confirm: bool = True,
 ) -> tuple[KeyedVectors, dict[str, Any], Constraints]:
     """Mine a corpus's constraints and specialise ``kv`` with them.
 
     With ``curated`` (the default), the packaged curated list goes on top of the
     mined pairs (:func:`~wrdscore.embeddings.add_curated`); ``model.json`` counts its
     pairs under ``constraints.curated`` and ``pairs.tsv`` marks them ``curated``.
+    With ``confirm`` (the default), mined synonyms that ``kv`` does not already
+    relate are dropped first (:func:`~wrdscore.embeddings.confirm_synonyms`);
+    ``model.json`` lists them under ``confirm``, and ``pairs.tsv`` holds only the
+    pairs used.
 
     Returns
     -------
@@ -320,11 +326,15 @@ def specialise_from_corpus(
     constraints = mine_constraints(corpus_dir)
     if curated:
         constraints = add_curated(constraints, read_curated())
+    confirmation = None
+    if confirm:
+        constraints, confirmation = confirm_synonyms(constraints, kv)
     result = specialise_vectors(kv, constraints, method, settings)
     meta = {
         "method": method,
         "settings": asdict(settings),
         "constraints": {**constraints.summary(), "corpus": str(corpus_dir)},
+        "confirm": confirmation.summary() if confirmation else None,
         "pairs_in_vocab": result.used,
         "seconds": round(time.perf_counter() - started, 3),
     }
@@ -341,6 +351,7 @@ def specialise_model(
     name: str | None = None,
     force: bool = False,
     curated: bool = True,
+    confirm: bool = True,
 ) -> TokenEmbeddings:
     """Specialise an existing MODEL_DIR with constraints mined from a corpus.
 
@@ -367,6 +378,9 @@ def specialise_model(
     curated : bool
         Add the packaged curated list to the mined pairs (see
         :func:`specialise_from_corpus`).
+    confirm : bool
+        Drop mined synonyms the model's vectors do not already relate (see
+        :func:`specialise_from_corpus`).
 
     Raises
     ------
@@ -382,7 +396,9 @@ def specialise_model(
     if "specialise" in emb.meta:
         raise WrdscoreError(f"{model} is already specialised; start from the trained model")
     _settings_for(method, seed)  # a bad method fails before the mining pass
-    kv, special, constraints = specialise_from_corpus(emb.kv, corpus_dir, method, seed, curated)
+    kv, special, constraints = specialise_from_corpus(
+        emb.kv, corpus_dir, method, seed, curated, confirm
+    )
     # Rescaling baselines belong to the input vectors; the CLI computes new ones.
     meta = {k: v for k, v in emb.meta.items() if k not in ("format", "dim", "baselines")}
     meta["name"] = name or f"{emb.name}-{SUFFIX[method]}"

@@ -179,6 +179,7 @@ def train_embeddings(
     specialise: bool = False,
     specialise_method: str = DEFAULT_SPECIALISE_METHOD,
     curated: bool = True,
+    confirm: bool = True,
     force: bool = False,
     scheduler: str | None = None,
     jobs: int | None = None,
@@ -233,6 +234,9 @@ def train_embeddings(
         With ``specialise``: add the packaged curated list of synonyms, contrasts
         and abbreviations on top of the mined pairs
         (:func:`~wrdscore.embeddings.read_curated`).
+    confirm : bool
+        With ``specialise``: drop the mined synonyms the trained vectors do not
+        already relate (:func:`~wrdscore.embeddings.confirm_synonyms`).
     force : bool
         Replace an existing ``output``.
     scheduler : str, optional
@@ -312,7 +316,7 @@ def train_embeddings(
     constraints = None
     if specialise:
         kv, special, constraints = specialise_from_corpus(
-            kv, corpus.path, specialise_method, seed, curated
+            kv, corpus.path, specialise_method, seed, curated, confirm
         )
     label = corpus.manifest.get("label") or corpus.path.resolve().name
     short = "ppmi" if method == "svd" and weighting == "ppmi" else _SHORT[method]
