@@ -37,3 +37,26 @@ def write_records(
             w.write(r)
         w.write_manifest({"label": "fixture", **(manifest or {})})
     return folder
+
+
+#: Two Javadoc summaries, each written on two names in different classes that differ in
+#: one token: ``blank``/``empty`` is mined as a synonym from them.
+EMPTY = "Returns true if the text holds no characters at all."
+EMPTY2 = "Checks that a buffer has no content whatsoever."
+
+
+def specialise_records() -> list[dict[str, Any]]:
+    """A getter/setter class repeated four times (contrasts ``get``/``set`` and
+    ``name``/``value``) and the ``blank``/``empty`` synonym of :data:`EMPTY`."""
+    siblings = [
+        method_record(n, c)
+        for c in ("A", "B", "C", "D")
+        for n in ("getName", "setName", "getValue", "setValue")
+    ]
+    summaries = [
+        method_record("isEmpty", "E", EMPTY),
+        method_record("isBlank", "F", EMPTY),
+        method_record("emptyBuffer", "G", EMPTY2),
+        method_record("blankBuffer", "H", EMPTY2),
+    ]
+    return [*siblings, *summaries]

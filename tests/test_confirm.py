@@ -7,8 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from corpus_fixtures import method_record as record
-from corpus_fixtures import write_records
+from corpus_fixtures import specialise_records, write_records
 from typer.testing import CliRunner
 
 from wrdscore.cli import app
@@ -131,22 +130,9 @@ def test_a_higher_quantile_asks_for_more():
     assert strict.threshold == pytest.approx(1.0) and len(strict.dropped) == 1
 
 
-EMPTY = "Returns true if the text holds no characters at all."
-EMPTY2 = "Checks that a buffer has no content whatsoever."
-
-
 @pytest.fixture
 def corpus(tmp_path: Path) -> Path:
-    recs = []
-    for c in ("A", "B", "C", "D"):
-        recs += [record(n, c) for n in ("getName", "setName", "getValue", "setValue")]
-    recs += [
-        record("isEmpty", "E", EMPTY),
-        record("isBlank", "F", EMPTY),
-        record("emptyBuffer", "G", EMPTY2),
-        record("blankBuffer", "H", EMPTY2),
-    ]
-    return write_records(tmp_path / "corpus", recs)
+    return write_records(tmp_path / "corpus", specialise_records())
 
 
 def test_specialise_from_corpus_drops_an_unrelated_mined_synonym(corpus):

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from corpus_fixtures import EMPTY, EMPTY2, specialise_records, write_records
 from corpus_fixtures import method_record as record
-from corpus_fixtures import write_records
 from typer.testing import CliRunner
 
 from wrdscore.cli import app
@@ -96,9 +96,6 @@ def test_contrast_skips_crowded_slots():
 
 
 # --- synonyms -------------------------------------------------------------------------
-
-EMPTY = "Returns true if the text holds no characters at all."
-EMPTY2 = "Checks that a buffer has no content whatsoever."
 
 
 def test_identical_summaries_yield_a_synonym():
@@ -399,18 +396,10 @@ def test_specialise_vectors_on_keyed_vectors():
 
 @pytest.fixture
 def corpus(tmp_path: Path) -> Path:
-    folder = tmp_path / "corpus"
-    recs = abbreviation_corpus()
-    for c in ("A", "B", "C", "D"):
-        recs += [record(n, c) for n in ("getName", "setName", "getValue", "setValue")]
+    recs = abbreviation_corpus() + specialise_records()
+    for c in ("R1", "R2", "R3", "R4"):
         recs += [record(n, c) for n in ("rotateLeft", "rotateRight", "shiftLeft", "shiftRight")]
-    recs += [
-        record("isEmpty", "E", EMPTY),
-        record("isBlank", "F", EMPTY),
-        record("emptyBuffer", "G", EMPTY2),
-        record("blankBuffer", "H", EMPTY2),
-    ]
-    return write_records(folder, recs)
+    return write_records(tmp_path / "corpus", recs)
 
 
 def test_train_specialise_fasttext_writes_pairs_and_sizes(corpus, tmp_path):
