@@ -55,6 +55,11 @@ def train(
         help="Drop mined synonyms the vectors do not already relate (cosine below the "
         "90th percentile of random token pairs).",
     ),
+    inflect: bool = typer.Option(
+        True,
+        "--inflections/--no-inflections",
+        help="Carry contrasts and synonyms over to inflected forms (adding/removing).",
+    ),
     baseline_pairs: int = typer.Option(
         10_000, "--baseline-pairs", help="Random name pairs for the rescaling baselines; 0: none."
     ),
@@ -92,6 +97,7 @@ def train(
         specialise_method=specialise_method,
         curated=curated,
         confirm=confirm,
+        inflect=inflect,
         force=force,
         scheduler=scheduler,
         jobs=jobs,
@@ -159,8 +165,11 @@ def _specialised_line(special: dict[str, Any]) -> str:
     counts = ", ".join(f"{used[k]} of {mined[k]} {k} pairs" for k in mined)
     # Models specialised before the curated list existed have no count for it.
     curated = sum(special["constraints"].get("curated", {}).values())
+    inflected = sum(special["constraints"].get("inflected", {}).values())
+    shares = [f"{curated} of them curated"] if curated else []
+    shares += [f"{inflected} carried over to inflected forms"] if inflected else []
     line = f"specialised ({special['method']}) with {counts}" + (
-        f" ({curated} of them curated)" if curated else ""
+        f" ({', '.join(shares)})" if shares else ""
     )
     # Models specialised before confirmation existed have no entry for it.
     confirm = special.get("confirm")
@@ -190,6 +199,11 @@ def specialise(
         help="Drop mined synonyms the vectors do not already relate (cosine below the "
         "90th percentile of random token pairs).",
     ),
+    inflect: bool = typer.Option(
+        True,
+        "--inflections/--no-inflections",
+        help="Carry contrasts and synonyms over to inflected forms (adding/removing).",
+    ),
     baseline_pairs: int = typer.Option(
         10_000, "--baseline-pairs", help="Random name pairs for the rescaling baselines; 0: none."
     ),
@@ -209,6 +223,7 @@ def specialise(
         force=force,
         curated=curated,
         confirm=confirm,
+        inflect=inflect,
     )
     typer.echo(f"wrote {output}: {emb.name}; " + _specialised_line(emb.meta["specialise"]))
     # The input model's baselines were computed on other vectors; compute new ones.

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from wrdscore.embeddings._docfreq import document_frequencies
     from wrdscore.embeddings._documents import TokenDocuments
     from wrdscore.embeddings._gensim import train_gensim
+    from wrdscore.embeddings._inflect import add_inflections, inflect_pairs, inflected_forms
     from wrdscore.embeddings._specialise import (
         DEFAULT_SPECIALISE_METHOD,
         SPECIALISE_METHODS,
@@ -107,6 +108,9 @@ _LAZY = {
     "add_curated": "_curated",
     "curated_pairs_path": "_curated",
     "read_curated": "_curated",
+    "add_inflections": "_inflect",
+    "inflect_pairs": "_inflect",
+    "inflected_forms": "_inflect",
     "DEFAULT_SPECIALISE_METHOD": "_specialise",
     "SPECIALISE_METHODS": "_specialise",
     "SpecialiseResult": "_specialise",
@@ -144,6 +148,7 @@ __all__ = [
     "TokenDocuments",
     "TokenEmbeddings",
     "add_curated",
+    "add_inflections",
     "attract_repel",
     "confirm_synonyms",
     "cooccurrence_matrix",
@@ -155,6 +160,8 @@ __all__ = [
     "document_stats",
     "format_pairs",
     "identifier_vector",
+    "inflect_pairs",
+    "inflected_forms",
     "load_embeddings",
     "mine_constraints",
     "mine_records",

@@ -91,6 +91,8 @@ _OLD_HEADER = "kind\ta\tb\tsupport\tframes\texample"
 SYNONYM_SOURCES = ("summary", "body")
 #: The source of pairs from the curated list (:func:`~wrdscore.embeddings.read_curated`).
 CURATED_SOURCE = "curated"
+#: Source of pairs carried over to inflected forms (:func:`~wrdscore.embeddings.add_inflections`).
+INFLECTION_SOURCE = "inflection"
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,8 @@ class MinedPair:
         synonym: ``summary``, ``body`` or ``summary+body`` (which rule found it);
         ``siblings`` for contrasts and ``frames`` for abbreviations; ``curated`` for
         pairs from the curated list (:func:`~wrdscore.embeddings.read_curated`);
+        ``inflection`` for pairs carried over to inflected forms
+        (:func:`~wrdscore.embeddings.add_inflections`);
         empty when not recorded (pairs files written before the column existed).
     """
 
@@ -182,16 +186,22 @@ class Constraints:
 
     def curated_sizes(self) -> dict[str, int]:
         """Number of pairs of each kind that come from the curated list, not from mining."""
-        return {
-            kind: sum(p.source == CURATED_SOURCE for p in getattr(self, kind)) for kind in KINDS
-        }
+        return self._sizes_of(CURATED_SOURCE)
+
+    def inflected_sizes(self) -> dict[str, int]:
+        """Number of pairs of each kind carried over to inflected forms of other pairs."""
+        return self._sizes_of(INFLECTION_SOURCE)
+
+    def _sizes_of(self, source: str) -> dict[str, int]:
+        return {kind: sum(p.source == source for p in getattr(self, kind)) for kind in KINDS}
 
     def summary(self) -> dict[str, Any]:
-        """Sizes (curated pairs included), the curated share, synonym sources, settings
-        and corpus hash, as stored in ``model.json``."""
+        """Sizes (curated and inflected pairs included), the curated and inflected
+        shares, synonym sources, settings and corpus hash, as stored in ``model.json``."""
         return {
             "sizes": self.sizes(),
             "curated": self.curated_sizes(),
+            "inflected": self.inflected_sizes(),
             "synonym_sources": self.synonym_sources(),
             "settings": asdict(self.settings),
             "corpus_manifest_sha256": self.corpus_sha256,

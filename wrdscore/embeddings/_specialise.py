@@ -18,6 +18,7 @@ from wrdscore.embeddings._confirm import confirm_synonyms
 from wrdscore.embeddings._constraints import Constraints, MinedPair, mine_constraints
 from wrdscore.embeddings._counterfit import CounterFitSettings, counter_fit
 from wrdscore.embeddings._curated import add_curated, read_curated
+from wrdscore.embeddings._inflect import add_inflections
 from wrdscore.embeddings._sphere import PairsLike, prepare, unit_rows
 from wrdscore.embeddings._store import load_embeddings, save_embeddings
 from wrdscore.embeddings._vectors import TokenEmbeddings
@@ -304,6 +305,7 @@ def specialise_from_corpus(
     seed: int = 0,
     curated: bool = True,
     confirm: bool = True,
+    inflect: bool = True,
 ) -> tuple[KeyedVectors, dict[str, Any], Constraints]:
     """Mine a corpus's constraints and specialise ``kv`` with them.
 
@@ -313,7 +315,10 @@ def specialise_from_corpus(
     With ``confirm`` (the default), mined synonyms that ``kv`` does not already
     relate are dropped first (:func:`~wrdscore.embeddings.confirm_synonyms`);
     ``model.json`` lists them under ``confirm``, and ``pairs.tsv`` holds only the
-    pairs used.
+    pairs used. With ``inflect`` (the default), the contrasts and synonyms are then
+    carried over to the inflected forms of ``kv``'s vocabulary
+    (:func:`~wrdscore.embeddings.add_inflections`: ``adding``/``removing`` from
+    ``add``/``remove``); ``model.json`` counts them under ``constraints.inflected``.
 
     Returns
     -------
@@ -329,6 +334,8 @@ def specialise_from_corpus(
     confirmation = None
     if confirm:
         constraints, confirmation = confirm_synonyms(constraints, kv)
+    if inflect:
+        constraints = add_inflections(constraints, set(kv.key_to_index))
     result = specialise_vectors(kv, constraints, method, settings)
     meta = {
         "method": method,
@@ -352,6 +359,7 @@ def specialise_model(
     force: bool = False,
     curated: bool = True,
     confirm: bool = True,
+    inflect: bool = True,
 ) -> TokenEmbeddings:
     """Specialise an existing MODEL_DIR with constraints mined from a corpus.
 
@@ -381,6 +389,9 @@ def specialise_model(
     confirm : bool
         Drop mined synonyms the model's vectors do not already relate (see
         :func:`specialise_from_corpus`).
+    inflect : bool
+        Carry contrasts and synonyms over to inflected forms (see
+        :func:`specialise_from_corpus`).
 
     Raises
     ------
@@ -397,7 +408,7 @@ def specialise_model(
         raise WrdscoreError(f"{model} is already specialised; start from the trained model")
     _settings_for(method, seed)  # a bad method fails before the mining pass
     kv, special, constraints = specialise_from_corpus(
-        emb.kv, corpus_dir, method, seed, curated, confirm
+        emb.kv, corpus_dir, method, seed, curated, confirm, inflect
     )
     # Rescaling baselines belong to the input vectors; the CLI computes new ones.
     meta = {k: v for k, v in emb.meta.items() if k not in ("format", "dim", "baselines")}

@@ -180,6 +180,7 @@ def train_embeddings(
     specialise_method: str = DEFAULT_SPECIALISE_METHOD,
     curated: bool = True,
     confirm: bool = True,
+    inflect: bool = True,
     force: bool = False,
     scheduler: str | None = None,
     jobs: int | None = None,
@@ -237,6 +238,9 @@ def train_embeddings(
     confirm : bool
         With ``specialise``: drop the mined synonyms the trained vectors do not
         already relate (:func:`~wrdscore.embeddings.confirm_synonyms`).
+    inflect : bool
+        With ``specialise``: carry contrasts and synonyms over to inflected forms
+        (:func:`~wrdscore.embeddings.add_inflections`).
     force : bool
         Replace an existing ``output``.
     scheduler : str, optional
@@ -316,7 +320,7 @@ def train_embeddings(
     constraints = None
     if specialise:
         kv, special, constraints = specialise_from_corpus(
-            kv, corpus.path, specialise_method, seed, curated, confirm
+            kv, corpus.path, specialise_method, seed, curated, confirm, inflect
         )
     label = corpus.manifest.get("label") or corpus.path.resolve().name
     short = "ppmi" if method == "svd" and weighting == "ppmi" else _SHORT[method]
