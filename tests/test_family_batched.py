@@ -168,3 +168,20 @@ def test_repeated_names_count_every_unseen_token(metric_name, centering):
     metric = get_metric(metric_name, embeddings=emb, centering=centering)
     res = metric.score(["get zz", "get zz", "size"], ["size", "size", "zz get"])
     assert res.oov_tokens == 3
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [(m, {}) for m in METRICS] + [("bertscore", {"idf": True}), ("wrd", {"weights": "norm*idf"})],
+)
+def test_identical_names_score_exactly_one(name, options):
+    # A name compared with itself: rounding put self-similarities anywhere in
+    # 1 +- 1e-15 (BERTScore gave two of the paper's seven identical rated pairs
+    # 0.9999999999999999, SBERT and WMD nearly every name); every score must be 1.
+    from wrdscore.human_eval import load_paper_ratings
+
+    # Every token gets a vector (an unseen token's zero vector would match nothing).
+    names = list(load_paper_ratings().references)
+    metric = get_metric(name, oov="subword", **options)
+    result = metric.score(names, names)
+    assert set(result.values[result.primary]) == {1.0}, metric.signature

@@ -10,7 +10,7 @@ from numpy.typing import ArrayLike
 
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.metrics._centering import FloatArray, cosine_matrix
-from wrdscore.metrics._pairs import PairEmbeddingMetric
+from wrdscore.metrics._pairs import PairEmbeddingMetric, snap_to_one
 from wrdscore.metrics.base import TokenBatch, register
 from wrdscore.metrics.overlap import PRF, f_measure
 from wrdscore.metrics.wrd import f1_score
@@ -20,7 +20,8 @@ def _weighted_mean(values: FloatArray, weights: FloatArray | None) -> float:
     if weights is None:
         return float(values.mean())
     total = float(np.sum(weights))
-    return float(values @ weights / total) if total > 0 else 0.0
+    # The same summation for both sums: all values 1 then gives exactly 1.
+    return float(np.sum(values * weights) / total) if total > 0 else 0.0
 
 
 def bertscore(
@@ -69,9 +70,7 @@ def bertscore(
     """
     if len(reference) == 0 or len(prediction) == 0:
         return 0.0, 0.0, 0.0
-    # A unit vector's dot product with itself can round to 1 + 2e-16; cosines never
-    # exceed 1, so the rounding is taken off (scores stay within [0, 1]).
-    sim = np.minimum(cosine_matrix(reference, prediction), 1.0)
+    sim = snap_to_one(cosine_matrix(reference, prediction))
     best_for_pred = sim.max(axis=0)
     best_for_ref = sim.max(axis=1)
     if clip:
@@ -88,7 +87,7 @@ def _weighted_mean_many(values: FloatArray, weights: FloatArray | None) -> Float
     if weights is None:
         return values.mean(axis=1)
     total = weights.sum(axis=1)
-    dot = np.einsum("gi,gi->g", values, weights)
+    dot = (values * weights).sum(axis=1)  # summed like total: all values 1 give exactly 1
     return np.divide(dot, total, out=np.zeros_like(dot), where=total > 0)
 
 
@@ -96,7 +95,7 @@ def _bertscore_many(
     x: FloatArray, y: FloatArray, wx: FloatArray | None, wy: FloatArray | None, clip: bool
 ) -> FloatArray:
     """:func:`bertscore` of stacks of unit token vectors; (G, 3) of P, R, F1."""
-    sim = np.minimum(np.matmul(x, y.transpose(0, 2, 1)), 1.0)  # rounding, as in bertscore()
+    sim = snap_to_one(np.matmul(x, y.transpose(0, 2, 1)))
     best_for_pred, best_for_ref = sim.max(axis=1), sim.max(axis=2)
     if clip:
         best_for_pred = np.maximum(best_for_pred, 0.0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from wrdscore.metrics._centering import FloatArray, unit_rows
-from wrdscore.metrics._pairs import SimilarityMetric
+from wrdscore.metrics._pairs import SimilarityMetric, snap_to_one
 from wrdscore.metrics.base import register
 
 
@@ -30,7 +30,7 @@ def sbert(x: FloatArray, y: FloatArray) -> float:
         return 0.0
     mx, my = unit_rows(x).mean(axis=0), unit_rows(y).mean(axis=0)
     denom = float(np.linalg.norm(mx) * np.linalg.norm(my))
-    return float(mx @ my) / denom if denom > 0 else 0.0
+    return float(snap_to_one(np.float64(mx @ my) / denom)) if denom > 0 else 0.0
 
 
 def cka(x: FloatArray, y: FloatArray) -> float:
@@ -78,7 +78,7 @@ def _sbert_many(x: FloatArray, y: FloatArray) -> FloatArray:
     mx, my = x.mean(axis=1), y.mean(axis=1)
     denom = np.linalg.norm(mx, axis=1) * np.linalg.norm(my, axis=1)
     dot = np.einsum("gd,gd->g", mx, my)
-    return np.divide(dot, denom, out=np.zeros_like(dot), where=denom > 0)
+    return snap_to_one(np.divide(dot, denom, out=np.zeros_like(dot), where=denom > 0))
 
 
 def _cka_many(x: FloatArray, y: FloatArray) -> FloatArray:

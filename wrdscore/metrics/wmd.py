@@ -23,7 +23,7 @@ import numpy as np
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import FloatArray, cosine_matrix, unit_rows
-from wrdscore.metrics._pairs import SimilarityMetric
+from wrdscore.metrics._pairs import SimilarityMetric, snap_to_one
 from wrdscore.metrics.base import register
 from wrdscore.metrics.wrd import emd_flows
 
@@ -54,7 +54,7 @@ def _check_temperature(temperature: float) -> None:
 
 def _normalise(c12: float, c11: float, c22: float) -> float:
     denom = c11 * c22
-    return c12 / math.sqrt(denom) if c11 > 0 and c22 > 0 else 0.0
+    return float(snap_to_one(np.float64(c12 / math.sqrt(denom)))) if c11 > 0 and c22 > 0 else 0.0
 
 
 def _uniform(n: int) -> FloatArray:
@@ -65,7 +65,7 @@ def _normalise_many(c12: FloatArray, c11: FloatArray, c22: FloatArray) -> FloatA
     ok = (c11 > 0) & (c22 > 0)
     # Left out pairs get a dummy 1: a negative product would make sqrt warn.
     denom = np.sqrt(np.where(ok, c11 * c22, 1.0))
-    return np.divide(c12, denom, out=np.zeros_like(c12), where=ok)
+    return snap_to_one(np.divide(c12, denom, out=np.zeros_like(c12), where=ok))
 
 
 def _self_wmd(x: FloatArray) -> float:
