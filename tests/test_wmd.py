@@ -162,3 +162,12 @@ def test_metrics_signature_and_default_temperatures(emb):
 def test_bad_options_are_user_errors(emb, name, options, message):
     with pytest.raises(WrdscoreError, match=message):
         get_metric(name, embeddings=emb, **options)
+
+
+def test_trwmd_above_one_is_kept():
+    # A prediction repeating the reference's token: the log-sum grows with the copies, so
+    # the normalised similarity exceeds 1. Only rounding around 1 is snapped to 1.
+    x, y = np.array([[1.0, 0.0]]), np.array([[1.0, 0.0], [1.0, 0.0]])
+    expected = (0.5 * np.log(2 * np.exp(2.0))) / np.sqrt(1.0 * 0.5 * np.log(2 * np.exp(2.0)))
+    assert trwmd(x, y, temperature=0.5) == pytest.approx(expected)
+    assert trwmd(x, y, temperature=0.5) > 1.1

@@ -19,7 +19,7 @@ from wrdscore.metrics._centering import FloatArray, unit_rows
 from wrdscore.metrics.base import EmbeddingMetric, TokenBatch, Tokens
 
 #: Similarities this close to 1 are one direction computed with rounding error.
-SAME_DIRECTION = 1.0 - 1e-12
+ROUNDING = 1e-12
 
 
 def snap_to_one(values: FloatArray) -> FloatArray:
@@ -27,16 +27,17 @@ def snap_to_one(values: FloatArray) -> FloatArray:
 
     A unit vector's dot product with itself, or a normalised similarity of a name with
     itself, rounds to anything from ``1 - 1e-15`` to ``1 + 1e-15``; so that identical
-    names score exactly 1 (and nothing exceeds 1), every value within 1e-12 of 1 is set
-    to 1. Vectors that close are one direction for any purpose: float32 vectors cannot
-    tell them apart.
+    names score exactly 1, every value within ``ROUNDING`` = 1e-12 of 1 is set to 1.
+    Vectors that close are one direction for any purpose: float32 vectors cannot tell
+    them apart. Values further from 1 are kept, above 1 too (``trwmd`` exceeds 1 when a
+    name repeats near-identical tokens).
 
     Examples
     --------
-    >>> snap_to_one(np.array([0.9999999999999996, 1.0000000000000002, 0.5])).tolist()
-    [1.0, 1.0, 0.5]
+    >>> snap_to_one(np.array([0.9999999999999996, 1.0000000000000002, 0.5, 1.1])).tolist()
+    [1.0, 1.0, 0.5, 1.1]
     """
-    return np.where(values >= SAME_DIRECTION, 1.0, values)
+    return np.where(np.abs(values - 1.0) <= ROUNDING, 1.0, values)
 
 
 @dataclass
