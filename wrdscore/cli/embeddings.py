@@ -14,6 +14,26 @@ import typer
 from wrdscore.cli._common import print_table
 from wrdscore.errors import WrdscoreError
 
+# Options of both `train --specialise` and `specialise`, declared once.
+CURATED_OPTION = typer.Option(
+    True, "--curated/--no-curated", help="Add the packaged curated pairs to the mined ones."
+)
+CONFIRM_OPTION = typer.Option(
+    True,
+    "--confirm/--no-confirm",
+    help="Drop mined synonyms the vectors do not already relate (cosine below the "
+    "90th percentile of random token pairs).",
+)
+INFLECT_OPTION = typer.Option(
+    True,
+    "--inflections/--no-inflections",
+    help="Carry contrasts and synonyms over to inflected forms (adding/removing).",
+)
+BASELINE_PAIRS_OPTION = typer.Option(
+    10_000, "--baseline-pairs", help="Random name pairs for the rescaling baselines; 0: none."
+)
+FORCE_OPTION = typer.Option(False, "--force", help="Replace an existing MODEL_DIR.")
+
 
 def train(
     corpus_dir: str = typer.Argument(..., help="Corpus folder written by `wrdscore ingest`."),
@@ -46,24 +66,11 @@ def train(
     specialise_method: str = typer.Option(
         "counter-fitting", "--specialise-method", help="counter-fitting or attract-repel."
     ),
-    curated: bool = typer.Option(
-        True, "--curated/--no-curated", help="Add the packaged curated pairs to the mined ones."
-    ),
-    confirm: bool = typer.Option(
-        True,
-        "--confirm/--no-confirm",
-        help="Drop mined synonyms the vectors do not already relate (cosine below the "
-        "90th percentile of random token pairs).",
-    ),
-    inflect: bool = typer.Option(
-        True,
-        "--inflections/--no-inflections",
-        help="Carry contrasts and synonyms over to inflected forms (adding/removing).",
-    ),
-    baseline_pairs: int = typer.Option(
-        10_000, "--baseline-pairs", help="Random name pairs for the rescaling baselines; 0: none."
-    ),
-    force: bool = typer.Option(False, "--force", help="Replace an existing MODEL_DIR."),
+    curated: bool = CURATED_OPTION,
+    confirm: bool = CONFIRM_OPTION,
+    inflect: bool = INFLECT_OPTION,
+    baseline_pairs: int = BASELINE_PAIRS_OPTION,
+    force: bool = FORCE_OPTION,
     scheduler: str | None = typer.Option(
         None,
         "--scheduler",
@@ -190,24 +197,11 @@ def specialise(
     ),
     seed: int = typer.Option(0, "--seed", help="Shuffling seed (attract-repel)."),
     name: str | None = typer.Option(None, "--name", help="Label [default: model name + -cf/-ar]."),
-    curated: bool = typer.Option(
-        True, "--curated/--no-curated", help="Add the packaged curated pairs to the mined ones."
-    ),
-    confirm: bool = typer.Option(
-        True,
-        "--confirm/--no-confirm",
-        help="Drop mined synonyms the vectors do not already relate (cosine below the "
-        "90th percentile of random token pairs).",
-    ),
-    inflect: bool = typer.Option(
-        True,
-        "--inflections/--no-inflections",
-        help="Carry contrasts and synonyms over to inflected forms (adding/removing).",
-    ),
-    baseline_pairs: int = typer.Option(
-        10_000, "--baseline-pairs", help="Random name pairs for the rescaling baselines; 0: none."
-    ),
-    force: bool = typer.Option(False, "--force", help="Replace an existing MODEL_DIR."),
+    curated: bool = CURATED_OPTION,
+    confirm: bool = CONFIRM_OPTION,
+    inflect: bool = INFLECT_OPTION,
+    baseline_pairs: int = BASELINE_PAIRS_OPTION,
+    force: bool = FORCE_OPTION,
 ) -> None:
     """Specialise an existing model for similarity with pairs mined from a corpus."""
     from wrdscore.embeddings import specialise_model
