@@ -19,9 +19,9 @@ from wrdscore.metrics.wrd import f1_score
 def _weighted_mean(values: FloatArray, weights: FloatArray | None) -> float:
     if weights is None:
         return float(values.mean())
-    total = float(np.sum(weights))
-    # The same summation for both sums: all values 1 then gives exactly 1.
-    return float(np.sum(values * weights) / total) if total > 0 else 0.0
+    # The total is the same dot product with ones, so that all values 1 give exactly 1.
+    total = float(np.ones_like(values) @ weights)
+    return float(values @ weights / total) if total > 0 else 0.0
 
 
 def bertscore(
@@ -86,8 +86,9 @@ def bertscore(
 def _weighted_mean_many(values: FloatArray, weights: FloatArray | None) -> FloatArray:
     if weights is None:
         return values.mean(axis=1)
-    total = weights.sum(axis=1)
-    dot = (values * weights).sum(axis=1)  # summed like total: all values 1 give exactly 1
+    dot = np.einsum("gi,gi->g", values, weights)
+    # The total is the same product with ones, so that all values 1 give exactly 1.
+    total = np.einsum("gi,gi->g", np.ones_like(values), weights)
     return np.divide(dot, total, out=np.zeros_like(dot), where=total > 0)
 
 
