@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from corpus_fixtures import specialise_records, write_records
+from corpus_fixtures import method_record, specialise_records, write_records
 from typer.testing import CliRunner
 
 from wrdscore.cli import app
@@ -181,3 +181,30 @@ def test_cli_specialise_reports_and_records_confirmation(corpus, tmp_path):
     assert ("synonym", "blank", "empty") in {
         (p.kind, p.a, p.b) for p in read_pairs(tmp_path / "n" / "pairs.tsv")
     }
+
+
+def test_nothing_to_check_needs_no_threshold():
+    # A one-token model has no two vectors to compare; with no mined synonym in its
+    # vocabulary there is nothing to confirm, and specialising must still work.
+    emb = TokenEmbeddings.from_vectors({"run": [1.0, 0.0]})
+    pairs = Constraints(
+        contrast=[],
+        abbreviation=[],
+        synonym=[MinedPair("synonym", "run", "walk", 2, 2, "", "summary")],
+    )
+    kept, how = confirm_synonyms(pairs, emb.kv)
+    assert kept == pairs
+    assert (how.threshold, how.kept, how.dropped) == (None, 1, [])
+    assert how.summary()["threshold"] is None
+
+
+def test_cli_specialises_a_one_token_model(tmp_path):
+    corpus = write_records(tmp_path / "c", [method_record("run", "A"), method_record("run", "B")])
+    train_embeddings(corpus, "word2vec", tmp_path / "m", dim=8, epochs=1)
+    result = runner.invoke(
+        app, ["specialise", str(tmp_path / "m"), str(corpus), "-o", str(tmp_path / "s")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "dropped as unrelated" not in result.output
+    meta = json.loads((tmp_path / "s" / "model.json").read_text())["specialise"]
+    assert meta["confirm"]["threshold"] is None

@@ -180,7 +180,7 @@ def _specialised_line(special: dict[str, Any]) -> str:
     )
     # Models specialised before confirmation existed have no entry for it.
     confirm = special.get("confirm")
-    if confirm:
+    if confirm and confirm["threshold"] is not None:
         line += (
             f"; {confirm['synonyms_dropped']} mined synonyms dropped as unrelated "
             f"(cosine < {confirm['threshold']:.2f})"

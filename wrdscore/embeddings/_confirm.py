@@ -41,8 +41,10 @@ class Confirmation:
     ----------
     quantile : float
         The share of random token pairs a synonym must be closer than.
-    threshold : float
+    threshold : float or None
         That quantile of the cosines of random token pairs: the least cosine kept.
+        None when no mined synonym had both tokens in the vocabulary (nothing to check,
+        so no threshold was computed).
     kept : int
         Mined synonyms confirmed (or not checkable: a token outside the vocabulary,
         which specialisation skips anyway).
@@ -51,7 +53,7 @@ class Confirmation:
     """
 
     quantile: float
-    threshold: float
+    threshold: float | None
     kept: int
     dropped: list[MinedPair]
 
@@ -59,7 +61,7 @@ class Confirmation:
         """As stored in ``model.json`` under ``specialise.confirm``."""
         return {
             "quantile": self.quantile,
-            "threshold": round(self.threshold, 4),
+            "threshold": None if self.threshold is None else round(self.threshold, 4),
             "sample_pairs": SAMPLE_PAIRS,
             "synonyms_kept": self.kept,
             "synonyms_dropped": len(self.dropped),
@@ -145,17 +147,19 @@ def confirm_synonyms(
     >>> [(p.a, p.b) for p in kept.synonym], [(p.a, p.b) for p in how.dropped]
     ([('add', 'offer')], [('t1', 't2')])
     """
-    threshold = related_threshold(kv.vectors, quantile)
     index = kv.key_to_index
+    mined_kept = sum(p.source != CURATED_SOURCE for p in constraints.synonym)
+    checkable = [
+        p
+        for p in constraints.synonym
+        if p.source != CURATED_SOURCE and p.a in index and p.b in index
+    ]
+    if not checkable:
+        # Nothing to compare (a tiny model, or no mined synonym): no threshold needed.
+        return constraints, Confirmation(quantile, None, mined_kept, [])
+    threshold = related_threshold(kv.vectors, quantile)
     unit, _ = unit_rows(np.asarray(kv.vectors, dtype=np.float64))
-    kept: list[MinedPair] = []
-    dropped: list[MinedPair] = []
-    for p in constraints.synonym:
-        checkable = p.source != CURATED_SOURCE and p.a in index and p.b in index
-        if checkable and float(unit[index[p.a]] @ unit[index[p.b]]) < threshold:
-            dropped.append(p)
-        else:
-            kept.append(p)
+    dropped = [p for p in checkable if float(unit[index[p.a]] @ unit[index[p.b]]) < threshold]
+    kept = [p for p in constraints.synonym if p not in dropped]
     confirmed = dataclasses.replace(constraints, synonym=kept)
-    mined_kept = sum(p.source != CURATED_SOURCE for p in kept)
-    return confirmed, Confirmation(quantile, threshold, mined_kept, dropped)
+    return confirmed, Confirmation(quantile, threshold, mined_kept - len(dropped), dropped)
