@@ -79,13 +79,21 @@ def ctrl_c_ingest(
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # A run that hangs after Ctrl-C (seen once in CI, never reproduced) can then be made
+        # to print every thread's stack (SIGABRT), so the failure says where it hung.
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
     )
     deadline = time.monotonic() + start
     while not _leftovers(out.parent) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)  # wait until the temporary corpus folder exists: work has started
     time.sleep(settle)
     os.killpg(proc.pid, signal.SIGINT)
-    _, stderr = proc.communicate(timeout=start)
+    try:
+        _, stderr = proc.communicate(timeout=start)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGABRT)
+        _, stacks = proc.communicate()
+        pytest.fail(f"still running {start} s after Ctrl-C; its stacks:\n{stacks}")
     assert proc.returncode == 130, stderr
     assert stderr.strip() == "interrupted: nothing was written"
     assert not out.exists() and _leftovers(out.parent) == []
