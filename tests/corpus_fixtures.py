@@ -45,6 +45,19 @@ EMPTY = "Returns true if the text holds no characters at all."
 EMPTY2 = "Checks that a buffer has no content whatsoever."
 
 
+def blank_empty_records(classes: str = "ABCD") -> list[dict[str, Any]]:
+    """``isEmpty``/``isBlank`` sharing :data:`EMPTY` and ``emptyBuffer``/``blankBuffer``
+    sharing :data:`EMPTY2`, one method in each of four ``classes``: the synonym
+    ``blank``/``empty`` from two summaries."""
+    names = [
+        ("isEmpty", EMPTY),
+        ("isBlank", EMPTY),
+        ("emptyBuffer", EMPTY2),
+        ("blankBuffer", EMPTY2),
+    ]
+    return [method_record(n, c, doc) for (n, doc), c in zip(names, classes, strict=True)]
+
+
 def specialise_records() -> list[dict[str, Any]]:
     """A getter/setter class repeated four times (contrasts ``get``/``set`` and
     ``name``/``value``) and the ``blank``/``empty`` synonym of :data:`EMPTY`."""
@@ -53,10 +66,4 @@ def specialise_records() -> list[dict[str, Any]]:
         for c in ("A", "B", "C", "D")
         for n in ("getName", "setName", "getValue", "setValue")
     ]
-    summaries = [
-        method_record("isEmpty", "E", EMPTY),
-        method_record("isBlank", "F", EMPTY),
-        method_record("emptyBuffer", "G", EMPTY2),
-        method_record("blankBuffer", "H", EMPTY2),
-    ]
-    return [*siblings, *summaries]
+    return [*siblings, *blank_empty_records("EFGH")]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from corpus_fixtures import EMPTY, EMPTY2, specialise_records, write_records
+from corpus_fixtures import EMPTY, EMPTY2, blank_empty_records, specialise_records, write_records
 from corpus_fixtures import method_record as record
 from typer.testing import CliRunner
 
@@ -99,12 +99,7 @@ def test_contrast_skips_crowded_slots():
 
 
 def test_identical_summaries_yield_a_synonym():
-    recs = [
-        record("isEmpty", "A", EMPTY),
-        record("isBlank", "B", EMPTY),
-        record("emptyBuffer", "C", EMPTY2),
-        record("blankBuffer", "D", EMPTY2),
-    ]
+    recs = blank_empty_records()
     synonym = pairs_of(mine_records(recs), "synonym")
     assert list(synonym) == [("blank", "empty")]
     assert (synonym["blank", "empty"].support, synonym["blank", "empty"].frames) == (2, 4)
@@ -186,12 +181,7 @@ def test_identical_bodies_in_different_classes_yield_a_synonym():
 
 
 def test_body_and_summary_evidence_combine():
-    recs = [
-        record("isEmpty", "A", EMPTY),
-        record("isBlank", "B", EMPTY),
-        record("emptyBuffer", "C", EMPTY2),
-        record("blankBuffer", "D", EMPTY2),
-    ]
+    recs = blank_empty_records()
     for i, body in enumerate(BODIES[:3]):
         recs += [record("checkEmpty", f"E{i}", context=body)]
         recs += [record("checkBlank", f"F{i}", context=body)]
