@@ -42,6 +42,8 @@ import argparse
 import itertools
 import sys
 from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 from scipy.stats import rankdata
@@ -49,7 +51,8 @@ from scipy.stats import rankdata
 from wrdscore import get_metric
 from wrdscore.corpora import open_corpus, split_identifier
 from wrdscore.embeddings import MiningSettings
-from wrdscore.embeddings._constraints import normalise_summary
+from wrdscore.embeddings._constraints import _iter_files, _Miner
+from wrdscore.errors import WrdscoreError
 
 Name = tuple[str, ...]
 _TEST_FOLDERS = {"test", "tests"}
@@ -58,25 +61,24 @@ _TEST_FOLDERS = {"test", "tests"}
 def code_pairs(corpus_dir: str) -> tuple[list[tuple[Name, Name]], list[tuple[Name, Name]]]:
     """The alike and different pairs of a corpus (distinct, in a stable order)."""
     s = MiningSettings()
-    summaries: dict[str, dict[Name, set[tuple[str, str]]] | None] = {}
     by_class: dict[tuple[str, str], set[Name]] = defaultdict(set)
-    for r in open_corpus(corpus_dir).iter_methods():
-        tokens = tuple(r.get("tokens") or split_identifier(r.get("name") or ""))
-        if not tokens or tokens[0] == "test" or _TEST_FOLDERS & set(str(r["path"]).split("/")):
-            continue
-        cls = (str(r.get("path")), str(r.get("type")))
-        by_class[cls].add(tokens)
-        words = normalise_summary(str(r["summary"])).split() if r.get("summary") else []
-        if len(words) < s.min_summary_words:
-            continue
-        names = summaries.setdefault(" ".join(words), {})
-        if names is None:
-            continue
-        names.setdefault(tokens, set()).add(cls)
-        if len(names) > s.max_summary_names:
-            summaries[" ".join(words)] = None  # boilerplate
+
+    def kept() -> Iterator[dict[str, Any]]:
+        for r in open_corpus(corpus_dir).iter_methods():
+            tokens = tuple(r.get("tokens") or split_identifier(r.get("name") or ""))
+            if not tokens or tokens[0] == "test" or _TEST_FOLDERS & set(str(r["path"]).split("/")):
+                continue
+            by_class[(str(r.get("path")), str(r.get("type")))].add(tokens)
+            yield r
+
+    # The miner's own summary counting: normalised, at least min_summary_words, and
+    # forgotten as boilerplate once written on more than max_summary_names names.
+    miner = _Miner(s)
+    for file_records in _iter_files(kept()):
+        miner.add_file(file_records)
+    summaries = miner.summaries.values()
     alike: set[tuple[Name, Name]] = set()
-    for names in summaries.values():
+    for names in summaries:
         for (a, ca), (b, cb) in itertools.combinations(sorted((names or {}).items()), 2):
             if ca != cb or len(ca) > 1:  # not one and the same single class
                 alike.add((a, b))
@@ -110,10 +112,25 @@ def main() -> None:
     parser.add_argument("--bootstrap", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    if args.pairs < 1 or args.bootstrap < 1:
+        sys.exit("error: --pairs and --bootstrap must be at least 1")
+    try:
+        report(args)
+    except WrdscoreError as exc:
+        sys.exit(f"error: {exc}")
+
+
+def report(args: argparse.Namespace) -> None:
+    """Score the drawn pairs with every metric and print the table."""
+    # Models first: a wrong path fails before the pass over the corpus.
+    metrics = [("ROUGE-1 F", get_metric("rouge1"))]
+    for spec in args.models:
+        label, _, path = spec.rpartition("=")
+        metrics.append((f"WRDScore F1, {label or path}", get_metric("wrd", embeddings=path)))
     alike, different = code_pairs(args.corpus)
     if not alike or not different:
-        sys.exit(
-            f"error: {args.corpus} gives {len(alike)} alike and {len(different)} different pairs"
+        raise WrdscoreError(
+            f"{args.corpus} gives {len(alike)} alike and {len(different)} different pairs"
         )
     rng = np.random.default_rng(args.seed)
 
@@ -128,10 +145,6 @@ def main() -> None:
     )
     refs = [" ".join(a) for a, _ in pos + neg]
     preds = [" ".join(b) for _, b in pos + neg]
-    metrics = [("ROUGE-1 F", get_metric("rouge1"))]
-    for spec in args.models:
-        label, _, path = spec.rpartition("=")
-        metrics.append((f"WRDScore F1, {label or path}", get_metric("wrd", embeddings=path)))
     boot = [
         (rng.integers(0, len(pos), len(pos)), rng.integers(0, len(neg), len(neg)))
         for _ in range(args.bootstrap)

@@ -66,3 +66,14 @@ def test_a_corpus_without_pairs_is_refused(tmp_path):
     done = run(str(empty), "default")
     assert done.returncode == 1
     assert done.stderr.strip() == f"error: {empty} gives 0 alike and 0 different pairs"
+
+
+def test_bad_input_is_one_line(tmp_path):
+    done = run(str(tmp_path / "none"), "default")
+    assert done.returncode == 1
+    assert done.stderr == f"error: corpus folder {tmp_path / 'none'} does not exist\n"
+    done = run(str(corpus(tmp_path)), f"x={tmp_path / 'nomodel'}")
+    assert done.stderr == f"error: embeddings {tmp_path / 'nomodel'} do not exist\n"
+    assert run(str(tmp_path), "default", "--pairs", "0").stderr == (
+        "error: --pairs and --bootstrap must be at least 1\n"
+    )
