@@ -34,50 +34,21 @@ import argparse
 import gzip
 import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
-import threading
 import time
 import zipfile
 from collections import Counter
 from itertools import zip_longest
 from pathlib import Path
 
-from _proc import memory, process_tree
+from _proc import run_measured
 
 from wrdscore.corpora import open_corpus
 
 SRC_ZIP = Path("/usr/lib/jvm/openjdk-17/lib/src.zip")
 WORK = Path(__file__).resolve().parents[1] / "work-data" / "bench-ingest"
 CLI = [sys.executable, "-c", "from wrdscore.cli import app; app()"]
-
-
-def run_measured(cmd: list[str], cwd: Path | None = None) -> tuple[float, int]:
-    """Wall seconds and peak summed RSS (bytes) of ``cmd`` (run in ``cwd``) and its children."""
-    start = time.perf_counter()
-    # ``python -c`` imports from its working directory first: ``cwd`` picks the checkout.
-    env = None if cwd is None else {**os.environ, "PYTHONPATH": str(cwd)}
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, cwd=cwd, env=env)
-    peak = 0
-    done = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            peak = max(peak, sum(memory(p)[0] for p in process_tree(proc.pid)))
-            done.wait(0.02)
-
-    sampler = threading.Thread(target=sample)
-    sampler.start()
-    code = proc.wait()
-    wall = time.perf_counter() - start
-    done.set()
-    sampler.join()
-    if code:
-        raise SystemExit(f"{' '.join(cmd)} failed with exit code {code}")
-    return wall, peak
 
 
 def make_subset(every: int) -> Path:
@@ -147,11 +118,6 @@ def cross_check(corpus: Path) -> tuple[int, int, int]:
     return sum(nodes.values()), sum(records.values()), off
 
 
-def _cpu_of_children() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def compare_checkouts(other: Path, rounds: int) -> None:
     """This checkout against ``other`` on all of src.zip, alternating, ``rounds`` times."""
     here = Path(__file__).resolve().parents[1]
@@ -164,9 +130,7 @@ def compare_checkouts(other: Path, rounds: int) -> None:
         for name, root in (("other", checkouts["other"]), ("this", here)):
             out = WORK / f"against-{name}" / "corpus"
             cmd = [*CLI, "ingest", str(SRC_ZIP), "-o", str(out), "--force", "--quiet", "-j", "2"]
-            cpu = _cpu_of_children()
-            wall, peak = run_measured(cmd, root)
-            cpu = _cpu_of_children() - cpu
+            wall, cpu, peak, _ = run_measured(cmd, root)
             results[name].append((wall, cpu, peak))
             print(
                 f"{i + 1:>3} {name:8} {wall:>7.1f} {cpu:>7.1f} {peak / 2**20:>8.0f} "
@@ -199,7 +163,7 @@ def fixed_cost(jobs: int) -> float:
     walls = []
     for opts in (["--jobs", str(jobs)], ["--jobs", str(jobs), "--scheduler", "local"]):
         cmd = [*CLI, "ingest", str(one), "-o", str(WORK / "one-out"), "--force", "-q", *opts]
-        walls.append(min(run_measured(cmd)[0] for _ in range(2)))
+        walls.append(min(run_measured(cmd).wall for _ in range(2)))
     return walls[1] - walls[0]
 
 
@@ -259,7 +223,7 @@ def tar_bench(archive: Path) -> None:
     ):
         out = WORK / "tar" / slug(label)
         cmd = [*CLI, "ingest", str(archive), "-o", str(out), "--force", "-q", *opts]
-        walls[label], _ = run_measured(cmd)
+        walls[label] = run_measured(cmd).wall
         print(f"  {label}: {walls[label]:.1f} s ({size / 2**20 / walls[label]:.1f} MB/s)")
     same = same_records(WORK / "tar" / slug("pool, 2 jobs"), WORK / "tar" / slug(label))
     print(f"  same records in the same order: {same}")
@@ -325,7 +289,7 @@ def main() -> None:
             cmd = [sys.executable, __file__, "--baseline-only", str(archive), str(out)]
         else:
             cmd = [*CLI, "ingest", str(archive), "-o", str(out), "--force", "--quiet", *opts]
-        wall, peak = run_measured(cmd)
+        wall, _, peak, _ = run_measured(cmd)
         if opts is None:
             with gzip.open(out, "rt") as fh:
                 methods = sum(1 for _ in fh)

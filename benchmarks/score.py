@@ -40,18 +40,15 @@ import argparse
 import os
 import random
 import re
-import resource
 import shutil
-import subprocess
 import sys
-import threading
 import time
 import zipfile
 from pathlib import Path
 
 import numpy as np
 import ot
-from _proc import memory, process_tree
+from _proc import Measured, run_measured
 
 SRC_ZIP = Path("/usr/lib/jvm/openjdk-17/lib/src.zip")
 # A method declaration: a modifier or type, then the name, then "(".
@@ -194,32 +191,9 @@ def naive_wrd(emb, refs, preds) -> np.ndarray:
     return out
 
 
-def run_measured(cmd: list[str]) -> tuple[float, float, float, float]:
-    """Wall seconds, CPU seconds, peak summed RSS and PSS (MB) of a command and its workers."""
-    peak = [0, 0]
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    done = threading.Event()
-
-    def sample() -> None:
-        while not done.is_set():
-            mem = [memory(p) for p in process_tree(proc.pid)]
-            peak[0] = max(peak[0], sum(m[0] for m in mem))
-            peak[1] = max(peak[1], sum(m[1] for m in mem))
-            time.sleep(0.02)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    _, err = proc.communicate()
-    wall = time.perf_counter() - start
-    done.set()
-    sampler.join()
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed: {err.decode()}")
-    cpu = r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
-    return wall, cpu, peak[0] / 2**20, peak[1] / 2**20
+def _in_mb(m: Measured) -> tuple[float, float, float, float]:
+    """Wall and CPU seconds, peak RSS and PSS in MB."""
+    return m.wall, m.cpu, m.rss / 2**20, m.pss / 2**20
 
 
 def write_pairs(folder: Path, label: str, refs, preds) -> tuple[Path, Path]:
@@ -265,7 +239,7 @@ def bench(label, refs, preds, emb, folder: Path, naive, jobs: int | None) -> dic
     cmd = [*CLI, "score", "--refs", str(r), "--preds", str(p), "--per-pair", str(out), "-q"]
     if jobs is not None:
         cmd += ["--jobs", str(jobs)]
-    t_cli, c_cli, rss, pss = run_measured(cmd)
+    t_cli, c_cli, rss, pss = _in_mb(run_measured(cmd))
     cli_prf = read_per_pair(out, k)
     out.unlink()
     diff = max(float(np.max(np.abs(api_prf[:k] - naive))), float(np.max(np.abs(cli_prf - naive))))
@@ -381,7 +355,7 @@ def main() -> None:
         ]
         if args.jobs is not None:
             cmd += ["--jobs", str(args.jobs)]
-        wall, cpu, rss, pss = run_measured(cmd)
+        wall, cpu, rss, pss = _in_mb(run_measured(cmd))
         pairs = args.memory_pairs // base * base
         memory = (pairs, wall, cpu, rss, pss)
         print(
