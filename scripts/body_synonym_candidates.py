@@ -23,7 +23,7 @@ from typing import Any
 
 from wrdscore.corpora import open_corpus
 from wrdscore.embeddings import MiningSettings
-from wrdscore.embeddings._constraints import _Body, _iter_files, _Miner
+from wrdscore.embeddings._constraints import _Body, _iter_files, _Miner, _substitution
 
 TOP = 25
 
@@ -77,9 +77,8 @@ def delegation(corpus: Path) -> None:
             continue
         seen += 1
         for i in range(len(context) - len(name) + 1):
-            diff = [(a, b) for a, b in zip(name, context[i : i + len(name)], strict=True) if a != b]
-            if len(diff) == 1 and diff[0][0].isalpha() and diff[0][1].isalpha():
-                pair = (min(diff[0]), max(diff[0]))
+            pair = _substitution(name, context[i : i + len(name)])
+            if pair is not None:
                 found[pair].add(str(record["type"]))
                 example.setdefault(pair, f"{' '.join(name)} <- {' '.join(context)}")
     print(f"short undocumented methods {seen}, pairs {len(found)}")

@@ -6,12 +6,12 @@ import gzip
 import json
 
 import pytest
+from corpus_fixtures import method_record, write_records
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_extract import JAVA8, JAVA17
 
 from wrdscore.corpora import (
-    CorpusWriter,
     _context,
     extract_file,
     ingest,
@@ -243,10 +243,7 @@ def test_ingest_writes_format_2_with_context(tmp_path):
 
 
 def test_an_old_format_corpus_is_refused_for_context_with_one_line(tmp_path):
-    with CorpusWriter(tmp_path) as w:
-        w.write({"name": "getX", "tokens": ["get", "x"], "summary": None})
-        w.write_manifest({"counts": {"methods": 1}})
-    corpus = open_corpus(tmp_path)
+    corpus = open_corpus(write_records(tmp_path / "c", [method_record("getX")]))
     assert corpus.format == 1
     assert [r["name"] for r in corpus.iter_methods()] == ["getX"]  # names still read
     with pytest.raises(WrdscoreError) as err:

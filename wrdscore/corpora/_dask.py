@@ -548,8 +548,8 @@ def _source_files(cluster: Cluster, source: Source, prepared: Any) -> list[tuple
 
 def extracted(
     cluster: Cluster, sources: list[Source], parser: str, fallback: bool, max_bytes: int
-) -> Iterator[tuple[list[JavaFile], list[FileResult]]]:
-    """Each unit's files with the results of its parsed files, in source order.
+) -> Iterator[tuple[list[JavaFile], list[tuple[JavaFile, FileResult]]]]:
+    """Each unit's files, and its parsed files with their results, in source order.
 
     The counterpart of the process pool's loop in :mod:`wrdscore.corpora._ingest`:
     the files come back with ``data=None`` (the client never holds their bytes) and
@@ -596,9 +596,10 @@ def extracted(
         batch = []
         results = []
         for path, size, (sha, result) in zip(unit.paths, unit.sizes, out, strict=True):
-            batch.append(JavaFile(i, path, size, None))
+            file = JavaFile(i, path, size, None)
+            batch.append(file)
             if result is not None:
-                results.append(result)
+                results.append((file, result))
             if sha is not None and i in digests:
                 digests[i].update(f"{path}\0{sha}\n".encode())
             elif sha is not None:

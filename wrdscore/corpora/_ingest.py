@@ -159,17 +159,13 @@ def extract_batch(
 
 
 def _encoded(
-    extracted: Iterator[tuple[list[JavaFile], list[FileResult]]], max_bytes: int
+    extracted: Iterator[tuple[list[JavaFile], list[tuple[JavaFile, FileResult]]]],
 ) -> Iterator[tuple[list[JavaFile], list[EncodedFile]]]:
-    """A Dask cluster's results (one per file within the size limit), encoded here."""
+    """A Dask cluster's results (its parsed files with their results), encoded here."""
     # Closing this generator (Ctrl-C, an error) closes the cluster's too.
     with contextlib.closing(extracted):  # type: ignore[type-var]
-        for batch, results in extracted:
-            parsed = [f for f in batch if f.size <= max_bytes]
-            yield (
-                batch,
-                [encode_file(r, f.path, f.source) for r, f in zip(results, parsed, strict=True)],
-            )
+        for batch, parsed in extracted:
+            yield batch, [encode_file(r, f.path, f.source) for f, r in parsed]
 
 
 def _init_worker() -> None:
@@ -330,9 +326,7 @@ def ingest(
             files = iter_java_files(opened, max_bytes)
             extracted = _extracted(_batches(files), parser, fallback, jobs)
         else:
-            extracted = _encoded(
-                _dask.extracted(cluster, opened, parser, fallback, max_bytes), max_bytes
-            )
+            extracted = _encoded(_dask.extracted(cluster, opened, parser, fallback, max_bytes))
         with contextlib.closing(extracted) as results:
             for batch, batch_results in results:
                 done = iter(batch_results)

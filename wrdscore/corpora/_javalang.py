@@ -48,7 +48,6 @@ def _scope(path: tuple[Any, ...]) -> str:
     return ".".join(parts)
 
 
-_NEWLINE = re.compile(rb"\n")
 # javalang decodes these before it counts columns (even after another backslash).
 _UNICODE_ESCAPE = re.compile(r"\\u+[0-9A-Fa-f]{4}")
 
@@ -61,8 +60,8 @@ class _Offsets:
         # after decoding Unicode escapes.
         self.text, self.data = text, data
         self.ascii = text.isascii()
-        self.line_bytes = [0, *(m.end() for m in _NEWLINE.finditer(data))]
-        self.line_chars = self.line_bytes if self.ascii else [0, *_line_starts(text)]
+        self.line_bytes = _line_starts(data)
+        self.line_chars = self.line_bytes if self.ascii else _line_starts(text)
 
     def __call__(self, line: int, column: int) -> int:
         """The byte offset, or -1 past the end (lines counted with escaped breaks)."""
@@ -89,11 +88,13 @@ def _raw_index(raw: str, decoded: int) -> int:
     return at + decoded - seen
 
 
-def _line_starts(text: str) -> list[int]:
-    starts, at = [], text.find("\n")
+def _line_starts(text: str | bytes) -> list[int]:
+    """Where each line of ``text`` starts (0 first), in its own units: chars or bytes."""
+    newline = b"\n" if isinstance(text, bytes) else "\n"
+    starts, at = [0], text.find(newline)  # type: ignore[arg-type]
     while at >= 0:
         starts.append(at + 1)
-        at = text.find("\n", at + 1)
+        at = text.find(newline, at + 1)  # type: ignore[arg-type]
     return starts
 
 

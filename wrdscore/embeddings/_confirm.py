@@ -84,9 +84,16 @@ def related_threshold(
     >>> 0.2 < t < 0.4  # random 20-d directions: cosines spread about 0 with sd 0.22
     True
     """
+    unit, norms = unit_rows(np.asarray(vectors, dtype=np.float64))
+    return _threshold(unit, norms, quantile, seed)
+
+
+def _threshold(
+    unit: NDArray[np.float64], norms: NDArray[np.float64], quantile: float, seed: int
+) -> float:
+    """:func:`related_threshold` of vectors already split into directions and norms."""
     if not 0.0 < quantile < 1.0:
         raise WrdscoreError(f"the confirmation quantile must be between 0 and 1, not {quantile}")
-    unit, norms = unit_rows(np.asarray(vectors, dtype=np.float64))
     rows = np.flatnonzero(norms[:, 0] > 0)
     if len(rows) < 2:
         raise WrdscoreError("confirming synonyms needs at least two non-zero vectors")
@@ -157,8 +164,8 @@ def confirm_synonyms(
     if not checkable:
         # Nothing to compare (a tiny model, or no mined synonym): no threshold needed.
         return constraints, Confirmation(quantile, None, mined_kept, [])
-    threshold = related_threshold(kv.vectors, quantile)
-    unit, _ = unit_rows(np.asarray(kv.vectors, dtype=np.float64))
+    unit, norms = unit_rows(np.asarray(kv.vectors, dtype=np.float64))
+    threshold = _threshold(unit, norms, quantile, seed=0)
     dropped = [p for p in checkable if float(unit[index[p.a]] @ unit[index[p.b]]) < threshold]
     kept = [p for p in constraints.synonym if p not in dropped]
     confirmed = dataclasses.replace(constraints, synonym=kept)

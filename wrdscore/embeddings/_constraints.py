@@ -227,16 +227,17 @@ def normalise_summary(summary: str) -> str:
 
 
 def _substitution(a: Sequence[str], b: Sequence[str]) -> tuple[str, str] | None:
-    """The one token that differs between two names of the same length, if only one does.
+    """The one word that differs between two names of the same length, as a sorted pair.
 
     Such names fill the same frame (``is _``), as sibling names do for contrasts. Names
     of different shapes (``getLineJoin`` against ``strokeLineJoinProperty``) or with
     two words changed (``removeAll`` against ``replaceValues``) are different methods
-    that happen to share a sentence of Javadoc, not one operation in other words.
+    that happen to share a sentence of Javadoc, not one operation in other words; so is
+    a difference in a number or other non-word (``arg1``/``arg2``): None for all of these.
 
     Examples
     --------
-    >>> _substitution(("is", "blank"), ("is", "empty"))
+    >>> _substitution(("is", "empty"), ("is", "blank"))
     ('blank', 'empty')
     >>> _substitution(("get", "line", "join"), ("stroke", "line", "join", "property")) is None
     True
@@ -246,7 +247,9 @@ def _substitution(a: Sequence[str], b: Sequence[str]) -> tuple[str, str] | None:
     if len(a) != len(b):
         return None
     differ = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
-    return differ[0] if len(differ) == 1 else None
+    if len(differ) != 1 or not (differ[0][0].isalpha() and differ[0][1].isalpha()):
+        return None
+    return (min(differ[0]), max(differ[0]))
 
 
 def _is_subsequence(short: str, long: str) -> bool:
@@ -402,10 +405,9 @@ class _Miner:
             for (ta, ca), (tb, cb) in itertools.combinations(sorted(names.items()), 2):
                 if ca == cb and len(ca) == 1:
                     continue  # the same single class: siblings, not independent wording
-                sub = _substitution(ta, tb)
-                if sub is None or not (sub[0].isalpha() and sub[1].isalpha()):
+                pair = _substitution(ta, tb)
+                if pair is None:
                     continue
-                pair = (min(sub), max(sub))
                 texts, classes = found.setdefault(pair, (set(), set()))
                 texts.add(summary)
                 classes.update(ca | cb)
@@ -424,10 +426,9 @@ class _Miner:
                 types = {self.type_names[t] for t in ca | cb}
                 if len(types) == 1:
                     continue
-                sub = _substitution(ta, tb)
-                if sub is None or not (sub[0].isalpha() and sub[1].isalpha()):
+                pair = _substitution(ta, tb)
+                if pair is None:
                     continue
-                pair = (min(sub), max(sub))
                 example = f"{' '.join(ta)} / {' '.join(tb)}: {entry.preview}"
                 bodies, classes, _ = found.setdefault(pair, (set(), set(), example))
                 bodies.add(key)

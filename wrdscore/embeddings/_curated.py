@@ -13,6 +13,7 @@ shipped with the package, so numbers measured on those pairs do not measure the 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable
 from importlib import resources
@@ -112,6 +113,4 @@ def add_curated(constraints: Constraints, curated: Iterable[MinedPair]) -> Const
         + [p for p in curated if p.kind == kind]
         for kind in KINDS
     }
-    return Constraints(
-        **merged, settings=constraints.settings, corpus_sha256=constraints.corpus_sha256
-    )
+    return dataclasses.replace(constraints, **merged)

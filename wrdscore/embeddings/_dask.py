@@ -24,12 +24,10 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from numpy.typing import NDArray
 
 from wrdscore.corpora._corpus import Corpus, iter_records
 from wrdscore.corpora._dask import Cluster
-from wrdscore.embeddings._cooccurrence import cooccurrence_matrix
-from wrdscore.embeddings._documents import TokenDocuments
+from wrdscore.embeddings._stream import DocumentStats, streamed_cooccurrence
 
 # A single-file corpus is cut into line ranges of at least this many records: every
 # range re-reads (and skips) the lines before it, which costs little next to parsing
@@ -48,28 +46,6 @@ class Partition:
     path: str
     start: int = 0
     stop: int | None = None
-
-
-@dataclass(frozen=True)
-class TokenStats:
-    """What pass 1 finds in a corpus's documents.
-
-    Attributes
-    ----------
-    vocab : list of str
-        Distinct tokens, most frequent first, ties in first-seen order.
-    counts : ndarray of int64
-        Occurrences of each token of ``vocab``.
-    doc_freq : dict of str to int
-        Documents containing each token, in ``vocab`` order.
-    n_docs : int
-        Non-empty documents.
-    """
-
-    vocab: list[str]
-    counts: NDArray[np.int64]
-    doc_freq: dict[str, int]
-    n_docs: int
 
 
 def partitions(corpus: Corpus, threads: int) -> list[Partition]:
@@ -139,20 +115,8 @@ def partition_cooccurrence(
     part: Partition, text: str, index: dict[str, int], window: int | None
 ) -> sp.csr_matrix:
     """Worker task: co-occurrence counts of one partition's documents, pruned to ``index``."""
-    ids: list[int] = []
-    lengths: list[int] = []
-    for doc in _docs(part, text):
-        kept = [index[token] for token in doc if token in index]
-        if kept:
-            ids.extend(kept)
-            lengths.append(len(kept))
-    docs = TokenDocuments(
-        vocab=list(index),
-        counts=np.zeros(len(index), dtype=np.int64),  # not used by the counting
-        ids=np.array(ids, dtype=np.int64),
-        offsets=np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)]),
-    )
-    return cooccurrence_matrix(docs, window)
+    counts = np.zeros(len(index), dtype=np.int64)  # not used by the counting
+    return streamed_cooccurrence(_docs(part, text), list(index), counts, window)
 
 
 def add_matrices(*matrices: sp.csr_matrix) -> sp.csr_matrix:
@@ -178,7 +142,7 @@ def _tree_reduce(cluster: Cluster, futures: list[Any], combine: Callable[..., An
     return cluster.result(futures[0])
 
 
-def token_stats(cluster: Cluster, parts: list[Partition], text: str) -> TokenStats:
+def token_stats(cluster: Cluster, parts: list[Partition], text: str) -> DocumentStats:
     """Pass 1 over ``parts`` on the cluster.
 
     Examples
@@ -189,7 +153,7 @@ def token_stats(cluster: Cluster, parts: list[Partition], text: str) -> TokenSta
     futures = [cluster.submit(partition_token_stats, part, text) for part in parts]
     n_docs, stats = _tree_reduce(cluster, futures, merge_token_stats)
     vocab = sorted(stats, key=lambda t: (-stats[t][0], stats[t][2], stats[t][3]))
-    return TokenStats(
+    return DocumentStats(
         vocab=vocab,
         counts=np.array([stats[t][0] for t in vocab], dtype=np.int64),
         doc_freq={t: stats[t][1] for t in vocab},

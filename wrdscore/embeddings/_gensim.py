@@ -14,6 +14,12 @@ GENSIM_METHODS = ("word2vec", "fasttext")
 DEFAULT_WINDOW = 2
 
 
+def check_sg(sg: int) -> None:
+    """Refuse an ``sg`` other than 0 (CBOW) or 1 (skip-gram) with a :class:`WrdscoreError`."""
+    if sg not in (0, 1):
+        raise WrdscoreError(f"--sg must be 0 (CBOW) or 1 (skip-gram), not {sg}")
+
+
 def train_gensim(
     docs: Iterable[list[str]],
     method: str,
@@ -66,8 +72,7 @@ def train_gensim(
     for option, value in (("--dim", dim), ("--window", window or 1), ("--epochs", epochs)):
         if value < 1:
             raise WrdscoreError(f"{option} must be at least 1, not {value}")
-    if sg not in (0, 1):
-        raise WrdscoreError(f"--sg must be 0 (CBOW) or 1 (skip-gram), not {sg}")
+    check_sg(sg)
     if isinstance(docs, GeneratorType):
         raise TypeError("docs must be re-iterable (a list or CorpusDocuments), not a generator")
     common = {

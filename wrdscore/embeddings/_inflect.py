@@ -21,13 +21,12 @@ import dataclasses
 import itertools
 from collections.abc import Iterable
 
-from wrdscore.embeddings._constraints import INFLECTION_SOURCE, Constraints, MinedPair
+from wrdscore.embeddings._constraints import _VOWELS, INFLECTION_SOURCE, Constraints, MinedPair
 
 #: The regular inflections carried over: plural / third person, past, present participle.
 INFLECTIONS = ("s", "ed", "ing")
 #: Shorter tokens are too ambiguous to inflect (``as``, ``bs`` from ``a``/``b``).
 MIN_BASE_LENGTH = 3
-_VOWELS = frozenset("aeiou")
 
 
 def inflected_forms(token: str) -> dict[str, tuple[str, ...]]:

@@ -19,7 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from wrdscore.corpora import Corpus, split_identifier
-from wrdscore.embeddings._cooccurrence import cooccurrence_matrix
+from wrdscore.embeddings._cooccurrence import check_window, cooccurrence_matrix
 from wrdscore.embeddings._documents import TokenDocuments
 from wrdscore.errors import WrdscoreError
 
@@ -170,6 +170,12 @@ class DocumentStats:
     doc_freq: dict[str, int]
     n_docs: int
 
+    def frequent(self, min_count: int) -> tuple[list[str], np.ndarray]:
+        """The tokens seen at least ``min_count`` times and their counts (a prefix, since
+        ``vocab`` is sorted by count)."""
+        keep = int(np.count_nonzero(self.counts >= min_count))
+        return self.vocab[:keep], self.counts[:keep]
+
 
 def document_stats(documents: Iterable[list[str]]) -> DocumentStats:
     """Token counts and document frequencies in one streaming pass.
@@ -239,8 +245,7 @@ def streamed_cooccurrence(
     >>> m.toarray().tolist()
     [[0.0, 2.0, 1.0], [2.0, 0.0, 1.0], [1.0, 1.0, 0.0]]
     """
-    if window is not None and window < 1:
-        raise WrdscoreError(f"--window must be at least 1, not {window}")
+    check_window(window)
     index = {t: i for i, t in enumerate(vocab)}
     n = len(vocab)
     total = sp.csr_matrix((n, n))

@@ -18,7 +18,7 @@ from wrdscore import __version__
 from wrdscore.atomic import check_output_dir
 from wrdscore.corpora import Corpus, open_corpus
 from wrdscore.embeddings._cooccurrence import WEIGHTINGS, check_window, ppmi, svd_embeddings
-from wrdscore.embeddings._gensim import DEFAULT_WINDOW, train_gensim
+from wrdscore.embeddings._gensim import DEFAULT_WINDOW, check_sg, train_gensim
 from wrdscore.embeddings._specialise import (
     DEFAULT_SPECIALISE_METHOD,
     SPECIALISE_METHODS,
@@ -29,6 +29,7 @@ from wrdscore.embeddings._store import save_embeddings
 from wrdscore.embeddings._stream import (
     TEXT_PARTS,
     CorpusDocuments,
+    DocumentStats,
     document_stats,
     parse_text,
     record_documents,
@@ -75,10 +76,6 @@ def corpus_documents(corpus_dir: str | Path, text: str = "names") -> Iterator[li
     return iter(CorpusDocuments(open_corpus(corpus_dir), text))
 
 
-def _check_text(text: str) -> None:
-    parse_text(text)
-
-
 def _documents(records: Iterator[dict[str, Any]], text: str) -> Iterator[list[str]]:
     """The documents of ``records`` for ``text`` (what a Dask partition reads, too)."""
     return record_documents(records, parse_text(text))
@@ -109,18 +106,20 @@ class _Trained:
     distinct: int
 
 
+def _check_not_empty(stats: DocumentStats, corpus: Corpus, text: str) -> DocumentStats:
+    if stats.n_docs == 0:
+        raise WrdscoreError(f"corpus {corpus.path} has no {text} to train on (it is empty)")
+    return stats
+
+
 def _train_here(
     corpus: Corpus, method: str, text: str, min_count: int, window: int | None, **options: Any
 ) -> _Trained:
     # Every pass streams the corpus from disk: the documents are never all in memory.
     docs = CorpusDocuments(corpus, text)
-    stats = document_stats(docs)
-    if stats.n_docs == 0:
-        raise WrdscoreError(f"corpus {corpus.path} has no {text} to train on (it is empty)")
+    stats = _check_not_empty(document_stats(docs), corpus, text)
     if method == "svd":
-        # The vocabulary is sorted by count, so the kept tokens are a prefix of it.
-        keep = int(np.count_nonzero(stats.counts >= min_count))
-        vocab, counts = stats.vocab[:keep], stats.counts[:keep]
+        vocab, counts = stats.frequent(min_count)
         matrix = streamed_cooccurrence(docs, vocab, counts, window)
         kv = _svd_vectors(vocab, counts, matrix, **options)
     else:
@@ -144,15 +143,12 @@ def _train_on_cluster(
     check_window(window)
     with Cluster(scheduler, jobs or len(os.sched_getaffinity(0))) as cluster:
         parts = _dask.partitions(corpus, cluster.threads())
-        stats = _dask.token_stats(cluster, parts, text)
-        if stats.n_docs == 0:
-            raise WrdscoreError(f"corpus {corpus.path} has no {text} to train on (it is empty)")
+        stats = _check_not_empty(_dask.token_stats(cluster, parts, text), corpus, text)
+        vocab, counts = stats.frequent(min_count)
         if method == "svd":
-            # The vocabulary is sorted by count, so the kept tokens are a prefix of it.
-            keep = int(np.count_nonzero(stats.counts >= min_count))
-            matrix = _dask.cooccurrence(cluster, parts, text, stats.vocab[:keep], window)
+            matrix = _dask.cooccurrence(cluster, parts, text, vocab, window)
     if method == "svd":
-        kv = _svd_vectors(stats.vocab[:keep], stats.counts[:keep], matrix, **options)
+        kv = _svd_vectors(vocab, counts, matrix, **options)
     else:
         # gensim trains here, on the documents streamed from the corpus (see the README).
         docs = CorpusDocuments(corpus, text)
@@ -280,8 +276,7 @@ def train_embeddings(
             f"unknown --weighting {weighting!r}; choose one of {', '.join(WEIGHTINGS)}"
         )
     parts = parse_text(text)
-    if sg not in (0, 1):
-        raise WrdscoreError(f"--sg must be 0 (CBOW) or 1 (skip-gram), not {sg}")
+    check_sg(sg)
     if specialise and specialise_method not in SPECIALISE_METHODS:
         raise WrdscoreError(
             f"unknown --specialise-method {specialise_method!r}; choose one of "
