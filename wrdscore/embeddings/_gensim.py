@@ -7,6 +7,7 @@ from types import GeneratorType
 
 from gensim.models import FastText, KeyedVectors, Word2Vec
 
+from wrdscore.embeddings._stream import DocumentStats
 from wrdscore.errors import WrdscoreError
 
 GENSIM_METHODS = ("word2vec", "fasttext")
@@ -34,6 +35,7 @@ def train_gensim(
     min_n: int = 3,
     max_n: int = 5,
     sg: int = 1,
+    stats: DocumentStats | None = None,
 ) -> KeyedVectors:
     """Train Word2Vec or FastText vectors, one "sentence" per document.
 
@@ -42,7 +44,8 @@ def train_gensim(
     docs : iterable of list of str
         The training documents, re-iterable (a list, or a
         :class:`~wrdscore.embeddings.CorpusDocuments` streaming from disk): gensim
-        reads them once for its vocabulary and once per epoch. Not a generator.
+        reads them once for its vocabulary (unless ``stats`` is given) and once per
+        epoch. Not a generator.
     method : {"word2vec", "fasttext"}
         FastText adds character n-grams (``min_n``..``max_n`` characters hashed into
         ``bucket`` rows), so tokens never seen in training still get vectors.
@@ -55,6 +58,11 @@ def train_gensim(
         skip-gram learns rare words better, Mikolov et al. 2013); 0: CBOW, which
         averages the window's words to predict the middle one, faster on long
         context documents.
+    stats : DocumentStats, optional
+        The token counts of ``docs`` from a pass already made
+        (:func:`~wrdscore.embeddings.document_stats`). gensim then takes its
+        vocabulary from them instead of reading the corpus once more; the vectors
+        are the same bit for bit (same counts, and ties in the same first-seen order).
 
     Returns
     -------
@@ -90,7 +98,11 @@ def train_gensim(
         model = FastText(**common, bucket=bucket, min_n=min_n, max_n=max_n)
     # What the constructor would do with ``sentences``, in two steps so that an empty
     # vocabulary is an error message rather than gensim's exception.
-    model.build_vocab(corpus_iterable=docs)
+    if stats is None:
+        model.build_vocab(corpus_iterable=docs)
+    else:
+        counts = dict(zip(stats.vocab, stats.counts.tolist(), strict=True))
+        model.build_vocab_from_freq(counts, corpus_count=stats.n_docs)
     if len(model.wv) == 0:
         if model.corpus_count == 0:
             raise WrdscoreError("the corpus has no tokens to train on")

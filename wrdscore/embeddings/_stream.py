@@ -1,9 +1,9 @@
 """Training documents streamed from a corpus on disk, never all in memory.
 
 :class:`CorpusDocuments` is a restartable iterable: every ``iter()`` opens the corpus
-again and yields one document after another, so gensim can make its vocabulary pass
-and one pass per epoch over millions of methods while only a record at a time (and
-gensim's batch of 10,000 words) is held. :func:`document_stats` and
+again and yields one document after another, so gensim can make one pass per epoch
+over millions of methods while only a record at a time (and gensim's batch of 10,000
+words) is held. :func:`document_stats` and
 :func:`streamed_cooccurrence` make their counts in passes of the same kind, the
 co-occurrences a chunk of documents (about 500,000 tokens) at a time.
 """

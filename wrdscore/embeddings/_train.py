@@ -123,7 +123,7 @@ def _train_here(
         matrix = streamed_cooccurrence(docs, vocab, counts, window)
         kv = _svd_vectors(vocab, counts, matrix, **options)
     else:
-        kv = train_gensim(docs, method, window=window, min_count=min_count, **options)
+        kv = train_gensim(docs, method, window=window, min_count=min_count, stats=stats, **options)
     return _Trained(kv, stats.doc_freq, stats.n_docs, int(stats.counts.sum()), len(stats.vocab))
 
 
@@ -152,7 +152,7 @@ def _train_on_cluster(
     else:
         # gensim trains here, on the documents streamed from the corpus (see the README).
         docs = CorpusDocuments(corpus, text)
-        kv = train_gensim(docs, method, window=window, min_count=min_count, **options)
+        kv = train_gensim(docs, method, window=window, min_count=min_count, stats=stats, **options)
     return _Trained(kv, stats.doc_freq, stats.n_docs, int(stats.counts.sum()), len(stats.vocab))
 
 
