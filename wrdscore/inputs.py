@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from wrdscore.atomic import atomic_write, check_writable
 from wrdscore.errors import WrdscoreError
@@ -314,7 +314,7 @@ def per_pair_header(path: str | Path, columns: Sequence[tuple[str, Sequence[str]
     return "\t".join(["index", "reference", "prediction", *cols]) + "\n"
 
 
-def _all_str(items: Sequence[Item]) -> bool:
+def _all_str(items: Sequence[Item]) -> TypeGuard[Sequence[str]]:
     return set(map(type, items)) <= {str}
 
 
@@ -344,11 +344,11 @@ def per_pair_text(
         return "".join(out)
     # %r of a Python float: the shortest string that reads back as the same number.
     values = [v.tolist() for res in results for v in res.values.values()]
-    row = "%d\t%s\t%s" + "\t%r" * len(values) + "\n"
+    line = "%d\t%s\t%s" + "\t%r" * len(values) + "\n"
     # A TAB inside a free-text item would shift the columns (one look at all the text
     # first: items rarely have one).
     if "\t" in "".join(refs):
         refs = [r.replace("\t", " ") for r in refs]
     if "\t" in "".join(preds):
         preds = [p.replace("\t", " ") for p in preds]
-    return "".join(map(row.__mod__, zip(rows, refs, preds, *values, strict=True)))
+    return "".join(map(line.__mod__, zip(rows, refs, preds, *values, strict=True)))
