@@ -463,8 +463,10 @@ class TokenEmbeddings:
         if mask.any():
             out[mask] = 0.0
             if oov == "subword":
-                for i in np.flatnonzero(mask):
-                    out[i] = subword_vector(tokens[i], self._ngrams, self._min_n, self._max_n)
+                ngrams = self._ngrams
+                assert ngrams is not None  # has_subword was checked on entry
+                for i in np.flatnonzero(mask).tolist():
+                    out[i] = subword_vector(tokens[i], ngrams, self._min_n, self._max_n)
         return out, mask
 
     def idf(self, tokens: Sequence[str]) -> NDArray[np.float64]:
