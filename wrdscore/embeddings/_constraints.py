@@ -543,8 +543,8 @@ def mine_records(
             found[pair].append(("summary", len(texts), classes, example))
     for pair, (bodies, classes, example) in miner.body_candidates().items():
         alternations = len(miner.contrast_types.get(pair, ()))
-        types = {miner.type_names[t] for t in classes}
-        enough = len(bodies) >= s.min_bodies and len(types) >= s.min_body_types
+        type_names = {miner.type_names[t] for t in classes}
+        enough = len(bodies) >= s.min_bodies and len(type_names) >= s.min_body_types
         if enough and len(bodies) > alternations:
             found[pair].append(("body", len(bodies), classes, example))
     synonyms: dict[tuple[str, str], MinedPair] = {}

@@ -151,20 +151,21 @@ def write_fast_arrays(kv: KeyedVectors, folder: Path) -> None:
     np.save(folder / "vectors.npy", np.ascontiguousarray(kv.vectors, dtype=np.float32))
     if ngrams is not None:
         np.save(folder / "ngrams.npy", np.ascontiguousarray(ngrams, dtype=np.float32))
-    vocab = {
+    tokens: list[str] = list(kv.index_to_key)
+    vocab: dict[str, Any] = {
         "format": FAST_FORMAT,
-        "tokens": list(kv.index_to_key),
+        "tokens": tokens,
         "counts": None if counts is None else [int(c) for c in counts],
         "min_n": min_n,
         "max_n": max_n,
     }
     try:
-        check_arrays(vocab["tokens"], kv.vectors, ngrams, str(folder))
+        check_arrays(tokens, kv.vectors, ngrams, str(folder))
     except WrdscoreError:
         pass  # vectors no metric can use: no record that they passed (loading refuses them)
     else:
         # The bundled default's loader skips the checks for arrays with this hash.
-        vocab["checked_sha256"] = full_sha(vocab["tokens"], kv.vectors, ngrams)
+        vocab["checked_sha256"] = full_sha(tokens, kv.vectors, ngrams)
     (folder / "vocab.json").write_text(
         json.dumps(vocab, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
     )

@@ -332,7 +332,7 @@ def train_embeddings(
         params.update(epochs=epochs, workers=workers, sg=sg)
     if method == "fasttext":
         params["bucket"] = bucket
-    meta = {
+    meta: dict[str, Any] = {
         "name": name
         or f"{label}-{short}-{dim}" + (f"-{SUFFIX[specialise_method]}" if specialise else ""),
         "method": method,
