@@ -108,9 +108,15 @@ def add_curated(constraints: Constraints, curated: Iterable[MinedPair]) -> Const
             return False
         return not (p.kind == "abbreviation" and p.a in shorts)
 
-    merged = {
-        kind: [p for p in constraints.pairs(kind) if kept(p)]
-        + [p for p in curated if p.kind == kind]
-        for kind in KINDS
-    }
-    return dataclasses.replace(constraints, **merged)
+    def merged(kind: str) -> list[MinedPair]:
+        return [p for p in constraints.pairs(kind) if kept(p)] + [
+            p for p in curated if p.kind == kind
+        ]
+
+    # One keyword per kind of KINDS, spelt out so that mypy checks each field's type.
+    return dataclasses.replace(
+        constraints,
+        contrast=merged("contrast"),
+        synonym=merged("synonym"),
+        abbreviation=merged("abbreviation"),
+    )
