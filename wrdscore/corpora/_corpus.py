@@ -28,6 +28,7 @@ import gzip
 import hashlib
 import itertools
 import json
+import os
 import re
 import zlib
 from collections.abc import Iterator
@@ -102,7 +103,7 @@ class Corpus:
         return record_files(self.path, self.manifest)
 
 
-def open_corpus(path: str | Path) -> Corpus:
+def open_corpus(path: str | os.PathLike[str]) -> Corpus:
     """Open a folder written by ``wrdscore ingest``.
 
     Raises
@@ -148,7 +149,7 @@ def record_files(folder: Path, manifest: Any) -> list[Path]:
 
 
 def iter_records(
-    methods: Path, start: int = 0, stop: int | None = None
+    methods: str | os.PathLike[str], start: int = 0, stop: int | None = None
 ) -> Iterator[dict[str, Any]]:
     """Stream the records of one record file, lines ``start`` (0-based) up to ``stop``.
 
