@@ -34,7 +34,7 @@ import threading
 import weakref
 import zipfile
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from pathlib import Path
@@ -548,7 +548,7 @@ def _source_files(cluster: Cluster, source: Source, prepared: Any) -> list[tuple
 
 def extracted(
     cluster: Cluster, sources: list[Source], parser: str, fallback: bool, max_bytes: int
-) -> Iterator[tuple[list[JavaFile], list[tuple[JavaFile, FileResult]]]]:
+) -> Generator[tuple[list[JavaFile], list[tuple[JavaFile, FileResult]]], None, None]:
     """Each unit's files, and its parsed files with their results, in source order.
 
     The counterpart of the process pool's loop in :mod:`wrdscore.corpora._ingest`:

@@ -21,7 +21,7 @@ import os
 import signal
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from multiprocessing.pool import AsyncResult
 from typing import Any, NamedTuple
 
@@ -159,11 +159,11 @@ def extract_batch(
 
 
 def _encoded(
-    extracted: Iterator[tuple[list[JavaFile], list[tuple[JavaFile, FileResult]]]],
-) -> Iterator[tuple[list[JavaFile], list[EncodedFile]]]:
+    extracted: Generator[tuple[list[JavaFile], list[tuple[JavaFile, FileResult]]], None, None],
+) -> Generator[tuple[list[JavaFile], list[EncodedFile]], None, None]:
     """A Dask cluster's results (its parsed files with their results), encoded here."""
     # Closing this generator (Ctrl-C, an error) closes the cluster's too.
-    with contextlib.closing(extracted):  # type: ignore[type-var]
+    with contextlib.closing(extracted):
         for batch, parsed in extracted:
             yield batch, [encode_file(r, f.path, f.source) for f, r in parsed]
 
@@ -181,7 +181,7 @@ def _readable(batch: list[JavaFile]) -> list[tuple[bytes, str, int]]:
 
 def _extracted(
     batches: Iterable[list[JavaFile]], parser: str, fallback: bool, jobs: int
-) -> Iterator[tuple[list[JavaFile], list[EncodedFile]]]:
+) -> Generator[tuple[list[JavaFile], list[EncodedFile]], None, None]:
     """Each batch with the results of its readable files, in order."""
     if jobs == 1:
         for batch in batches:
@@ -358,7 +358,7 @@ def ingest(
         counts["distinct_names"] = len(names)
         counts["distinct_tokens"] = len({t for name in names for t in split_identifier(name)})
         fallback_parser = other_parser(parser)
-        manifest = {
+        manifest: dict[str, Any] = {
             "format": CORPUS_FORMAT,
             "wrdscore_version": __version__,
             "parser": {"name": parser, "version": _VERSIONS[parser]()},
