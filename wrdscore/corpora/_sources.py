@@ -10,6 +10,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import hashlib
+import io
 import lzma
 import os
 import tarfile
@@ -18,7 +19,7 @@ import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from wrdscore.errors import WrdscoreError
 
@@ -42,9 +43,11 @@ class Source:
 
     For a folder, ``size`` is the total size of its ``.java`` files and ``sha256``
     hashes each file's relative path with the SHA-256 of its bytes, in sorted order.
+    ``path`` is a local path (:func:`open_sources`), or an fsspec URL kept as a string
+    for ingest on a Dask cluster (a ``Path`` would fold the URL's ``//``).
     """
 
-    path: Path
+    path: Path | str
     kind: str
     size: int = 0
     sha256: str = ""
@@ -129,17 +132,17 @@ def _file_sha256(path: Path) -> str:
         return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
-def _read_folder(index: int, source: Source, max_bytes: int) -> Iterator[JavaFile]:
+def _read_folder(index: int, source: Source, path: Path, max_bytes: int) -> Iterator[JavaFile]:
     digest = hashlib.sha256()
     # A symbolic link out of the folder (to /etc/passwd, say, in a cloned repository) is
     # not part of the source: it is never read. (Links to folders are not descended.)
     files = sorted(
         p
-        for p in source.path.rglob("*.java")
-        if p.is_file() and (not p.is_symlink() or p.resolve().is_relative_to(source.path))
+        for p in path.rglob("*.java")
+        if p.is_file() and (not p.is_symlink() or p.resolve().is_relative_to(path))
     )
     for file in files:
-        rel = file.relative_to(source.path).as_posix()
+        rel = file.relative_to(path).as_posix()
         size = file.stat().st_size
         data = file.read_bytes() if size <= max_bytes else None
         sha = hashlib.sha256(data).hexdigest() if data is not None else _file_sha256(file)
@@ -150,15 +153,15 @@ def _read_folder(index: int, source: Source, max_bytes: int) -> Iterator[JavaFil
     source.sha256 = digest.hexdigest()
 
 
-def _read_java(index: int, source: Source, max_bytes: int) -> Iterator[JavaFile]:
-    size = source.path.stat().st_size
-    data = source.path.read_bytes() if size <= max_bytes else None
-    source.size, source.files, source.sha256 = size, 1, _file_sha256(source.path)
-    yield JavaFile(index, source.path.name, size, data)
+def _read_java(index: int, source: Source, path: Path, max_bytes: int) -> Iterator[JavaFile]:
+    size = path.stat().st_size
+    data = path.read_bytes() if size <= max_bytes else None
+    source.size, source.files, source.sha256 = size, 1, _file_sha256(path)
+    yield JavaFile(index, path.name, size, data)
 
 
-def _read_zip(index: int, source: Source, max_bytes: int) -> Iterator[JavaFile]:
-    with zipfile.ZipFile(source.path) as archive:
+def _read_zip(index: int, source: Source, path: Path, max_bytes: int) -> Iterator[JavaFile]:
+    with zipfile.ZipFile(path) as archive:
         for info in archive.infolist():
             if info.is_dir() or not info.filename.endswith(".java"):
                 continue
@@ -169,7 +172,7 @@ def _read_zip(index: int, source: Source, max_bytes: int) -> Iterator[JavaFile]:
             )
 
 
-def _open_decompressed(path: Path) -> IO[bytes]:
+def _open_decompressed(path: Path) -> io.BufferedIOBase:
     name = path.name.lower()
     if name.endswith((".gz", ".tgz")):
         return gzip.open(path, "rb")
@@ -180,11 +183,11 @@ def _open_decompressed(path: Path) -> IO[bytes]:
     return open(path, "rb")
 
 
-def _read_tar(index: int, source: Source, max_bytes: int) -> Iterator[JavaFile]:
+def _read_tar(index: int, source: Source, path: Path, max_bytes: int) -> Iterator[JavaFile]:
     # The decompressor is ours, not tarfile's: tarfile's own stream mode takes a
     # truncated archive for a finished one, while gzip/lzma/bz2 raise EOFError when
     # the stream ends early, which the drain after the last member forces them to check.
-    with _open_decompressed(source.path) as raw, tarfile.open(fileobj=raw, mode="r|") as archive:
+    with _open_decompressed(path) as raw, tarfile.open(fileobj=raw, mode="r|") as archive:
         for member in archive:
             if not member.isfile() or not member.name.endswith(".java"):
                 continue
@@ -231,11 +234,14 @@ def iter_java_files(sources: Sequence[Source], max_bytes: int) -> Iterator[JavaF
     [('A.java', b'class A {}')]
     """
     for index, source in enumerate(sources):
+        path = source.path
+        # Only the Dask ingest makes URL sources, and its workers read them.
+        assert isinstance(path, Path), f"source {path} is a URL: ingest it on a Dask cluster"
         if source.kind in ("zip", "tar"):
-            source.size = source.path.stat().st_size
-            source.sha256 = _file_sha256(source.path)
+            source.size = path.stat().st_size
+            source.sha256 = _file_sha256(path)
         try:
-            yield from _READERS[source.kind](index, source, max_bytes)
+            yield from _READERS[source.kind](index, source, path, max_bytes)
         except _ARCHIVE_ERRORS as exc:
             if source.kind not in ("zip", "tar"):
                 raise
