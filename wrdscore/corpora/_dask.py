@@ -38,7 +38,8 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from types import TracebackType
+from typing import Any, Protocol, Self
 
 from wrdscore.corpora._extract import FileResult, extract_file
 from wrdscore.corpora._sources import _ARCHIVE_ERRORS, JavaFile, Source, _kind
@@ -248,7 +249,26 @@ def _is_url(location: str) -> bool:
     return "://" in location
 
 
-def _open(location: str) -> IO[bytes]:
+class _BinaryFile(Protocol):
+    """What is used of a file from ``open(path, "rb")`` or fsspec: both have all of it."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+    def readinto(self, buffer: bytearray, /) -> int: ...  # for hashlib.file_digest
+    def readable(self) -> bool: ...
+    def seek(self, offset: int, whence: int = 0, /) -> int: ...
+    def tell(self) -> int: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> Self: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+        /,
+    ) -> None: ...
+
+
+def _open(location: str) -> _BinaryFile:
     """A binary file object for a local path or an fsspec URL."""
     if _is_url(location):
         import fsspec
@@ -284,7 +304,7 @@ def open_locations(raw: Sequence[str | Any]) -> list[Source]:
         if not fs.exists(root):
             raise WrdscoreError(f"source {text} does not exist")
         kind = "folder" if fs.isdir(root) else _kind(Path(root))
-        sources.append(Source(text, kind))  # type: ignore[arg-type] - a URL stays a string
+        sources.append(Source(text, kind))  # a URL stays a string
     return sources
 
 
@@ -308,9 +328,9 @@ def _folder_files(source: Source) -> list[tuple[str, int]]:
     """(relative path, size) of a folder's ``.java`` files, in the local reader's order."""
     location = str(source.path)
     if not _is_url(location):
-        root = Path(location)
-        files = sorted(p for p in root.rglob("*.java") if p.is_file())
-        return [(p.relative_to(root).as_posix(), p.stat().st_size) for p in files]
+        folder = Path(location)
+        files = sorted(p for p in folder.rglob("*.java") if p.is_file())
+        return [(p.relative_to(folder).as_posix(), p.stat().st_size) for p in files]
     fs, root = _url_fs(location)
     found = fs.find(root, detail=True)
     rels = [
@@ -372,7 +392,7 @@ def _units(
 class _HashingReader:
     """A read-only file object that hashes the bytes read through it."""
 
-    def __init__(self, raw: IO[bytes]) -> None:
+    def __init__(self, raw: _BinaryFile) -> None:
         self.raw = raw
         self.sha256 = hashlib.sha256()
 
@@ -474,9 +494,9 @@ def _read_units(unit: Unit) -> Iterator[bytes | None]:
             stream = _decompressed(fh, unit.location)
             if unit.offset:
                 stream.seek(unit.offset)  # a plain tar: straight to the unit's first header
-            with tarfile.open(fileobj=stream, mode="r|") as archive:
+            with tarfile.open(fileobj=stream, mode="r|") as tar:
                 wanted = zip(unit.paths, unit.parse, strict=True)
-                for index, member in enumerate(_java_members(archive)):
+                for index, member in enumerate(_java_members(tar)):
                     if index < unit.skip:
                         continue  # the stream decompresses the member's data unparsed
                     name, parse = next(wanted)
@@ -486,7 +506,7 @@ def _read_units(unit: Unit) -> Iterator[bytes | None]:
                             f"expected {name} but found {member.name}"
                         )
                     if parse:
-                        data = archive.extractfile(member)
+                        data = tar.extractfile(member)
                         assert data is not None  # a regular file always has contents
                         yield data.read()
                     else:
