@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from importlib.metadata import version
-from typing import Any
+from typing import Any, AnyStr
 
 import javalang
 from javalang import tree as jt
@@ -88,13 +88,13 @@ def _raw_index(raw: str, decoded: int) -> int:
     return at + decoded - seen
 
 
-def _line_starts(text: str | bytes) -> list[int]:
+def _line_starts(text: AnyStr) -> list[int]:
     """Where each line of ``text`` starts (0 first), in its own units: chars or bytes."""
     newline = b"\n" if isinstance(text, bytes) else "\n"
-    starts, at = [0], text.find(newline)  # type: ignore[arg-type]
+    starts, at = [0], text.find(newline)
     while at >= 0:
         starts.append(at + 1)
-        at = text.find(newline, at + 1)  # type: ignore[arg-type]
+        at = text.find(newline, at + 1)
     return starts
 
 
