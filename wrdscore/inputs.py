@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 from wrdscore.atomic import atomic_write, check_writable
 from wrdscore.errors import WrdscoreError
@@ -263,7 +263,8 @@ def item_text(item: Item) -> str:
         return item
     if item and all(isinstance(a, list) for a in item):
         return " | ".join(" ".join(a) for a in item)
-    return " ".join(item)  # type: ignore[arg-type]
+    # Not a list of alternatives (lists), so a list of tokens.
+    return " ".join(cast(list[str], item))
 
 
 PER_PAIR_FORMATS = (".tsv", ".jsonl")
