@@ -25,7 +25,9 @@ EXIT_BROKEN_PIPE = 1
 class Group(TyperGroup):
     """Turns user errors anywhere below it into one-line messages."""
 
-    def invoke(self, ctx: typer.Context) -> Any:
+    # ctx is a plain click Context, not a typer.Context: the click package's in older
+    # typer, typer's private vendored copy in 0.27; no public name covers both.
+    def invoke(self, ctx: Any) -> Any:
         try:
             # typer.echo flushes each line, so a closed pipe shows up here, not in the
             # flush at exit.

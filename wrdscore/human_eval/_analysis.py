@@ -225,7 +225,8 @@ def analyze(
             ratings.raters,
             rater_vs_others(ratings.by_rater),
         )
-    options = {"n_boot": n_boot, "seed": seed, "baseline": baseline, "level": level}
+    # The same settings for every sub-analysis (deduplicated pairs, each set).
+    options: dict[str, Any] = {"n_boot": n_boot, "seed": seed, "baseline": baseline, "level": level}
     deduplicated = None
     if with_deduplicated:
         distinct, kept = deduplicate(ratings)

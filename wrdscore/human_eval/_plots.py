@@ -46,7 +46,8 @@ def plot_bootstrap(analysis: Analysis, path: str | os.PathLike[str]) -> None:
     samples = [m.bootstrap["mse"] for m in analysis.metrics]
     bins = np.histogram_bin_edges(np.concatenate(samples), bins=30)
     for metric, values in zip(analysis.metrics, samples, strict=True):
-        ax.hist(values, bins=bins, alpha=0.5, label=metric.metric.label)
+        # matplotlib's stub asks for a Sequence[float]; hist takes any array-like bins.
+        ax.hist(values, bins=bins, alpha=0.5, label=metric.metric.label)  # type: ignore[arg-type]
     ax.set(
         xlabel="MSE against human scores",
         ylabel="bootstrap resamples",

@@ -220,7 +220,7 @@ def load_sheet_ratings(study: Study, paths: Sequence[Path]) -> HumanRatings:
 def _published_file(path: Path, scale: float) -> list[tuple[str, str, str, str, float]]:
     """Rows ``(set, id, reference, prediction, score)``; the set is the file stem unless
     a header names a ``set`` column."""
-    rows = []
+    rows: list[tuple[str, str, str, str, float]] = []
     columns: list[int] | None = None
     expected: tuple[str, ...] = PUBLISHED_COLUMNS
     for line, row in csv_rows(path):
@@ -359,7 +359,7 @@ def select(ratings: HumanRatings, indices: Sequence[int] | NDArray[np.intp]) -> 
     raters, by_rater = ratings.raters, ratings.by_rater
     if by_rater is not None:
         by_rater = by_rater[:, at]
-        active = np.isfinite(by_rater).any(axis=1)
+        active = np.any(np.isfinite(by_rater), axis=1)
         raters = [r for r, keep in zip(raters, active, strict=True) if keep]
         by_rater = by_rater[active]
     return HumanRatings(

@@ -202,9 +202,9 @@ def write_study(
         (tmp / "sheets").mkdir()
         (tmp / "forms").mkdir()
         for k in range(1, len(design.sets) + 1):
-            members = [p for p, _ in pairs if p.set == str(k)]
+            set_pairs = [p for p, _ in pairs if p.set == str(k)]
             for r in range(1, raters + 1):
-                order = [members[j] for j in rng.permutation(len(members))]
+                order = [set_pairs[j] for j in rng.permutation(len(set_pairs))]
                 comments = sheet_comments(k, r, raters, scale)
                 name = sheet_name(k, r)
                 with open(tmp / "sheets" / f"{name}.csv", "w", newline="", encoding="utf-8") as fh:

@@ -120,7 +120,9 @@ def center(
     if mode == "dimension":
         out = x - x.mean(axis=1, keepdims=True)
     elif mode == "sentence":
-        lengths = np.diff(np.asarray(offsets, dtype=np.int64))
+        # np.diff, spelled out: mypy reads np.diff's numpy stub as giving timedelta64 here.
+        bounds = np.asarray(offsets, dtype=np.int64)
+        lengths = bounds[1:] - bounds[:-1]
         item = np.repeat(np.arange(len(lengths)), lengths)[known]
         sums = np.zeros((len(lengths), x.shape[1]))
         np.add.at(sums, item, x[known])

@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,7 +29,7 @@ from wrdscore.errors import WrdscoreError
 from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
 
 if TYPE_CHECKING:
-    from wrdscore.metrics.base import Metric
+    from wrdscore.metrics.base import EmbeddingMetric, Metric
 
 Tokens = list[str]
 # One reference item: a string, a token list, or a list of alternatives (each a string
@@ -63,7 +63,7 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _is_token_list(item: object) -> bool:
+def _is_token_list(item: object) -> TypeGuard[Sequence[Any]]:
     # Lists and tuples first: the Sequence ABC check is slow on 100k-pair batches.
     return isinstance(item, list | tuple) or (
         not isinstance(item, str) and isinstance(item, Sequence)
@@ -81,7 +81,7 @@ class ItemError(WrdscoreError):
 def _tokens_of(item: object, what: str, i: int) -> Tokens:
     if isinstance(item, str) or _is_token_list(item):
         try:
-            return to_tokens(item)  # type: ignore[arg-type]
+            return to_tokens(item)
         except TypeError:
             pass  # a piece that is not a string: reported below
     raise ItemError(what, i, "must be a string or a list of strings")
@@ -132,7 +132,7 @@ def _check_text_sizes(
         # Lengths at C speed first: the loop below runs only when some item is too long
         # (or has no length: it is reported as a bad item later).
         with contextlib.suppress(TypeError):
-            if max(map(len, items), default=0) <= MAX_CHARS:  # type: ignore[arg-type]
+            if max(map(len, items), default=0) <= MAX_CHARS:
                 continue
         for i, item in enumerate(items):
             if type(item) is str and len(item) > MAX_CHARS:
@@ -221,12 +221,12 @@ def flatten(
             # Only strings (every file read by `wrdscore score`): split each distinct
             # one once, then look every item up at C speed.
             new = set(references)
-            new.update(predictions)  # type: ignore[arg-type]
+            new.update(predictions)
             new -= memo.keys()
             fresh = [to_tokens(s) for s in new]
             memo.update(zip(new, fresh, strict=True))
             preds = list(map(memo.__getitem__, predictions))
-            single = list(map(memo.__getitem__, references))
+            single: list[Tokens | None] = list(map(memo.__getitem__, references))
             distinct = fresh  # the others passed the checks in an earlier chunk
         else:
             preds = [
@@ -255,14 +255,16 @@ def flatten(
         if None in single
         else None
     )
+    # Read only when alts is None, that is when no entry of single is None.
+    plain = cast("list[Tokens]", single)
     _check_sizes(
         preds,
-        alts or ([t] for t in single),  # type: ignore[misc]
+        alts or ([t] for t in plain),
         offset,
         None if alts is not None else distinct,
     )
     if not allow_empty_reference and (alts is not None or not all(single)):
-        for i, group in enumerate(alts or ([t] for t in single)):
+        for i, group in enumerate(alts or ([t] for t in plain)):
             if not all(group):
                 raise ItemError(
                     "reference",
@@ -274,10 +276,10 @@ def flatten(
     # batch: metrics such as batch centering need the whole batch at once. With one
     # reference per item and no empty item (the common case) that is the input.
     if alts is None and all(single) and all(preds):
-        return FlatBatch(n, preds, single, preds, None)  # type: ignore[arg-type]
+        return FlatBatch(n, preds, plain, preds, None)
     kept = [
         (i, alt)
-        for i, (group, pred) in enumerate(zip(alts or ([t] for t in single), preds, strict=True))
+        for i, (group, pred) in enumerate(zip(alts or ([t] for t in plain), preds, strict=True))
         if pred
         for alt in group
         if alt
@@ -405,8 +407,12 @@ def _memo(job: _Job) -> dict[str | tuple[str, ...], Tokens]:
     return job.memo
 
 
-def _batch_centered(metric: Metric) -> bool:
-    return getattr(metric, "centering", None) == "batch"
+def _batch_centered(metric: Metric) -> TypeGuard[EmbeddingMetric]:
+    """Whether ``metric`` centers on the whole batch: an embedding metric, the only
+    kind with a centering (and :meth:`~EmbeddingMetric.batch_sums`)."""
+    from wrdscore.metrics.base import EmbeddingMetric  # base imports this module
+
+    return isinstance(metric, EmbeddingMetric) and metric.centering == "batch"
 
 
 def _score_chunk(
@@ -420,7 +426,8 @@ def _score_chunk(
     memo = _memo(job)
     for metric, mean in zip(job.metrics, means, strict=True):
         if mean is not None:
-            metric._batch_mean = mean  # type: ignore[attr-defined]
+            # Only batch-centered metrics get a mean (see score_files).
+            cast("EmbeddingMetric", metric)._batch_mean = mean
         metric._token_memo = memo
         try:
             results.append(
@@ -667,8 +674,8 @@ def score_files(
         means: list[NDArray | None] = [None] * len(metrics)
         if any(map(_batch_centered, metrics)):
             totals: list[list[Any]] = [[0.0, 0] for _ in metrics]
-            for sums in _run(_batch_chunk, _chunks(job, chunk_pairs), workers):
-                for total, part in zip(totals, sums, strict=True):
+            for parts in _run(_batch_chunk, _chunks(job, chunk_pairs), workers):
+                for total, part in zip(totals, parts, strict=True):
                     if part is not None:
                         total[0] = total[0] + part[0]
                         total[1] += part[1]
@@ -697,7 +704,7 @@ def score_files(
         for m in metrics:
             m._token_memo = None
             if _batch_centered(m):
-                m._batch_mean = None  # type: ignore[attr-defined]
+                m._batch_mean = None
         if workers is not None:
             workers.close()
     return [

@@ -22,7 +22,7 @@ from wrdscore.metrics.base import EmbeddingMetric, TokenBatch, Tokens
 ROUNDING = 1e-12
 
 
-def snap_to_one(values: FloatArray) -> FloatArray:
+def snap_to_one(values: FloatArray | np.float64) -> FloatArray:
     """Similarities with the rounding of a name compared with itself taken off.
 
     A unit vector's dot product with itself, or a normalised similarity of a name with
@@ -30,7 +30,7 @@ def snap_to_one(values: FloatArray) -> FloatArray:
     names score exactly 1, every value within ``ROUNDING`` = 1e-12 of 1 is set to 1.
     Vectors that close are one direction for any purpose: float32 vectors cannot tell
     them apart. Values further from 1 are kept, above 1 too (``trwmd`` exceeds 1 when a
-    name repeats near-identical tokens).
+    name repeats near-identical tokens). One similarity (a float64) gives a 0-d array.
 
     Examples
     --------

@@ -228,7 +228,9 @@ class Rouge1(_TokenPairMetric):
     """
 
     name = "rouge1"
-    _pair = staticmethod(rouge1)
+
+    def _pair(self, ref: Tokens, pred: Tokens) -> tuple[float, ...]:
+        return rouge1(ref, pred)
 
 
 @register
@@ -242,7 +244,9 @@ class RougeL(_TokenPairMetric):
     """
 
     name = "rougeL"
-    _pair = staticmethod(rougeL)
+
+    def _pair(self, ref: Tokens, pred: Tokens) -> tuple[float, ...]:
+        return rougeL(ref, pred)
 
 
 @register
