@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeGuard, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard, cast, overload
 
 from wrdscore.atomic import atomic_write, check_writable
 from wrdscore.errors import WrdscoreError
@@ -90,7 +90,13 @@ def _json_item(line: str, where: str, references: bool) -> Item:
     raise WrdscoreError(f"{where}: expected {expected}")
 
 
-def read_items(path: str | Path, *, references: bool = False) -> list[Item]:
+@overload
+def read_items(
+    path: str | Path, *, references: Literal[False] = False
+) -> list[str | list[str]]: ...
+@overload
+def read_items(path: str | Path, *, references: bool) -> list[Item]: ...
+def read_items(path: str | Path, *, references: bool = False) -> list[Item] | list[str | list[str]]:
     """Read the items of a references or predictions file (formats in the module doc).
 
     Parameters

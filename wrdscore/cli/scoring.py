@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import typer
 
 from wrdscore.cli._common import check_format, metric_options, print_table
 from wrdscore.errors import WrdscoreError
 from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
-
-if TYPE_CHECKING:
-    from wrdscore.metrics.base import Prediction
 
 
 def _result_json(res: Any) -> dict[str, Any]:
@@ -215,8 +212,7 @@ def compare(
     (m,) = build_metrics(
         [metric], embeddings, metric_options(options), oov=oov, centering=centering, rescale=rescale
     )
-    # A predictions file (no references=True) has no alternatives: one item per line.
-    pred_a, pred_b = (cast("list[Prediction]", read_items(p)) for p in preds)
+    pred_a, pred_b = (read_items(p) for p in preds)
     a, _, cmp = m.compare(
         ref_items,
         pred_a,
