@@ -1,7 +1,10 @@
-"""Small corpora written the way ``wrdscore ingest`` writes them, for tests."""
+"""Small corpora written the way ``wrdscore ingest`` writes them, and a runner for the
+scripts that read them, for tests."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -67,3 +70,14 @@ def specialise_records() -> list[dict[str, Any]]:
         for n in ("getName", "setName", "getValue", "setValue")
     ]
     return [*siblings, *blank_empty_records("EFGH")]
+
+
+def run_script(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``scripts/SCRIPT`` on a corpus fixture as a user would, with this checkout's package."""
+    root = Path(__file__).resolve().parents[1]
+    return subprocess.run(
+        [sys.executable, str(root / "scripts" / script), *args],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+    )

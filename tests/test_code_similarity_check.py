@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
-from corpus_fixtures import method_record, write_records
+from corpus_fixtures import method_record, run_script, write_records
 
-ROOT = Path(__file__).resolve().parents[1]
 DOC = "Returns the number of elements in this container."
 NAME_DOC = "Returns the name this node was given when it was created."
 
@@ -39,12 +37,7 @@ def corpus(tmp_path: Path) -> Path:
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "code_similarity_check.py"), *args],
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-    )
+    return run_script("code_similarity_check.py", *args)
 
 
 def test_pairs_and_auc(tmp_path):

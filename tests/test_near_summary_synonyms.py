@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
-from corpus_fixtures import method_record, write_records
-
-ROOT = Path(__file__).resolve().parents[1]
+from corpus_fixtures import method_record, run_script, write_records
 
 
 def corpus(tmp_path: Path) -> Path:
@@ -39,12 +36,7 @@ def corpus(tmp_path: Path) -> Path:
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "near_summary_synonyms.py"), *args],
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-    )
+    return run_script("near_summary_synonyms.py", *args)
 
 
 def _rows(block: str) -> dict[str, list[str]]:
