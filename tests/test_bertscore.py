@@ -137,3 +137,12 @@ def test_idf_without_document_frequencies_is_a_user_error():
     plain = TokenEmbeddings.from_vectors({"get": [1.0, 0.0]})
     with pytest.raises(WrdscoreError, match="no document frequencies"):
         get_metric("bertscore", embeddings=plain, idf=True)
+
+
+def test_a_name_with_an_unseen_token_against_itself(emb):
+    # Under oov="zero" the unseen token's zero vector matches nothing, itself included
+    # (the README's one exception to "a name against itself scores 1"); dropped, it is 1.
+    zero = get_metric("bertscore", embeddings=emb, oov="zero").score(["get zzqx"], ["get zzqx"])
+    assert zero.f1.tolist() == [0.5]
+    drop = get_metric("bertscore", embeddings=emb, oov="drop").score(["get zzqx"], ["get zzqx"])
+    assert drop.f1.tolist() == [1.0]

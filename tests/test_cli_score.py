@@ -254,6 +254,9 @@ def test_set_passes_typed_options_to_one_metric(emb, model):
         ("wrd.colour=red", "unknown option(s) for metric 'wrd': colour"),
         ("twmd.temperature=0.1", "options given for twmd, which is not being scored"),
         ("wrd.weights=tfidf", "unknown weighting 'tfidf'"),
+        # A bare word is a string, and "no" would be true: only JSON true/false will do.
+        ("wrd.clip=no", "clip must be true or false, not 'no'"),
+        ("wrd.clip=0", "clip must be true or false, not 0"),
     ],
 )
 def test_bad_set_is_a_one_line_error(model, spec, message):

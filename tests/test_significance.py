@@ -79,6 +79,9 @@ def test_swapping_systems_mirrors_the_result(pairs):
         ([0.1], [0.1], {}, "at least 2 pairs"),
         ([0.1, np.nan], [0.1, 0.2], {}, "finite"),
         ([0.1, 0.2], [0.1, 0.2], {"resamples": 0}, "resamples"),
+        # One resample was NaN warnings and an interval that missed d.
+        ([0.1, 0.2], [0.2, 0.1], {"resamples": 39}, "at least 40 for a 95% interval"),
+        ([0.1, 0.2], [0.2, 0.1], {"resamples": 19, "confidence": 0.9}, "at least 20"),
         ([0.1, 0.2], [0.1, 0.2], {"confidence": 1.5}, "confidence"),
     ],
 )

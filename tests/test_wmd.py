@@ -154,6 +154,12 @@ def test_metrics_signature_and_default_temperatures(emb):
     [
         ("twmd", {"temperature": 0.0}, "temperature must be a positive number"),
         ("trwmd", {"temperature": float("nan")}, "temperature must be a positive number"),
+        # Below 1e-6 float64 loses the plan (and near 1e-310 trwmd crashed).
+        ("trwmd", {"temperature": 1e-320}, "temperature must be at least 1e-06"),
+        ("twmd", {"temperature": 9e-7}, "temperature must be at least 1e-06"),
+        ("bertscore", {"idf": "no"}, "idf must be true or false, not 'no'"),
+        ("bertscore", {"clip": 1}, "clip must be true or false, not 1"),
+        ("wrd", {"rescale": "yes"}, "rescale must be true or false, not 'yes'"),
         ("twmd", {"iterations": 0}, "iterations must be a whole number"),
         ("twmd", {"iterations": 1.5}, "iterations must be a whole number"),
         ("wmd", {"temperature": 0.1}, "unknown option"),
@@ -162,6 +168,16 @@ def test_metrics_signature_and_default_temperatures(emb):
 def test_bad_options_are_user_errors(emb, name, options, message):
     with pytest.raises(WrdscoreError, match=message):
         get_metric(name, embeddings=emb, **options)
+
+
+@pytest.mark.parametrize("name", ["twmd", "trwmd"])
+def test_the_least_temperature_gives_the_cold_limit(emb, name):
+    refs = ["get user name", "size", "remove all items"]
+    preds = ["fetch user", "count", "clear items"]
+    cold = get_metric(name, embeddings=emb, temperature=1e-6).score(refs, preds).scores
+    colder = get_metric(name, embeddings=emb, temperature=1e-5).score(refs, preds).scores
+    assert np.all(np.isfinite(cold))
+    np.testing.assert_allclose(cold, colder, atol=1e-6)
 
 
 def test_trwmd_above_one_is_kept():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,7 +82,8 @@ def paired_bootstrap(
     scores_a, scores_b : array_like of shape (n,)
         Per-pair scores of systems A and B on the same references, same order.
     resamples : int
-        Number of bootstrap resamples ``B``.
+        Number of bootstrap resamples ``B``; at least ``2 / (1 - confidence)`` (40 for
+        a 95% interval), so that each end of the interval is one of the resamples.
     seed : int
         Seed of the resampling, so a comparison is reproducible.
     confidence : float
@@ -109,10 +111,16 @@ def paired_bootstrap(
         raise WrdscoreError("a bootstrap needs at least 2 pairs")
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
         raise WrdscoreError("scores must be finite numbers")
-    if resamples < 1:
-        raise WrdscoreError("resamples must be at least 1")
     if not 0 < confidence < 1:
         raise WrdscoreError("confidence must be between 0 and 1")
+    # Each end of a percentile interval must be a resample: B (1 - confidence) / 2 >= 1.
+    # Fewer (one resample gives scipy's NaN warnings and an "interval" of one value that
+    # need not contain d) is not a bootstrap.
+    least = math.ceil(2 / (1 - confidence) - 1e-9)
+    if resamples < least:
+        raise WrdscoreError(
+            f"resamples must be at least {least} for a {confidence:.0%} interval, got {resamples}"
+        )
     from scipy.stats import bootstrap  # 0.3 s to import: only when a comparison runs
 
     res = bootstrap(

@@ -419,8 +419,14 @@ def _check_vector_options(
     if oov not in OOV_POLICIES:
         raise WrdscoreError(f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}")
     check_centering(centering)
-    if not isinstance(rescale, bool):
-        raise WrdscoreError(f"rescale must be True or False, not {rescale!r}")
+    check_flag("rescale", rescale)
+
+
+def check_flag(option: str, value: object) -> None:
+    """Refuse a yes/no option given anything but a bool (``--set wrd.clip=no`` passes the
+    string ``"no"``, which Python would take as true; ``--set wrd.clip=false`` is the way)."""
+    if not isinstance(value, bool):
+        raise WrdscoreError(f"{option} must be true or false, not {value!r}")
 
 
 def baseline_key(metric: Metric) -> str:

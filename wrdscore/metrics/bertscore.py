@@ -11,7 +11,7 @@ from numpy.typing import ArrayLike
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.metrics._centering import FloatArray, cosine_matrix
 from wrdscore.metrics._pairs import PairEmbeddingMetric, snap_to_one
-from wrdscore.metrics.base import TokenBatch, register
+from wrdscore.metrics.base import TokenBatch, check_flag, register
 from wrdscore.metrics.overlap import PRF, f_measure
 from wrdscore.metrics.wrd import f1_score
 
@@ -139,6 +139,8 @@ class BERTScore(PairEmbeddingMetric):
         **options: Any,
     ) -> None:
         super().__init__(embeddings, **options)
+        check_flag("idf", idf)
+        check_flag("clip", clip)
         if idf and not self.embeddings.has_df:
             # Fail before scoring anything, with the embeddings' own explanation.
             self.embeddings.idf([])

@@ -21,7 +21,7 @@ from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import cosine_matrix, unit_rows
 from wrdscore.metrics._pairs import embed_pairs, shape_groups
-from wrdscore.metrics.base import EmbeddingMetric, Tokens, register
+from wrdscore.metrics.base import EmbeddingMetric, Tokens, check_flag, register
 
 WEIGHTINGS = ("norm", "norm*idf", "idf", "uniform")
 _EMD_MAX_ITER = 100_000  # ot.emd's default
@@ -302,6 +302,7 @@ class WRDScore(EmbeddingMetric):
                 f"unknown weighting {weights!r}; choose one of {', '.join(WEIGHTINGS)}"
             )
         super().__init__(embeddings, oov=oov, centering=centering, **options)
+        check_flag("clip", clip)
         if "idf" in weights and not self.embeddings.has_df:
             raise WrdscoreError(
                 f"weights={weights!r} needs document frequencies, which embeddings "
