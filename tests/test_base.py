@@ -239,3 +239,17 @@ def test_build_metrics_loads_a_model_only_for_embedding_metrics(emb, tmp_path):
     assert a.embeddings is emb and a.oov == "drop" and b.name == free[0]
     with pytest.raises(WrdscoreError, match="unknown OOV policy 'skip'"):
         build_metrics([free[0]], oov="skip")
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_iterators_score_as_lists(emb, name):
+    # subtoken, bleu and chrf read the pairs a second time for their corpus value; an
+    # iterator was empty by then (subtoken lost its false negatives, bleu failed).
+    refs = ["getUserName", "name", "get user"]
+    preds = ["get name", "", "user"]
+    metric = get_metric(name, embeddings=emb)
+    from_lists = metric.score(refs, preds)
+    from_iterators = metric.score(iter(refs), iter(preds))
+    assert from_iterators.corpus == from_lists.corpus
+    for key, values in from_lists.values.items():
+        np.testing.assert_array_equal(from_iterators.values[key], values)

@@ -169,6 +169,8 @@ class _SacreMetric(Metric):
         Every pair counts in the corpus value, empty predictions included (they add
         their reference's length), each against the alternative that scored it.
         """
+        # Read twice below: an iterator would be empty the second time.
+        references, predictions = list(references), list(predictions)
         self._memo, self._scoring = {}, True
         try:
             res = super().score(references, predictions, **kwargs)

@@ -298,6 +298,8 @@ class Subtoken(_TokenPairMetric):
         **kwargs: Any,
     ) -> ScoreResult:
         """Score as :meth:`Metric.score`, counting empty sides as code2seq does."""
+        # Read twice below: an iterator would be empty the second time.
+        references, predictions = list(references), list(predictions)
         res = super().score(references, predictions, **kwargs)
         # Pairs that never reached _score_tokens (an empty prediction, or no reference
         # alternative with tokens) still count their tokens: a missed name is all false
