@@ -127,6 +127,22 @@ def test_punctuation_digits_emoji_and_right_to_left_predictions(tmp_path, model)
     assert rows[4]["wrd"]["f1"] == 1.0  # get_name!! is get name
 
 
+def test_line_breaks_inside_json_items_stay_in_one_per_pair_row(tmp_path, model):
+    # JSON lines can hold any character; a TSV cell cannot hold a TAB or a line break.
+    refs, preds = ["get\nname", "size\u2028count"], ["get\r\nname", "size\tcount"]
+    r, p = tmp_path / "r.jsonl", tmp_path / "p.jsonl"
+    r.write_text("".join(json.dumps(x) + "\n" for x in refs), encoding="utf-8")
+    p.write_text("".join(json.dumps(x) + "\n" for x in preds), encoding="utf-8")
+    out = tmp_path / "pp.tsv"
+    result = run("score", "--refs", r, "--preds", p, "--embeddings", model, "--per-pair", out)
+    assert result.exit_code == 0, result.output
+    lines = out.read_text(encoding="utf-8").split("\n")
+    assert lines[-1] == "" and len(lines) == 4  # header, two rows, the final newline
+    rows = [line.split("\t") for line in lines[1:3]]
+    assert [row[1:3] for row in rows] == [["get name", "get  name"], ["size count", "size count"]]
+    assert all(len(row) == len(lines[0].split("\t")) for row in rows)
+
+
 @pytest.mark.parametrize("reference", ["!!!", "😀", "—"])
 def test_a_reference_without_letters_or_digits_is_refused(tmp_path, model, reference):
     r, p = _files(tmp_path, ["size", reference], ["count", "size"])

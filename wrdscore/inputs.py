@@ -19,6 +19,7 @@ unless allowed).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeGuard, cast, overload
@@ -257,6 +258,13 @@ def _tsv_item(line: str, where: str) -> Item:
     return _alternatives(cells, where)
 
 
+def _one_line(texts: list[str]) -> list[str]:
+    """``texts`` with every TAB and line break made a space (a TSV cell each)."""
+    if not _CELL_BREAKS.search("".join(texts)):
+        return texts
+    return [_CELL_BREAKS.sub(" ", t) for t in texts]
+
+
 def item_text(item: Item) -> str:
     """A one-line display form of an item (per-pair outputs): alternatives joined by `` | ``.
 
@@ -274,6 +282,8 @@ def item_text(item: Item) -> str:
 
 
 PER_PAIR_FORMATS = (".tsv", ".jsonl")
+#: TAB and every character ``str.splitlines`` breaks a line at: none may be in a TSV cell.
+_CELL_BREAKS = re.compile("[\t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def check_per_pair_path(path: str | Path) -> Path:
@@ -352,10 +362,8 @@ def per_pair_text(
     # %r of a Python float: the shortest string that reads back as the same number.
     values = [v.tolist() for res in results for v in res.values.values()]
     line = "%d\t%s\t%s" + "\t%r" * len(values) + "\n"
-    # A TAB inside a free-text item would shift the columns (one look at all the text
-    # first: items rarely have one).
-    if "\t" in "".join(refs):
-        refs = [r.replace("\t", " ") for r in refs]
-    if "\t" in "".join(preds):
-        preds = [p.replace("\t", " ") for p in preds]
+    # A TAB inside a free-text item would shift the columns, and a line break (possible
+    # in a JSON-lines item) would split the row; each becomes a space (one look at all
+    # the text first: items rarely have one).
+    refs, preds = _one_line(refs), _one_line(preds)
     return "".join(map(line.__mod__, zip(rows, refs, preds, *values, strict=True)))
