@@ -73,6 +73,22 @@ def test_a_10_mb_line_is_refused_before_splitting(tmp_path, model):
     assert_user_error(result, "reference 0 is 11,000,000 characters long", f"{MAX_CHARS:,}")
 
 
+def test_a_long_token_list_or_alternative_is_refused_like_a_long_line(tmp_path, model):
+    # JSON lines give token lists, and TAB-separated references alternatives; their text
+    # counts as a line's does (one 60,000-character token was scored before).
+    huge = "a" * 60_000
+    r, p = tmp_path / "r.jsonl", tmp_path / "p.jsonl"
+    r.write_text('"size"\n"count"\n', encoding="utf-8")
+    p.write_text(f'["get", "name"]\n["{huge}"]\n', encoding="utf-8")
+    result = run("score", "--refs", r, "--preds", p, "--embeddings", model, "-m", "chrf")
+    assert_user_error(result, "prediction 1 is 60,000 characters long", f"{MAX_CHARS:,}")
+    alternatives = {"alternatives": ["count", ["get", huge]]}
+    r.write_text(f'"size"\n{json.dumps(alternatives)}\n', encoding="utf-8")
+    p.write_text('"size"\n"count"\n', encoding="utf-8")
+    result = run("score", "--refs", r, "--preds", p, "--embeddings", model, "-m", "chrf")
+    assert_user_error(result, "reference 1 is 60,004 characters long")
+
+
 def test_a_5000_token_name_is_refused(tmp_path, model):
     long_name = " ".join(["get", "user", "name", "size", "count"] * 1000)
     r, p = _files(tmp_path, ["size", "getName"], ["count", long_name])

@@ -258,7 +258,7 @@ def _tsv_item(line: str, where: str) -> Item:
     return _alternatives(cells, where)
 
 
-def _one_line(texts: list[str]) -> list[str]:
+def _one_line(texts: Sequence[str]) -> Sequence[str]:
     """``texts`` with every TAB and line break made a space (a TSV cell each)."""
     if not _CELL_BREAKS.search("".join(texts)):
         return texts

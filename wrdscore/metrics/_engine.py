@@ -129,19 +129,35 @@ def _check_text_sizes(
     references: list[Reference], predictions: list[Prediction], offset: int
 ) -> None:
     for side, items in (("prediction", predictions), ("reference", references)):
-        # Lengths at C speed first: the loop below runs only when some item is too long
-        # (or has no length: it is reported as a bad item later).
+        # Lengths at C speed first: the loop below runs only when some item is too long,
+        # is a token list (whose len counts tokens, not characters) or has no length (a
+        # bad item, reported later).
         with contextlib.suppress(TypeError):
-            if max(map(len, items), default=0) <= MAX_CHARS:
+            if max(map(len, items), default=0) <= MAX_CHARS and all(
+                type(item) is str for item in items
+            ):
                 continue
         for i, item in enumerate(items):
-            if type(item) is str and len(item) > MAX_CHARS:
+            size = _characters(item)
+            if size > MAX_CHARS:
                 raise ItemError(
                     side,
                     offset + i,
-                    f"is {len(item):,} characters long, more than the {MAX_CHARS:,} an item "
+                    f"is {size:,} characters long, more than the {MAX_CHARS:,} an item "
                     f"may have {_TOO_LONG}",
                 )
+
+
+def _characters(item: object) -> int:
+    """Characters of an item's text: a string's, a token list's (tokens plus the spaces
+    between them) or, for alternatives, the longest alternative's; 0 for a bad item."""
+    if isinstance(item, str):
+        return len(item)
+    if not isinstance(item, list | tuple):
+        return 0  # not text: flatten reports it
+    if all(isinstance(t, str) for t in item):
+        return sum(map(len, item)) + max(len(item) - 1, 0)
+    return max(map(_characters, item), default=0)
 
 
 def _check_sizes(
