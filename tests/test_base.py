@@ -253,3 +253,16 @@ def test_iterators_score_as_lists(emb, name):
     assert from_iterators.corpus == from_lists.corpus
     for key, values in from_lists.values.items():
         np.testing.assert_array_equal(from_iterators.values[key], values)
+
+
+@pytest.mark.parametrize("name", ["wrd", "bertscore", "wmd"])
+def test_alternatives_count_unseen_tokens_and_degenerate_pairs_once(emb, name):
+    metric = get_metric(name, embeddings=emb)
+    # The prediction is scored against three alternatives but has one unseen token;
+    # each alternative's own unseen tokens count (zz in the third).
+    res = metric.score([[["get"], ["user"], ["name", "zz"]]], ["qq name"])
+    assert res.oov_tokens == 2
+    # One alternative has only unseen tokens, the other scores the pair: not degenerate.
+    res = metric.score([[["zz"], ["name"]], [["zz"], ["qq"]]], ["get name", "get name"])
+    assert res.degenerate_pairs == 1 and res.scores[0] > 0 and res.scores[1] == 0
+    assert res.oov_tokens == 3

@@ -196,7 +196,7 @@ def test_missing_baselines_are_one_line_errors(model, tmp_path):
     other.meta["baselines"] = emb.meta["baselines"]
     with pytest.raises(WrdscoreError, match=f"computed for other vectors \\(sha {emb.sha}"):
         get_metric("wrd", embeddings=other, rescale=True).score(["alpha"], ["beta"])
-    with pytest.raises(WrdscoreError, match="rescale must be True or False"):
+    with pytest.raises(WrdscoreError, match="rescale must be true or false"):
         get_metric("wrd", embeddings=emb, rescale="yes")
     # Metrics without embeddings take no rescale option at all.
     with pytest.raises(WrdscoreError, match="unknown option"):

@@ -328,6 +328,27 @@ def best_alternatives(
     return values
 
 
+def degenerate_items(entries: NDArray[np.bool_] | None, batch: FlatBatch) -> int:
+    """Items all of whose scored entries (one per reference alternative) were degenerate.
+
+    An item with another, scoreable alternative is scored by it, so it does not count.
+
+    Examples
+    --------
+    >>> b = FlatBatch(n=2, preds=[["a"], ["b"]], refs=[["x"], ["y"], ["z"]],
+    ...               flat_preds=[["a"], ["a"], ["b"]], owner=[0, 0, 1])
+    >>> degenerate_items(np.array([True, False, True]), b)
+    1
+    """
+    if entries is None or not entries.any():
+        return 0
+    if batch.owner is None:
+        return int(entries.sum())
+    owners = np.asarray(batch.owner)
+    scoreable = np.bincount(owners, weights=~entries, minlength=batch.n)
+    return int(np.count_nonzero((scoreable == 0) & (np.bincount(owners, minlength=batch.n) > 0)))
+
+
 # --- streaming files: chunks, a first pass for batch means, worker processes --------
 
 

@@ -202,7 +202,7 @@ class PairEmbeddingMetric(EmbeddingMetric):
                 wx, wy = (None, None) if weights is None else (weights[ri], weights[pi])
                 out[group] = self._score_group(unit[ri], unit[pi], wx, wy)
             self._advance(int(counts[group].sum()))
-        self._degenerate += int(counts[degenerate].sum())
+        self._degenerate_entries = degenerate[pairs.inverse]
         self._advance(int(counts[degenerate].sum()))
         return {k: out[pairs.inverse, j] for j, k in enumerate(self.keys)}
 

@@ -29,10 +29,12 @@ from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import center, check_centering
 from wrdscore.metrics._engine import (
+    FlatBatch,
     Prediction,
     Reference,
     Tokens,
     best_alternatives,
+    degenerate_items,
     flatten,
     gc_paused,
 )
@@ -153,7 +155,10 @@ class Metric(ABC):
                 f"unknown option(s) for metric {self.name!r}: {', '.join(sorted(options))}"
             )
         self._oov_count = 0
-        self._degenerate = 0
+        # Set by _score_tokens: which scored entries (pair, alternative) had a side of
+        # zero weights, so :meth:`_score_batch` can count the pairs all of whose
+        # alternatives did.
+        self._degenerate_entries: NDArray[np.bool_] | None = None
         self._progress: Callable[[int], None] | None = None
 
     # -- what subclasses provide ------------------------------------------------------
@@ -265,7 +270,7 @@ class Metric(ABC):
             references, predictions, allow_empty_reference, index_offset, self._token_memo
         )
         self._oov_count = 0
-        self._degenerate = 0
+        self._degenerate_entries = None
         self._progress = progress
         try:
             raw = self._score_tokens(batch.refs, batch.flat_preds) if batch.refs else {}
@@ -280,10 +285,15 @@ class Metric(ABC):
             values=values,
             primary=self.primary,
             corpus=self._corpus(values),
-            oov_tokens=self._oov_count,
+            oov_tokens=self._oov_count - self._repeated_prediction_oov(batch),
             empty_predictions=batch.empty_predictions,
-            degenerate_pairs=self._degenerate,
+            degenerate_pairs=degenerate_items(self._degenerate_entries, batch),
         )
+
+    def _repeated_prediction_oov(self, batch: FlatBatch) -> int:
+        """Unseen tokens counted again because a prediction is scored once per reference
+        alternative (none for metrics without vectors)."""
+        return 0
 
     def sentence_score(self, reference: Reference, prediction: Prediction) -> ScoreResult:
         """:meth:`score` for one pair (a result of length 1).
@@ -501,6 +511,16 @@ class EmbeddingMetric(Metric):
     def _signature_fields(self) -> dict[str, str]:
         emb = self.embeddings
         return {"emb": f"{emb.name}@sha:{emb.sha}", "c": self.centering, "oov": self.oov}
+
+    def _repeated_prediction_oov(self, batch: FlatBatch) -> int:
+        # Every entry's tokens were counted; a prediction of k alternatives k times.
+        if batch.owner is None:
+            return 0
+        copies = np.bincount(batch.owner, minlength=batch.n) - 1
+        return sum(
+            int(copies[i]) * sum(self._cache[t][1] for t in batch.preds[i])
+            for i in np.flatnonzero(copies > 0)
+        )
 
     def _output_fields(self) -> dict[str, str]:
         return {"rescale": "yes"} if self.rescale else {}

@@ -395,7 +395,7 @@ class WRDScore(EmbeddingMetric):
         p_out[identical] = r_out[identical] = 1.0
         # Identical and degenerate pairs need no solve but are finished all the same.
         self._advance(int(counts[identical | degenerate].sum()))
-        self._degenerate += int(counts[degenerate].sum())
+        self._degenerate_entries = degenerate[inverse]
         f_out = f1_score(p_out, r_out)
         return {"precision": p_out[inverse], "recall": r_out[inverse], "f1": f_out[inverse]}
 
