@@ -144,6 +144,46 @@ def test_svd_needs_more_tokens_than_dim():
         svd_embeddings(sp.csr_matrix((5, 5)), dim=2)
 
 
+def test_svd_of_rank_below_dim_is_the_dense_svd():
+    # Rank 1, dim 2: PROPACK returned a made-up second triplet (singular value 1.13).
+    c = sp.csr_matrix(np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 0.0]]))
+    np.testing.assert_allclose(
+        svd_embeddings(c, dim=2), [[0.5**0.5, 0.0], [0.5**0.5, 0.0], [0.0, 0.0]], atol=1e-12
+    )
+    # Rank 12 of 21, dim 20: PROPACK raised "an invariant subspace of dimension 12".
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(21, 12))
+    c = a @ a.T
+    e = svd_embeddings(sp.csr_matrix(c), dim=20, seed=0)
+    u, s, _ = np.linalg.svd(c)
+    expected = 0.5 * u[:, :12] * s[:12]
+    for j in range(12):
+        sign = np.sign(expected[:, j] @ e[:, j])
+        np.testing.assert_allclose(e[:, j], sign * expected[:, j], atol=1e-8)
+    assert not e[:, 12:].any()  # singular values 0: exactly zero columns
+
+
+def test_svd_of_rank_below_dim_too_large_for_dense(monkeypatch):
+    from wrdscore.embeddings import _cooccurrence
+
+    monkeypatch.setattr(_cooccurrence, "DENSE_SVD_MAX", 2)
+    c = sp.csr_matrix(np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 0.0]]))
+    with pytest.raises(WrdscoreError, match=r"sparse SVD of the 3 x 3 .*--dim 2.*; lower --dim$"):
+        svd_embeddings(c, dim=2)
+
+
+def test_svd_token_that_cooccurs_with_nothing_gets_an_exact_zero_vector(tmp_path):
+    # "equals" and "run" only ever form a name alone; "hash"/"code" only occur together,
+    # in a component whose singular value (1) is below the two kept.
+    names = ["getName", "setName", "getValue", "setValue", "getSize"] * 3 + [
+        "equals", "run", "hashCode",
+    ]  # fmt: skip
+    emb = train_embeddings(write_corpus(tmp_path / "c", names), "svd", tmp_path / "m", dim=2)
+    for token in ("equals", "run", "hash", "code"):
+        assert not emb.kv[token].any(), (token, emb.kv[token])
+    assert np.linalg.norm(emb.kv["name"]) > 0.1
+
+
 # --- train_embeddings -----------------------------------------------------------------
 
 

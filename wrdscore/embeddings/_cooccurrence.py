@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
 import scipy.sparse as sp
 from numpy.typing import NDArray
 from scipy.sparse.linalg import svds
@@ -12,6 +13,9 @@ from wrdscore.embeddings._documents import TokenDocuments
 from wrdscore.errors import WrdscoreError
 
 WEIGHTINGS = ("raw", "ppmi")
+#: Largest vocabulary decomposed with a dense SVD when the sparse solver fails
+#: (its ``V x V`` float64 copy is 128 MB at 4,000 tokens).
+DENSE_SVD_MAX = 4_000
 
 
 def cooccurrence_matrix(docs: TokenDocuments, window: int | None = None) -> sp.csr_matrix:
@@ -103,7 +107,8 @@ def svd_embeddings(matrix: sp.spmatrix, dim: int, seed: int = 0) -> NDArray[np.f
     matrix : sparse matrix, shape (V, V)
         Co-occurrence counts (or their PPMI).
     dim : int
-        Number of singular triplets kept; the solver needs ``dim < V``.
+        Number of singular triplets kept; ``dim < V`` (the README's promise, which
+        the sparse solver needs).
     seed : int
         Seeds the solver's start vector, so the result is reproducible; signs are
         then fixed by :func:`sklearn.utils.extmath.svd_flip`.
@@ -113,13 +118,38 @@ def svd_embeddings(matrix: sp.spmatrix, dim: int, seed: int = 0) -> NDArray[np.f
     ndarray of float64, shape (V, dim)
         Rows are token vectors, columns in decreasing singular value. A token that
         never shares a name with another token (it only ever forms a name alone)
-        has an all-zero row, so scoring treats it like an unseen token.
+        has an all-zero row of ``matrix``, and its vector is set to exactly zero, so
+        scoring treats it like an unseen token (the solver returns ~1e-15 there,
+        which would otherwise give it an arbitrary direction). With
+        ``tol = V * eps * sigma_1`` (the rule of :func:`numpy.linalg.matrix_rank`),
+        singular values at or below ``tol`` are numerically zero and set to 0 (a
+        matrix of rank ``r < dim`` gives ``dim - r`` zero columns), and so are rows
+        of ``U Sigma`` of norm at most ``tol``: a token whose co-occurrences lie
+        wholly outside the kept singular vectors (a pair of tokens seen only with
+        each other, whose singular value is not among the ``dim`` largest) has the
+        row ``C_i V = 0`` in exact arithmetic. On the ``java/util`` names of the
+        JDK, 37 such rows had norms up to 7e-15, the smallest other 1.2e-5, with
+        ``tol`` = 9e-11.
+
+    Notes
+    -----
+    The sparse solver (PROPACK) stops with "an invariant subspace of dimension r
+    was found" when the matrix has rank ``r < dim``, which happens on small
+    corpora, or returns triplets that are not singular triplets (checked by
+    :func:`_triplets_failure`). A matrix of at most :data:`DENSE_SVD_MAX` rows is then decomposed
+    with the dense :func:`scipy.linalg.svd`, which returns every triplet: the
+    ``dim - r`` beyond the rank have singular value 0, hence zero columns, and
+    the first ``r`` are those the sparse solver would give. A larger matrix of too
+    low rank is refused with a message to lower ``dim``.
 
     Examples
     --------
     >>> c = sp.csr_matrix(np.array([[2.0, 1.0, 0.0], [1.0, 2.0, 0.0], [0.0, 0.0, 1.0]]))
     >>> (svd_embeddings(c, dim=1).round(4) + 0.0).tolist()  # 1/2 * 3 * [1, 1, 0] / sqrt(2)
     [[1.0607], [1.0607], [0.0]]
+    >>> c = sp.csr_matrix(np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 0.0]]))
+    >>> (svd_embeddings(c, dim=2).round(4) + 0.0).tolist()  # rank 1; token 2 co-occurs with nothing
+    [[0.7071, 0.0], [0.7071, 0.0], [0.0, 0.0]]
     """
     n = matrix.shape[0]
     if n == 0:
@@ -136,10 +166,49 @@ def svd_embeddings(matrix: sp.spmatrix, dim: int, seed: int = 0) -> NDArray[np.f
             "no two tokens ever occur together (every name has a single token, or --window "
             "excludes every pair), so the co-occurrence SVD has nothing to decompose"
         )
-    # PROPACK (Lanczos bidiagonalisation) gives the same exact triplets as ARPACK
-    # 5-10x faster on these matrices (benchmarks/train.py).
-    u, s, vt = svds(matrix.astype(np.float64), k=dim, solver="propack", random_state=seed)
+    matrix = sp.csr_matrix(matrix, dtype=np.float64)
+    try:
+        # PROPACK (Lanczos bidiagonalisation) gives the same exact triplets as ARPACK
+        # 5-10x faster on these matrices (benchmarks/train.py).
+        u, s, vt = svds(matrix, k=dim, solver="propack", random_state=seed)
+        failure = _triplets_failure(matrix, u, s, vt)
+    except np.linalg.LinAlgError as exc:
+        failure = str(exc)
+    if failure:
+        if n > DENSE_SVD_MAX:
+            raise WrdscoreError(
+                f"the sparse SVD of the {n} x {n} co-occurrence matrix failed for --dim {dim} "
+                f"({failure}; its rank is probably below {dim}); lower --dim"
+            )
+        u, s, vt = scipy.linalg.svd(matrix.toarray())
+        u, s, vt = u[:, :dim], s[:dim], vt[:dim]
     order = np.argsort(-s, kind="stable")
     u, s, vt = u[:, order], s[order], vt[order]
+    # numpy.linalg.matrix_rank's tolerance: below it a value is rounding error.
+    tol = max(matrix.shape) * np.finfo(np.float64).eps * s[0]
+    s = np.where(s > tol, s, 0.0)
     u, _ = svd_flip(u, vt)
-    return 0.5 * u * s
+    vectors = u * s
+    vectors[np.linalg.norm(vectors, axis=1) <= tol] = 0.0
+    vectors[np.diff(matrix.indptr) == 0] = 0.0  # exact, whatever the rounding
+    return 0.5 * vectors
+
+
+def _triplets_failure(
+    matrix: sp.csr_matrix, u: NDArray[np.float64], s: NDArray[np.float64], vt: NDArray[np.float64]
+) -> str:
+    """Why ``(u, s, vt)`` are not singular triplets of ``matrix`` ("" if they are).
+
+    PROPACK does not always raise when the matrix has rank below ``k``: it can
+    return a made-up extra triplet (a rank-1 3 x 3 matrix, ``k=2``, gives a second
+    singular value 1.13 with a repeated right vector). So the triplets are checked:
+    orthonormal columns of ``u`` and rows of ``vt``, and ``C v_k = s_k u_k``, each to
+    ``1e-6`` (relative to ``sigma_1`` for the residual); exact triplets meet these to
+    about ``1e-12``.
+    """
+    eye = np.eye(len(s))
+    if np.abs(u.T @ u - eye).max() > 1e-6 or np.abs(vt @ vt.T - eye).max() > 1e-6:
+        return "the singular vectors it returned are not orthonormal"
+    if np.abs(matrix @ vt.T - u * s).max() > 1e-6 * max(s.max(), 0.0):
+        return "the singular triplets it returned do not satisfy C v = sigma u"
+    return ""
