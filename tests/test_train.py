@@ -277,6 +277,10 @@ def test_window_narrows_context(tmp_path):
         ({"method": "word2vec", "min_count": 1000}, "--min-count 1000"),
         ({"method": "word2vec", "dim": 0}, "--dim must be at least 1"),
         ({"method": "svd", "min_count": 0}, "--min-count must be at least 1"),
+        ({"method": "svd", "seed": -1}, "--seed must be a whole number from 0 to 4294967295"),
+        ({"method": "word2vec", "seed": -1}, r"--seed .* not -1$"),
+        ({"method": "fasttext", "seed": 2**32}, r"--seed .* not 4294967296$"),
+        ({"method": "svd", "seed": -1, "specialise": True}, r"--seed .* not -1$"),
     ],
 )
 def test_bad_parameters(corpus, tmp_path, kwargs, message):
@@ -321,3 +325,18 @@ def test_cli_train_missing_corpus(tmp_path):
     assert result.output.strip().splitlines() == [
         f"error: corpus folder {tmp_path / 'nope'} does not exist"
     ]
+
+
+def test_cli_train_and_specialise_refuse_a_negative_seed(corpus, tmp_path):
+    out = str(tmp_path / "t")
+    result = runner.invoke(app, ["train", str(corpus), "-m", "svd", "-o", out, "--seed", "-1"])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines() == [
+        "error: --seed must be a whole number from 0 to 4294967295, not -1"
+    ]
+    model = tmp_path / "m"
+    train_embeddings(corpus, "svd", model, dim=4)
+    args = ["specialise", str(model), str(corpus), "-o", str(tmp_path / "s"), "--seed", "-1"]
+    result = runner.invoke(app, [*args, "-m", "attract-repel"])
+    assert result.exit_code == 2 and "--seed must be a whole number" in result.output
+    assert not (tmp_path / "s").exists()

@@ -18,6 +18,7 @@ from wrdscore.embeddings._confirm import confirm_synonyms
 from wrdscore.embeddings._constraints import Constraints, MinedPair, mine_constraints
 from wrdscore.embeddings._counterfit import CounterFitSettings, counter_fit
 from wrdscore.embeddings._curated import add_curated, read_curated
+from wrdscore.embeddings._gensim import check_seed
 from wrdscore.embeddings._inflect import add_inflections
 from wrdscore.embeddings._sphere import PairsLike, prepare, unit_rows
 from wrdscore.embeddings._store import load_embeddings, save_embeddings
@@ -217,6 +218,7 @@ def _settings_for(method: str, seed: int) -> SpecialiseSettings | CounterFitSett
             f"unknown specialisation method {method!r}; choose one of "
             + ", ".join(SPECIALISE_METHODS)
         )
+    check_seed(seed)
     return CounterFitSettings() if method == "counter-fitting" else SpecialiseSettings(seed=seed)
 
 
