@@ -28,6 +28,7 @@ from wrdscore.embeddings import (
     ppmi,
     svd_embeddings,
     train_embeddings,
+    train_gensim,
 )
 from wrdscore.errors import WrdscoreError
 
@@ -281,6 +282,11 @@ def test_window_narrows_context(tmp_path):
         ({"method": "word2vec", "seed": -1}, r"--seed .* not -1$"),
         ({"method": "fasttext", "seed": 2**32}, r"--seed .* not 4294967296$"),
         ({"method": "svd", "seed": -1, "specialise": True}, r"--seed .* not -1$"),
+        ({"method": "word2vec", "workers": 0}, "--workers must be at least 1, not 0"),
+        ({"method": "fasttext", "workers": -2}, "--workers must be at least 1, not -2"),
+        ({"method": "svd", "workers": 0}, "--workers must be at least 1, not 0"),
+        ({"method": "word2vec", "window": 0}, "--window must be at least 1, not 0"),
+        ({"method": "fasttext", "window": -1}, "--window must be at least 1, not -1"),
     ],
 )
 def test_bad_parameters(corpus, tmp_path, kwargs, message):
@@ -299,6 +305,18 @@ def test_summaries_of_corpus_without_summaries(tmp_path):
     corpus = write_corpus(tmp_path / "c", NAMES)
     with pytest.raises(WrdscoreError, match="no summaries"):
         train_embeddings(corpus, "svd", tmp_path / "m", text="summaries")
+
+
+def test_train_gensim_refuses_zero_workers_and_window():
+    docs = [["get", "name"], ["set", "name"]] * 5
+    # gensim "trained" with 0 workers by returning its random initial vectors.
+    with pytest.raises(WrdscoreError, match="--workers must be at least 1, not 0"):
+        train_gensim(docs, "word2vec", dim=4, workers=0)
+    # A window of 0 was silently replaced by 2.
+    with pytest.raises(WrdscoreError, match="--window must be at least 1, not 0"):
+        train_gensim(docs, "fasttext", dim=4, window=0)
+    with pytest.raises(WrdscoreError, match="--seed"):
+        train_gensim(docs, "word2vec", dim=4, seed=-1)
 
 
 # --- the CLI --------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from types import GeneratorType
 
 from gensim.models import FastText, KeyedVectors, Word2Vec
 
+from wrdscore.embeddings._cooccurrence import check_window
 from wrdscore.embeddings._stream import DocumentStats
 from wrdscore.errors import WrdscoreError
 
@@ -41,6 +42,16 @@ def check_seed(seed: int) -> None:
         raise WrdscoreError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
 
 
+def check_workers(workers: int) -> None:
+    """Refuse fewer than 1 worker thread with a :class:`WrdscoreError`.
+
+    gensim with ``workers=0`` starts no training thread and returns its random
+    initial vectors as if trained.
+    """
+    if workers < 1:
+        raise WrdscoreError(f"--workers must be at least 1, not {workers}")
+
+
 def train_gensim(
     docs: Iterable[list[str]],
     method: str,
@@ -70,9 +81,10 @@ def train_gensim(
         FastText adds character n-grams (``min_n``..``max_n`` characters hashed into
         ``bucket`` rows), so tokens never seen in training still get vectors.
     dim, window, min_count, epochs, seed, workers
-        As in gensim; ``window`` defaults to 2. With ``workers=1`` the same corpus
-        and seed give identical vectors (gensim seeds its own generator and hashes
-        n-grams with its own function, independent of ``PYTHONHASHSEED``).
+        As in gensim, each at least 1 (``seed`` at least 0); ``window`` defaults
+        to 2. With ``workers=1`` the same corpus and seed give identical vectors
+        (gensim seeds its own generator and hashes n-grams with its own function,
+        independent of ``PYTHONHASHSEED``).
     sg : {1, 0}
         1: skip-gram (the default: most sub-tokens of a code corpus are rare, and
         skip-gram learns rare words better, Mikolov et al. 2013); 0: CBOW, which
@@ -97,15 +109,18 @@ def train_gensim(
     """
     if method not in GENSIM_METHODS:
         raise WrdscoreError(f"unknown gensim method {method!r}")
-    for option, value in (("--dim", dim), ("--window", window or 1), ("--epochs", epochs)):
+    for option, value in (("--dim", dim), ("--epochs", epochs)):
         if value < 1:
             raise WrdscoreError(f"{option} must be at least 1, not {value}")
+    check_window(window)
+    check_workers(workers)
     check_sg(sg)
+    check_seed(seed)
     if isinstance(docs, GeneratorType):
         raise TypeError("docs must be re-iterable (a list or CorpusDocuments), not a generator")
     common = {
         "vector_size": dim,
-        "window": window or DEFAULT_WINDOW,
+        "window": DEFAULT_WINDOW if window is None else window,
         "min_count": min_count,
         "epochs": epochs,
         "seed": seed,

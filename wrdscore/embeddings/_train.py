@@ -18,7 +18,13 @@ from wrdscore import __version__
 from wrdscore.atomic import check_output_dir
 from wrdscore.corpora import Corpus, open_corpus
 from wrdscore.embeddings._cooccurrence import WEIGHTINGS, check_window, ppmi, svd_embeddings
-from wrdscore.embeddings._gensim import DEFAULT_WINDOW, check_seed, check_sg, train_gensim
+from wrdscore.embeddings._gensim import (
+    DEFAULT_WINDOW,
+    check_seed,
+    check_sg,
+    check_workers,
+    train_gensim,
+)
 from wrdscore.embeddings._specialise import (
     DEFAULT_SPECIALISE_METHOD,
     SPECIALISE_METHODS,
@@ -278,6 +284,8 @@ def train_embeddings(
     parts = parse_text(text)
     check_sg(sg)
     check_seed(seed)
+    check_window(window)
+    check_workers(workers)  # refused for svd too, where it is unused, as nonsense
     if specialise and specialise_method not in SPECIALISE_METHODS:
         raise WrdscoreError(
             f"unknown --specialise-method {specialise_method!r}; choose one of "
