@@ -276,6 +276,7 @@ def test_window_narrows_context(tmp_path):
         ({"method": "svd", "weighting": "tfidf"}, "unknown --weighting"),
         ({"method": "svd", "text": "comments"}, "unknown --text"),
         ({"method": "word2vec", "min_count": 1000}, "--min-count 1000"),
+        ({"method": "svd", "min_count": 1000}, "^no token occurs --min-count 1000 times; lower"),
         ({"method": "word2vec", "dim": 0}, "--dim must be at least 1"),
         ({"method": "svd", "min_count": 0}, "--min-count must be at least 1"),
         ({"method": "svd", "seed": -1}, "--seed must be a whole number from 0 to 4294967295"),

@@ -118,6 +118,15 @@ def _check_not_empty(stats: DocumentStats, corpus: Corpus, text: str) -> Documen
     return stats
 
 
+def _frequent(stats: DocumentStats, min_count: int) -> tuple[list[str], np.ndarray]:
+    """The vocabulary of ``svd``: tokens seen ``min_count`` times, refused if none is."""
+    vocab, counts = stats.frequent(min_count)
+    if not vocab:
+        # The words of train_gensim for the same case.
+        raise WrdscoreError(f"no token occurs --min-count {min_count} times; lower --min-count")
+    return vocab, counts
+
+
 def _train_here(
     corpus: Corpus, method: str, text: str, min_count: int, window: int | None, **options: Any
 ) -> _Trained:
@@ -125,7 +134,7 @@ def _train_here(
     docs = CorpusDocuments(corpus, text)
     stats = _check_not_empty(document_stats(docs), corpus, text)
     if method == "svd":
-        vocab, counts = stats.frequent(min_count)
+        vocab, counts = _frequent(stats, min_count)
         matrix = streamed_cooccurrence(docs, vocab, counts, window)
         kv = _svd_vectors(vocab, counts, matrix, **options)
     else:
@@ -150,8 +159,8 @@ def _train_on_cluster(
     with Cluster(scheduler, jobs or len(os.sched_getaffinity(0))) as cluster:
         parts = _dask.partitions(corpus, cluster.threads())
         stats = _check_not_empty(_dask.token_stats(cluster, parts, text), corpus, text)
-        vocab, counts = stats.frequent(min_count)
         if method == "svd":
+            vocab, counts = _frequent(stats, min_count)
             matrix = _dask.cooccurrence(cluster, parts, text, vocab, window)
     if method == "svd":
         kv = _svd_vectors(vocab, counts, matrix, **options)
