@@ -90,13 +90,43 @@ class Corpus:
     def iter_methods(self) -> Iterator[dict[str, Any]]:
         """Stream the method records in the order they were written.
 
+        Once the last record is read, their number is checked against the
+        manifest's ``counts.methods`` (:meth:`check_count`), so a reader that goes
+        through the whole corpus never works on a silently truncated one.
+
         Raises
         ------
         WrdscoreError
-            If the records file is truncated or not valid gzip/JSON.
+            If the records file is truncated, not valid gzip, UTF-8 or JSON, or
+            holds another number of records than the manifest says.
         """
+        n = 0
         for methods in self.record_files():
-            yield from iter_records(methods)
+            for record in iter_records(methods):
+                n += 1
+                yield record
+        self.check_count(n)
+
+    def check_count(self, records: int) -> None:
+        """Refuse ``records`` records if the manifest's ``counts.methods`` says otherwise.
+
+        A manifest without that count (a corpus not written by ``wrdscore ingest``)
+        is not checked.
+
+        Examples
+        --------
+        >>> Corpus(Path("c"), {"counts": {"methods": 3}}, "").check_count(2)
+        Traceback (most recent call last):
+        ...
+        wrdscore.errors.WrdscoreError: c: manifest says 3 methods but the records file has 2
+        """
+        counts = self.manifest.get("counts") if isinstance(self.manifest, dict) else None
+        expected = counts.get("methods") if isinstance(counts, dict) else None
+        if isinstance(expected, int) and expected != records:
+            raise WrdscoreError(
+                f"{self.path}: manifest says {expected} methods but the records "
+                f"file{'s have' if len(self.record_files()) > 1 else ' has'} {records}"
+            )
 
     def record_files(self) -> list[Path]:
         """The files holding the records, in order: the shards, or ``methods.jsonl.gz``."""
@@ -156,7 +186,7 @@ def iter_records(
     Raises
     ------
     WrdscoreError
-        If the file is truncated or not valid gzip/JSON.
+        If the file is truncated or not valid gzip, UTF-8 or JSON.
     """
     try:
         with gzip.open(methods, "rt", encoding="utf-8") as fh:
@@ -167,7 +197,7 @@ def iter_records(
                     raise WrdscoreError(
                         f"{methods}: line {lineno} is not valid JSON ({exc.msg})"
                     ) from None
-    except (OSError, EOFError, zlib.error) as exc:
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
         raise WrdscoreError(f"{methods}: corrupt corpus file ({exc})") from None
 
 
