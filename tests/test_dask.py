@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -409,6 +410,21 @@ def test_train_with_a_scheduler_gives_the_local_model(cluster, tmp_path, method,
     assert {k: v for k, v in a.meta.items() if k != "train_seconds"} == {
         k: v for k, v in b.meta.items() if k != "train_seconds"
     }
+
+
+@pytest.mark.parametrize("shards", [None, 100])
+def test_train_with_a_scheduler_refuses_a_truncated_corpus(cluster, tmp_path, monkeypatch, shards):
+    monkeypatch.setattr(train_dask, "_MIN_RANGE_RECORDS", 50)  # a single file in ranges too
+    corpus = _synthetic_corpus(tmp_path / "c", shards)
+    manifest = json.loads((corpus / "manifest.json").read_text())
+    manifest["counts"]["methods"] = 720  # 700 records
+    (corpus / "manifest.json").write_text(json.dumps(manifest))
+    files = "files have" if shards else "file has"
+    with pytest.raises(
+        WrdscoreError, match=f"manifest says 720 methods but the records {files} 700"
+    ):
+        train_embeddings(corpus, "svd", tmp_path / "m", dim=4, scheduler=cluster.scheduler_address)
+    assert not (tmp_path / "m").exists()
 
 
 def test_train_scheduler_options_are_checked(tmp_path):

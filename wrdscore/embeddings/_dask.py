@@ -64,21 +64,30 @@ def partitions(corpus: Corpus, threads: int) -> list[Partition]:
     return [Partition(i, str(files[0]), bounds[i], stops[i]) for i in range(n)]
 
 
-def _docs(part: Partition, text: str) -> Iterator[list[str]]:
+def _docs(part: Partition, text: str, read: list[int] | None = None) -> Iterator[list[str]]:
+    """The documents of ``part``; ``read[0]`` counts its records as they are read."""
     from wrdscore.embeddings._train import _documents
 
-    return _documents(iter_records(part.path, part.start, part.stop), text)
+    records = iter_records(part.path, part.start, part.stop)
+    return _documents(records if read is None else _counted(records, read), text)
+
+
+def _counted(records: Iterator[dict[str, Any]], read: list[int]) -> Iterator[dict[str, Any]]:
+    for record in records:
+        read[0] += 1
+        yield record
 
 
 # A token's pass-1 entry: [count, document frequency, partition of first sight, position].
 _Entry = list[int]
 
 
-def partition_token_stats(part: Partition, text: str) -> tuple[int, dict[str, _Entry]]:
-    """Worker task: documents and per-token statistics of one partition."""
+def partition_token_stats(part: Partition, text: str) -> tuple[int, int, dict[str, _Entry]]:
+    """Worker task: records read, documents and per-token statistics of one partition."""
     stats: dict[str, _Entry] = {}
     n_docs = position = 0
-    for doc in _docs(part, text):
+    read = [0]
+    for doc in _docs(part, text, read):
         if not doc:
             continue
         n_docs += 1
@@ -91,13 +100,17 @@ def partition_token_stats(part: Partition, text: str) -> tuple[int, dict[str, _E
             position += 1
         for token in set(doc):
             stats[token][1] += 1
-    return n_docs, stats
+    return read[0], n_docs, stats
 
 
-def merge_token_stats(*parts: tuple[int, dict[str, _Entry]]) -> tuple[int, dict[str, _Entry]]:
+def merge_token_stats(
+    *parts: tuple[int, int, dict[str, _Entry]],
+) -> tuple[int, int, dict[str, _Entry]]:
     """Reduction step of pass 1: sum counts and document frequencies, keep the first sight."""
-    n_docs, merged = parts[0][0], {k: list(v) for k, v in parts[0][1].items()}
-    for docs, stats in parts[1:]:
+    records, n_docs = parts[0][0], parts[0][1]
+    merged = {k: list(v) for k, v in parts[0][2].items()}
+    for read, docs, stats in parts[1:]:
+        records += read
         n_docs += docs
         for token, (count, df, where, position) in stats.items():
             entry = merged.get(token)
@@ -108,7 +121,7 @@ def merge_token_stats(*parts: tuple[int, dict[str, _Entry]]) -> tuple[int, dict[
             entry[1] += df
             if (where, position) < (entry[2], entry[3]):
                 entry[2], entry[3] = where, position
-    return n_docs, merged
+    return records, n_docs, merged
 
 
 def partition_cooccurrence(
@@ -142,8 +155,14 @@ def _tree_reduce(cluster: Cluster, futures: list[Any], combine: Callable[..., An
     return cluster.result(futures[0])
 
 
-def token_stats(cluster: Cluster, parts: list[Partition], text: str) -> DocumentStats:
+def token_stats(
+    cluster: Cluster, parts: list[Partition], text: str, corpus: Corpus | None = None
+) -> DocumentStats:
     """Pass 1 over ``parts`` on the cluster.
+
+    With ``corpus`` (the corpus the parts cover), the records read are checked
+    against its manifest's count (:meth:`~wrdscore.corpora.Corpus.check_count`),
+    as a local pass through ``Corpus.iter_methods`` does.
 
     Examples
     --------
@@ -151,7 +170,9 @@ def token_stats(cluster: Cluster, parts: list[Partition], text: str) -> Document
     :func:`~wrdscore.embeddings.document_frequencies` on one machine.
     """
     futures = [cluster.submit(partition_token_stats, part, text) for part in parts]
-    n_docs, stats = _tree_reduce(cluster, futures, merge_token_stats)
+    records, n_docs, stats = _tree_reduce(cluster, futures, merge_token_stats)
+    if corpus is not None:
+        corpus.check_count(records)
     vocab = sorted(stats, key=lambda t: (-stats[t][0], stats[t][2], stats[t][3]))
     return DocumentStats(
         vocab=vocab,

@@ -158,7 +158,7 @@ def _train_on_cluster(
     check_window(window)
     with Cluster(scheduler, jobs or len(os.sched_getaffinity(0))) as cluster:
         parts = _dask.partitions(corpus, cluster.threads())
-        stats = _check_not_empty(_dask.token_stats(cluster, parts, text), corpus, text)
+        stats = _check_not_empty(_dask.token_stats(cluster, parts, text, corpus), corpus, text)
         if method == "svd":
             vocab, counts = _frequent(stats, min_count)
             matrix = _dask.cooccurrence(cluster, parts, text, vocab, window)
