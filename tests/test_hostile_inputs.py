@@ -509,3 +509,13 @@ def test_highly_compressible_500_mb_member_keeps_memory_bounded(tmp_path, kind):
     # Peak RSS (KiB) during the ingest grows by far less than the member's 500 MB: the
     # decompressed bytes never sit in memory.
     assert peak - before < 100 * 1024, (before, peak)
+
+
+def test_an_alternative_without_tokens_is_named(tmp_path, model):
+    r, p = tmp_path / "r.txt", tmp_path / "p.txt"
+    r.write_text("size\ncount\t!!!\tlength\n", encoding="utf-8")
+    p.write_text("size\ncount\n", encoding="utf-8")
+    result = run("score", "--refs", r, "--preds", p, "--embeddings", model)
+    assert_user_error(
+        result, "reference 1 has an alternative without tokens (letters or digits), number 2 of 3"
+    )
