@@ -29,6 +29,7 @@ from wrdscore.atomic import atomic_dir
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval._form import render_form
 from wrdscore.human_eval._sample import Design, Stratum
+from wrdscore.human_eval._stats import check_seed
 
 STUDY_FORMAT = "wrdscore-study/2"
 #: Study formats :func:`read_study` reads; format 1 wrote names into CSV cells unescaped.
@@ -173,7 +174,7 @@ def write_study(
         raise WrdscoreError(f"the number of raters must be at least 1, got {raters}")
     if scale < 1:
         raise WrdscoreError(f"the rating scale must be at least 1, got {scale}")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     pairs: list[tuple[StudyPair, int]] = []
     for k, members in enumerate(design.sets, start=1):
         for n, j in enumerate(rng.permutation(len(members)), start=1):
