@@ -364,6 +364,21 @@ def test_duplicated_id_in_a_sheet(study, tmp_path):
     assert_user_error(result, "second rating of s1p")
 
 
+def test_rating_files_that_are_not_utf8(study, tmp_path):
+    # A sheet re-saved by a spreadsheet as cp1252 ('é' is byte 0xe9): a UnicodeDecodeError
+    # traceback before, now one line naming the file and the byte, as `--refs` gets.
+    sheet, _ = _sheet(study, tmp_path, lambda rows, i: rows)
+    data = sheet.read_bytes()
+    sheet.write_bytes(data.replace(b"# ", "# é ".encode("cp1252"), 1))
+    result = _analyze(study, sheet, tmp_path / "r")
+    assert_user_error(result, f"{sheet}: not UTF-8 text (byte 2)")
+    published = tmp_path / "set1.csv"
+    published.write_bytes("get name,name,8\nrésumé,go,2\n".encode("cp1252"))
+    result = run("study", "analyze", "--pairs", published, "--scale", "10", "-o", tmp_path / "r")
+    assert_user_error(result, f"{published}: not UTF-8 text (byte 17)")
+    assert not (tmp_path / "r").exists()
+
+
 # --- archives ------------------------------------------------------------------------
 
 

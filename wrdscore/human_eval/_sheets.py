@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
@@ -96,11 +97,22 @@ def sheet_text(cell: str) -> str:
 
 
 def csv_rows(path: Path) -> Iterator[tuple[int, list[str]]]:
-    """CSV rows with their 1-based line numbers; a BOM (spreadsheet exports) is dropped."""
-    with open(path, newline="", encoding="utf-8-sig") as fh:
-        reader = csv.reader(fh)
-        for row in reader:
-            yield reader.line_num, row
+    """CSV rows with their 1-based line numbers; a BOM (spreadsheet exports) is dropped.
+
+    The file is decoded whole (rating files are small) so that a file that is not UTF-8
+    is refused as :mod:`wrdscore.inputs` refuses one, naming the byte in the file.
+    """
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise WrdscoreError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    # newline="" as when opening a CSV file: the csv module sees \r\n and quoted line
+    # breaks as they are.
+    reader = csv.reader(io.StringIO(text, newline=""))
+    for row in reader:
+        yield reader.line_num, row
 
 
 def sheet_name(set_number: int, rater: int) -> str:
