@@ -468,6 +468,34 @@ def test_zero_byte_archive(tmp_path):
     assert_user_error(run("ingest", path, "-o", tmp_path / "c"), f"broken archive {path}")
 
 
+def test_corpus_pairs_never_replaces_a_file_without_force_nor_the_corpus(tmp_path):
+    # Before: `corpus pairs C -o C/methods.jsonl.gz` silently replaced the corpus's records
+    # (and any existing file), though only --force may replace an output.
+    src = tmp_path / "A.java"
+    src.write_bytes(b"class A { int getSize() { return 0; } void setSize(int s) {} }\n")
+    corpus = tmp_path / "c"
+    assert run("ingest", src, "-o", corpus, "-q", "-j", "1").exit_code == 0
+    kept = {f.name: f.read_bytes() for f in corpus.iterdir()}
+    for name in ("methods.jsonl.gz", "manifest.json"):
+        for force in ([], ["--force"]):
+            result = run("corpus", "pairs", corpus, "-o", corpus / name, *force)
+            assert_user_error(result, f"is the corpus's own {name}", "would destroy the corpus")
+    link = tmp_path / "link.gz"
+    link.symlink_to(corpus / "methods.jsonl.gz")
+    assert_user_error(run("corpus", "pairs", corpus, "-o", link, "--force"), "corpus's own")
+    assert {f.name: f.read_bytes() for f in corpus.iterdir()} == kept
+    out = tmp_path / "pairs.tsv"
+    out.write_text("mine\n")
+    result = run("corpus", "pairs", corpus, "-o", out)
+    assert_user_error(result, f"output {out} already exists (use --force to replace it)")
+    assert out.read_text() == "mine\n"
+    result = run("corpus", "pairs", corpus, "-o", out, "--force")
+    assert result.exit_code == 0, result.output
+    assert out.read_text().startswith("kind\ta\tb\t")
+    # A new file inside the corpus folder is not one of its files: allowed.
+    assert run("corpus", "pairs", corpus, "-o", corpus / "pairs.tsv").exit_code == 0
+
+
 _BOMB = """
 import io, sys, tarfile, zipfile
 from wrdscore.corpora import ingest
