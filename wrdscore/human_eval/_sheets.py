@@ -18,6 +18,7 @@ import hashlib
 import io
 import json
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -118,6 +119,27 @@ def csv_rows(path: Path) -> Iterator[tuple[int, list[str]]]:
 def sheet_name(set_number: int, rater: int) -> str:
     """File stem of a rater's sheet: ``set2-rater3``."""
     return f"set{set_number}-rater{rater}"
+
+
+#: A file stem that names a sheet (``set2-rater3``), as :func:`sheet_name` writes it.
+SHEET_STEM = re.compile(r"set(\d+)-rater(\d+)")
+# The first comment line of a sheet (:func:`sheet_comments`); a CSV reader splits it at
+# its comma, so it is matched on the row's cells joined again.
+_SHEET_TITLE = re.compile(r"#\s*wrdscore rating sheet (set\d+-rater\d+):")
+
+
+def sheet_title(row: Sequence[str]) -> str | None:
+    """The sheet a comment row names (``set1-rater2``), or ``None`` if it names none.
+
+    Examples
+    --------
+    >>> sheet_title(["# wrdscore rating sheet set1-rater2: set 1", " rater 2 of 3"])
+    'set1-rater2'
+    >>> sheet_title(["# Rate every row"]) is None
+    True
+    """
+    match = _SHEET_TITLE.match(",".join(row).lstrip())
+    return match[1] if match else None
 
 
 def sheet_comments(set_number: int, rater: int, raters: int, scale: int) -> list[str]:
