@@ -84,7 +84,7 @@ def test_multi_reference_scores_the_best_alternative():
         ([3], ["a"], "reference 0 must be a string"),
         (["a"], [["a", 1]], "prediction 0 must be a string"),
         (["a", "--"], ["a", "b"], "reference 1 has no tokens"),
-        ([[["a"], []]], ["a"], "reference 0 has no tokens"),
+        ([[["a"], []]], ["a"], "reference 0 has an alternative without tokens .*, number 2 of 2"),
     ],
 )
 def test_bad_input_is_a_one_line_error(refs, preds, message):

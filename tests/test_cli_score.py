@@ -262,3 +262,13 @@ def test_set_passes_typed_options_to_one_metric(emb, model):
 def test_bad_set_is_a_one_line_error(model, spec, message):
     res = score_examples(model, "--set", spec)
     assert res.exit_code == 2 and message in res.stderr
+
+
+def test_a_wide_table_is_not_cut_when_piped(model):
+    # Not a terminal: rich would fit 80 columns and print every value as "0.…".
+    names = ["wrd", "bertscore", "wmd", "twmd", "trwmd", "sbert", "cka", "rouge1", "rougeL"]
+    res = score_examples(model, *(x for n in names for x in ("-m", n)))
+    assert res.exit_code == 0, res.output
+    assert "…" not in res.stdout
+    header = next(line for line in res.stdout.splitlines() if "bertscore" in line)
+    assert all(n in header for n in names)

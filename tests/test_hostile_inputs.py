@@ -364,6 +364,21 @@ def test_duplicated_id_in_a_sheet(study, tmp_path):
     assert_user_error(result, "second rating of s1p")
 
 
+def test_rating_files_that_are_not_utf8(study, tmp_path):
+    # A sheet re-saved by a spreadsheet as cp1252 ('é' is byte 0xe9): a UnicodeDecodeError
+    # traceback before, now one line naming the file and the byte, as `--refs` gets.
+    sheet, _ = _sheet(study, tmp_path, lambda rows, i: rows)
+    data = sheet.read_bytes()
+    sheet.write_bytes(data.replace(b"# ", "# é ".encode("cp1252"), 1))
+    result = _analyze(study, sheet, tmp_path / "r")
+    assert_user_error(result, f"{sheet}: not UTF-8 text (byte 2)")
+    published = tmp_path / "set1.csv"
+    published.write_bytes("get name,name,8\nrésumé,go,2\n".encode("cp1252"))
+    result = run("study", "analyze", "--pairs", published, "--scale", "10", "-o", tmp_path / "r")
+    assert_user_error(result, f"{published}: not UTF-8 text (byte 17)")
+    assert not (tmp_path / "r").exists()
+
+
 # --- archives ------------------------------------------------------------------------
 
 
@@ -453,6 +468,34 @@ def test_zero_byte_archive(tmp_path):
     assert_user_error(run("ingest", path, "-o", tmp_path / "c"), f"broken archive {path}")
 
 
+def test_corpus_pairs_never_replaces_a_file_without_force_nor_the_corpus(tmp_path):
+    # Before: `corpus pairs C -o C/methods.jsonl.gz` silently replaced the corpus's records
+    # (and any existing file), though only --force may replace an output.
+    src = tmp_path / "A.java"
+    src.write_bytes(b"class A { int getSize() { return 0; } void setSize(int s) {} }\n")
+    corpus = tmp_path / "c"
+    assert run("ingest", src, "-o", corpus, "-q", "-j", "1").exit_code == 0
+    kept = {f.name: f.read_bytes() for f in corpus.iterdir()}
+    for name in ("methods.jsonl.gz", "manifest.json"):
+        for force in ([], ["--force"]):
+            result = run("corpus", "pairs", corpus, "-o", corpus / name, *force)
+            assert_user_error(result, f"is the corpus's own {name}", "would destroy the corpus")
+    link = tmp_path / "link.gz"
+    link.symlink_to(corpus / "methods.jsonl.gz")
+    assert_user_error(run("corpus", "pairs", corpus, "-o", link, "--force"), "corpus's own")
+    assert {f.name: f.read_bytes() for f in corpus.iterdir()} == kept
+    out = tmp_path / "pairs.tsv"
+    out.write_text("mine\n")
+    result = run("corpus", "pairs", corpus, "-o", out)
+    assert_user_error(result, f"output {out} already exists (use --force to replace it)")
+    assert out.read_text() == "mine\n"
+    result = run("corpus", "pairs", corpus, "-o", out, "--force")
+    assert result.exit_code == 0, result.output
+    assert out.read_text().startswith("kind\ta\tb\t")
+    # A new file inside the corpus folder is not one of its files: allowed.
+    assert run("corpus", "pairs", corpus, "-o", corpus / "pairs.tsv").exit_code == 0
+
+
 _BOMB = """
 import io, sys, tarfile, zipfile
 from wrdscore.corpora import ingest
@@ -509,3 +552,13 @@ def test_highly_compressible_500_mb_member_keeps_memory_bounded(tmp_path, kind):
     # Peak RSS (KiB) during the ingest grows by far less than the member's 500 MB: the
     # decompressed bytes never sit in memory.
     assert peak - before < 100 * 1024, (before, peak)
+
+
+def test_an_alternative_without_tokens_is_named(tmp_path, model):
+    r, p = tmp_path / "r.txt", tmp_path / "p.txt"
+    r.write_text("size\ncount\t!!!\tlength\n", encoding="utf-8")
+    p.write_text("size\ncount\n", encoding="utf-8")
+    result = run("score", "--refs", r, "--preds", p, "--embeddings", model)
+    assert_user_error(
+        result, "reference 1 has an alternative without tokens (letters or digits), number 2 of 3"
+    )

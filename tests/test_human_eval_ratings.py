@@ -181,3 +181,36 @@ def test_deduplicate_averages_repeats(tmp_path):
     distinct, kept = deduplicate(load_published_pairs([tmp_path / "a.csv"], scale=10))
     assert kept.tolist() == [0, 2]
     np.testing.assert_allclose(distinct.human, [0.5, 0.1])
+
+
+def test_sheet_title_line_must_match_its_file_name_and_name_one_rater(study, tmp_path):
+    # Before: a copy of set1-rater1.csv under another name counted as another rater of
+    # set 1, and set 1's sheet renamed set2-rater9.csv was taken under that label.
+    sheets = all_sheets(study)
+    copy = fill(study, "set1-rater1", out=tmp_path / "copy.csv")
+    with pytest.raises(WrdscoreError, match=r"set1-rater1\.csv and .*copy\.csv are both sheet "):
+        load_sheet_ratings(study, [*sheets, copy])
+    renamed = fill(study, "set1-rater1", out=tmp_path / "set2-rater9.csv")
+    with pytest.raises(
+        WrdscoreError,
+        match=r"set2-rater9.csv:1: the sheet says it is set1-rater1, but the file is named "
+        r"set2-rater9 \(rename it set1-rater1.csv\)",
+    ):
+        load_sheet_ratings(study, [*sheets[1:], renamed])
+    # A rater's own name is not a sheet's name: accepted, as the only copy of the sheet...
+    alice = fill(study, "set1-rater1", out=tmp_path / "alice.csv")
+    assert load_sheet_ratings(study, [alice, *sheets[1:]]).raters[0] == "alice"
+
+    # ...but its rows must be of the set its title line names.
+    def other_set(rows):
+        mine = {p.id: p for p in study.pairs if p.set == "2"}
+        rows[1:] = [[p.id, p.reference, p.prediction, "5"] for p in mine.values()]
+
+    moved = fill(study, "set1-rater1", out=tmp_path / "bob.csv", edit=other_set)
+    with pytest.raises(WrdscoreError, match="says it is set1-rater1, but it rates pairs of set 2"):
+        load_sheet_ratings(study, [moved, *sheets])
+    # Without the title line (a spreadsheet may drop comments) nothing is checked.
+    bare = tmp_path / "bare" / "set2-rater9.csv"
+    bare.parent.mkdir()
+    bare.write_text("\n".join(x for x in sheets[0].read_text().splitlines() if x[0] != "#"))
+    assert load_sheet_ratings(study, [bare, *sheets[1:]]).raters[0] == "set2-rater9"

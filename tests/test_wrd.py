@@ -202,9 +202,25 @@ def test_idf_weights_need_document_frequencies():
 
 def test_signature_lists_every_setting():
     sig = WRDScore(EMB, weights="norm*idf", oov="drop", centering="corpus").signature
-    assert sig == (
-        f"wrdscore|emb:custom@sha:{EMB.sha}|w:norm*idf|c:corpus|oov:drop|clip:yes|solver:emd|v:0.1.0"
-    )
+    # IDF weights read the document frequencies and corpus centering the counts: the
+    # model field names them too.
+    model = f"custom@sha:{EMB.sha}+df:{EMB.df_sha}+counts:{EMB.counts_sha}"
+    assert sig == (f"wrdscore|emb:{model}|w:norm*idf|c:corpus|oov:drop|clip:yes|solver:emd|v:0.1.0")
+
+
+def test_other_statistics_beside_the_same_vectors_give_another_signature():
+    vectors = {"get": [1.0, 0.0], "size": [0.6, 0.8], "count": [0.8, 0.6]}
+    a = TokenEmbeddings.from_vectors(vectors, doc_freq={"get": 9, "size": 1}, n_docs=9)
+    b = TokenEmbeddings.from_vectors(vectors, doc_freq={"get": 1, "size": 9}, n_docs=9)
+    assert a.sha == b.sha and a.df_sha != b.df_sha
+    idf_a, idf_b = (WRDScore(e, weights="idf") for e in (a, b))
+    assert idf_a.signature != idf_b.signature
+    assert idf_a.score(["get size"], ["count"]).f1 != idf_b.score(["get size"], ["count"]).f1
+    c, d = (TokenEmbeddings.from_vectors(vectors, counts={"get": n}) for n in (1, 9))
+    assert WRDScore(c, centering="corpus").signature != WRDScore(d, centering="corpus").signature
+    # Settings that read neither keep the vectors' sha alone.
+    assert WRDScore(a).signature == WRDScore(b).signature
+    assert "+df:" not in WRDScore(a).signature
 
 
 def test_sentence_centering_uses_each_names_own_mean():

@@ -56,6 +56,11 @@ def print_table(heading: str, table: Table) -> Console:
     from rich.console import Console
 
     console = Console()
+    if not console.is_terminal:
+        # A pipe or file has no width to fit, and rich assumes 80 columns: a table of many
+        # metrics would print its values cut to "0.…". Give it the width it needs.
+        wide = console.options.update_width(10_000)
+        console.width = max(console.width, console.measure(table, options=wide).maximum)
     console.print(heading, highlight=False, soft_wrap=True)
     console.print(table)
     return console

@@ -88,6 +88,9 @@ def corpus_pairs(
         "--curated",
         help="Add the packaged curated pairs (source 'curated'), as `train --specialise` does.",
     ),
+    force: bool = typer.Option(
+        False, "--force", help="Replace an existing --output file (never the corpus's own)."
+    ),
 ) -> None:
     """Mine contrast, synonym and abbreviation pairs (`train --specialise` adds the curated
     list to them, as `--curated` does here)."""
@@ -99,16 +102,18 @@ def corpus_pairs(
         read_curated,
         write_pairs,
     )
-    from wrdscore.embeddings._constraints import HEADER, check_kind
+    from wrdscore.embeddings._constraints import HEADER, check_kind, check_pairs_output
 
     if kind is not None:
         check_kind(kind)
+    if output is not None:
+        check_pairs_output(output, corpus_dir, force)
     constraints = mine_constraints(corpus_dir)
     if curated:
         constraints = add_curated(constraints, read_curated())
     pairs = [p for k in ([kind] if kind else KINDS) for p in constraints.pairs(k)]
     if output is not None:
-        write_pairs(pairs, output)
+        write_pairs(pairs, output, force=force)
         sizes = ", ".join(f"{k} {v}" for k, v in constraints.sizes().items() if kind in (None, k))
         typer.echo(f"wrote {output}: {sizes}")
         return

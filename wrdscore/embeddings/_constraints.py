@@ -29,6 +29,7 @@ methods kept in memory.
 from __future__ import annotations
 
 import itertools
+import os
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -38,8 +39,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.atomic import atomic_write
-from wrdscore.corpora import open_corpus, split_identifier
+from wrdscore.atomic import atomic_write, check_writable
+from wrdscore.corpora import MANIFEST_FILE, open_corpus, split_identifier
 from wrdscore.errors import WrdscoreError
 
 KINDS = ("contrast", "synonym", "abbreviation")
@@ -710,12 +711,49 @@ def mine_constraints(corpus_dir: str | Path, settings: MiningSettings | None = N
     )
 
 
-def write_pairs(pairs: Iterable[MinedPair], path: str | Path) -> Path:
+def check_pairs_output(
+    path: str | Path, corpus_dir: str | Path | None = None, force: bool = False
+) -> Path:
+    """Fail now, before mining, if :func:`write_pairs` must not or cannot write ``path``.
+
+    An existing file is refused without ``force``; a file of the corpus the pairs are
+    mined from (its ``manifest.json`` or record files) is refused even with it, since
+    replacing it would destroy the corpus.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "pairs.tsv"
+    >>> _ = f.write_text("")
+    >>> check_pairs_output(f)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    wrdscore.errors.WrdscoreError: output .../pairs.tsv already exists (use --force to replace it)
+    """
+    target = Path(path)
+    if corpus_dir is not None and target.exists():
+        corpus = open_corpus(corpus_dir)
+        own = [corpus.path / MANIFEST_FILE, *corpus.record_files()]
+        hit = next((f for f in own if f.exists() and os.path.samefile(f, target)), None)
+        if hit is not None:
+            raise WrdscoreError(
+                f"output {target} is the corpus's own {hit.name}; writing the pairs there "
+                "would destroy the corpus (choose another file)"
+            )
+    if target.exists() and not target.is_dir() and not force:
+        raise WrdscoreError(f"output {target} already exists (use --force to replace it)")
+    return check_writable(target)
+
+
+def write_pairs(pairs: Iterable[MinedPair], path: str | Path, *, force: bool = False) -> Path:
     """Write pairs as a tab-separated file with a header (atomically).
 
     Columns: ``kind a b support frames example source`` (see :class:`MinedPair`;
-    an unrecorded source is written ``-``).
+    an unrecorded source is written ``-``). An existing ``path`` is refused unless
+    ``force``.
     """
+    if Path(path).exists() and not force:
+        raise WrdscoreError(f"output {path} already exists (use --force to replace it)")
     with atomic_write(path) as fh:
         fh.write(HEADER + "\n")
         for line in format_pairs(pairs):

@@ -382,6 +382,25 @@ class TokenEmbeddings:
         return self._sha
 
     @property
+    def df_sha(self) -> str:
+        """8 hex digits of SHA-256 over the document frequencies and ``n_docs`` (what IDF
+        weights read), ``none`` without them; in the signature of metrics that use IDF."""
+        doc_freq = self.doc_freq
+        if doc_freq is None:
+            return "none"
+        h = hashlib.sha256(f"{self.n_docs}\n".encode())
+        h.update("\n".join(f"{t}\t{c}" for t, c in sorted(doc_freq.items())).encode("utf-8"))
+        return h.hexdigest()[:8]
+
+    @property
+    def counts_sha(self) -> str:
+        """8 hex digits of SHA-256 over the token counts (what corpus centering weights
+        by), ``none`` without them."""
+        if self._counts is None:
+            return "none"
+        return hashlib.sha256(np.ascontiguousarray(self._counts).tobytes()).hexdigest()[:8]
+
+    @property
     def tokens(self) -> list[str]:
         """The vocabulary, in row order."""
         return self._keys

@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval._sample import pair_key
-from wrdscore.human_eval._sheets import SHEET_COLUMNS, Study, csv_rows
+from wrdscore.human_eval._sheets import SHEET_COLUMNS, SHEET_STEM, Study, csv_rows, sheet_title
 
 PUBLISHED_COLUMNS = ("reference", "prediction", "score")
 #: The optional column of a headed pairs file that names each row's set.
@@ -121,14 +121,31 @@ def expand_ratings(patterns: Sequence[str], base: Path | None = None) -> list[Pa
     return list(found)
 
 
-def _read_sheet(path: Path, study: Study, by_id: dict[str, int]) -> dict[int, float]:
-    """One filled-in sheet: pair index -> score on 0-1."""
+def _read_sheet(
+    path: Path, study: Study, by_id: dict[str, int]
+) -> tuple[dict[int, float], str | None]:
+    """One filled-in sheet: pair index -> score on 0-1, and the sheet its title line names.
+
+    A sheet's first comment line names it (``# wrdscore rating sheet set1-rater2: ...``);
+    a file named like a sheet must be the sheet it names, so a sheet renamed to another
+    rater's or set's name is not counted as that rater. Without the line (a spreadsheet
+    may drop it) there is nothing to check.
+    """
     scores: dict[int, float] = {}
     header_seen = False
+    title: str | None = None
     for line, row in csv_rows(path):
         where = f"{path}:{line}"
         if not header_seen:
-            if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
+            if not row or not "".join(row).strip():
+                continue
+            if row[0].lstrip().startswith("#"):
+                title = title or sheet_title(row)
+                if title and SHEET_STEM.fullmatch(path.stem) and path.stem != title:
+                    raise WrdscoreError(
+                        f"{where}: the sheet says it is {title}, but the file is named "
+                        f"{path.stem} (rename it {title}.csv)"
+                    )
                 continue
             if tuple(c.strip().lower() for c in row) != SHEET_COLUMNS:
                 raise WrdscoreError(f"{where}: expected the header {','.join(SHEET_COLUMNS)}")
@@ -164,20 +181,28 @@ def _read_sheet(path: Path, study: Study, by_id: dict[str, int]) -> dict[int, fl
     sets = sorted({study.pairs[i].set for i in scores})
     if len(sets) > 1:
         raise WrdscoreError(f"{path}: rates pairs of several sets ({', '.join(sets)})")
+    titled = SHEET_STEM.fullmatch(title) if title else None
+    if titled and titled[1] != sets[0]:
+        raise WrdscoreError(
+            f"{path}: the sheet says it is {title}, but it rates pairs of set {sets[0]}"
+        )
     missing = [p.id for p in study.pairs if p.set == sets[0] and by_id[p.id] not in scores]
     if missing:
         shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
         raise WrdscoreError(
             f"{path}: no rating for {len(missing)} pair(s) of set {sets[0]}: {shown}"
         )
-    return scores
+    return scores, title
 
 
 def load_sheet_ratings(study: Study, paths: Sequence[Path]) -> HumanRatings:
     """Validate and combine the filled-in sheets of ``study``, one sheet per rater.
 
     Each sheet must rate every pair of exactly one set, and every pair of the study must
-    have at least one rating. The rater is the sheet's file name without ``.csv``.
+    have at least one rating. The rater is the sheet's file name without ``.csv``. Where
+    a sheet's first line names it (``# wrdscore rating sheet set1-rater2: ...``), a file
+    named like a sheet must carry that name, the sheet must rate that set, and no two
+    files may be the same sheet.
 
     Parameters
     ----------
@@ -197,8 +222,17 @@ def load_sheet_ratings(study: Study, paths: Sequence[Path]) -> HumanRatings:
     if twice:
         raise WrdscoreError(f"two sheets share the rater name {twice[0]} (file names must differ)")
     matrix = np.full((len(paths), len(study.pairs)), np.nan)
+    titled: dict[str, Path] = {}
     for r, path in enumerate(paths):
-        for index, value in _read_sheet(path, study, by_id).items():
+        scores, title = _read_sheet(path, study, by_id)
+        if title is not None and title in titled:
+            raise WrdscoreError(
+                f"{titled[title]} and {path} are both sheet {title} (their first lines say "
+                "so): the same rater twice"
+            )
+        if title is not None:
+            titled[title] = path
+        for index, value in scores.items():
             matrix[r, index] = value
     unrated = [p for i, p in enumerate(study.pairs) if not np.isfinite(matrix[:, i]).any()]
     if unrated:

@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 
 from wrdscore.corpora import split_identifier
 from wrdscore.errors import WrdscoreError
+from wrdscore.human_eval._stats import check_seed
 
 _OPERATORS: dict[str, Callable[[NDArray[np.float64], float], NDArray[np.bool_]]] = {
     "<=": operator.le,
@@ -196,7 +197,7 @@ def stratified_design(
     missing = [m for m in strata_metrics(strata) if m not in scores]
     if missing:
         raise WrdscoreError(f"the strata need scores of metric(s) {', '.join(missing)}")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     free = np.ones(candidates.size, dtype=bool)
     sets: list[list[tuple[int, str]]] = [[] for _ in range(n_sets)]
     shortfalls = []

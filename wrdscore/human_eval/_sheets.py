@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -29,6 +31,7 @@ from wrdscore.atomic import atomic_dir
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval._form import render_form
 from wrdscore.human_eval._sample import Design, Stratum
+from wrdscore.human_eval._stats import check_seed
 
 STUDY_FORMAT = "wrdscore-study/2"
 #: Study formats :func:`read_study` reads; format 1 wrote names into CSV cells unescaped.
@@ -95,16 +98,48 @@ def sheet_text(cell: str) -> str:
 
 
 def csv_rows(path: Path) -> Iterator[tuple[int, list[str]]]:
-    """CSV rows with their 1-based line numbers; a BOM (spreadsheet exports) is dropped."""
-    with open(path, newline="", encoding="utf-8-sig") as fh:
-        reader = csv.reader(fh)
-        for row in reader:
-            yield reader.line_num, row
+    """CSV rows with their 1-based line numbers; a BOM (spreadsheet exports) is dropped.
+
+    The file is decoded whole (rating files are small) so that a file that is not UTF-8
+    is refused as :mod:`wrdscore.inputs` refuses one, naming the byte in the file.
+    """
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise WrdscoreError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    # newline="" as when opening a CSV file: the csv module sees \r\n and quoted line
+    # breaks as they are.
+    reader = csv.reader(io.StringIO(text, newline=""))
+    for row in reader:
+        yield reader.line_num, row
 
 
 def sheet_name(set_number: int, rater: int) -> str:
     """File stem of a rater's sheet: ``set2-rater3``."""
     return f"set{set_number}-rater{rater}"
+
+
+#: A file stem that names a sheet (``set2-rater3``), as :func:`sheet_name` writes it.
+SHEET_STEM = re.compile(r"set(\d+)-rater(\d+)")
+# The first comment line of a sheet (:func:`sheet_comments`); a CSV reader splits it at
+# its comma, so it is matched on the row's cells joined again.
+_SHEET_TITLE = re.compile(r"#\s*wrdscore rating sheet (set\d+-rater\d+):")
+
+
+def sheet_title(row: Sequence[str]) -> str | None:
+    """The sheet a comment row names (``set1-rater2``), or ``None`` if it names none.
+
+    Examples
+    --------
+    >>> sheet_title(["# wrdscore rating sheet set1-rater2: set 1", " rater 2 of 3"])
+    'set1-rater2'
+    >>> sheet_title(["# Rate every row"]) is None
+    True
+    """
+    match = _SHEET_TITLE.match(",".join(row).lstrip())
+    return match[1] if match else None
 
 
 def sheet_comments(set_number: int, rater: int, raters: int, scale: int) -> list[str]:
@@ -173,7 +208,7 @@ def write_study(
         raise WrdscoreError(f"the number of raters must be at least 1, got {raters}")
     if scale < 1:
         raise WrdscoreError(f"the rating scale must be at least 1, got {scale}")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     pairs: list[tuple[StudyPair, int]] = []
     for k, members in enumerate(design.sets, start=1):
         for n, j in enumerate(rng.permutation(len(members)), start=1):

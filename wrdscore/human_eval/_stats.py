@@ -97,6 +97,26 @@ def _finite_or_none(value: float) -> float | None:
     return float(value) if math.isfinite(value) else None
 
 
+def check_seed(seed: object) -> int:
+    """``seed`` as a seed of :func:`numpy.random.default_rng`, or an error saying why not.
+
+    numpy refuses negative seeds with a ``ValueError``; checking first gives the user a
+    one-line error before any scoring or drawing.
+
+    Examples
+    --------
+    >>> check_seed(3)
+    3
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    wrdscore.errors.WrdscoreError: the seed must be a whole number >= 0, not -1
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise WrdscoreError(f"the seed must be a whole number >= 0, not {seed!r}")
+    return int(seed)
+
+
 def bootstrap_indices(n_pairs: int, n_boot: int, seed: int) -> NDArray[np.intp]:
     """Resamples of ``n_pairs`` pairs with replacement, one row per resample.
 
@@ -122,7 +142,7 @@ def bootstrap_indices(n_pairs: int, n_boot: int, seed: int) -> NDArray[np.intp]:
         raise WrdscoreError(f"need at least 2 rated pairs for statistics, got {n_pairs}")
     if n_boot < 1:
         raise WrdscoreError(f"the number of bootstraps must be at least 1, got {n_boot}")
-    return np.random.default_rng(seed).integers(0, n_pairs, size=(n_boot, n_pairs))
+    return np.random.default_rng(check_seed(seed)).integers(0, n_pairs, size=(n_boot, n_pairs))
 
 
 def percentile_interval(samples: ArrayLike, level: float = 0.95) -> tuple[float, float]:

@@ -22,6 +22,7 @@ from wrdscore.human_eval._sample import (
 )
 from wrdscore.human_eval._scoring import check_metrics, score_pairs
 from wrdscore.human_eval._sheets import read_study, write_study
+from wrdscore.human_eval._stats import check_seed
 from wrdscore.inputs import _lines
 
 DEFAULT_METRICS = ("rouge1", "wrd", "bertscore")
@@ -80,6 +81,7 @@ def sample_study(
     Design
         The sets drawn, with any shortfalls.
     """
+    check_seed(seed)
     check_output_dir(output, force)
     references, predictions = read_names(refs), read_names(preds)
     if len(references) != len(predictions):
@@ -144,6 +146,7 @@ def analyze_study(
         What ``report.md`` and ``report.json`` in ``output`` show.
     """
     check_metrics(metrics)
+    check_seed(seed)
     if baseline is not None and baseline not in metrics:
         raise WrdscoreError(f"the baseline {baseline} must be one of the metrics analysed")
     check_output_dir(output, force)

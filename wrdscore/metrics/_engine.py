@@ -282,10 +282,16 @@ def flatten(
     if not allow_empty_reference and (alts is not None or not all(single)):
         for i, group in enumerate(alts or ([t] for t in plain)):
             if not all(group):
+                # An empty alternative beside real ones is a data error too (a stray
+                # column), so it is refused like an empty reference, but named.
+                what = (
+                    "has no tokens (letters or digits)"
+                    if len(group) == 1
+                    else f"has an alternative without tokens (letters or digits), number "
+                    f"{group.index([]) + 1} of {len(group)}"
+                )
                 raise ItemError(
-                    "reference",
-                    offset + i,
-                    "has no tokens (letters or digits); remove it or allow empty references",
+                    "reference", offset + i, f"{what}; remove it or allow empty references"
                 )
 
     # Flatten (alternative, prediction) pairs with both sides non-empty into one

@@ -510,7 +510,19 @@ class EmbeddingMetric(Metric):
 
     def _signature_fields(self) -> dict[str, str]:
         emb = self.embeddings
-        return {"emb": f"{emb.name}@sha:{emb.sha}", "c": self.centering, "oov": self.oov}
+        # The vectors' sha, and of the statistics a setting reads beside them: two models
+        # with the same vectors but other document frequencies (or counts) give other
+        # IDF weights (or corpus means), so their scores must not share a signature.
+        model = f"{emb.name}@sha:{emb.sha}"
+        if self._uses_idf():
+            model += f"+df:{emb.df_sha}"
+        if self.centering == "corpus":
+            model += f"+counts:{emb.counts_sha}"
+        return {"emb": model, "c": self.centering, "oov": self.oov}
+
+    def _uses_idf(self) -> bool:
+        """Whether the metric's settings read document frequencies (IDF weights)."""
+        return False
 
     def _repeated_prediction_oov(self, batch: FlatBatch) -> int:
         # Every entry's tokens were counted; a prediction of k alternatives k times.

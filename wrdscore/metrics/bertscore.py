@@ -147,6 +147,9 @@ class BERTScore(PairEmbeddingMetric):
         self.idf = idf
         self.clip = clip
 
+    def _uses_idf(self) -> bool:
+        return self.idf
+
     def _signature_fields(self) -> dict[str, str]:
         return {
             **super()._signature_fields(),

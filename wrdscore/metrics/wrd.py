@@ -311,6 +311,9 @@ class WRDScore(EmbeddingMetric):
         self.weights = weights
         self.clip = clip
 
+    def _uses_idf(self) -> bool:
+        return "idf" in self.weights
+
     def _signature_fields(self) -> dict[str, str]:
         base = super()._signature_fields()
         return {
