@@ -122,17 +122,21 @@ def test_ppmi_by_hand():
     assert got[0, 1] == pytest.approx(np.log(2.5))  # 3 * 10 / (4 * 3)
 
 
+def assert_half_u_sigma(e: np.ndarray, c: np.ndarray, k: int) -> None:
+    """The first ``k`` columns of ``e`` are numpy's E = 1/2 U Sigma of ``c``."""
+    u, s, _ = np.linalg.svd(c)
+    expected = 0.5 * u[:, :k] * s[:k]
+    # Singular vectors are defined up to sign: compare column by column, sign-aligned.
+    for j in range(k):
+        sign = np.sign(expected[:, j] @ e[:, j])
+        np.testing.assert_allclose(e[:, j], sign * expected[:, j], atol=1e-8)
+
+
 def test_svd_embeddings_match_dense_svd():
     rng = np.random.default_rng(3)
     a = rng.poisson(2.0, size=(30, 30)).astype(float)
     c = a + a.T  # symmetric like a co-occurrence matrix
-    e = svd_embeddings(sp.csr_matrix(c), dim=4, seed=0)
-    u, s, _ = np.linalg.svd(c)
-    expected = 0.5 * u[:, :4] * s[:4]
-    # Singular vectors are defined up to sign: compare column by column, sign-aligned.
-    for j in range(4):
-        sign = np.sign(expected[:, j] @ e[:, j])
-        np.testing.assert_allclose(e[:, j], sign * expected[:, j], atol=1e-8)
+    assert_half_u_sigma(svd_embeddings(sp.csr_matrix(c), dim=4, seed=0), c, 4)
 
 
 def test_svd_needs_more_tokens_than_dim():
@@ -156,11 +160,7 @@ def test_svd_of_rank_below_dim_is_the_dense_svd():
     a = rng.normal(size=(21, 12))
     c = a @ a.T
     e = svd_embeddings(sp.csr_matrix(c), dim=20, seed=0)
-    u, s, _ = np.linalg.svd(c)
-    expected = 0.5 * u[:, :12] * s[:12]
-    for j in range(12):
-        sign = np.sign(expected[:, j] @ e[:, j])
-        np.testing.assert_allclose(e[:, j], sign * expected[:, j], atol=1e-8)
+    assert_half_u_sigma(e, c, 12)
     assert not e[:, 12:].any()  # singular values 0: exactly zero columns
 
 
