@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import krippendorff
 import numpy as np
@@ -115,6 +116,53 @@ def test_wilcoxon_exact_p_on_a_known_case():
 def test_identical_errors_have_no_p_values():
     result = compare_errors(METRIC, METRIC, HUMAN, bootstrap_indices(7, 10, 0))["mae"]
     assert result.improvement_pct == 0.0
+    assert result.p_bootstrap is None and result.p_paired_t is None and result.p_wilcoxon is None
+
+
+def _compare_without_warnings(metric, baseline, human, n_boot=20):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a scipy precision warning would fail the test
+        return compare_errors(metric, baseline, human, bootstrap_indices(len(human), n_boot, 0))
+
+
+def test_differences_constant_up_to_float_noise_have_no_t_test():
+    # The metric is 0.1 and the baseline 0.3 above every human score: the per-pair errors
+    # differ by the same amount everywhere, but only up to float noise (1e-16), which the
+    # t-tests used to divide by (p of 1e-48, with scipy's precision warning on stderr).
+    human = np.array([0.1, 0.2, 0.3, 0.4])
+    metric, baseline = human + 0.1, human + 0.3
+    assert 0 < np.ptp(np.abs(metric - human) - np.abs(baseline - human)) < 1e-15
+    result = _compare_without_warnings(metric, baseline, human)
+    for measure, improvement in [("mse", 100 * (0.09 - 0.01) / 0.09), ("mae", 100 * 0.2 / 0.3)]:
+        c = result[measure]
+        assert c.improvement_pct == pytest.approx(improvement, abs=1e-9)
+        # No spread to test against: both metrics' bootstrap errors are constant too.
+        assert c.p_paired_t is None and c.p_bootstrap is None
+        # Wilcoxon is defined: 4 differences of one sign, exact two-sided p = 2 / 2^4.
+        assert c.p_wilcoxon == 2 / 16
+
+
+def test_welch_against_a_constant_bootstrap_sample_is_the_one_sample_t_test():
+    # The baseline is 0.3 above every human score (constant errors up to float noise);
+    # the metric's errors vary, so Welch's t has the baseline's variance term 0 and
+    # df = B - 1.
+    human = np.array([0.1, 0.3, 0.45, 0.6, 0.2])
+    baseline = human + 0.3
+    metric = np.array([0.1, 0.5, 0.25, 0.8, 0.4])
+    idx = bootstrap_indices(5, 30, 0)
+    b = error_samples(baseline, human, idx)["mae"]
+    assert 0 < np.ptp(b) < 1e-15
+    result = _compare_without_warnings(metric, baseline, human, n_boot=30)["mae"]
+    a = error_samples(metric, human, idx)["mae"]
+    t = (a.mean() - 0.3) / math.sqrt(a.var(ddof=1) / a.size)
+    assert result.p_bootstrap == pytest.approx(2 * stats.t.sf(abs(t), a.size - 1), rel=1e-9)
+    assert result.p_paired_t is not None and result.p_wilcoxon is not None
+
+
+def test_errors_equal_up_to_float_noise_have_no_p_values():
+    human = np.array([0.1, 0.2, 0.3, 0.4])
+    metric = np.array([0.7, 0.1, 0.9, 0.3])
+    result = _compare_without_warnings(metric, metric * (1 + 1e-15), human)["mse"]
     assert result.p_bootstrap is None and result.p_paired_t is None and result.p_wilcoxon is None
 
 

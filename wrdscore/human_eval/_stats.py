@@ -64,7 +64,9 @@ class Comparison:
     ``p_bootstrap`` is the paper's two-sample (Welch) t-test on the two metrics' bootstrap
     errors; ``p_paired_t`` and ``p_wilcoxon`` test the per-pair errors, which are paired
     because both metrics score the same pairs. A p-value is ``None`` where the test is
-    undefined (identical errors).
+    undefined: identical errors, and for the paired t-test also errors that differ by the
+    same amount on every pair (Welch's test: two constant bootstrap samples); "the same"
+    means up to float noise, a spread of 1e-12 of the values.
     """
 
     improvement_pct: float
@@ -284,23 +286,74 @@ def compare_errors(
     }
     out = {}
     for measure, (m_err, b_err) in per_pair.items():
-        # The tests are undefined when the two metrics make identical errors everywhere.
-        differ = bool(np.any(m_err != b_err))
-        boot_differ = bool(np.any(m_boot[measure] != b_boot[measure]))
-        p_boot = (
-            stats.ttest_ind(m_boot[measure], b_boot[measure], equal_var=False).pvalue
-            if boot_differ
-            else math.nan
-        )
-        p_t = stats.ttest_rel(m_err, b_err).pvalue if differ else math.nan
-        p_w = stats.wilcoxon(m_err, b_err).pvalue if differ else math.nan
         out[measure] = Comparison(
             relative_improvement(float(b_boot[measure].mean()), float(m_boot[measure].mean())),
-            _finite_or_none(float(p_boot)),
-            _finite_or_none(float(p_t)),
-            _finite_or_none(float(p_w)),
+            _welch_p(m_boot[measure], b_boot[measure]),
+            *_paired_p(m_err, b_err),
         )
     return out
+
+
+# Errors are a few float operations on scores of the 0-1 scale, so two errors that are equal
+# in exact arithmetic differ by a few units in the last place (about 1e-16 of their size).
+# A spread of at most 1e-12 of the values' size (at least 1) is that noise, four orders of
+# magnitude above it and far below any difference between scores or ratings that means
+# something. It is also above scipy's own "nearly identical" test (a spread under 10 machine
+# epsilons of the mean, where its moments warn of precision loss), so every sample passed on
+# to scipy has a real spread and no warning can reach the user.
+_FLOAT_NOISE = 1e-12
+
+
+def _scale(*arrays: NDArray[np.float64]) -> float:
+    """The size float noise is relative to: the largest magnitude, at least 1."""
+    return max(1.0, *(float(np.abs(a).max()) for a in arrays))
+
+
+def _constant(values: NDArray[np.float64]) -> bool:
+    """Whether ``values`` are all equal, up to float noise (see ``_FLOAT_NOISE``)."""
+    return bool(np.ptp(values) <= _FLOAT_NOISE * _scale(values))
+
+
+def _identical(a: NDArray[np.float64], b: NDArray[np.float64]) -> bool:
+    """Whether ``a`` and ``b`` are equal element by element, up to float noise."""
+    return bool(np.abs(a - b).max() <= _FLOAT_NOISE * _scale(a, b))
+
+
+def _welch_p(a: NDArray[np.float64], b: NDArray[np.float64]) -> float | None:
+    """Welch's two-sided t-test p-value; ``None`` for identical or two constant samples."""
+    a_constant, b_constant = _constant(a), _constant(b)
+    if _identical(a, b) or (a_constant and b_constant):
+        return None
+    # With one sample constant Welch's t is the one-sample t of the other against that
+    # constant (its variance term is 0 and the Welch-Satterthwaite df is n - 1); testing
+    # it so keeps scipy from estimating a variance of pure float noise.
+    if a_constant:
+        return _finite_or_none(float(stats.ttest_1samp(b, float(a.mean())).pvalue))
+    if b_constant:
+        return _finite_or_none(float(stats.ttest_1samp(a, float(b.mean())).pvalue))
+    return _finite_or_none(float(stats.ttest_ind(a, b, equal_var=False).pvalue))
+
+
+def _paired_p(
+    m_err: NDArray[np.float64], b_err: NDArray[np.float64]
+) -> tuple[float | None, float | None]:
+    """Paired t-test and Wilcoxon signed-rank p-values of two metrics' per-pair errors.
+
+    Both are ``None`` where the errors are identical (up to float noise); the t-test is
+    also ``None`` where every pair's difference is the same (it divides by their spread,
+    0), while Wilcoxon's test is defined there (all differences of one sign).
+    """
+    if _identical(m_err, b_err):
+        return None, None
+    diff = m_err - b_err
+    if _constant(diff):
+        # Rank the differences as the exact ties they are, not by their float noise.
+        tied = np.full_like(diff, diff.mean())
+        return None, _finite_or_none(float(stats.wilcoxon(tied).pvalue))
+    return (
+        _finite_or_none(float(stats.ttest_rel(m_err, b_err).pvalue)),
+        _finite_or_none(float(stats.wilcoxon(m_err, b_err).pvalue)),
+    )
 
 
 def _ratings_matrix(ratings: ArrayLike) -> NDArray[np.float64]:
