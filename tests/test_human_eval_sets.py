@@ -126,6 +126,27 @@ def test_a_part_that_cannot_be_analysed_says_why_and_the_rest_stands():
     assert "set z (1 pairs): 1 pair(s): too few for statistics" in lines
 
 
+def test_repeated_pairs_whose_distinct_pairs_cannot_be_analysed_say_why():
+    # Pair p0 rated 0.25 and 0.75, pair p2 rated 0: per row the baseline (0.5, 0.5, 0)
+    # errs, but on the distinct pairs (0.5 and 0) it is exact, so no relative improvement.
+    rows = HumanRatings(
+        ["p0", "p1", "p2"], ["a"] * 3, ["get name", "get name", "run"],
+        ["fetch name", "fetch name", "go"], np.array([0.25, 0.75, 0.0]), [], None,
+    )  # fmt: skip
+    result = analyze(rows, scores([0.5, 0.5, 0.0], [0.375, 0.375, 0.25]), baseline="base")
+    assert result.metrics[0].errors["mse"].point == 0.125 / 3
+    assert result.metrics[1].errors["mse"].point == (0.015625 + 0.140625 + 0.0625) / 3
+    assert result.deduplicated is None and "baseline error is 0" in result.deduplicated_reason
+    assert result.as_dict()["deduplicated_reason"] == result.deduplicated_reason
+    # One distinct pair: too few, said the same way as for a set of one pair.
+    one = select(rows, [0, 1])
+    result = analyze(one, scores([0.5, 0.5], [0.375, 0.375]), baseline="base", n_boot=10)
+    assert result.deduplicated is None
+    assert result.deduplicated_reason == "1 distinct pair(s): too few for statistics"
+    assert result.metrics[1].errors["mae"].point == 0.25
+    assert "too few for statistics." in render_markdown(result, "x")
+
+
 def test_sheet_ratings_per_set_keep_only_that_sets_raters():
     nan = np.nan
     by_rater = np.array(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import warnings
 
 import matplotlib.image
 import numpy as np
@@ -116,6 +117,28 @@ def test_sample_fill_analyze_end_to_end(inputs, tmp_path):
         image = matplotlib.image.imread(report / "plots" / png)
         assert image.shape[0] > 200 and image.shape[1] > 200
         assert image.std() > 0.01  # something was drawn
+
+
+def test_one_pair_rated_twice_is_analysed_without_its_distinct_pairs(inputs, tmp_path):
+    # The reviewer's case: the rows analyse (errors against each rating), the single
+    # distinct pair cannot (it stopped the whole analysis), and no scipy warning leaks.
+    (tmp_path / "d.csv").write_text("get name,fetch name,4\nget name,fetch name,6\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        code, out, err = run(
+            "study", "analyze", "--pairs", tmp_path / "d.csv", "--scale", "10",
+            "-m", "rouge1", "-m", "wrd", "--embeddings", inputs / "model",
+            "--output", tmp_path / "o",
+        )  # fmt: skip
+    assert code == 0 and err == "", err
+    assert "ROUGE-1 F: MSE 0.0100 [0.0100, 0.0100], MAE 0.1000 [0.1000, 0.1000]" in out
+    data = json.loads((tmp_path / "o" / "report.json").read_text())
+    assert data["pairs"] == 2 and data["deduplicated"] is None
+    assert data["deduplicated_reason"] == "1 distinct pair(s): too few for statistics"
+    assert (
+        "## Distinct pairs only\n\nSome pairs were rated more than once, but the distinct "
+        "pairs have no analysis: 1 distinct pair(s): too few for statistics."
+    ) in (tmp_path / "o" / "report.md").read_text()
 
 
 def test_sample_is_reproducible_and_reports_short_strata(inputs, tmp_path):

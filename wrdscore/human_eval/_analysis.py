@@ -105,6 +105,9 @@ class SetView:
 class Analysis:
     """Everything ``report.md``/``report.json`` show, for one set of rated pairs.
 
+    ``deduplicated`` is the analysis of the distinct pairs where some pair was rated more
+    than once, ``None`` otherwise or, with the reason in ``deduplicated_reason``, where the
+    distinct pairs cannot be analysed (fewer than 2, or a baseline without error there).
     ``by_set`` holds the analysis of each set on its own and ``leave_one_out`` that of
     all sets but one (``SetView.set`` names the set left out), in the order the sets
     first appear; both are empty for one set, and ``leave_one_out`` for two (leaving
@@ -119,6 +122,7 @@ class Analysis:
     metrics: list[MetricAnalysis]
     agreement: Agreement | None
     deduplicated: Analysis | None
+    deduplicated_reason: str | None = None
     by_set: list[SetView] = field(default_factory=list)
     leave_one_out: list[SetView] = field(default_factory=list)
 
@@ -145,6 +149,7 @@ class Analysis:
                 **{m.metric.name: m.metric.scores.tolist() for m in self.metrics},
             },
             "deduplicated": None if self.deduplicated is None else self.deduplicated.as_dict(),
+            "deduplicated_reason": self.deduplicated_reason,
             "by_set": [v.as_dict() for v in self.by_set],
             "leave_one_set_out": [v.as_dict() for v in self.leave_one_out],
         }
@@ -165,7 +170,8 @@ def analyze(
 
     All metrics share the same ``n_boot`` resamples of the pairs (drawn with ``seed``), so
     their bootstrap errors are paired. Where the ratings repeat a pair, the same analysis
-    of the distinct pairs (scores averaged) is attached as ``deduplicated``. Where the
+    of the distinct pairs (scores averaged) is attached as ``deduplicated``, or the reason
+    there is none as ``deduplicated_reason`` (a single distinct pair, say). Where the
     ratings span several sets, the same analysis of each set on its own, and (from three
     sets on) of all sets but one, is attached as ``by_set`` and ``leave_one_out``: each
     part is resampled on its own pairs with the same ``n_boot`` and ``seed``.
@@ -227,16 +233,12 @@ def analyze(
         )
     # The same settings for every sub-analysis (deduplicated pairs, each set).
     options: dict[str, Any] = {"n_boot": n_boot, "seed": seed, "baseline": baseline, "level": level}
-    deduplicated = None
+    deduplicated, deduplicated_reason = None, None
     if with_deduplicated:
         distinct, kept = deduplicate(ratings)
         if len(distinct) < len(ratings):
-            deduplicated = analyze(
-                distinct,
-                _subset(scores, kept),
-                **options,
-                with_deduplicated=False,
-                with_sets=False,
+            deduplicated, deduplicated_reason = _part(
+                distinct, _subset(scores, kept), options, "distinct pair(s)"
             )
     by_set: list[SetView] = []
     leave_one_out: list[SetView] = []
@@ -255,6 +257,7 @@ def analyze(
         results,
         agreement,
         deduplicated,
+        deduplicated_reason,
         by_set,
         leave_one_out,
     )
@@ -262,6 +265,23 @@ def analyze(
 
 def _subset(scores: Mapping[str, MetricScores], at: NDArray[np.intp]) -> dict[str, MetricScores]:
     return {k: MetricScores(m.name, m.scores[at], m.signature) for k, m in scores.items()}
+
+
+def _part(
+    ratings: HumanRatings,
+    scores: Mapping[str, MetricScores],
+    options: Mapping[str, Any],
+    pairs: str = "pair(s)",
+) -> tuple[Analysis | None, str | None]:
+    """The analysis of part of the rated pairs, or ``None`` and why there is none."""
+    if len(ratings) < 2:
+        return None, f"{len(ratings)} {pairs}: too few for statistics"
+    try:
+        return analyze(ratings, scores, **options, with_deduplicated=False, with_sets=False), None
+    except WrdscoreError as exc:
+        # A part can fail where the whole does not (its baseline may make no error at all);
+        # the report says so instead of losing every other number.
+        return None, str(exc)
 
 
 def _view(
@@ -273,18 +293,5 @@ def _view(
 ) -> SetView:
     """The analysis of the pairs in ``mask``, or why there is none."""
     at = np.flatnonzero(mask)
-    if at.size < 2:
-        return SetView(name, int(at.size), None, f"{at.size} pair(s): too few for statistics")
-    try:
-        part = analyze(
-            select(ratings, at),
-            _subset(scores, at),
-            **options,
-            with_deduplicated=False,
-            with_sets=False,
-        )
-    except WrdscoreError as exc:
-        # A part can fail where the whole does not (its baseline may make no error at all);
-        # the report says so instead of losing every other number.
-        return SetView(name, int(at.size), None, str(exc))
-    return SetView(name, int(at.size), part)
+    part, reason = _part(select(ratings, at), _subset(scores, at), options)
+    return SetView(name, int(at.size), part, reason)

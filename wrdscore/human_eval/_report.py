@@ -217,6 +217,14 @@ def render_markdown(analysis: Analysis, source: str) -> str:
             "",
             *_error_table([([], analysis.deduplicated)], []),
         ]
+    elif analysis.deduplicated_reason is not None:
+        out += [
+            "",
+            "## Distinct pairs only",
+            "",
+            "Some pairs were rated more than once, but the distinct pairs have no analysis: "
+            f"{analysis.deduplicated_reason}.",
+        ]
     out += ["", "## Metric signatures", ""]
     out += [f"- {m.metric.label}: `{m.metric.signature}`" for m in analysis.metrics]
     out += ["", "## Plots", "", "![Bootstrap MSE](plots/bootstrap-mse.png)"]
