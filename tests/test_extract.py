@@ -254,6 +254,28 @@ def test_unknown_parser_is_refused():
         ("/**/", None),
         ("/***/", None),
         (None, None),
+        # A link target's parameter list may hold spaces; the label follows it.
+        ("/** Calls {@link Math#max(long, long) Math.max}. */", "Calls Math.max."),
+        ("/** Uses {@link #foo(int, int)}. */", "Uses #foo(int, int)."),
+        ("/** See {@link Foo {@code Foo}} now. */", "See Foo now."),
+        # {@return} (JDK 16+) expands as javadoc does: "Returns " + text + ".".
+        ("/** {@return the name} */", "Returns the name."),
+        ("/** {@return the {@code int} value} More. */", "Returns the int value."),
+        # Code and literal text is shown as written, angle brackets and braces included.
+        ("/** Returns a {@code List<String>}. */", "Returns a List<String>."),
+        ("/** Type {@literal <T>} here. */", "Type <T> here."),
+        ("/** Set {@code {a, b}} here. */", "Set {a, b} here."),
+        ("/** Code {@code &lt;} x. */", "Code &lt; x."),
+        # A removed HTML tag separates words, not a word from punctuation.
+        ("/** Processes <code>input</code>, at <i>offset</i>. */", "Processes input, at offset."),
+        ("/** one<br>two (<b>x</b>) and <p>three. */", "one two (x) and three."),
+        ("/** Keeps a real space , here. */", "Keeps a real space , here."),
+        # A no-break space after a period does not end the sentence (javadoc's rule).
+        ("/** For e.g.&nbsp;the first. Second. */", "For e.g. the first."),
+        ("/** For e.g.\u00a0the first. Second. */", "For e.g. the first."),
+        # Java ends lines at CR, LF or CRLF.
+        ("/**\r * Returns the\r * thing. More.\r */", "Returns the thing."),
+        ("/**\r\n * Returns the\r\n * thing. More.\r\n */", "Returns the thing."),
     ],
 )
 def test_first_sentence(comment, expected):
