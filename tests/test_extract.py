@@ -324,3 +324,22 @@ def test_every_declared_method_comes_out_once_in_order(names):
         assert [(m.name, m.type, m.line) for m in methods] == [
             (n, "Generated", i + 2) for i, n in enumerate(names)
         ]
+
+
+_OLD_MAC = (
+    "class A {\n  /**\n   * Returns the\n   * thing. More.\n   */\n"
+    "  int getX() { return 1; } // one\n  int getY() { return size; }\n}\n"
+)
+
+
+@pytest.mark.parametrize("parser", ["tree-sitter", "javalang"])
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_lines_end_at_cr_lf_or_crlf(parser, newline):
+    # A CR-only (old Mac) file was one line: every method on line 1, the Javadoc's `*`
+    # prefixes kept, and tree-sitter's `// one` comment ran to the end of the file.
+    result = extract_file(_OLD_MAC.replace("\n", newline).encode(), parser, fallback=False)
+    assert result.status == "parsed"
+    assert [(r["name"], r["line"], r["summary"], r["context"]) for r in result.records] == [
+        ("getX", 6, "Returns the thing.", "returns the thing more"),
+        ("getY", 7, None, "size"),
+    ]
