@@ -343,3 +343,30 @@ def test_lines_end_at_cr_lf_or_crlf(parser, newline):
         ("getX", 6, "Returns the thing.", "returns the thing more"),
         ("getY", 7, None, "size"),
     ]
+
+
+_QUALIFIED_NEW = b"""class Outer {
+  class Inner { void base() {} }
+  void go(Outer o) {
+    Object a = this.new Inner() { void qual() {} };
+    Object b = o.new Inner() { void other() {} };
+    Object c = new Inner() { void plain() {} };
+    f(this.new Inner() { void arg() {} });
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("parser", ["tree-sitter", "javalang"])
+def test_qualified_inner_class_creation_is_anonymous_in_both_parsers(parser):
+    # javalang calls `this.new Inner() {...}` an InnerClassCreator, not a ClassCreator.
+    result = extract_file(_QUALIFIED_NEW, parser, fallback=False)
+    assert result.status == "parsed"
+    assert [(r["name"], r["type"], r["line"]) for r in result.records] == [
+        ("base", "Outer.Inner", 2),
+        ("go", "Outer", 3),
+        ("qual", "Outer.go.<anonymous>", 4),
+        ("other", "Outer.go.<anonymous>", 5),
+        ("plain", "Outer.go.<anonymous>", 6),
+        ("arg", "Outer.go.<anonymous>", 7),
+    ]

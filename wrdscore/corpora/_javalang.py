@@ -46,7 +46,8 @@ def _scope(path: tuple[Any, ...]) -> str:
             parts.append(node.name)
         # An anonymous class only when the method is inside its body, not an argument.
         elif (
-            isinstance(node, jt.ClassCreator)
+            # ``new A() {...}``, and ``outer.new Inner() {...}`` (an InnerClassCreator).
+            isinstance(node, (jt.ClassCreator, jt.InnerClassCreator))
             and node.body
             and i + 1 < len(path)
             and path[i + 1] is node.body
