@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -81,3 +82,18 @@ def run_script(script: str, *args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
     )
+
+
+def encrypted_zip(path: Path) -> Path:
+    """A zip whose one member, ``A.java``, is flagged encrypted, as ``zip -P`` writes it.
+
+    zipfile cannot encrypt; setting bit 0 of the member's flags in its local and
+    central headers is what makes an archive reader ask for a password.
+    """
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as zf:
+        zf.writestr("A.java", b"class A { void alpha() {} }")
+    data = bytearray(path.read_bytes())
+    for header, flags_at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        data[data.index(header) + flags_at] |= 0x1
+    path.write_bytes(bytes(data))
+    return path

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from corpus_fixtures import encrypted_zip
 from test_ingest import _leftovers, _project, ctrl_c_ingest
 from typer.testing import CliRunner
 
@@ -124,6 +125,19 @@ def test_a_missing_url_source_is_a_one_line_error(cluster, tmp_path):
         app, ["ingest", url, "-o", str(tmp_path / "c"), "--scheduler", cluster.scheduler_address]
     )
     assert result.exit_code == 2 and result.stderr == f"error: source {url} does not exist\n"
+
+
+def test_an_encrypted_zip_is_a_one_line_error_before_any_member_is_read(cluster, tmp_path):
+    path = encrypted_zip(tmp_path / "enc.zip")
+    result = CliRunner().invoke(
+        app,
+        ["ingest", str(path), "-o", str(tmp_path / "c"), "--scheduler", cluster.scheduler_address],
+    )
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: archive {path}: member A.java is encrypted (password required); "
+        "unpack the archive with its password and ingest the folder\n"
+    )
 
 
 def test_a_broken_tar_on_a_worker_is_a_one_line_error(cluster, sources, tmp_path):

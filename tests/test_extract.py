@@ -254,6 +254,28 @@ def test_unknown_parser_is_refused():
         ("/**/", None),
         ("/***/", None),
         (None, None),
+        # A link target's parameter list may hold spaces; the label follows it.
+        ("/** Calls {@link Math#max(long, long) Math.max}. */", "Calls Math.max."),
+        ("/** Uses {@link #foo(int, int)}. */", "Uses #foo(int, int)."),
+        ("/** See {@link Foo {@code Foo}} now. */", "See Foo now."),
+        # {@return} (JDK 16+) expands as javadoc does: "Returns " + text + ".".
+        ("/** {@return the name} */", "Returns the name."),
+        ("/** {@return the {@code int} value} More. */", "Returns the int value."),
+        # Code and literal text is shown as written, angle brackets and braces included.
+        ("/** Returns a {@code List<String>}. */", "Returns a List<String>."),
+        ("/** Type {@literal <T>} here. */", "Type <T> here."),
+        ("/** Set {@code {a, b}} here. */", "Set {a, b} here."),
+        ("/** Code {@code &lt;} x. */", "Code &lt; x."),
+        # A removed HTML tag separates words, not a word from punctuation.
+        ("/** Processes <code>input</code>, at <i>offset</i>. */", "Processes input, at offset."),
+        ("/** one<br>two (<b>x</b>) and <p>three. */", "one two (x) and three."),
+        ("/** Keeps a real space , here. */", "Keeps a real space , here."),
+        # A no-break space after a period does not end the sentence (javadoc's rule).
+        ("/** For e.g.&nbsp;the first. Second. */", "For e.g. the first."),
+        ("/** For e.g.\u00a0the first. Second. */", "For e.g. the first."),
+        # Java ends lines at CR, LF or CRLF.
+        ("/**\r * Returns the\r * thing. More.\r */", "Returns the thing."),
+        ("/**\r\n * Returns the\r\n * thing. More.\r\n */", "Returns the thing."),
     ],
 )
 def test_first_sentence(comment, expected):
@@ -302,3 +324,49 @@ def test_every_declared_method_comes_out_once_in_order(names):
         assert [(m.name, m.type, m.line) for m in methods] == [
             (n, "Generated", i + 2) for i, n in enumerate(names)
         ]
+
+
+_OLD_MAC = (
+    "class A {\n  /**\n   * Returns the\n   * thing. More.\n   */\n"
+    "  int getX() { return 1; } // one\n  int getY() { return size; }\n}\n"
+)
+
+
+@pytest.mark.parametrize("parser", ["tree-sitter", "javalang"])
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_lines_end_at_cr_lf_or_crlf(parser, newline):
+    # A CR-only (old Mac) file was one line: every method on line 1, the Javadoc's `*`
+    # prefixes kept, and tree-sitter's `// one` comment ran to the end of the file.
+    result = extract_file(_OLD_MAC.replace("\n", newline).encode(), parser, fallback=False)
+    assert result.status == "parsed"
+    assert [(r["name"], r["line"], r["summary"], r["context"]) for r in result.records] == [
+        ("getX", 6, "Returns the thing.", "returns the thing more"),
+        ("getY", 7, None, "size"),
+    ]
+
+
+_QUALIFIED_NEW = b"""class Outer {
+  class Inner { void base() {} }
+  void go(Outer o) {
+    Object a = this.new Inner() { void qual() {} };
+    Object b = o.new Inner() { void other() {} };
+    Object c = new Inner() { void plain() {} };
+    f(this.new Inner() { void arg() {} });
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("parser", ["tree-sitter", "javalang"])
+def test_qualified_inner_class_creation_is_anonymous_in_both_parsers(parser):
+    # javalang calls `this.new Inner() {...}` an InnerClassCreator, not a ClassCreator.
+    result = extract_file(_QUALIFIED_NEW, parser, fallback=False)
+    assert result.status == "parsed"
+    assert [(r["name"], r["type"], r["line"]) for r in result.records] == [
+        ("base", "Outer.Inner", 2),
+        ("go", "Outer", 3),
+        ("qual", "Outer.go.<anonymous>", 4),
+        ("other", "Outer.go.<anonymous>", 5),
+        ("plain", "Outer.go.<anonymous>", 6),
+        ("arg", "Outer.go.<anonymous>", 7),
+    ]

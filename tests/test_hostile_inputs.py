@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from corpus_fixtures import encrypted_zip
 from typer.testing import CliRunner
 
 from wrdscore.atomic import atomic_dir
@@ -459,6 +460,15 @@ def test_empty_archives(tmp_path, kind):
         tarfile.open(path, "w:gz" if kind.endswith(".gz") else "w").close()
     result = run("ingest", path, "-o", tmp_path / "c")
     assert_user_error(result, f"source {path} contains no .java files")
+    assert not (tmp_path / "c").exists()
+
+
+def test_encrypted_zip_member(tmp_path):
+    path = encrypted_zip(tmp_path / "enc.zip")
+    assert_user_error(
+        run("ingest", path, "-o", tmp_path / "c", "-j", "1"),
+        f"error: archive {path}: member A.java is encrypted (password required)",
+    )
     assert not (tmp_path / "c").exists()
 
 

@@ -9,6 +9,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import encrypted_zip
 
 from wrdscore.corpora import iter_java_files, open_sources
 from wrdscore.errors import WrdscoreError
@@ -176,3 +177,13 @@ def test_zip_with_a_corrupt_member(tmp_path):
     archive.write_bytes(bytes(data))
     with pytest.raises(WrdscoreError, match=r"broken archive .*CRC"):
         _listed([archive])
+
+
+def test_zip_with_an_encrypted_member_is_a_one_line_error(tmp_path):
+    archive = encrypted_zip(tmp_path / "enc.zip")
+    with pytest.raises(WrdscoreError) as raised:
+        _listed([archive])
+    assert str(raised.value) == (
+        f"archive {archive}: member A.java is encrypted (password required); "
+        "unpack the archive with its password and ingest the folder"
+    )

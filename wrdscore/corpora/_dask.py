@@ -42,7 +42,13 @@ from types import TracebackType
 from typing import Any, Protocol, Self
 
 from wrdscore.corpora._extract import FileResult, extract_file
-from wrdscore.corpora._sources import _ARCHIVE_ERRORS, JavaFile, Source, _kind
+from wrdscore.corpora._sources import (
+    _ARCHIVE_ERRORS,
+    JavaFile,
+    Source,
+    _kind,
+    zip_java_members,
+)
 from wrdscore.errors import WrdscoreError
 
 #: How to get Dask, named in the error when it is missing.
@@ -346,11 +352,7 @@ def _zip_members(location: str) -> list[tuple[str, int]]:
     """(member, size) of a zip's ``.java`` files, from its central directory only."""
     try:
         with _open(location) as fh, zipfile.ZipFile(fh) as archive:
-            return [
-                (info.filename, info.file_size)
-                for info in archive.infolist()
-                if not info.is_dir() and info.filename.endswith(".java")
-            ]
+            return [(info.filename, info.file_size) for info in zip_java_members(archive, location)]
     except _ARCHIVE_ERRORS as exc:
         raise WrdscoreError(f"broken archive {location}: {exc}") from None
 

@@ -11,7 +11,14 @@ from javalang import tree as jt
 
 from wrdscore.corpora._context import context_tokens, declaration_span
 from wrdscore.corpora._javadoc import first_sentence
-from wrdscore.corpora._scope import ANONYMOUS, CONSTRUCTOR, MethodFound, ParseFailure
+from wrdscore.corpora._scope import (
+    ANONYMOUS,
+    CONSTRUCTOR,
+    MethodFound,
+    ParseFailure,
+    lf_line_breaks,
+    lf_line_breaks_bytes,
+)
 
 _NAMED = (
     jt.ClassDeclaration,
@@ -39,7 +46,8 @@ def _scope(path: tuple[Any, ...]) -> str:
             parts.append(node.name)
         # An anonymous class only when the method is inside its body, not an argument.
         elif (
-            isinstance(node, jt.ClassCreator)
+            # ``new A() {...}``, and ``outer.new Inner() {...}`` (an InnerClassCreator).
+            isinstance(node, (jt.ClassCreator, jt.InnerClassCreator))
             and node.body
             and i + 1 < len(path)
             and path[i + 1] is node.body
@@ -142,7 +150,7 @@ def extract_javalang(
     Parameters
     ----------
     text : str
-        The Java source.
+        The Java source (lines may end in CR, LF or CRLF).
     data : bytes, optional
         ``text`` encoded as UTF-8, if the caller has it.
 
@@ -159,6 +167,9 @@ def extract_javalang(
     >>> [(m.name, m.type, m.line) for m in methods], failure
     ([('getX', 'A', 1)], None)
     """
+    text = lf_line_breaks(text)
+    if data is not None:
+        data = lf_line_breaks_bytes(data)
     try:
         unit = javalang.parse.parse(text)
         found = [(_scope(path), node) for path, node in unit.filter(jt.MethodDeclaration)]

@@ -11,9 +11,12 @@ class ``L`` declared in ``Outer.f`` has type ``Outer.f.L``.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 ANONYMOUS = "<anonymous>"
+_LONE_CR = re.compile(r"\r(?!\n)")
+_LONE_CR_BYTES = re.compile(rb"\r(?!\n)")
 CONSTRUCTOR = "<init>"
 
 
@@ -35,3 +38,22 @@ class ParseFailure(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.parser}: {self.reason}"
+
+
+def lf_line_breaks(text: str) -> str:
+    """``text`` with each lone CR (an old Mac line break) made an LF.
+
+    Java ends lines at CR, LF or CRLF, but both parsers (and the context's ``//``
+    comments) count LFs only. The length stays the same, so offsets still hold.
+
+    Examples
+    --------
+    >>> lf_line_breaks("a\\rb\\r\\nc")
+    'a\\nb\\r\\nc'
+    """
+    return _LONE_CR.sub("\n", text) if "\r" in text else text
+
+
+def lf_line_breaks_bytes(data: bytes) -> bytes:
+    """:func:`lf_line_breaks` for UTF-8 bytes."""
+    return _LONE_CR_BYTES.sub(b"\n", data) if b"\r" in data else data

@@ -35,6 +35,8 @@ _ARCHIVE_ERRORS = (
     NotImplementedError,
     OSError,
 )
+# Bit 0 of a zip entry's general purpose flags: the member is encrypted.
+_ZIP_ENCRYPTED = 0x1
 
 
 @dataclass
@@ -160,11 +162,29 @@ def _read_java(index: int, source: Source, path: Path, max_bytes: int) -> Iterat
     yield JavaFile(index, path.name, size, data)
 
 
+def zip_java_members(archive: zipfile.ZipFile, location: object) -> list[zipfile.ZipInfo]:
+    """The ``.java`` members of a zip, from its central directory.
+
+    Raises
+    ------
+    WrdscoreError
+        If one of them is encrypted. As with a member in a compression method zipfile
+        cannot read, the archive is refused as a whole (before any member is read)
+        rather than ingested with files silently missing.
+    """
+    members = [i for i in archive.infolist() if not i.is_dir() and i.filename.endswith(".java")]
+    for info in members:
+        if info.flag_bits & _ZIP_ENCRYPTED:
+            raise WrdscoreError(
+                f"archive {location}: member {info.filename} is encrypted (password "
+                "required); unpack the archive with its password and ingest the folder"
+            )
+    return members
+
+
 def _read_zip(index: int, source: Source, path: Path, max_bytes: int) -> Iterator[JavaFile]:
     with zipfile.ZipFile(path) as archive:
-        for info in archive.infolist():
-            if info.is_dir() or not info.filename.endswith(".java"):
-                continue
+        for info in zip_java_members(archive, path):
             source.files += 1
             big = info.file_size > max_bytes
             yield JavaFile(

@@ -9,7 +9,13 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
 from wrdscore.corpora._context import context_tokens
 from wrdscore.corpora._javadoc import first_sentence
-from wrdscore.corpora._scope import ANONYMOUS, CONSTRUCTOR, MethodFound, ParseFailure
+from wrdscore.corpora._scope import (
+    ANONYMOUS,
+    CONSTRUCTOR,
+    MethodFound,
+    ParseFailure,
+    lf_line_breaks_bytes,
+)
 
 _LANGUAGE = Language(tree_sitter_java.language())
 _METHODS = Query(_LANGUAGE, "(method_declaration name: (identifier) @name) @method")
@@ -125,7 +131,7 @@ def extract_treesitter(source: bytes) -> tuple[list[MethodFound], ParseFailure |
     Parameters
     ----------
     source : bytes
-        UTF-8 Java source.
+        UTF-8 Java source (lines may end in CR, LF or CRLF).
 
     Returns
     -------
@@ -141,6 +147,7 @@ def extract_treesitter(source: bytes) -> tuple[list[MethodFound], ParseFailure |
     >>> [(m.name, m.type, m.line) for m in methods], failure
     ([('getX', 'A', 1)], None)
     """
+    source = lf_line_breaks_bytes(source)
     tree = warm_up().parse(source)
     root = tree.root_node
     captures = QueryCursor(_METHODS).captures(root).get("method", [])
