@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from wrdscore.embeddings import TokenEmbeddings
+from wrdscore.errors import WrdscoreError
 from wrdscore.explain import matrix_table, plot_transport, transport_tables
 from wrdscore.metrics.wrd import WRDScore
 
@@ -33,3 +34,21 @@ def test_plot_writes_a_png_atomically(transport, tmp_path):
     out = plot_transport(transport, tmp_path / "sub" / "pair.png")
     assert out.read_bytes()[:4] == b"\x89PNG"
     assert [p.name for p in out.parent.iterdir()] == ["pair.png"]  # no temp file left
+
+
+@pytest.mark.parametrize(
+    ("ref", "pred", "side"),
+    [
+        ("qzxvbn", "getCount", "reference"),
+        ("size", "qzxvbn", "prediction"),
+        ("qzxvbn", "qzxvbn", "reference"),
+    ],
+)
+def test_plot_refuses_a_side_that_drop_emptied(tmp_path, ref, pred, side):
+    emb = TokenEmbeddings.from_vectors({"get": [1.0, 0.0], "count": [0.6, 0.8], "size": [0.0, 1.0]})
+    t = WRDScore(emb, oov="drop").transport(ref, pred)
+    with pytest.raises(WrdscoreError, match=f"nothing to draw: the {side} has no tokens left"):
+        plot_transport(t, tmp_path / "e.png")
+    assert not any(tmp_path.iterdir())
+    # The tables still print the empty side.
+    assert len(transport_tables(t)) == 2

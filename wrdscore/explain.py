@@ -9,6 +9,7 @@ from numpy.typing import NDArray
 from rich.table import Table
 
 from wrdscore.atomic import atomic_write
+from wrdscore.errors import WrdscoreError
 from wrdscore.metrics.wrd import PairTransport
 
 
@@ -60,7 +61,18 @@ def plot_transport(t: PairTransport, path: str | Path) -> Path:
     -------
     Path
         ``path``.
+
+    Raises
+    ------
+    WrdscoreError
+        If a side has no tokens left (``--oov drop`` removed them all): an empty matrix
+        has nothing to draw, and the tables already say so.
     """
+    if not t.ref_tokens or not t.pred_tokens:
+        side = "reference" if not t.ref_tokens else "prediction"
+        raise WrdscoreError(
+            f"nothing to draw: the {side} has no tokens left (--oov drop removed them all)"
+        )
     # Agg renders without a display; imported here so scoring never loads matplotlib.
     import matplotlib
 
