@@ -263,6 +263,18 @@ def test_transport_explains_one_pair():
         SCORER.transport("--", "get")
 
 
+def test_transport_masses_sum_to_one_per_side_even_when_the_other_side_has_none():
+    emb = TokenEmbeddings.from_vectors({"get": [3.0, 4.0], "name": [0.0, 2.0]})
+    t = WRDScore(emb).transport("qzxvbn", "getName")  # the unseen reference has no mass
+    assert t.ref_weights.tolist() == [0.0]
+    # Norms 5 and 2, normalised on their own: 5/7 and 2/7 (not the raw 5 and 2).
+    np.testing.assert_allclose(t.pred_weights, [5 / 7, 2 / 7], rtol=1e-12)
+    assert not t.flow.any() and t.f1 == 0.0
+    t = WRDScore(emb).transport("getName", "qzxvbn")
+    np.testing.assert_allclose(t.ref_weights, [5 / 7, 2 / 7], rtol=1e-12)
+    assert t.pred_weights.tolist() == [0.0]
+
+
 @settings(deadline=None)
 @given(st.integers(1, 5), st.integers(0, 2**31 - 1), st.booleans(), st.booleans())
 def test_closed_form_two_rows_equals_ot_emd(m, seed, tie, zero):

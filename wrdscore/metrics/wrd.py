@@ -424,11 +424,11 @@ class WRDScore(EmbeddingMetric):
         masses = self._masses(batch.table, batch.tokens)[batch.rows]
         a, b = masses[: len(rv)], masses[len(rv) :]
         rt, pt = batch.row_tokens[: len(rv)], batch.row_tokens[len(rv) :]
-        if a.sum() > 0 and b.sum() > 0:
-            a, b = a / a.sum(), b / b.sum()
-            flow = emd_flow(a, b, 1.0 - cos)
-        else:
-            flow = np.zeros_like(cos)
+        # Each side is normalised on its own, so the masses printed are the ones P and R use
+        # even when the other side carries no weight (then nothing flows).
+        a = a / a.sum() if a.sum() > 0 else a
+        b = b / b.sum() if b.sum() > 0 else b
+        flow = emd_flow(a, b, 1.0 - cos) if a.sum() > 0 and b.sum() > 0 else np.zeros_like(cos)
         return PairTransport(
             ref_tokens=rt,
             pred_tokens=pt,
