@@ -346,6 +346,25 @@ def test_cli_train_missing_corpus(tmp_path):
     ]
 
 
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        (
+            ["--specialise-method", "attract-repel", "--no-curated"],
+            "--specialise-method attract-repel, --no-curated",
+        ),
+        (["--no-confirm"], "--no-confirm"),
+        (["--no-inflections"], "--no-inflections"),
+    ],
+)
+def test_cli_train_refuses_specialise_options_without_specialise(corpus, tmp_path, extra, named):
+    out = tmp_path / "t"
+    result = runner.invoke(app, ["train", str(corpus), "-m", "svd", "-o", str(out), *extra])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines() == [f"error: {named} only apply with --specialise"]
+    assert not out.exists()
+
+
 def test_cli_train_and_specialise_refuse_a_negative_seed(corpus, tmp_path):
     out = str(tmp_path / "t")
     result = runner.invoke(app, ["train", str(corpus), "-m", "svd", "-o", out, "--seed", "-1"])

@@ -295,6 +295,23 @@ def train_embeddings(
     check_seed(seed)
     check_window(window)
     check_workers(workers)  # refused for svd too, where it is unused, as nonsense
+    # Options of the specialisation step set without it would be dropped silently; only
+    # values other than the defaults can be told apart from "not given".
+    unused = [
+        flag
+        for flag, is_set in (
+            (
+                f"--specialise-method {specialise_method}",
+                specialise_method != DEFAULT_SPECIALISE_METHOD,
+            ),
+            ("--no-curated", not curated),
+            ("--no-confirm", not confirm),
+            ("--no-inflections", not inflect),
+        )
+        if is_set
+    ]
+    if unused and not specialise:
+        raise WrdscoreError(f"{', '.join(unused)} only apply with --specialise")
     if specialise and specialise_method not in SPECIALISE_METHODS:
         raise WrdscoreError(
             f"unknown --specialise-method {specialise_method!r}; choose one of "
