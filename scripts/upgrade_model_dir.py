@@ -12,15 +12,25 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import sys
 
 from wrdscore.embeddings import load_embeddings, upgrade_model_dir
+from wrdscore.errors import WrdscoreError
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("model_dirs", nargs="+", help="MODEL_DIRs to upgrade in place.")
     args = parser.parse_args()
-    for folder in args.model_dirs:
+    try:
+        upgrade(args.model_dirs)
+    except WrdscoreError as exc:
+        sys.exit(f"error: {exc}")
+
+
+def upgrade(model_dirs: list[str]) -> None:
+    """Upgrade each MODEL_DIR in turn, checking that its vectors' hash is unchanged."""
+    for folder in model_dirs:
         before = load_embeddings(folder).sha
         after = load_embeddings(upgrade_model_dir(folder)).sha
         if after != before:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from corpus_fixtures import run_script
 from gensim.models import KeyedVectors
 from typer.testing import CliRunner
 
@@ -299,3 +300,14 @@ def test_bundled_default_skips_the_checks_it_passed_at_build_time(monkeypatch):
     emb = load_embeddings()
     assert calls == [] and emb._sha is not None
     assert emb.sha == _vectors._sha(emb._keys, emb._vectors, emb._ngrams)
+
+
+def test_upgrade_script_gives_one_error_line_for_a_bad_folder(tmp_path):
+    (tmp_path / "v.txt").write_text("x\n")
+    for arg, message in [
+        (tmp_path / "nope", f"error: embeddings {tmp_path / 'nope'} do not exist"),
+        (tmp_path / "v.txt", "error: " + str(tmp_path / "v.txt") + ": not a word2vec"),
+    ]:
+        done = run_script("upgrade_model_dir.py", str(arg))
+        assert done.returncode == 1 and done.stdout == ""
+        assert done.stderr.startswith(message) and done.stderr.count("\n") == 1, done.stderr
