@@ -35,7 +35,15 @@ def test_parse_stratum_round_trips_and_names_conditions():
 
 @pytest.mark.parametrize(
     ("spec", "message"),
-    [("x", "positive whole SIZE"), ("0", "positive"), ("5:wrd=0.3", "not METRIC OP NUMBER")],
+    [
+        ("x", "positive whole SIZE"),
+        ("0", "positive"),
+        ("5:wrd=0.3", "not METRIC OP NUMBER"),
+        ("10:", r"no condition after ':' \(write 10 alone for a random stratum\)"),
+        ("10: ", "no condition after ':'"),
+        ("10:>=0.5", "condition '>=0.5' is not METRIC OP NUMBER"),
+        ("10:wrd>=0.8,", "condition '' is not METRIC OP NUMBER"),
+    ],
 )
 def test_bad_stratum_is_a_clear_error(spec, message):
     with pytest.raises(WrdscoreError, match=message):

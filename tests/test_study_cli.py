@@ -172,6 +172,7 @@ def test_custom_strata_need_no_embeddings(inputs, tmp_path):
     ("args", "message"),
     [
         (["sample", "--stratum", "ten"], "error: stratum 'ten'"),
+        (["sample", "--stratum", "10:"], "error: stratum '10:': no condition after ':'"),
         (["sample", "--raters", "0"], "raters must be at least 1"),
         (["analyze"], "give either --study with --ratings, or --pairs"),
         (["analyze", "--study", "S"], "--study needs --ratings"),

@@ -66,14 +66,20 @@ def parse_stratum(spec: str) -> Stratum:
     >>> parse_stratum("10").name
     'random'
     """
-    size_text, _, rest = spec.partition(":")
+    size_text, colon, rest = spec.partition(":")
     if not size_text.strip().isdigit() or int(size_text) < 1:
         raise WrdscoreError(
             f"stratum {spec!r}: expected SIZE or SIZE:COND,... with a positive whole SIZE "
             "(e.g. 10:wrd>=0.8,rouge1<0.5)"
         )
+    # `10:` is most likely a condition lost to the shell, not a request for a random stratum.
+    if colon and not rest.strip():
+        raise WrdscoreError(
+            f"stratum {spec!r}: no condition after ':' (write {size_text.strip()} alone "
+            "for a random stratum)"
+        )
     conditions = []
-    for part in rest.split(",") if rest.strip() else []:
+    for part in rest.split(",") if colon else []:
         match = _CONDITION.match(part)
         if match is None:
             raise WrdscoreError(
