@@ -311,3 +311,34 @@ def test_upgrade_script_gives_one_error_line_for_a_bad_folder(tmp_path):
         done = run_script("upgrade_model_dir.py", str(arg))
         assert done.returncode == 1 and done.stdout == ""
         assert done.stderr.startswith(message) and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_an_edited_vectors_kv_is_refused_not_used_beside_the_fast_arrays(model_dir):
+    kv = KeyedVectors.load(str(model_dir / "vectors.kv"))
+    kv.vectors[0] = -kv.vectors[0]
+    kv.save(str(model_dir / "vectors.kv"))
+    runner = CliRunner()
+    # Scoring reads fast/ and never opens vectors.kv: unchanged.
+    done = runner.invoke(app, ["similarity", str(model_dir), "get", "set"])
+    assert done.exit_code == 0, done.output
+    # neighbors needs gensim's object: refused rather than computed from other vectors.
+    done = runner.invoke(app, ["neighbors", str(model_dir), "get"])
+    assert done.exit_code == 2, done.output
+    assert done.output.strip() == (
+        f"error: {model_dir / 'vectors.kv'} and {model_dir / 'fast' / 'vectors.npy'} hold "
+        "different vectors (one was edited); to use vectors.kv's, rewrite fast/ with "
+        f"`python scripts/upgrade_model_dir.py {model_dir}`"
+    )
+    # The suggested repair makes both agree, with vectors.kv's values.
+    from wrdscore.embeddings import upgrade_model_dir
+
+    upgrade_model_dir(model_dir)
+    emb = load_embeddings(model_dir)
+    np.testing.assert_array_equal(emb.vectors[0], kv.vectors[0])
+    assert runner.invoke(app, ["neighbors", str(model_dir), "get"]).exit_code == 0
+
+
+def test_an_unedited_model_dir_gives_gensims_object_on_demand(model_dir):
+    emb = load_embeddings(model_dir)
+    assert emb._kv is None
+    assert emb.kv.index_to_key == emb.tokens

@@ -338,10 +338,36 @@ def _load_fast(
         doc_freq_loader=doc_freq,
         n_docs=int(meta["n_docs"]),
         meta=meta,
-        kv_loader=lambda: _load_keyed_vectors(folder / VECTORS_FILE),
+        kv_loader=lambda: _load_matching_kv(folder, tokens, vectors, ngrams),
         source=str(fast / "vectors.npy"),
         checked_sha=checked,
     )
+
+
+def _load_matching_kv(
+    folder: Path, tokens: list[str], vectors: np.ndarray, ngrams: np.ndarray | None
+) -> KeyedVectors:
+    """``vectors.kv``, refused unless it holds exactly the ``fast/`` arrays' vectors.
+
+    Scoring reads ``fast/`` and ``neighbors`` or ``specialise`` read gensim's file: a
+    model whose ``vectors.kv`` was edited afterwards would be used half and half.
+    """
+    path = folder / VECTORS_FILE
+    kv = _load_keyed_vectors(path)
+    kv_ngrams = _subword_parts(kv)[0]
+    same = (
+        list(kv.index_to_key) == list(tokens)
+        and np.array_equal(kv.vectors, vectors)
+        and (kv_ngrams is None) == (ngrams is None)
+        and (ngrams is None or np.array_equal(kv_ngrams, ngrams))
+    )
+    if not same:
+        raise WrdscoreError(
+            f"{path} and {folder / FAST_DIR / 'vectors.npy'} hold different vectors (one was "
+            f"edited); to use vectors.kv's, rewrite fast/ with "
+            f"`python scripts/upgrade_model_dir.py {folder}`"
+        )
+    return kv
 
 
 def _read_json(path: Path) -> Any:
