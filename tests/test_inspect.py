@@ -89,6 +89,19 @@ def test_zero_vector_has_no_neighbors():
     emb = TokenEmbeddings.from_vectors({"a": [0.0, 0.0], "b": [1.0, 0.0]})
     with pytest.raises(WrdscoreError, match="zero vector"):
         neighbors(emb, "a")
+    # similarity refuses it the same way, on either side (it printed a silent 0.0000).
+    for a, b in [("a", "b"), ("b", "a"), ("a", "a")]:
+        with pytest.raises(WrdscoreError, match="^'a' has a zero vector, so it has no direction$"):
+            similarity(emb, a, b)
+
+
+def test_cli_similarity_refuses_a_zero_vector(tmp_path):
+    emb = TokenEmbeddings.from_vectors({"study": [0.0, 0.0], "b": [1.0, 0.0]})
+    path = tmp_path / "v.txt"
+    emb.kv.save_word2vec_format(str(path))
+    result = runner.invoke(app, ["similarity", str(path), "study", "study"])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip() == "error: 'study' has a zero vector, so it has no direction"
 
 
 @pytest.fixture

@@ -67,14 +67,15 @@ def identifier_vector(emb: TokenEmbeddings, identifier: str) -> IdentifierVector
 
 
 def _cosine(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
-    norm = float(np.linalg.norm(a) * np.linalg.norm(b))
-    return float(a @ b / norm) if norm > 0 else 0.0
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
 
 
 def similarity(emb: TokenEmbeddings, a: str, b: str) -> float:
     """Cosine similarity of two identifiers' mean token vectors.
 
-    ``cos(u, v) = u . v / (|u| |v|)``, and 0 when either vector is zero.
+    ``cos(u, v) = u . v / (|u| |v|)``. A zero vector (a token that co-occurred with
+    nothing) has no direction, so it is refused, as :func:`neighbors` refuses it, rather
+    than given a cosine of 0 that reads like "unrelated".
 
     Examples
     --------
@@ -82,7 +83,15 @@ def similarity(emb: TokenEmbeddings, a: str, b: str) -> float:
     >>> round(similarity(emb, "get", "fetch"), 4)
     0.7071
     """
-    return _cosine(identifier_vector(emb, a).vector, identifier_vector(emb, b).vector)
+    u, v = identifier_vector(emb, a).vector, identifier_vector(emb, b).vector
+    _check_direction(a, u)
+    _check_direction(b, v)
+    return _cosine(u, v)
+
+
+def _check_direction(identifier: str, vector: NDArray[np.float64]) -> None:
+    if not np.any(vector):
+        raise WrdscoreError(f"{identifier!r} has a zero vector, so it has no direction")
 
 
 def neighbors(
@@ -112,8 +121,7 @@ def neighbors(
     if top is not None and top < 1:
         raise WrdscoreError(f"--top must be at least 1, not {top}")
     query = identifier_vector(emb, identifier)
-    if not np.any(query.vector):
-        raise WrdscoreError(f"{identifier!r} has a zero vector, so it has no direction")
+    _check_direction(identifier, query.vector)
     own = set(query.tokens)
     found = emb.kv.most_similar(positive=[query.vector], topn=k + len(own), restrict_vocab=top)
     return [(tok, float(sim)) for tok, sim in found if tok not in own][:k]
