@@ -84,3 +84,21 @@ def test_registered_metrics_score_names():
     res = get_metric("cka", embeddings=emb).score(["size", "size"], ["count", "size"])
     assert res.primary == "score" and res.scores.tolist() == pytest.approx([0.25, 1.0])
     assert get_metric("sbert", embeddings=emb).score(["size"], ["count"]).scores[0] == 0.0
+
+
+def test_cka_of_the_same_tokens_reordered_is_never_above_one():
+    # Rounding put about one reordering in ten at 1 + 2e-16 (README: cka lies in [0, 1]).
+    rng = np.random.default_rng(0)
+    vectors = {f"w{chr(97 + i)}": rng.normal(size=16) for i in range(12)}
+    metric = get_metric("cka", embeddings=TokenEmbeddings.from_vectors(vectors))
+    refs, preds = [], []
+    for _ in range(300):
+        tokens = [f"w{chr(97 + i)}" for i in rng.choice(12, size=rng.integers(2, 6), replace=False)]
+        refs.append(tokens)
+        preds.append(list(rng.permutation(tokens)))
+    scores = metric.score(refs, preds).scores
+    assert scores.max() <= 1.0 and np.all(scores == 1.0)
+    assert (
+        cka(np.stack([vectors[t] for t in refs[0]]), np.stack([vectors[t] for t in preds[0]]))
+        == 1.0
+    )

@@ -24,6 +24,13 @@ def _cannot_write(target: Path, exc: OSError) -> WrdscoreError:
     return WrdscoreError(f"cannot write {target}: {reason}")
 
 
+def _umask() -> int:
+    """The process's umask (os.umask can only read it by setting it: set straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _temp_file(target: Path) -> str:
     """Create the temporary sibling of ``target`` (and its folder), or say why not."""
     if target.is_dir():
@@ -33,6 +40,9 @@ def _temp_file(target: Path) -> str:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
         raise _cannot_write(target, exc) from None
+    # mkstemp makes the file private (0600); the output gets the mode any new file
+    # would, so models, corpora and studies stay readable by whom the umask allows.
+    os.fchmod(fd, 0o666 & ~_umask())
     os.close(fd)
     return tmp
 
@@ -52,9 +62,11 @@ def _temp_dir(target: Path, force: bool, suffix: str) -> Path:
         raise WrdscoreError(f"output {target} exists and is not a folder")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        return Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=suffix, dir=target.parent))
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=suffix, dir=target.parent))
     except OSError as exc:
         raise _cannot_write(target, exc) from None
+    tmp.chmod(0o777 & ~_umask())  # mkdtemp's 0700, as for files above
+    return tmp
 
 
 def check_writable(path: str | os.PathLike[str]) -> Path:
