@@ -91,7 +91,7 @@ def test_zero_vector_has_no_neighbors():
         neighbors(emb, "a")
     # similarity refuses it the same way, on either side (it printed a silent 0.0000).
     for a, b in [("a", "b"), ("b", "a"), ("a", "a")]:
-        with pytest.raises(WrdscoreError, match="^'a' has a zero vector, so it has no direction$"):
+        with pytest.raises(WrdscoreError, match=r"^'a' has a zero vector, so it has no direction$"):
             similarity(emb, a, b)
 
 

@@ -358,8 +358,11 @@ def _load_matching_kv(
     same = (
         list(kv.index_to_key) == list(tokens)
         and np.array_equal(kv.vectors, vectors)
-        and (kv_ngrams is None) == (ngrams is None)
-        and (ngrams is None or np.array_equal(kv_ngrams, ngrams))
+        and (
+            ngrams is None
+            if kv_ngrams is None
+            else ngrams is not None and np.array_equal(kv_ngrams, ngrams)
+        )
     )
     if not same:
         raise WrdscoreError(
