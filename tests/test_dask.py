@@ -483,3 +483,31 @@ def test_jobs_with_a_scheduler_address_is_refused_before_connecting(sources, tmp
     assert result.stderr == (
         "error: --jobs sets the workers of --scheduler local; a cluster at an address has its own\n"
     )
+
+
+@pytest.mark.parametrize("address", ["foo://x", "http://127.0.0.1:1", "not a url"])
+def test_a_malformed_scheduler_address_is_one_line_at_once(sources, tmp_path, address):
+    # Such an address failed inside dask's Client constructor, whose half-started client
+    # then waited 20 s at exit and printed a traceback after the error line.
+    out = tmp_path / "c"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from wrdscore.cli import app; app()",
+            "ingest",
+            str(sources[0]),
+            "-o",
+            str(out),
+            "--scheduler",
+            address,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"error: cannot reach the Dask scheduler {address}: ")
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert not out.exists()

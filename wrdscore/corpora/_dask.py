@@ -96,6 +96,21 @@ def _workers_ignore_ctrl_c() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+def _check_address(address: str) -> None:
+    """Raise ValueError for an address Dask could never connect to (unknown scheme, no port).
+
+    Checked before ``Client``: a Client whose constructor fails on such an address is left
+    half started, and its ``__del__`` then waits out a 20 s timeout and prints a traceback
+    after the one-line error.
+    """
+    from distributed.comm import parse_address
+    from distributed.comm.registry import get_backend
+
+    scheme, location = parse_address(address)
+    with contextlib.suppress(NotImplementedError):  # inproc and ucx cannot tell: let them try
+        get_backend(scheme).get_address_host_port(location)
+
+
 class Cluster:
     """A connection to a Dask scheduler, or a ``LocalCluster`` started for the run.
 
@@ -146,6 +161,7 @@ class Cluster:
                     )
                 self.client = dist.Client(self._cluster, set_as_default=False)
             else:
+                _check_address(self.scheduler)
                 self.client = dist.Client(
                     self.scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False
                 )
