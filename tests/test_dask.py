@@ -447,7 +447,16 @@ def test_train_scheduler_options_are_checked(tmp_path):
         app, ["train", str(corpus), "-m", "svd", "-o", str(tmp_path / "m"), "--jobs", "2"]
     )
     assert result.exit_code == 2
-    assert "--jobs sets the workers of --scheduler local" in result.stderr
+    assert result.stderr == (
+        "error: --jobs sets the workers of --scheduler local; add --scheduler local\n"
+    )
+    common = ["train", str(corpus), "-m", "svd", "-o", str(tmp_path / "m")]
+    result = CliRunner().invoke(app, [*common, "--jobs", "2", "--scheduler", "tcp://h:8786"])
+    assert result.stderr == (
+        "error: --jobs sets the workers of --scheduler local; a cluster at an address has its own\n"
+    )
+    result = CliRunner().invoke(app, [*common, "--jobs", "0", "--scheduler", "local"])
+    assert result.stderr == "error: --jobs must be at least 1, not 0\n"
 
 
 def test_train_cli_on_a_local_cluster_writes_the_local_model(tmp_path):

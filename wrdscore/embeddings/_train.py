@@ -317,8 +317,12 @@ def train_embeddings(
             f"unknown --specialise-method {specialise_method!r}; choose one of "
             + ", ".join(SPECIALISE_METHODS)
         )
-    if jobs is not None and (scheduler != "local" or jobs < 1):
-        raise WrdscoreError("--jobs sets the workers of --scheduler local (at least 1)")
+    if jobs is not None and scheduler != "local":
+        # The same words as ingest's, which takes the same two options.
+        where = "a cluster at an address has its own" if scheduler else "add --scheduler local"
+        raise WrdscoreError(f"--jobs sets the workers of --scheduler local; {where}")
+    if jobs is not None and jobs < 1:
+        raise WrdscoreError(f"--jobs must be at least 1, not {jobs}")
     check_output_dir(output, force)  # before the training, not after it
     # The records of the corpus opened here, whose manifest hash goes into the metadata.
     corpus = open_corpus(corpus_dir)
