@@ -12,6 +12,16 @@
 # Environment: WORK (scratch folder, default ./work-data/default-model).
 set -euo pipefail
 
+# Any other argument (--help, a typo) is refused before anything runs: the last stage
+# overwrites the bundled model.
+USAGE="usage: scripts/build_default_model.sh [--download-only]"
+DOWNLOAD_ONLY=0
+if [[ $# -gt 1 ]] || [[ $# -eq 1 && $1 != --download-only ]]; then
+    echo "$USAGE" >&2
+    exit 2
+fi
+[[ $# -eq 1 ]] && DOWNLOAD_ONLY=1
+
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # Relative paths from the repository root, so model.json records no build machine's paths.
 cd "$ROOT"
@@ -83,7 +93,7 @@ for f in "$DEBSRC"/*.orig.tar.{gz,xz,bz2}; do
     ln -sf "$(realpath "$f")" "$WORK/archives/$(basename "$f")"
 done
 ls -lL "$WORK/archives"
-[[ ${1:-} == --download-only ]] && exit 0
+[[ $DOWNLOAD_ONLY == 1 ]] && exit 0
 
 if [[ ! -f $CORPUS/manifest.json ]]; then
     wrdscore ingest "$WORK"/archives/* --output "$CORPUS" --quiet
