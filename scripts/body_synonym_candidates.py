@@ -17,6 +17,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from typing import Any
 from wrdscore.corpora import open_corpus
 from wrdscore.embeddings import MiningSettings
 from wrdscore.embeddings._constraints import _Body, _iter_files, _Miner, _substitution
+from wrdscore.errors import WrdscoreError
 
 TOP = 25
 
@@ -92,10 +94,13 @@ def main() -> None:
     parser.add_argument("--same-words", action="store_true", help="match sets of words")
     parser.add_argument("--delegation", action="store_true", help="measure delegations")
     args = parser.parse_args()
-    if args.delegation:
-        delegation(args.corpus)
-    else:
-        bodies(args.corpus, args.same_words)
+    try:
+        if args.delegation:
+            delegation(args.corpus)
+        else:
+            bodies(args.corpus, args.same_words)
+    except WrdscoreError as exc:
+        sys.exit(f"error: {exc}")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
@@ -40,6 +41,7 @@ from wrdscore.embeddings import (
     mine_constraints,
     specialise_vectors,
 )
+from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval import load_published_pairs, packaged_ratings_path
 
 #: The rank errors listed in issue 11 (reference, prediction).
@@ -79,7 +81,14 @@ def main() -> None:
     parser.add_argument("--ratings", type=Path, default=packaged_ratings_path())
     parser.add_argument("--output", type=Path)
     args = parser.parse_args()
+    try:
+        report(args)
+    except WrdscoreError as exc:
+        sys.exit(f"error: {exc}")
 
+
+def report(args: argparse.Namespace) -> None:
+    """Mine, specialise every model, and print (and optionally write) the report."""
     ratings = load_published_pairs([args.ratings], scale=10)
     refs, preds, human = list(ratings.references), list(ratings.predictions), ratings.human
     sets = np.array(ratings.sets)
@@ -88,8 +97,15 @@ def main() -> None:
     r1 = np.asarray(rouge.values[rouge.primary])
     zero = r1 == 0
 
+    # Models first: a wrong path fails before the pass over the corpus.
+    models = [load_embeddings(model) for model in args.model or ["default"]]
     started = time.perf_counter()
     constraints = mine_constraints(args.corpus)
+    if not any(constraints.sizes().values()):
+        raise WrdscoreError(
+            f"no constraints mined from {args.corpus}: nothing to specialise with "
+            "(its methods give no synonyms, contrasts or abbreviations; use a larger corpus)"
+        )
     sources = constraints.synonym_sources()
     lines = [
         f"Constraints mined from {args.corpus} in {time.perf_counter() - started:.1f} s: "
@@ -131,13 +147,14 @@ def main() -> None:
     cases = []
     folds = []
     spread = []
-    for model in args.model or ["default"]:
-        emb = load_embeddings(model)
+    for emb in models:
         scores = {"before": get_metric("wrd", embeddings=emb).score(refs, preds).f1}
         lines.append(row(emb.name, "before", scores["before"]))
         case_scores = {"before": get_metric("wrd", embeddings=emb).score(case_refs, case_preds).f1}
         ix = emb.kv.key_to_index
         constrained = sorted({ix[w] for p in constraints for w in (p.a, p.b) if w in ix})
+        if not constrained:
+            raise WrdscoreError(f"none of the constrained words is in {emb.name}'s vocabulary")
         rng = np.random.default_rng(0)
         left, right = rng.choice(constrained, 20_000), rng.choice(constrained, 20_000)
 

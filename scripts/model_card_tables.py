@@ -13,6 +13,7 @@ Usage::
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 import numpy as np
@@ -23,6 +24,7 @@ from scipy.stats import spearmanr
 
 from wrdscore import get_metric
 from wrdscore.embeddings import load_embeddings, similarity
+from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval import load_paper_ratings
 
 TOKEN_PAIRS = [
@@ -42,7 +44,25 @@ TOKEN_PAIRS = [
 
 
 def main() -> None:
-    models = dict(arg.split("=", 1) for arg in sys.argv[1:])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("models", nargs="+", metavar="LABEL=PATH", help="a label and MODEL_DIR")
+    args = parser.parse_args()
+    models: dict[str, str] = {}
+    for spec in args.models:
+        label, sep, path = spec.partition("=")
+        if not (label and sep and path):
+            sys.exit(f"error: {spec!r} is not LABEL=PATH (a label and a model folder)")
+        if label in models:
+            sys.exit(f"error: label {label!r} is given twice")
+        models[label] = path
+    try:
+        tables(models)
+    except WrdscoreError as exc:
+        sys.exit(f"error: {exc}")
+
+
+def tables(models: dict[str, str]) -> None:
+    """Print the three tables for the models (label -> MODEL_DIR)."""
     pairs = load_paper_ratings()
     refs, preds, human = list(pairs.references), list(pairs.predictions), pairs.human
     sets = np.array(pairs.sets)

@@ -187,6 +187,8 @@ def main() -> None:
     parser.add_argument("--rule", choices=RULES, action="append", help="default: both")
     parser.add_argument("--top", type=int, default=40, help="candidates listed per rule")
     args = parser.parse_args()
+    if args.top < 0:
+        sys.exit("error: --top must be at least 0")
     try:
         corpus = open_corpus(args.corpus)
         kv = load_embeddings(args.model).kv

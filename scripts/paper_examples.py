@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import argparse
 import csv
+import sys
 from pathlib import Path
 
 import numpy as np
 from scipy.stats import spearmanr
 
 from wrdscore.embeddings import TokenEmbeddings, load_embeddings
+from wrdscore.errors import WrdscoreError
 from wrdscore.metrics import get_metric
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -38,9 +40,12 @@ def main() -> None:
     # The example files must be exactly these pairs (the README's first command scores them).
     for name, expected in (("refs.txt", refs), ("preds.txt", preds)):
         if (EXAMPLES / name).read_text(encoding="utf-8").splitlines() != expected:
-            raise SystemExit(f"examples/{name} differs from examples/paper-scores.tsv")
+            raise SystemExit(f"error: examples/{name} differs from examples/paper-scores.tsv")
 
-    emb = load_embeddings(args.embeddings)
+    try:
+        emb = load_embeddings(args.embeddings)
+    except WrdscoreError as exc:
+        sys.exit(f"error: {exc}")
     wrd = get_metric("wrd", embeddings=emb).score(refs, preds)
     rouge = get_metric("rouge1").score(refs, preds)
     paper = np.array([[float(r[k]) for k in ("precision", "recall", "f1")] for r in rows])

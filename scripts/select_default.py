@@ -27,6 +27,7 @@ Trained candidates are kept under ``--models`` and reused on the next run.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -37,7 +38,9 @@ from scipy.stats import spearmanr
 
 from wrdscore import get_metric
 from wrdscore.atomic import atomic_write
+from wrdscore.corpora import open_corpus
 from wrdscore.embeddings import load_embeddings, specialise_model, train_embeddings
+from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval import load_published_pairs, packaged_ratings_path
 
 #: Settings every candidate shares, fixed before looking at any rating.
@@ -92,7 +95,16 @@ def main() -> None:
     parser.add_argument("--models", type=Path, default=Path("work-data/select"))
     parser.add_argument("--output", type=Path, default=Path("work-data/select/folds.md"))
     args = parser.parse_args()
+    try:
+        select(args)
+    except WrdscoreError as exc:
+        sys.exit(f"error: {exc}")
 
+
+def select(args: argparse.Namespace) -> None:
+    """Train or reuse every candidate, run the folds, and write and print the table."""
+    # The corpus first: a wrong path fails before any candidate folder is made.
+    open_corpus(args.corpus)
     pairs = load_published_pairs([args.ratings], scale=10)
     refs, preds, human = list(pairs.references), list(pairs.predictions), pairs.human
     sets = np.array(pairs.sets)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+from corpus_fixtures import method_record, run_script, write_records
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -20,3 +23,65 @@ def test_build_default_model_refuses_unknown_arguments():
         assert done.returncode == 2, args
         assert done.stdout == ""
         assert done.stderr == "usage: scripts/build_default_model.sh [--download-only]\n"
+
+
+def corpus_without_constraints(tmp_path: Path) -> Path:
+    """A corpus of three unrelated methods: no synonyms, contrasts or abbreviations."""
+    recs = [method_record(n, c) for n, c in (("open", "A"), ("parse", "B"), ("draw", "C"))]
+    return write_records(tmp_path / "few", recs)
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "message"),
+    [
+        ("body_synonym_candidates.py", ["{none}"], "corpus folder {none} does not exist"),
+        (
+            "body_synonym_candidates.py",
+            ["{none}", "--delegation"],
+            "corpus folder {none} does not exist",
+        ),
+        ("evaluate_specialise.py", ["{none}"], "corpus folder {none} does not exist"),
+        (
+            "evaluate_specialise.py",
+            ["{few}", "--model", "{none}"],
+            "embeddings {none} do not exist",
+        ),
+        ("evaluate_specialise.py", ["{few}", "--ratings", "{none}"], "{none}: no such file"),
+        (
+            "evaluate_specialise.py",
+            ["{few}"],
+            "no constraints mined from {few}: nothing to specialise with",
+        ),
+        (
+            "select_default.py",
+            ["{none}", "--models", "{tmp}/models"],
+            "corpus folder {none} does not exist",
+        ),
+        ("select_default.py", ["{few}", "--ratings", "{none}"], "{none}: no such file"),
+        ("paper_examples.py", ["--embeddings", "{none}"], "embeddings {none} do not exist"),
+        ("model_card_tables.py", ["x={none}"], "embeddings {none} do not exist"),
+        ("model_card_tables.py", ["bad"], "'bad' is not LABEL=PATH"),
+        ("model_card_tables.py", ["a={none}", "a={none}"], "label 'a' is given twice"),
+        ("near_summary_synonyms.py", ["{none}", "default"], "corpus folder {none} does not exist"),
+        (
+            "near_summary_synonyms.py",
+            ["{few}", "default", "--top", "-1"],
+            "--top must be at least 0",
+        ),
+    ],
+)
+def test_bad_input_is_one_error_line(tmp_path, script, args, message):
+    where = {"none": str(tmp_path / "none"), "tmp": str(tmp_path)}
+    where["few"] = str(corpus_without_constraints(tmp_path))
+    done = run_script(script, *(a.format(**where) for a in args))
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"error: {message.format(**where)}")
+    assert done.stderr.count("\n") == 1 and done.stderr.endswith("\n")
+    assert done.stdout == ""
+    assert not (tmp_path / "models").exists()
+
+
+def test_model_card_tables_has_help():
+    done = run_script("model_card_tables.py", "--help")
+    assert done.returncode == 0
+    assert "LABEL=PATH [LABEL=PATH ...]" in done.stdout
