@@ -21,12 +21,15 @@ Usage::
     python scripts/select_default.py CORPUS_DIR --models work-data/select \\
         --output work-data/select/folds.md
 
-Trained candidates are kept under ``--models`` and reused on the next run.
+Trained candidates are kept under ``--models`` and reused on the next run, but only when
+their ``model.json`` records this corpus (its manifest's SHA-256) and the candidate's
+settings; a folder holding any other model is refused, not reused or trained over.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections import Counter
@@ -38,8 +41,13 @@ from scipy.stats import spearmanr
 
 from wrdscore import get_metric
 from wrdscore.atomic import atomic_write
-from wrdscore.corpora import open_corpus
-from wrdscore.embeddings import load_embeddings, specialise_model, train_embeddings
+from wrdscore.corpora import Corpus, open_corpus
+from wrdscore.embeddings import (
+    DEFAULT_SPECIALISE_METHOD,
+    load_embeddings,
+    specialise_model,
+    train_embeddings,
+)
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval import load_published_pairs, packaged_ratings_path
 
@@ -71,20 +79,64 @@ def spearman(x: np.ndarray, y: np.ndarray) -> float:
     return float(spearmanr(x, y)[0])
 
 
-def model_for(label: str, corpus: Path, models: Path) -> Path:
+def _reuse(folder: Path, want: dict[str, Any]) -> bool:
+    """Whether ``folder`` already holds the model ``want`` describes (no: nothing there).
+
+    ``want`` maps a key of the folder's ``model.json`` to the value the candidate would
+    record. A folder holding any other model is refused rather than reused (its numbers
+    would be reported under the wrong candidate) or trained over (it may be someone's).
+    """
+    path = folder / "model.json"
+    if not path.is_file():
+        return False
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+        got = {key: _lookup(meta, key) for key in want}
+    except (OSError, ValueError, AttributeError) as exc:
+        raise WrdscoreError(
+            f"{path} cannot be read ({exc}); delete {folder} or pick another --models folder"
+        ) from exc
+    for key, value in want.items():
+        if got[key] != value:
+            raise WrdscoreError(
+                f"{folder} holds a model with another {key} ({got[key]} there, {value} for this "
+                "candidate); delete it or pick another --models folder"
+            )
+    return True
+
+
+def _lookup(meta: dict[str, Any], key: str) -> Any:
+    """The value at a dotted key of model.json (None where absent)."""
+    for part in key.split("."):
+        meta = meta.get(part) if isinstance(meta, dict) else None
+    return meta
+
+
+def model_for(label: str, corpus: Corpus, models: Path) -> Path:
     """Train (or reuse) candidate ``label``; returns its MODEL_DIR."""
     overrides, specialised = CANDIDATES[label]
+    settings = {**SHARED, **overrides}
+    # What train_embeddings records: the method, the other settings, the corpus's hash.
+    want = {
+        "method": settings["method"],
+        "params": {k: v for k, v in settings.items() if k != "method"},
+        "corpus.manifest_sha256": corpus.manifest_sha256,
+    }
     base_label = label.removesuffix(", specialised")
     base = models / base_label.replace("+", "-")
-    if not (base / "model.json").is_file():
+    if not _reuse(base, want):
         started = time.perf_counter()
-        train_embeddings(corpus, output=base, **{**SHARED, **overrides})
+        train_embeddings(corpus.path, output=base, **settings)
         print(f"trained {base_label} in {time.perf_counter() - started:.0f} s", flush=True)
     if not specialised:
         return base
     out = models / (base.name + "-cf")
-    if not (out / "model.json").is_file():
-        specialise_model(base, corpus, out)
+    want |= {
+        "specialise.method": DEFAULT_SPECIALISE_METHOD,
+        "specialise.corpus_manifest_sha256": corpus.manifest_sha256,
+    }
+    if not _reuse(out, want):
+        specialise_model(base, corpus.path, out)
     return out
 
 
@@ -104,7 +156,7 @@ def main() -> None:
 def select(args: argparse.Namespace) -> None:
     """Train or reuse every candidate, run the folds, and write and print the table."""
     # The corpus first: a wrong path fails before any candidate folder is made.
-    open_corpus(args.corpus)
+    corpus = open_corpus(args.corpus)
     pairs = load_published_pairs([args.ratings], scale=10)
     refs, preds, human = list(pairs.references), list(pairs.predictions), pairs.human
     sets = np.array(pairs.sets)
@@ -121,7 +173,7 @@ def select(args: argparse.Namespace) -> None:
     rouge = get_metric("rouge1").score(refs, preds)
     scores = {"ROUGE-1": np.asarray(rouge.values[rouge.primary])}
     for label in CANDIDATES:
-        emb = load_embeddings(model_for(label, args.corpus, args.models))
+        emb = load_embeddings(model_for(label, corpus, args.models))
         scores[label] = get_metric("wrd", embeddings=emb).score(refs, preds).f1
 
     everything = np.ones(len(human), dtype=bool)
