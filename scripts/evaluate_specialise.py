@@ -44,8 +44,10 @@ from wrdscore.embeddings import (
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval import load_published_pairs, packaged_ratings_path
 
+Pair = tuple[str, str]
+
 #: The rank errors listed in issue 11 (reference, prediction).
-CASES = [
+CASES: list[Pair] = [
     ("rotate right", "rotate left"),
     ("get", "set"),
     ("darken color", "lighten color"),
@@ -72,6 +74,18 @@ def rho(x: np.ndarray, y: np.ndarray) -> float:
     if np.ptp(x) == 0:
         return float("nan")
     return float(spearmanr(x, y)[0])
+
+
+def people_by_pair(refs: list[str], preds: list[str], human: np.ndarray) -> dict[Pair, float]:
+    """The people's score of each (reference, prediction), averaged over repeats.
+
+    A pair rated in more than one set (``darken color``/``lighten color``) gets the mean
+    of its ratings, so no one set's rating stands for it.
+    """
+    seen: dict[Pair, list[float]] = {}
+    for ref, pred, h in zip(refs, preds, human, strict=True):
+        seen.setdefault((ref, pred), []).append(float(h))
+    return {pair: float(np.mean(h)) for pair, h in seen.items()}
 
 
 def main() -> None:
@@ -217,9 +231,7 @@ def report(args: argparse.Namespace) -> None:
         "| --- | --- | --- | ---: | ---: |",
         *folds,
     ]
-    people: dict[tuple[str, str], list[float]] = {}
-    for ref, pred, h in zip(refs, preds, human, strict=True):
-        people.setdefault((ref, pred), []).append(h)
+    people = people_by_pair(refs, preds, human)
     header = "| reference | prediction | people |"
     rule = "| --- | --- | ---: |"
     for name, case_scores in cases:
@@ -229,7 +241,7 @@ def report(args: argparse.Namespace) -> None:
     lines += ["", "WRDScore F1 on the cases of issue 11:", "", header, rule]
     for i, (ref, pred) in enumerate(CASES):
         h = people.get((ref, pred))
-        cells = [f"{np.mean(h):.2f}" if h else "-"]
+        cells = [f"{h:.2f}" if h is not None else "-"]
         cells += [f"{s[i]:.2f}" for _, case_scores in cases for s in case_scores.values()]
         lines.append(f"| {ref} | {pred} | " + " | ".join(cells) + " |")
     text = "\n".join(lines) + "\n"

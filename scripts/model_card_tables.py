@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 # Run as a script, this folder is on sys.path: the issue 11 cases have one home.
-from evaluate_specialise import CASES
+from evaluate_specialise import CASES, people_by_pair
 from scipy.stats import spearmanr
 
 from wrdscore import get_metric
@@ -99,10 +99,13 @@ def tables(models: dict[str, str]) -> None:
 
     print("\n| reference | prediction | people | ROUGE-1 | " + " | ".join(models) + " |")
     print("| --- | --- | ---: | ---: |" + " ---: |" * len(models))
+    # A pair rated in two sets has one score per metric but two ratings: their mean, as
+    # in evaluate_specialise.py.
+    people = people_by_pair(refs, preds, human)
     for ref, pred in CASES:
         i = next(k for k in range(len(refs)) if refs[k] == ref and preds[k] == pred)
         row = " | ".join(f"{scores[label][i]:.2f}" for label in models)
-        print(f"| {ref} | {pred} | {human[i]:.2f} | {r1[i]:.2f} | {row} |")
+        print(f"| {ref} | {pred} | {people[(ref, pred)]:.2f} | {r1[i]:.2f} | {row} |")
 
 
 if __name__ == "__main__":
