@@ -189,6 +189,16 @@ def test_explain_bad_input(model, tmp_path):
     assert res.exit_code == 2 and "must end in .png" in res.stderr
 
 
+def test_explain_prints_the_tables_before_a_plot_it_cannot_draw(model, tmp_path):
+    png = tmp_path / "p2.png"
+    res = run("explain", "getCount", "zzqx", "-e", model, "--oov", "drop", "--plot", png)
+    assert res.exit_code == 2
+    assert "cosine similarity" in res.stdout and "optimal flow" in res.stdout
+    assert "F1 0.0000" in res.stdout
+    assert res.stderr.startswith("error: nothing to draw: the prediction has no tokens left")
+    assert not png.exists()
+
+
 def test_compare(model, tmp_path):
     good = tmp_path / "good.txt"
     shutil.copy(EXAMPLES / "refs.txt", good)

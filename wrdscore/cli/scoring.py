@@ -149,8 +149,8 @@ def explain(
         raise WrdscoreError(f"--plot {plot} must end in .png")
     scorer = WRDScore(embeddings, weights=weights, clip=clip, oov=oov, centering=centering)
     t = scorer.transport(reference, prediction)
-    if plot is not None:
-        plot_transport(t, plot)
+    # The tables are printed before the plot is drawn: a pair the plot refuses (a side
+    # --oov drop emptied) still shows its tables, and the error line follows them.
     if fmt == "json":
         out = {
             "reference_tokens": t.ref_tokens,
@@ -165,12 +165,14 @@ def explain(
             "signature": scorer.signature,
         }
         typer.echo(json.dumps(out, indent=2))
-        return
-    console = Console()
-    for table in transport_tables(t):
-        console.print(table)
-    console.print(f"precision {t.precision:.4f}  recall {t.recall:.4f}  F1 {t.f1:.4f}")
-    console.print(scorer.signature, highlight=False, soft_wrap=True)
+    else:
+        console = Console()
+        for table in transport_tables(t):
+            console.print(table)
+        console.print(f"precision {t.precision:.4f}  recall {t.recall:.4f}  F1 {t.f1:.4f}")
+        console.print(scorer.signature, highlight=False, soft_wrap=True)
+    if plot is not None:
+        plot_transport(t, plot)
 
 
 def compare(
