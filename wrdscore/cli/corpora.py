@@ -22,7 +22,7 @@ def ingest(
         corpora.DEFAULT_PARSER, help=f"Parser tried first: {' or '.join(corpora.PARSERS)}."
     ),
     jobs: int | None = typer.Option(
-        None, "--jobs", "-j", help="Worker processes [default: number of cores]."
+        None, "--jobs", "-j", help="Worker processes \\[default: number of cores]."
     ),
     scheduler: str | None = typer.Option(
         None,
@@ -78,7 +78,7 @@ def corpus_stats(
 def corpus_pairs(
     corpus_dir: Path = typer.Argument(..., help="Corpus folder written by `wrdscore ingest`."),
     kind: str | None = typer.Option(
-        None, "--kind", help="contrast, synonym or abbreviation [default: all three]."
+        None, "--kind", help="contrast, synonym or abbreviation \\[default: all three]."
     ),
     output: Path | None = typer.Option(
         None, "--output", "-o", help="Write a pairs.tsv file instead of printing."

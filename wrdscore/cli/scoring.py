@@ -27,7 +27,7 @@ def score(
     refs: Path = typer.Option(..., "--refs", help="References: one item per line, or .jsonl."),
     preds: Path = typer.Option(..., "--preds", help="Predictions, same number of items."),
     embeddings: str | None = typer.Option(
-        None, "--embeddings", "-e", help="MODEL_DIR or vectors file [default: bundled model]."
+        None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
     ),
     metric: list[str] = typer.Option(
         ["wrd"], "--metric", "-m", help="Metric name; repeat for one column each."
@@ -127,7 +127,7 @@ def explain(
     reference: str = typer.Argument(..., help="True name, e.g. getUserName or 'get user name'."),
     prediction: str = typer.Argument(..., help="Predicted name."),
     embeddings: str | None = typer.Option(
-        None, "--embeddings", "-e", help="MODEL_DIR or vectors file [default: bundled model]."
+        None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
     ),
     weights: str = typer.Option("norm", "--weights", help="norm, norm*idf, idf or uniform."),
     clip: bool = typer.Option(True, "--clip/--no-clip", help="Clip cosines at 0 in P and R."),
@@ -182,7 +182,7 @@ def compare(
     ),
     metric: str = typer.Option("wrd", "--metric", "-m", help="The metric to compare on."),
     embeddings: str | None = typer.Option(
-        None, "--embeddings", "-e", help="MODEL_DIR or vectors file [default: bundled model]."
+        None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
     ),
     oov: str = typer.Option("zero", "--oov", help="Unseen tokens: zero, drop or subword."),
     centering: str = typer.Option("none", "--centering", help="none, dimension, ... batch."),
