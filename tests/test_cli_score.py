@@ -145,7 +145,10 @@ def test_mismatched_files_and_empty_reference(model, tmp_path):
     two = tmp_path / "two.txt"
     two.write_text("size\ncount\n")
     res = run("score", "--refs", blank, "--preds", two, "-e", model)
-    assert res.exit_code == 2 and "reference 1 has no tokens" in res.stderr
+    assert res.exit_code == 2 and res.stderr == (
+        f"error: {blank}:2: reference 1 has no tokens (letters or digits); "
+        "remove it or allow empty references (--allow-empty-reference)\n"
+    )
     res = run(
         "score",
         "--refs",

@@ -53,7 +53,8 @@ def ingest(
     )
     c = manifest["counts"]
     typer.echo(
-        f"{c['methods']:,} methods from {c['files_seen']:,} files "
+        f"{c['methods']:,} method{'' if c['methods'] == 1 else 's'} from "
+        f"{c['files_seen']:,} file{'' if c['files_seen'] == 1 else 's'} "
         f"({c['files_parsed']:,} parsed, {c['files_fallen_back']:,} by the fallback parser, "
         f"{c['files_failed']:,} failed, "
         f"{c['files_skipped_size'] + c['files_skipped_binary']:,} skipped) "

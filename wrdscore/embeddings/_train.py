@@ -328,7 +328,8 @@ def train_embeddings(
         if is_set
     ]
     if unused and not specialise:
-        raise WrdscoreError(f"{', '.join(unused)} only apply with --specialise")
+        verb = "applies" if len(unused) == 1 else "apply"
+        raise WrdscoreError(f"{', '.join(unused)} only {verb} with --specialise")
     if specialise and specialise_method not in SPECIALISE_METHODS:
         raise WrdscoreError(
             f"unknown --specialise-method {specialise_method!r}; choose one of "
