@@ -171,31 +171,36 @@ def client_rate(corpus: Path) -> float:
     """Records per second the client of a cluster run can take in and write.
 
     Times what :func:`wrdscore.corpora.ingest` does per record on the client with
-    ``--scheduler``: unpickle the units' results (128 files' records at a time, as
-    they arrive), build the record, write it to the shards, and update the sets
-    of distinct names and tokens.
+    ``--scheduler``: unpickle the workers' ``FileResult`` s (records with their
+    ``context``, a file each, 128 files at a time as units arrive), encode them
+    (``encode_file``, as ``_ingest._encoded`` does), write their lines to the shards
+    (``write_lines``), keep the distinct names, and count the distinct tokens at the end.
     """
     import pickle
     import tempfile
+    from itertools import groupby
 
-    from wrdscore.corpora import ShardedCorpusWriter
+    from wrdscore.corpora import ShardedCorpusWriter, split_identifier
+    from wrdscore.corpora._extract import FileResult
+    from wrdscore.corpora._ingest import encode_file
 
     records = list(open_corpus(corpus).iter_methods())
-    fields = ("name", "tokens", "type", "line", "summary")
-    chunks = [
-        pickle.dumps([{k: r[k] for k in fields} for r in records[i : i + 1000]])
-        for i in range(0, len(records), 1000)
+    fields = ("name", "tokens", "type", "line", "summary", "context")
+    files = [
+        (path, FileResult("parsed", [{k: r.get(k) for k in fields} for r in recs], None, False))
+        for path, recs in ((p, list(g)) for p, g in groupby(records, key=lambda r: r["path"]))
     ]
+    units = [pickle.dumps(files[i : i + 128]) for i in range(0, len(files), 128)]
     names: set[str] = set()
-    tokens: set[str] = set()
     with tempfile.TemporaryDirectory() as tmp:
         start = time.process_time()
         with ShardedCorpusWriter(Path(tmp)) as writer:
-            for chunk in chunks:
-                for r in pickle.loads(chunk):
-                    writer.write({**r, "path": "p/A.java", "source": 0})
-                    names.add(r["name"])
-                    tokens.update(r["tokens"])
+            for unit in units:
+                for path, result in pickle.loads(unit):
+                    encoded = encode_file(result, path, 0)
+                    writer.write_lines(encoded.lines, len(encoded.names))
+                    names.update(encoded.names)
+        _ = len({t for name in names for t in split_identifier(name)})
         return len(records) / (time.process_time() - start)
 
 

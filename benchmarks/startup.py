@@ -77,7 +77,7 @@ def timed(cmd: list[str]) -> tuple[float, float]:
     return wall, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
 
 
-def heavy_imports() -> list[str]:
+def heavy_imports() -> str:
     code = (
         "import sys\n"
         "from wrdscore.cli import app\n"

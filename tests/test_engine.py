@@ -264,7 +264,7 @@ def test_a_real_ctrl_c_while_workers_score_leaves_nothing(emb, tmp_path):
         os.killpg(proc.pid, signal.SIGKILL)  # leave no hung process behind
         raise
     assert proc.returncode == 130, stderr
-    assert stderr.strip() == "interrupted: nothing was written"
+    assert stderr.strip() == "interrupted: no partial output was left"
     assert not out.exists() and temporary() == []
     with pytest.raises(ProcessLookupError):
         os.killpg(proc.pid, 0)  # no worker of the group is left running

@@ -95,7 +95,7 @@ def ctrl_c_ingest(
         _, stacks = proc.communicate()
         pytest.fail(f"still running {start} s after Ctrl-C; its stacks:\n{stacks}")
     assert proc.returncode == 130, stderr
-    assert stderr.strip() == "interrupted: nothing was written"
+    assert stderr.strip() == "interrupted: no partial output was left"
     assert not out.exists() and _leftovers(out.parent) == []
     return proc
 

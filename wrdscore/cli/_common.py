@@ -47,7 +47,9 @@ class Group(TyperGroup):
             typer.echo(f"error: {exc.strerror or exc}{where}", err=True)
             raise typer.Exit(EXIT_USER_ERROR) from None
         except KeyboardInterrupt:
-            typer.echo("interrupted: nothing was written", err=True)
+            # Every output is renamed into place whole, so what was not reported as
+            # written was not; but train reports its model before adding baselines.
+            typer.echo("interrupted: no partial output was left", err=True)
             raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
