@@ -85,3 +85,29 @@ def test_version():
     result = CliRunner().invoke(app, ["--version"])
     assert result.exit_code == 0
     assert result.output.strip() == f"wrdscore {__version__}"
+
+
+def _commands(group, prefix=()):
+    """Every leaf command of the CLI with the words that call it."""
+    import typer.main
+
+    click_group = typer.main.get_command(group) if isinstance(group, typer.Typer) else group
+    for name, cmd in click_group.commands.items():
+        if hasattr(cmd, "commands"):
+            yield from _commands(cmd, (*prefix, name))
+        else:
+            yield (*prefix, name), cmd
+
+
+def test_help_keeps_square_brackets():
+    # Rich reads an unescaped [default: ...] as markup and drops it from --help.
+    res = CliRunner().invoke(app, ["train", "--help"], env={"COLUMNS": "300"})
+    assert res.exit_code == 0
+    assert "Context window [default: the whole document for svd" in res.stdout
+    res = CliRunner().invoke(app, ["score", "--help"], env={"COLUMNS": "300"})
+    assert "MODEL_DIR or vectors file [default: bundled model]." in res.stdout
+    # Every help text with a bracket escapes it, so none is lost.
+    for words, cmd in _commands(app):
+        for param in cmd.params:
+            text = getattr(param, "help", None) or ""
+            assert text.count("[") == text.count("\\["), (words, param.name, text)

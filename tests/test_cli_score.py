@@ -145,7 +145,10 @@ def test_mismatched_files_and_empty_reference(model, tmp_path):
     two = tmp_path / "two.txt"
     two.write_text("size\ncount\n")
     res = run("score", "--refs", blank, "--preds", two, "-e", model)
-    assert res.exit_code == 2 and "reference 1 has no tokens" in res.stderr
+    assert res.exit_code == 2 and res.stderr == (
+        f"error: {blank}:2: reference 1 has no tokens (letters or digits); "
+        "remove it or allow empty references (--allow-empty-reference)\n"
+    )
     res = run(
         "score",
         "--refs",
@@ -187,6 +190,16 @@ def test_explain_bad_input(model, tmp_path):
     assert res.exit_code == 2 and "at least one token" in res.stderr
     res = run("explain", "a", "size", "-e", model, "--plot", tmp_path / "x.jpg")
     assert res.exit_code == 2 and "must end in .png" in res.stderr
+
+
+def test_explain_prints_the_tables_before_a_plot_it_cannot_draw(model, tmp_path):
+    png = tmp_path / "p2.png"
+    res = run("explain", "getCount", "zzqx", "-e", model, "--oov", "drop", "--plot", png)
+    assert res.exit_code == 2
+    assert "cosine similarity" in res.stdout and "optimal flow" in res.stdout
+    assert "F1 0.0000" in res.stdout
+    assert res.stderr.startswith("error: nothing to draw: the prediction has no tokens left")
+    assert not png.exists()
 
 
 def test_compare(model, tmp_path):

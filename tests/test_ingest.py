@@ -121,6 +121,16 @@ def test_cli_ingests_a_folder_into_records_and_manifest(project, tmp_path):
     assert {r["source"] for r in records} == {0}
 
 
+def test_cli_ingest_summary_is_singular_for_one(tmp_path):
+    src = tmp_path / "one"
+    src.mkdir()
+    (src / "A.java").write_text("class A { int size() { return 0; } }\n")
+    result = CliRunner().invoke(app, ["ingest", str(src), "-o", str(tmp_path / "c"), "-j", "1"])
+    assert result.exit_code == 0, result.output
+    # It said "1 methods from 1 files".
+    assert result.stdout.startswith("1 method from 1 file (1 parsed, ")
+
+
 def test_manifest_counts_lists_and_hashes(project, tmp_path):
     out = tmp_path / "corpus"
     manifest = ingest([project], out, jobs=1, max_file_mb=0.1, quiet=True)

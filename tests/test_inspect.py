@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -93,6 +94,20 @@ def test_zero_vector_has_no_neighbors():
     for a, b in [("a", "b"), ("b", "a"), ("a", "a")]:
         with pytest.raises(WrdscoreError, match=r"^'a' has a zero vector, so it has no direction$"):
             similarity(emb, a, b)
+
+
+def test_neighbors_leave_out_zero_rows_without_a_warning():
+    # gensim divided the zero row by its norm (RuntimeWarning on stderr) and listed it
+    # with a NaN cosine.
+    vectors = {"get": [1.0, 0.0], "zero": [0.0, 0.0], "put": [0.0, 1.0], "fetch": [0.9, 0.1]}
+    emb = TokenEmbeddings.from_vectors(vectors)
+    without = TokenEmbeddings.from_vectors({t: v for t, v in vectors.items() if t != "zero"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert neighbors(emb, "get", k=5) == neighbors(without, "get", k=5)
+        assert [t for t, _ in neighbors(emb, "get", k=2)] == ["fetch", "put"]
+        # The zero row among the first --top tokens does not shorten the list.
+        assert [t for t, _ in neighbors(emb, "put", k=1, top=3)] == ["get"]
 
 
 def test_cli_similarity_refuses_a_zero_vector(tmp_path):

@@ -132,6 +132,24 @@ def test_wrdscore_on_the_bundled_default_beside_rouge1(tmp_path):
     assert wrd.comparison["mse"].improvement_pct > 0
 
 
+def test_a_baseline_missing_from_the_metrics_is_analysed_first(tmp_path, rouge_report):
+    # `-m rougeL` alone was refused: "the baseline rouge1 must be one of the metrics".
+    res = CliRunner().invoke(
+        app, ["study", "analyze", "--pairs", DATA, "--output", str(tmp_path / "r"), "-m", "rougeL"]
+    )
+    assert res.exit_code == 0, res.output
+    assert "ROUGE-1 F: MSE" in res.stdout and "\nrougeL: MSE" in res.stdout
+    report = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert [m["metric"] for m in report["metrics"]] == ["rouge1", "rougeL"]
+    # The same numbers as naming both.
+    both = analyze_study(tmp_path / "b", pairs=[DATA], metrics=["rouge1", "rougeL"])
+    assert report == json.loads((tmp_path / "b" / "report.json").read_text())
+    assert report["metrics"][0] == rouge_report[1]["metrics"][0]
+    assert both.metrics[1].comparison["mse"].improvement_pct == pytest.approx(
+        report["metrics"][1]["vs_baseline"]["mse"]["improvement_pct"]
+    )
+
+
 def test_each_paper_set_on_its_own_and_left_out(rouge_report):
     analysis, report = rouge_report
     assert [(v.set, v.pairs) for v in analysis.by_set] == [

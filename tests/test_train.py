@@ -191,7 +191,8 @@ def test_svd_token_that_cooccurs_with_nothing_gets_an_exact_zero_vector(tmp_path
 @pytest.mark.parametrize("method", ["svd", "word2vec", "fasttext"])
 def test_train_writes_loadable_model(corpus, tmp_path, method):
     out = tmp_path / method
-    emb = train_embeddings(corpus, method, out, dim=6, epochs=2, seed=1)
+    epochs = {} if method == "svd" else {"epochs": 2}
+    emb = train_embeddings(corpus, method, out, dim=6, seed=1, **epochs)
     meta = json.loads((out / "model.json").read_text())
     assert meta["method"] == method and meta["dim"] == 6 and meta["params"]["seed"] == 1
     assert meta["n_docs"] == len(NAMES) * 3 and meta["vocab_size"] == len(emb)
@@ -216,8 +217,9 @@ def test_train_writes_loadable_model(corpus, tmp_path, method):
 
 @pytest.mark.parametrize("method", ["svd", "word2vec", "fasttext"])
 def test_same_seed_same_vectors(corpus, tmp_path, method):
-    a = train_embeddings(corpus, method, tmp_path / "a", dim=5, epochs=2, seed=7, workers=1)
-    b = train_embeddings(corpus, method, tmp_path / "b", dim=5, epochs=2, seed=7, workers=1)
+    gensim = {} if method == "svd" else {"epochs": 2, "workers": 1}
+    a = train_embeddings(corpus, method, tmp_path / "a", dim=5, seed=7, **gensim)
+    b = train_embeddings(corpus, method, tmp_path / "b", dim=5, seed=7, **gensim)
     np.testing.assert_array_equal(a.kv.vectors, b.kv.vectors)
     assert a.sha == b.sha
     for name in ("vectors.kv", "doc_freq.json"):  # byte-identical files, too
@@ -288,6 +290,26 @@ def test_window_narrows_context(tmp_path):
         ({"method": "svd", "workers": 0}, "--workers must be at least 1, not 0"),
         ({"method": "word2vec", "window": 0}, "--window must be at least 1, not 0"),
         ({"method": "fasttext", "window": -1}, "--window must be at least 1, not -1"),
+        # Options of another method were accepted and silently ignored.
+        (
+            {"method": "word2vec", "weighting": "ppmi"},
+            "^--weighting ppmi only applies to --method svd$",
+        ),
+        (
+            {"method": "fasttext", "weighting": "ppmi"},
+            "^--weighting ppmi only applies to --method svd$",
+        ),
+        ({"method": "svd", "sg": 0}, "^--sg 0 only applies to --method word2vec or fasttext$"),
+        (
+            {"method": "svd", "epochs": 3},
+            "^--epochs 3 only applies to --method word2vec or fasttext$",
+        ),
+        (
+            {"method": "svd", "workers": 2},
+            "^--workers 2 only applies to --method word2vec or fasttext$",
+        ),
+        ({"method": "svd", "bucket": 100}, "^--bucket 100 only applies to --method fasttext$"),
+        ({"method": "word2vec", "bucket": 100}, "^--bucket 100 only applies to --method fasttext$"),
     ],
 )
 def test_bad_parameters(corpus, tmp_path, kwargs, message):
@@ -361,7 +383,27 @@ def test_cli_train_refuses_specialise_options_without_specialise(corpus, tmp_pat
     out = tmp_path / "t"
     result = runner.invoke(app, ["train", str(corpus), "-m", "svd", "-o", str(out), *extra])
     assert result.exit_code == 2, result.output
-    assert result.output.strip().splitlines() == [f"error: {named} only apply with --specialise"]
+    verb = "apply" if len(extra) > 1 else "applies"  # one option "applies"
+    assert result.output.strip().splitlines() == [f"error: {named} only {verb} with --specialise"]
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (
+            ["-m", "word2vec", "--weighting", "ppmi"],
+            "--weighting ppmi only applies to --method svd",
+        ),
+        (["-m", "svd", "--sg", "0"], "--sg 0 only applies to --method word2vec or fasttext"),
+        (["-m", "svd", "--bucket", "100"], "--bucket 100 only applies to --method fasttext"),
+    ],
+)
+def test_cli_train_refuses_options_of_another_method(corpus, tmp_path, extra, message):
+    out = tmp_path / "t"
+    result = runner.invoke(app, ["train", str(corpus), "-o", str(out), *extra])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines() == [f"error: {message}"]
     assert not out.exists()
 
 

@@ -22,7 +22,7 @@ def ingest(
         corpora.DEFAULT_PARSER, help=f"Parser tried first: {' or '.join(corpora.PARSERS)}."
     ),
     jobs: int | None = typer.Option(
-        None, "--jobs", "-j", help="Worker processes [default: number of cores]."
+        None, "--jobs", "-j", help="Worker processes \\[default: number of cores]."
     ),
     scheduler: str | None = typer.Option(
         None,
@@ -53,7 +53,8 @@ def ingest(
     )
     c = manifest["counts"]
     typer.echo(
-        f"{c['methods']:,} methods from {c['files_seen']:,} files "
+        f"{c['methods']:,} method{'' if c['methods'] == 1 else 's'} from "
+        f"{c['files_seen']:,} file{'' if c['files_seen'] == 1 else 's'} "
         f"({c['files_parsed']:,} parsed, {c['files_fallen_back']:,} by the fallback parser, "
         f"{c['files_failed']:,} failed, "
         f"{c['files_skipped_size'] + c['files_skipped_binary']:,} skipped) "
@@ -78,7 +79,7 @@ def corpus_stats(
 def corpus_pairs(
     corpus_dir: Path = typer.Argument(..., help="Corpus folder written by `wrdscore ingest`."),
     kind: str | None = typer.Option(
-        None, "--kind", help="contrast, synonym or abbreviation [default: all three]."
+        None, "--kind", help="contrast, synonym or abbreviation \\[default: all three]."
     ),
     output: Path | None = typer.Option(
         None, "--output", "-o", help="Write a pairs.tsv file instead of printing."

@@ -43,7 +43,7 @@ def train(
     window: int | None = typer.Option(
         None,
         "--window",
-        help="Context window [default: the whole document for svd on names or summaries, "
+        help="Context window \\[default: the whole document for svd on names or summaries, "
         "2 otherwise].",
     ),
     min_count: int = typer.Option(1, "--min-count", help="Drop tokens rarer than this."),
@@ -78,7 +78,7 @@ def train(
         "(tcp://host:8786) or 'local'.",
     ),
     jobs: int | None = typer.Option(
-        None, "--jobs", "-j", help="Workers of --scheduler local [default: number of cores]."
+        None, "--jobs", "-j", help="Workers of --scheduler local \\[default: number of cores]."
     ),
 ) -> None:
     """Train sub-token embeddings on a corpus and save them as a MODEL_DIR."""
@@ -196,7 +196,9 @@ def specialise(
         "counter-fitting", "--method", "-m", help="counter-fitting or attract-repel."
     ),
     seed: int = typer.Option(0, "--seed", help="Shuffling seed (attract-repel)."),
-    name: str | None = typer.Option(None, "--name", help="Label [default: model name + -cf/-ar]."),
+    name: str | None = typer.Option(
+        None, "--name", help="Label \\[default: model name + -cf/-ar]."
+    ),
     curated: bool = CURATED_OPTION,
     confirm: bool = CONFIRM_OPTION,
     inflect: bool = INFLECT_OPTION,

@@ -27,7 +27,7 @@ def score(
     refs: Path = typer.Option(..., "--refs", help="References: one item per line, or .jsonl."),
     preds: Path = typer.Option(..., "--preds", help="Predictions, same number of items."),
     embeddings: str | None = typer.Option(
-        None, "--embeddings", "-e", help="MODEL_DIR or vectors file [default: bundled model]."
+        None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
     ),
     metric: list[str] = typer.Option(
         ["wrd"], "--metric", "-m", help="Metric name; repeat for one column each."
@@ -127,7 +127,7 @@ def explain(
     reference: str = typer.Argument(..., help="True name, e.g. getUserName or 'get user name'."),
     prediction: str = typer.Argument(..., help="Predicted name."),
     embeddings: str | None = typer.Option(
-        None, "--embeddings", "-e", help="MODEL_DIR or vectors file [default: bundled model]."
+        None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
     ),
     weights: str = typer.Option("norm", "--weights", help="norm, norm*idf, idf or uniform."),
     clip: bool = typer.Option(True, "--clip/--no-clip", help="Clip cosines at 0 in P and R."),
@@ -149,8 +149,8 @@ def explain(
         raise WrdscoreError(f"--plot {plot} must end in .png")
     scorer = WRDScore(embeddings, weights=weights, clip=clip, oov=oov, centering=centering)
     t = scorer.transport(reference, prediction)
-    if plot is not None:
-        plot_transport(t, plot)
+    # The tables are printed before the plot is drawn: a pair the plot refuses (a side
+    # --oov drop emptied) still shows its tables, and the error line follows them.
     if fmt == "json":
         out = {
             "reference_tokens": t.ref_tokens,
@@ -165,12 +165,14 @@ def explain(
             "signature": scorer.signature,
         }
         typer.echo(json.dumps(out, indent=2))
-        return
-    console = Console()
-    for table in transport_tables(t):
-        console.print(table)
-    console.print(f"precision {t.precision:.4f}  recall {t.recall:.4f}  F1 {t.f1:.4f}")
-    console.print(scorer.signature, highlight=False, soft_wrap=True)
+    else:
+        console = Console()
+        for table in transport_tables(t):
+            console.print(table)
+        console.print(f"precision {t.precision:.4f}  recall {t.recall:.4f}  F1 {t.f1:.4f}")
+        console.print(scorer.signature, highlight=False, soft_wrap=True)
+    if plot is not None:
+        plot_transport(t, plot)
 
 
 def compare(
@@ -180,7 +182,7 @@ def compare(
     ),
     metric: str = typer.Option("wrd", "--metric", "-m", help="The metric to compare on."),
     embeddings: str | None = typer.Option(
-        None, "--embeddings", "-e", help="MODEL_DIR or vectors file [default: bundled model]."
+        None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
     ),
     oov: str = typer.Option("zero", "--oov", help="Unseen tokens: zero, drop or subword."),
     centering: str = typer.Option("none", "--centering", help="none, dimension, ... batch."),

@@ -105,7 +105,8 @@ def neighbors(
     frequent ones. FastText gives rare tokens vectors made largely of their character
     n-grams, so on the bundled model the nearest tokens to ``size`` are spellings that
     contain it (``sizet``, ``ksize``, ``vsize``); among the 5,000 commonest tokens they are
-    ``capacity``, ``lengths``, ``sizes``, ``length``.
+    ``capacity``, ``lengths``, ``sizes``, ``length``. Tokens with a zero vector have no
+    direction and are never neighbours.
 
     Examples
     --------
@@ -123,5 +124,13 @@ def neighbors(
     query = identifier_vector(emb, identifier)
     _check_direction(identifier, query.vector)
     own = set(query.tokens)
-    found = emb.kv.most_similar(positive=[query.vector], topn=k + len(own), restrict_vocab=top)
-    return [(tok, float(sim)) for tok, sim in found if tok not in own][:k]
+    # Zero rows (svd tokens that co-occurred with nothing) have no direction: gensim's
+    # normalising divides them by 0 (a RuntimeWarning) and ranks them with a NaN cosine.
+    # They are left out, and asked for on top of k so the list stays k long.
+    rows = emb.kv.vectors if top is None else emb.kv.vectors[:top]
+    zero = {emb.kv.index_to_key[i] for i in np.flatnonzero(~rows.any(axis=1))}
+    with np.errstate(invalid="ignore", divide="ignore"):
+        found = emb.kv.most_similar(
+            positive=[query.vector], topn=k + len(own | zero), restrict_vocab=top
+        )
+    return [(tok, float(sim)) for tok, sim in found if tok not in own | zero][:k]

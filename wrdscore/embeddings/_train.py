@@ -20,6 +20,7 @@ from wrdscore.corpora import Corpus, open_corpus
 from wrdscore.embeddings._cooccurrence import WEIGHTINGS, check_window, ppmi, svd_embeddings
 from wrdscore.embeddings._gensim import (
     DEFAULT_WINDOW,
+    GENSIM_METHODS,
     check_seed,
     check_sg,
     check_workers,
@@ -218,7 +219,10 @@ def train_embeddings(
     min_count : int
         Tokens rarer than this get no vector (document frequencies keep them all).
     epochs, workers : int
-        gensim only. ``workers=1`` makes training deterministic.
+        gensim only. ``workers=1`` makes training deterministic. An option of
+        another method than ``method`` (``epochs``, ``workers``, ``sg`` for ``svd``;
+        ``weighting`` for the gensim methods; ``bucket`` for all but ``fasttext``) is
+        refused unless it keeps its default, rather than silently ignored.
     seed : int
         Random seed (SVD start vector, gensim initialisation).
     text : str
@@ -295,6 +299,19 @@ def train_embeddings(
     check_seed(seed)
     check_window(window)
     check_workers(workers)  # refused for svd too, where it is unused, as nonsense
+    # Options of another method than the one chosen would be ignored silently; as with
+    # the --specialise options below, only values other than the defaults can be told
+    # apart from "not given".
+    defaults = train_embeddings.__kwdefaults__ or {}
+    for flag, key, value, applies in (
+        ("--weighting", "weighting", weighting, ("svd",)),
+        ("--sg", "sg", sg, GENSIM_METHODS),
+        ("--epochs", "epochs", epochs, GENSIM_METHODS),
+        ("--workers", "workers", workers, GENSIM_METHODS),
+        ("--bucket", "bucket", bucket, ("fasttext",)),
+    ):
+        if method not in applies and value != defaults[key]:
+            raise WrdscoreError(f"{flag} {value} only applies to --method {' or '.join(applies)}")
     # Options of the specialisation step set without it would be dropped silently; only
     # values other than the defaults can be told apart from "not given".
     unused = [
@@ -311,7 +328,8 @@ def train_embeddings(
         if is_set
     ]
     if unused and not specialise:
-        raise WrdscoreError(f"{', '.join(unused)} only apply with --specialise")
+        verb = "applies" if len(unused) == 1 else "apply"
+        raise WrdscoreError(f"{', '.join(unused)} only {verb} with --specialise")
     if specialise and specialise_method not in SPECIALISE_METHODS:
         raise WrdscoreError(
             f"unknown --specialise-method {specialise_method!r}; choose one of "

@@ -139,16 +139,19 @@ def analyze_study(
     or ``"wrdscore-paper"``: the paper's ratings shipped in the package).
     ``oov`` is the unseen-token policy of the embedding metrics; ``rescale`` rescales
     them against their baselines (see :class:`~wrdscore.metrics.EmbeddingMetric`).
+    A ``baseline`` missing from ``metrics`` is analysed too, before them.
 
     Returns
     -------
     Analysis
         What ``report.md`` and ``report.json`` in ``output`` show.
     """
+    if baseline is not None and baseline not in metrics:
+        # The baseline is what the others are compared with: analysed first, as it is
+        # by default, rather than refused.
+        metrics = [baseline, *metrics]
     check_metrics(metrics)
     check_seed(seed)
-    if baseline is not None and baseline not in metrics:
-        raise WrdscoreError(f"the baseline {baseline} must be one of the metrics analysed")
     check_output_dir(output, force)
     if (study is None) == (not pairs):
         raise WrdscoreError("give either --study with --ratings, or --pairs")

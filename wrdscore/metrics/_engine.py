@@ -291,7 +291,9 @@ def flatten(
                     f"{group.index([]) + 1} of {len(group)}"
                 )
                 raise ItemError(
-                    "reference", offset + i, f"{what}; remove it or allow empty references"
+                    "reference",
+                    offset + i,
+                    f"{what}; remove it or allow empty references (--allow-empty-reference)",
                 )
 
     # Flatten (alternative, prediction) pairs with both sides non-empty into one
