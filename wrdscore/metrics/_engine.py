@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import itertools
 import math
 import os
 import signal
@@ -130,13 +131,18 @@ def _check_text_sizes(
 ) -> None:
     for side, items in (("prediction", predictions), ("reference", references)):
         # Lengths at C speed first: the loop below runs only when some item is too long,
-        # is a token list (whose len counts tokens, not characters) or has no length (a
-        # bad item, reported later).
+        # holds alternatives or has no length (a bad item, reported later).
         with contextlib.suppress(TypeError):
-            if max(map(len, items), default=0) <= MAX_CHARS and all(
-                type(item) is str for item in items
-            ):
+            most = max(map(len, items), default=0)
+            if most <= MAX_CHARS and set(map(type, items)) <= {str}:
                 continue
+            # Token lists (their len counts tokens): no item's text is longer than its
+            # len times the longest piece plus a space (a string's pieces are its
+            # characters). A per-item loop cost 1.5 s on a million pairs.
+            if set(map(type, itertools.chain.from_iterable(items))) <= {str}:
+                longest = max(map(len, itertools.chain.from_iterable(items)), default=0)
+                if most * (longest + 1) <= MAX_CHARS:
+                    continue
         for i, item in enumerate(items):
             size = _characters(item)
             if size > MAX_CHARS:
@@ -277,7 +283,9 @@ def flatten(
         preds,
         alts or ([t] for t in plain),
         offset,
-        None if alts is not None else distinct,
+        # Without alternatives every token list is a prediction or a plain reference:
+        # their lengths at C speed spare the per-item loop (0.15 s on 100,000 pairs).
+        None if alts is not None else distinct if distinct is not None else [*preds, *plain],
     )
     if not allow_empty_reference and (alts is not None or not all(single)):
         for i, group in enumerate(alts or ([t] for t in plain)):
