@@ -258,7 +258,7 @@ def summary_lines(analysis: Analysis) -> list[str]:
     for m in analysis.metrics:
         mse, mae = m.errors["mse"], m.errors["mae"]
         vs = m.comparison["mse"].improvement_pct if m.comparison else None
-        better = "" if vs is None else f", {vs:+.2f}% MSE vs {analysis.baseline}"
+        better = "" if vs is None else f", {_than(vs, analysis.baseline)}"
         lines.append(
             f"{m.metric.label}: MSE {mse.mean:.4f} [{mse.low:.4f}, {mse.high:.4f}], "
             f"MAE {mae.mean:.4f} [{mae.low:.4f}, {mae.high:.4f}]{better}"
@@ -285,11 +285,17 @@ def summary_lines(analysis: Analysis) -> list[str]:
             if m.comparison:
                 c = m.comparison["mse"]
                 row += (
-                    f"  {c.improvement_pct:+.2f}% MSE vs {analysis.baseline} "
+                    f"  {_than(c.improvement_pct, analysis.baseline)} "
                     f"(paired t p {_p(c.p_paired_t)})"
                 )
             lines.append(row)
     return lines
+
+
+def _than(improvement_pct: float, baseline: str | None) -> str:
+    """``MSE 28.72% lower than rouge1``: a signed "+28.72% MSE" read as a rise."""
+    direction = "lower" if improvement_pct >= 0 else "higher"
+    return f"MSE {abs(improvement_pct):.2f}% {direction} than {baseline}"
 
 
 def write_report(
