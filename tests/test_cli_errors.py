@@ -111,3 +111,18 @@ def test_help_keeps_square_brackets():
         for param in cmd.params:
             text = getattr(param, "help", None) or ""
             assert text.count("[") == text.count("\\["), (words, param.name, text)
+
+
+def test_python_dash_m_runs_the_same_command_line():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-m", "wrdscore", "--version"],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0 and done.stdout.startswith("wrdscore ")

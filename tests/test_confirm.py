@@ -166,7 +166,8 @@ def test_cli_specialise_reports_and_records_confirmation(corpus, tmp_path):
     meta = json.loads((out / "model.json").read_text())["specialise"]
     confirm = meta["confirm"]
     line = f"{confirm['synonyms_dropped']} mined synonyms dropped as unrelated"
-    assert line in result.output
+    # Three decimals: a threshold of 0.9953 printed as "1.00" hid how close it is.
+    assert f"{line} (cosine < {confirm['threshold']:.3f})" in result.output
     # pairs.tsv holds what was used: the dropped pairs are not in it.
     used = {f"{p.a}/{p.b}" for p in read_pairs(out / "pairs.tsv") if p.kind == "synonym"}
     assert not used & set(confirm["dropped"])

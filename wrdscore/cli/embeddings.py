@@ -183,7 +183,7 @@ def _specialised_line(special: dict[str, Any]) -> str:
     if confirm and confirm["threshold"] is not None:
         line += (
             f"; {confirm['synonyms_dropped']} mined synonyms dropped as unrelated "
-            f"(cosine < {confirm['threshold']:.2f})"
+            f"(cosine < {confirm['threshold']:.3f})"
         )
     return line
 
