@@ -51,7 +51,7 @@ from scipy.stats import rankdata
 from wrdscore import get_metric
 from wrdscore.corpora import open_corpus, split_identifier
 from wrdscore.embeddings import MiningSettings
-from wrdscore.embeddings._constraints import _iter_files, _Miner
+from wrdscore.embeddings._constraints import _mined
 from wrdscore.errors import WrdscoreError
 
 Name = tuple[str, ...]
@@ -73,9 +73,7 @@ def code_pairs(corpus_dir: str) -> tuple[list[tuple[Name, Name]], list[tuple[Nam
 
     # The miner's own summary counting: normalised, at least min_summary_words, and
     # forgotten as boilerplate once written on more than max_summary_names names.
-    miner = _Miner(s)
-    for file_records in _iter_files(kept()):
-        miner.add_file(file_records)
+    miner = _mined(kept(), s)
     summaries = miner.summaries.values()
     alike: set[tuple[Name, Name]] = set()
     for names in summaries:

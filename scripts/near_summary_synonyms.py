@@ -52,7 +52,7 @@ from wrdscore.embeddings import (
     confirm_synonyms,
     load_embeddings,
 )
-from wrdscore.embeddings._constraints import _iter_files, _Miner, _substitution
+from wrdscore.embeddings._constraints import _mined, _Miner, _substitution
 from wrdscore.errors import WrdscoreError
 
 RULES = ("any", "own-class")
@@ -76,29 +76,22 @@ def _names_own_difference(words: tuple[str, str], pair: tuple[str, str]) -> bool
     return any(w[:4] == t[:4] for w in words for t in pair)
 
 
-def near_candidates(
-    records: Iterable[dict[str, Any]], rule: str, settings: MiningSettings | None = None
-) -> dict[tuple[str, str], Candidate]:
-    """Candidate synonym pairs from nearly-identical summaries, under ``rule``.
+@dataclass
+class SummaryIndex:
+    """One mining pass, and its summaries grouped by the words around each word."""
 
-    Examples
-    --------
-    >>> def rec(name, cls, summary):
-    ...     return {"name": name, "tokens": split_identifier(name), "type": cls,
-    ...             "path": f"{cls}.java", "summary": summary}
-    >>> recs = [rec("getLength", "Sequence", "Returns the length of the sequence."),
-    ...         rec("getSize", "List", "Returns the length of the list."),
-    ...         rec("getLength", "Chain", "Returns the number of links in the chain."),
-    ...         rec("getSize", "Queue", "Returns the number of links in the queue.")]
-    >>> found = near_candidates(recs, "own-class")
-    >>> [(pair, len(c.summary_pairs)) for pair, c in found.items()]
-    [(('length', 'size'), 2)]
-    """
-    if rule not in RULES:
-        raise ValueError(f"rule must be one of {RULES}, not {rule!r}")
-    miner = _Miner(settings or MiningSettings())
-    for file_records in _iter_files(records):
-        miner.add_file(file_records)
+    miner: _Miner
+    texts: list[tuple[list[str], dict[tuple[str, ...], set[int]]]]
+    class_words: list[set[str]]
+    groups: list[list[tuple[int, int]]]
+
+
+def summary_index(
+    records: Iterable[dict[str, Any]], settings: MiningSettings | None = None
+) -> SummaryIndex:
+    """Mine ``records`` once and group their summaries that differ in one word (for
+    :func:`near_candidates`, whatever its rule)."""
+    miner = _mined(records, settings or MiningSettings())
     texts = [(key.split(), names) for key, names in miner.summaries.items() if names]
     class_words = [set(split_identifier(name.split(".")[-1])) for name in miner.type_names]
 
@@ -114,12 +107,35 @@ def near_candidates(
     order = np.argsort(key_array, kind="stable")
     starts = np.flatnonzero(np.r_[True, key_array[order][1:] != key_array[order][:-1]])
     ends = np.r_[starts[1:], len(order)]
+    groups = [
+        [(ids[k], places[k]) for k in order[start:end]]
+        for start, end in zip(starts, ends, strict=True)
+        if 2 <= end - start <= MAX_GROUP
+    ]
+    return SummaryIndex(miner, texts, class_words, groups)
 
+
+def near_candidates(index: SummaryIndex, rule: str) -> dict[tuple[str, str], Candidate]:
+    """Candidate synonym pairs from nearly-identical summaries, under ``rule``.
+
+    Examples
+    --------
+    >>> def rec(name, cls, summary):
+    ...     return {"name": name, "tokens": split_identifier(name), "type": cls,
+    ...             "path": f"{cls}.java", "summary": summary}
+    >>> recs = [rec("getLength", "Sequence", "Returns the length of the sequence."),
+    ...         rec("getSize", "List", "Returns the length of the list."),
+    ...         rec("getLength", "Chain", "Returns the number of links in the chain."),
+    ...         rec("getSize", "Queue", "Returns the number of links in the queue.")]
+    >>> found = near_candidates(summary_index(recs), "own-class")
+    >>> [(pair, len(c.summary_pairs)) for pair, c in found.items()]
+    [(('length', 'size'), 2)]
+    """
+    if rule not in RULES:
+        raise ValueError(f"rule must be one of {RULES}, not {rule!r}")
+    miner, texts, class_words = index.miner, index.texts, index.class_words
     found: dict[tuple[str, str], Candidate] = {}
-    for start, end in zip(starts, ends, strict=True):
-        if not 2 <= end - start <= MAX_GROUP:
-            continue
-        group = [(ids[k], places[k]) for k in order[start:end]]
+    for group in index.groups:
         for (s1, i1), (s2, i2) in itertools.combinations(group, 2):
             words1, names1 = texts[s1]
             words2, names2 = texts[s2]
@@ -192,9 +208,10 @@ def main() -> None:
     try:
         corpus = open_corpus(args.corpus)
         kv = load_embeddings(args.model).kv
+        index = summary_index(corpus.iter_methods())  # one pass for every rule
         for rule in args.rule or RULES:
             print(f"== {rule}")
-            report(near_candidates(corpus.iter_methods(), rule), kv, args.top)
+            report(near_candidates(index, rule), kv, args.top)
     except WrdscoreError as exc:
         sys.exit(f"error: {exc}")
 

@@ -153,9 +153,7 @@ def test_streamed_cooccurrence_equals_the_whole_matrix(docs, window, min_count):
     assert stats.vocab == encoded.vocab and stats.counts.tolist() == encoded.counts.tolist()
     assert stats.doc_freq == document_frequencies(encoded) and stats.n_docs == encoded.n_docs
     pruned = encoded.prune(min_count)
-    streamed = streamed_cooccurrence(
-        docs, pruned.vocab, pruned.counts, window, chunk_tokens=3
-    ).toarray()
+    streamed = streamed_cooccurrence(docs, pruned.vocab, window, chunk_tokens=3).toarray()
     np.testing.assert_array_equal(streamed, cooccurrence_matrix(pruned, window).toarray())
 
 

@@ -10,7 +10,12 @@ from typing import Any, NamedTuple
 
 from wrdscore.corpora._defaults import PARSERS
 from wrdscore.corpora._javalang import extract_javalang
-from wrdscore.corpora._scope import MethodFound, ParseFailure
+from wrdscore.corpora._scope import (
+    MethodFound,
+    ParseFailure,
+    lf_line_breaks,
+    lf_line_breaks_bytes,
+)
 from wrdscore.corpora._tokenize import split_identifier
 from wrdscore.corpora._treesitter import extract_treesitter
 
@@ -116,6 +121,8 @@ def extract_file(data: bytes, parser: str = "tree-sitter", fallback: bool = True
         non_utf8 = True
     if text.startswith("\ufeff"):
         text, data = text[1:], data[3:]
+    # Once for both parsers: Java ends lines at CR, LF or CRLF; the parsers count LFs.
+    text, data = lf_line_breaks(text), lf_line_breaks_bytes(data)
 
     methods, failure = _run(parser, data, text)
     if failure is None:

@@ -16,8 +16,6 @@ from wrdscore.corpora._scope import (
     CONSTRUCTOR,
     MethodFound,
     ParseFailure,
-    lf_line_breaks,
-    lf_line_breaks_bytes,
 )
 
 _NAMED = (
@@ -150,7 +148,8 @@ def extract_javalang(
     Parameters
     ----------
     text : str
-        The Java source (lines may end in CR, LF or CRLF).
+        The Java source (lines ending in LF or CRLF: :func:`extract_file` has made
+        lone CRs LFs).
     data : bytes, optional
         ``text`` encoded as UTF-8, if the caller has it.
 
@@ -167,9 +166,6 @@ def extract_javalang(
     >>> [(m.name, m.type, m.line) for m in methods], failure
     ([('getX', 'A', 1)], None)
     """
-    text = lf_line_breaks(text)
-    if data is not None:
-        data = lf_line_breaks_bytes(data)
     try:
         unit = javalang.parse.parse(text)
         found = [(_scope(path), node) for path, node in unit.filter(jt.MethodDeclaration)]

@@ -14,7 +14,6 @@ from wrdscore.corpora._scope import (
     CONSTRUCTOR,
     MethodFound,
     ParseFailure,
-    lf_line_breaks_bytes,
 )
 
 _LANGUAGE = Language(tree_sitter_java.language())
@@ -131,7 +130,8 @@ def extract_treesitter(source: bytes) -> tuple[list[MethodFound], ParseFailure |
     Parameters
     ----------
     source : bytes
-        UTF-8 Java source (lines may end in CR, LF or CRLF).
+        UTF-8 Java source (lines ending in LF or CRLF: :func:`extract_file` has made
+        lone CRs LFs).
 
     Returns
     -------
@@ -147,7 +147,6 @@ def extract_treesitter(source: bytes) -> tuple[list[MethodFound], ParseFailure |
     >>> [(m.name, m.type, m.line) for m in methods], failure
     ([('getX', 'A', 1)], None)
     """
-    source = lf_line_breaks_bytes(source)
     tree = warm_up().parse(source)
     root = tree.root_node
     captures = QueryCursor(_METHODS).captures(root).get("method", [])

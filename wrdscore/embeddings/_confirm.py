@@ -167,6 +167,7 @@ def confirm_synonyms(
     unit, norms = unit_rows(np.asarray(kv.vectors, dtype=np.float64))
     threshold = _threshold(unit, norms, quantile, seed=0)
     dropped = [p for p in checkable if float(unit[index[p.a]] @ unit[index[p.b]]) < threshold]
-    kept = [p for p in constraints.synonym if p not in dropped]
+    drop = set(dropped)  # MinedPair is frozen, so hashable
+    kept = [p for p in constraints.synonym if p not in drop]
     confirmed = dataclasses.replace(constraints, synonym=kept)
     return confirmed, Confirmation(quantile, threshold, mined_kept - len(dropped), dropped)

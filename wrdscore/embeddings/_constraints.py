@@ -511,6 +511,14 @@ def _iter_files(records: Iterable[dict[str, Any]]) -> Iterator[list[dict[str, An
         yield current
 
 
+def _mined(records: Iterable[dict[str, Any]], settings: MiningSettings) -> _Miner:
+    """The miner after one pass over ``records``, a file's methods at a time."""
+    miner = _Miner(settings)
+    for file_records in _iter_files(records):
+        miner.add_file(file_records)
+    return miner
+
+
 def mine_records(
     records: Iterable[dict[str, Any]], settings: MiningSettings | None = None
 ) -> Constraints:
@@ -528,9 +536,7 @@ def mine_records(
     [('get', 'set', 3), ('name', 'size', 3)]
     """
     s = settings or MiningSettings()
-    miner = _Miner(s)
-    for file_records in _iter_files(records):
-        miner.add_file(file_records)
+    miner = _mined(records, s)
 
     # Each rule keeps a pair on its own evidence; a pair kept by both sums the two.
     # Copied Javadoc or code (a setter documented like its getter) makes contrasts

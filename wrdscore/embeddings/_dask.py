@@ -128,8 +128,7 @@ def partition_cooccurrence(
     part: Partition, text: str, index: dict[str, int], window: int | None
 ) -> sp.csr_matrix:
     """Worker task: co-occurrence counts of one partition's documents, pruned to ``index``."""
-    counts = np.zeros(len(index), dtype=np.int64)  # not used by the counting
-    return streamed_cooccurrence(_docs(part, text), list(index), counts, window)
+    return streamed_cooccurrence(_docs(part, text), list(index), window)
 
 
 def add_matrices(*matrices: sp.csr_matrix) -> sp.csr_matrix:

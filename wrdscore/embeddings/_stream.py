@@ -226,7 +226,6 @@ def _encoded_chunks(
 def streamed_cooccurrence(
     documents: Iterable[list[str]],
     vocab: list[str],
-    counts: np.ndarray,
     window: int | None,
     chunk_tokens: int = _CHUNK_TOKENS,
 ) -> sp.csr_matrix:
@@ -240,8 +239,7 @@ def streamed_cooccurrence(
     Examples
     --------
     >>> docs = [["get", "user", "name"], ["get", "x", "name"]]
-    >>> m = streamed_cooccurrence(docs, ["get", "name", "user"], np.array([2, 2, 1]), None,
-    ...                           chunk_tokens=1)
+    >>> m = streamed_cooccurrence(docs, ["get", "name", "user"], None, chunk_tokens=1)
     >>> m.toarray().tolist()
     [[0.0, 2.0, 1.0], [2.0, 0.0, 1.0], [1.0, 1.0, 0.0]]
     """
@@ -249,6 +247,7 @@ def streamed_cooccurrence(
     index = {t: i for i, t in enumerate(vocab)}
     n = len(vocab)
     total = sp.csr_matrix((n, n))
+    counts = np.zeros(n, dtype=np.int64)  # TokenDocuments needs them; counting does not
     for ids, lengths in _encoded_chunks(documents, index, chunk_tokens):
         chunk = TokenDocuments(
             vocab=vocab,

@@ -136,7 +136,7 @@ def _train_here(
     stats = _check_not_empty(document_stats(docs), corpus, text)
     if method == "svd":
         vocab, counts = _frequent(stats, min_count)
-        matrix = streamed_cooccurrence(docs, vocab, counts, window)
+        matrix = streamed_cooccurrence(docs, vocab, window)
         kv = _svd_vectors(vocab, counts, matrix, **options)
     else:
         kv = train_gensim(docs, method, window=window, min_count=min_count, stats=stats, **options)
@@ -156,7 +156,6 @@ def _train_on_cluster(
     from wrdscore.corpora._dask import Cluster
     from wrdscore.embeddings import _dask
 
-    check_window(window)
     with Cluster(scheduler, jobs or len(os.sched_getaffinity(0))) as cluster:
         parts = _dask.partitions(corpus, cluster.threads())
         stats = _check_not_empty(_dask.token_stats(cluster, parts, text, corpus), corpus, text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -381,7 +382,7 @@ class TokenEmbeddings:
             self._sha = _sha(self._keys, self._vectors, self._ngrams)
         return self._sha
 
-    @property
+    @functools.cached_property
     def df_sha(self) -> str:
         """8 hex digits of SHA-256 over the document frequencies and ``n_docs`` (what IDF
         weights read), ``none`` without them; in the signature of metrics that use IDF."""
@@ -392,7 +393,7 @@ class TokenEmbeddings:
         h.update("\n".join(f"{t}\t{c}" for t, c in sorted(doc_freq.items())).encode("utf-8"))
         return h.hexdigest()[:8]
 
-    @property
+    @functools.cached_property
     def counts_sha(self) -> str:
         """8 hex digits of SHA-256 over the token counts (what corpus centering weights
         by), ``none`` without them."""
