@@ -40,9 +40,6 @@ def _temp_file(target: Path) -> str:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
         raise _cannot_write(target, exc) from None
-    # mkstemp makes the file private (0600); the output gets the mode any new file
-    # would, so models, corpora and studies stay readable by whom the umask allows.
-    os.fchmod(fd, 0o666 & ~_umask())
     os.close(fd)
     return tmp
 
@@ -65,7 +62,6 @@ def _temp_dir(target: Path, force: bool, suffix: str) -> Path:
         tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=suffix, dir=target.parent))
     except OSError as exc:
         raise _cannot_write(target, exc) from None
-    tmp.chmod(0o777 & ~_umask())  # mkdtemp's 0700, as for files above
     return tmp
 
 
@@ -137,6 +133,9 @@ def atomic_write(
     if "b" not in mode:
         open_kwargs.setdefault("encoding", "utf-8")
     tmp = _temp_file(target)
+    # mkstemp makes the file private (0600); the output gets the mode any new file
+    # would, so models, corpora and studies stay readable by whom the umask allows.
+    os.chmod(tmp, 0o666 & ~_umask())
     try:
         with open(tmp, mode, **open_kwargs) as fh:
             yield fh
@@ -179,6 +178,7 @@ def atomic_dir(path: str | os.PathLike[str], force: bool = False) -> Iterator[Pa
     """
     target = Path(path)
     tmp = _temp_dir(target, force, ".partial")
+    tmp.chmod(0o777 & ~_umask())  # mkdtemp's 0700, as for files above
     try:
         yield tmp
         if target.exists() and not force:

@@ -127,14 +127,23 @@ class FlatBatch:
 
 
 def _check_text_sizes(
-    references: list[Reference], predictions: list[Prediction], offset: int
+    references: list[Reference],
+    predictions: list[Prediction],
+    offset: int,
+    kinds: tuple[set[type], set[type]],
 ) -> None:
-    for side, items in (("prediction", predictions), ("reference", references)):
+    """``kinds``: the types of the references' and of the predictions' items (flatten
+    needs them too, so they are found once)."""
+    ref_kinds, pred_kinds = kinds
+    for side, items, item_kinds in (
+        ("prediction", predictions, pred_kinds),
+        ("reference", references, ref_kinds),
+    ):
         # Lengths at C speed first: the loop below runs only when some item is too long,
         # holds alternatives or has no length (a bad item, reported later).
         with contextlib.suppress(TypeError):
             most = max(map(len, items), default=0)
-            if most <= MAX_CHARS and set(map(type, items)) <= {str}:
+            if most <= MAX_CHARS and item_kinds <= {str}:
                 continue
             # Token lists (their len counts tokens): no item's text is longer than its
             # len times the longest piece plus a space (a string's pieces are its
@@ -223,7 +232,8 @@ def flatten(
         )
     if n == 0:
         raise WrdscoreError("nothing to score: no pairs given")
-    _check_text_sizes(references, predictions, offset)
+    kinds = set(map(type, references)), set(map(type, predictions))
+    _check_text_sizes(references, predictions, offset, kinds)
     # Strings and token lists, by far the common cases, go straight to the splitter,
     # once per distinct item: equal items then share one token list (metrics must
     # not modify them), which also lets metrics deduplicate cheaply.
@@ -239,7 +249,7 @@ def flatten(
         return found
 
     try:
-        if set(map(type, predictions)) | set(map(type, references)) == {str}:
+        if kinds[0] | kinds[1] == {str}:
             # Only strings (every file read by `wrdscore score`): split each distinct
             # one once, then look every item up at C speed.
             new = set(references)

@@ -22,7 +22,7 @@ from wrdscore.metrics.base import EmbeddingMetric, TokenBatch, Tokens
 ROUNDING = 1e-12
 
 
-def snap_to_one(values: FloatArray | np.float64) -> FloatArray:
+def snap_to_one(values: FloatArray) -> FloatArray:
     """Similarities with the rounding of a name compared with itself taken off.
 
     A unit vector's dot product with itself, or a normalised similarity of a name with
@@ -30,7 +30,7 @@ def snap_to_one(values: FloatArray | np.float64) -> FloatArray:
     names score exactly 1, every value within ``ROUNDING`` = 1e-12 of 1 is set to 1.
     Vectors that close are one direction for any purpose: float32 vectors cannot tell
     them apart. Values further from 1 are kept, above 1 too (``trwmd`` exceeds 1 when a
-    name repeats near-identical tokens). One similarity (a float64) gives a 0-d array.
+    name repeats near-identical tokens). :func:`snap_one` does the same to one value.
 
     Examples
     --------
@@ -38,6 +38,17 @@ def snap_to_one(values: FloatArray | np.float64) -> FloatArray:
     [1.0, 1.0, 0.5, 1.1]
     """
     return np.where(np.abs(values - 1.0) <= ROUNDING, 1.0, values)
+
+
+def snap_one(value: float) -> float:
+    """:func:`snap_to_one` of a single similarity.
+
+    Examples
+    --------
+    >>> snap_one(1.0000000000000002), snap_one(0.5)
+    (1.0, 0.5)
+    """
+    return 1.0 if abs(value - 1.0) <= ROUNDING else value
 
 
 @dataclass

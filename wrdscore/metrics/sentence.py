@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from wrdscore.metrics._centering import FloatArray, unit_rows
-from wrdscore.metrics._pairs import SimilarityMetric, snap_to_one
+from wrdscore.metrics._pairs import SimilarityMetric, snap_one, snap_to_one
 from wrdscore.metrics.base import register
 
 
@@ -30,7 +30,7 @@ def sbert(x: FloatArray, y: FloatArray) -> float:
         return 0.0
     mx, my = unit_rows(x).mean(axis=0), unit_rows(y).mean(axis=0)
     denom = float(np.linalg.norm(mx) * np.linalg.norm(my))
-    return float(snap_to_one(np.float64(mx @ my) / denom)) if denom > 0 else 0.0
+    return snap_one(float(mx @ my) / denom) if denom > 0 else 0.0
 
 
 def cka(x: FloatArray, y: FloatArray) -> float:
@@ -70,7 +70,7 @@ def cka(x: FloatArray, y: FloatArray) -> float:
     denom = float(np.linalg.norm(a @ a.T) * np.linalg.norm(b @ b.T))
     if denom <= 0:
         return 0.0
-    return float(snap_to_one(np.float64(np.linalg.norm(b @ a.T) ** 2 / denom)))
+    return snap_one(float(np.linalg.norm(b @ a.T) ** 2) / denom)
 
 
 def _sbert_many(x: FloatArray, y: FloatArray) -> FloatArray:

@@ -23,7 +23,7 @@ import numpy as np
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import FloatArray, cosine_matrix, unit_rows
-from wrdscore.metrics._pairs import SimilarityMetric, snap_to_one
+from wrdscore.metrics._pairs import SimilarityMetric, snap_one, snap_to_one
 from wrdscore.metrics.base import register
 from wrdscore.metrics.wrd import emd_flows
 
@@ -64,7 +64,7 @@ def _check_temperature(temperature: float) -> None:
 
 def _normalise(c12: float, c11: float, c22: float) -> float:
     denom = c11 * c22
-    return float(snap_to_one(np.float64(c12 / math.sqrt(denom)))) if c11 > 0 and c22 > 0 else 0.0
+    return snap_one(c12 / math.sqrt(denom)) if c11 > 0 and c22 > 0 else 0.0
 
 
 def _uniform(n: int) -> FloatArray:
