@@ -38,19 +38,24 @@ Item = str | list[str] | list[list[str]]
 DEFAULT_CHUNK_PAIRS = 20_000
 
 
-def _lines(path: Path) -> list[str]:
+def utf8_text(path: str | Path) -> str:
+    """A text file's contents as written (line breaks untouched), without a leading BOM;
+    a one-line error naming the byte if it is not UTF-8."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = Path(path).read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
         raise WrdscoreError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    if text.startswith("\ufeff"):
-        text = text[1:]  # a BOM left by some editors is not part of the first name
-    # Only \n ends an item (str.splitlines would also split at form feeds and U+2028,
-    # which free text may contain); the final newline does not start an item.
-    lines = text.split("\n")
+    return text.removeprefix("\ufeff")  # a BOM left by some editors is not text
+
+
+def _lines(path: Path) -> list[str]:
+    # Line breaks are \n, \r\n or \r, as Python's text mode reads them, and nothing
+    # else (str.splitlines would also split at form feeds and U+2028, which free text
+    # may contain); the final newline does not start an item.
+    lines = utf8_text(path).replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines[-1] == "":
         lines.pop()
-    return [line.removesuffix("\r") for line in lines]
+    return lines
 
 
 def _alternatives(cells: list[Any], where: str) -> list[list[str]]:

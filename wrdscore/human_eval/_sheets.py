@@ -32,6 +32,7 @@ from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval._form import render_form
 from wrdscore.human_eval._sample import Design, Stratum
 from wrdscore.human_eval._stats import check_seed
+from wrdscore.inputs import utf8_text
 
 STUDY_FORMAT = "wrdscore-study/2"
 #: Study formats :func:`read_study` reads; format 1 wrote names into CSV cells unescaped.
@@ -103,15 +104,9 @@ def csv_rows(path: Path) -> Iterator[tuple[int, list[str]]]:
     The file is decoded whole (rating files are small) so that a file that is not UTF-8
     is refused as :mod:`wrdscore.inputs` refuses one, naming the byte in the file.
     """
-    try:
-        text = Path(path).read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise WrdscoreError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
     # newline="" as when opening a CSV file: the csv module sees \r\n and quoted line
     # breaks as they are.
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(utf8_text(path), newline=""))
     for row in reader:
         yield reader.line_num, row
 

@@ -127,7 +127,7 @@ def embed_pairs(metric: EmbeddingMetric, refs: list[Tokens], preds: list[Tokens]
         copies = np.bincount(item_of) - 1
         repeated = np.flatnonzero(copies)
         unseen = np.fromiter(
-            (sum(metric._cache[t][1] for t in items[i]) for i in repeated),
+            (metric._unseen_in(items[i]) for i in repeated),
             dtype=np.int64,
             count=len(repeated),
         )

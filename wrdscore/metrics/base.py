@@ -530,9 +530,12 @@ class EmbeddingMetric(Metric):
             return 0
         copies = np.bincount(batch.owner, minlength=batch.n) - 1
         return sum(
-            int(copies[i]) * sum(self._cache[t][1] for t in batch.preds[i])
-            for i in np.flatnonzero(copies > 0)
+            int(copies[i]) * self._unseen_in(batch.preds[i]) for i in np.flatnonzero(copies > 0)
         )
+
+    def _unseen_in(self, tokens: Tokens) -> int:
+        """Tokens of an embedded list that are not in the vocabulary (cached flags)."""
+        return sum(self._cache[t][1] for t in tokens)
 
     def _output_fields(self) -> dict[str, str]:
         return {"rescale": "yes"} if self.rescale else {}
