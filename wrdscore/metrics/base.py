@@ -19,7 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -44,6 +44,11 @@ from wrdscore.significance import (
     BootstrapComparison,
     paired_bootstrap,
 )
+
+if TYPE_CHECKING:
+    # Imported when an encoder is asked for: the encoders subpackage is light, but
+    # scoring without one should not even pay for that.
+    from wrdscore.embeddings.encoders import ContextualVectors, Encoder
 
 
 @dataclass
@@ -423,8 +428,48 @@ def resolve_embeddings(embeddings: TokenEmbeddings | str | Path | None) -> Token
     return load_embeddings(None if embeddings is None else str(embeddings))
 
 
+def contextual_vectors(
+    encoder: Encoder | str | Path,
+    static: TokenEmbeddings,
+    *,
+    fuse: bool,
+    layer: int | None,
+    device: str | None,
+    batch_size: int | None,
+    fuse_weights: tuple[float, float] | None,
+) -> ContextualVectors:
+    """The encoder side of an :class:`EmbeddingMetric`: load (or reuse) it, check options."""
+    from wrdscore.embeddings.encoders import DEFAULT_BATCH_SIZE, ContextualVectors, Encoder
+
+    if isinstance(encoder, Encoder):
+        stray = [
+            k
+            for k, v in (("layer", layer), ("device", device), ("batch_size", batch_size))
+            if v is not None
+        ]
+        if stray:
+            raise WrdscoreError(
+                f"{', '.join(stray)}: set these when the encoder is loaded, not per metric"
+            )
+    else:
+        encoder = Encoder(
+            encoder, layer=layer, device=device, batch_size=batch_size or DEFAULT_BATCH_SIZE
+        )
+    if fuse_weights is not None and not fuse:
+        raise WrdscoreError("fuse_weights only apply with both an encoder and embeddings")
+    return ContextualVectors(encoder, static, fuse=fuse, weights=fuse_weights or (1.0, 1.0))
+
+
 def _check_vector_options(
-    oov: str = "zero", centering: str = "none", rescale: bool = False
+    oov: str = "zero",
+    centering: str = "none",
+    rescale: bool = False,
+    encoder: object = None,
+    layer: int | None = None,
+    device: str | None = None,
+    batch_size: int | None = None,
+    fuse_weights: tuple[float, float] | None = None,
+    fuse: bool | None = None,
 ) -> None:
     if oov not in OOV_POLICIES:
         raise WrdscoreError(f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}")
@@ -478,6 +523,26 @@ class EmbeddingMetric(Metric):
         ``model.json`` by ``wrdscore train``; see :attr:`baseline`), so unrelated names
         score about 0 and identical names still exactly 1. Values below ``b`` become
         negative and are kept (as bert_score does). The signature says ``rescale:yes``.
+    encoder : Encoder, str or path, optional
+        A pretrained encoder (sentence-transformers or Hugging Face; a local folder or
+        a hub name): each token's vector becomes its contextual state in its name
+        (word pieces pooled back to the token). With ``embeddings`` given too, each
+        state is concatenated with that model's vector of the token (fusion, see
+        :class:`~wrdscore.embeddings.encoders.ContextualVectors`); without it, the
+        bundled model only supplies document frequencies (IDF) and the probe tokens.
+    layer : int, optional
+        The encoder's hidden layer (default: the last).
+    device : {"cpu", "cuda"}, optional
+        Where the encoder runs (default: cuda when available).
+    batch_size : int, optional
+        Names per forward pass (default 64).
+    fuse_weights : (float, float)
+        ``(w_encoder, w_static)`` of the fusion (only with both ``encoder`` and
+        ``embeddings``).
+    fuse : bool, optional
+        Whether an encoder's states are fused with ``embeddings``; by default, when
+        ``embeddings`` is given (:func:`build_metrics` passes the bundled model
+        resolved, and says whether the user named one).
     **options
         Passed on to :class:`Metric` (unknown ones are refused).
     """
@@ -489,11 +554,40 @@ class EmbeddingMetric(Metric):
         oov: str = "zero",
         centering: str = "none",
         rescale: bool = False,
+        encoder: Encoder | str | Path | None = None,
+        layer: int | None = None,
+        device: str | None = None,
+        batch_size: int | None = None,
+        fuse_weights: tuple[float, float] | None = None,
+        fuse: bool | None = None,
         **options: Any,
     ) -> None:
         super().__init__(**options)
         _check_vector_options(oov, centering, rescale)
+        if fuse is None:
+            fuse = embeddings is not None
         self.embeddings = resolve_embeddings(embeddings)
+        self.contextual: ContextualVectors | None = None
+        if encoder is not None:
+            self.contextual = contextual_vectors(
+                encoder,
+                self.embeddings,
+                fuse=fuse,
+                layer=layer,
+                device=device,
+                batch_size=batch_size,
+                fuse_weights=fuse_weights,
+            )
+        else:
+            given = {
+                "layer": layer,
+                "device": device,
+                "batch_size": batch_size,
+                "fuse_weights": fuse_weights,
+            }
+            stray = [k for k, v in given.items() if v is not None]
+            if stray:
+                raise WrdscoreError(f"{', '.join(stray)} only apply with an encoder")
         if oov == "subword" and not self.embeddings.has_subword:
             raise WrdscoreError(
                 f"embeddings {self.embeddings.name!r} have no subword vectors; "
@@ -513,7 +607,7 @@ class EmbeddingMetric(Metric):
         # The vectors' sha, and of the statistics a setting reads beside them: two models
         # with the same vectors but other document frequencies (or counts) give other
         # IDF weights (or corpus means), so their scores must not share a signature.
-        model = f"{emb.name}@sha:{emb.sha}"
+        model = f"{emb.name}@sha:{emb.sha}" if self.contextual is None else self.contextual.label
         if self._uses_idf():
             model += f"+df:{emb.df_sha}"
         if self.centering == "corpus":
@@ -535,6 +629,8 @@ class EmbeddingMetric(Metric):
 
     def _unseen_in(self, tokens: Tokens) -> int:
         """Tokens of an embedded list that are not in the vocabulary (cached flags)."""
+        if self.contextual is not None:
+            return int(self.contextual.vectors([tokens], self.oov)[1].sum())
         return sum(self._cache[t][1] for t in tokens)
 
     def _output_fields(self) -> dict[str, str]:
@@ -619,6 +715,8 @@ class EmbeddingMetric(Metric):
         >>> batch[0].tolist(), batch[1].tolist()
         ([[3.0, 4.0], [0.0, 0.0]], [[3.0, 4.0]])
         """
+        if self.contextual is not None:
+            return self._embed_contextual(token_lists)
         rows, tokens, table, unseen = self._distinct_vectors(token_lists)
         unseen_at = unseen[rows]
         self._oov_count += int(unseen_at.sum())
@@ -671,12 +769,35 @@ class EmbeddingMetric(Metric):
         >>> total.tolist(), count
         ([6.0, 8.0], 2)
         """
+        if self.contextual is not None:
+            table, unseen = self.contextual.vectors(token_lists, self.oov)
+            keep = np.any(table != 0.0, axis=1) & ~(unseen if self.oov == "drop" else False)
+            return table[keep].sum(axis=0), int(keep.sum())
         rows, _, table, unseen = self._distinct_vectors(token_lists)
         if self.oov == "drop":
             rows = rows[~unseen[rows]]
         counts = np.bincount(rows, minlength=len(table)).astype(np.float64)
         known = np.any(table != 0.0, axis=1)
         return counts[known] @ table[known], int(counts[known].sum())
+
+    def _embed_contextual(self, token_lists: Sequence[Tokens]) -> TokenBatch:
+        """:meth:`embed` with an encoder: a row per token occurrence (its state in its name)."""
+        assert self.contextual is not None
+        table, unseen = self.contextual.vectors(token_lists, self.oov)
+        self._oov_count += int(unseen.sum())
+        tokens = list(itertools.chain.from_iterable(token_lists))
+        lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
+        if self.oov == "drop":
+            item_of = np.repeat(np.arange(len(token_lists)), lengths)
+            lengths = np.bincount(item_of[~unseen], minlength=len(token_lists))
+            table = table[~unseen]
+            tokens = [t for t, u in zip(tokens, unseen.tolist(), strict=True) if not u]
+        offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+        if self.centering != "none":
+            table = center(table, offsets, self.centering, self.contextual, self._batch_mean)
+        return TokenBatch(
+            table=table, rows=np.arange(len(table), dtype=np.int64), offsets=offsets, tokens=tokens
+        )
 
     def _fill_cache(self, tokens: list[str]) -> None:
         if tokens:
@@ -794,7 +915,21 @@ def build_metrics(
         raise WrdscoreError(f"options given for {', '.join(stray)}, which is not being scored")
     classes = [metric_class(n) for n in names]
     if any(issubclass(c, EmbeddingMetric) for c in classes):
+        given = embeddings is not None
         embeddings = resolve_embeddings(embeddings)
+        encoder = embedding_options.get("encoder")
+        if encoder is not None:
+            from wrdscore.embeddings.encoders import DEFAULT_BATCH_SIZE, Encoder
+
+            if not isinstance(encoder, Encoder):
+                # One encoder loaded once, shared by every metric (bert_score's one scorer).
+                embedding_options["encoder"] = Encoder(
+                    encoder,
+                    layer=embedding_options.pop("layer", None),
+                    device=embedding_options.pop("device", None),
+                    batch_size=embedding_options.pop("batch_size", None) or DEFAULT_BATCH_SIZE,
+                )
+            embedding_options["fuse"] = given
     return [
         c(embeddings, **{**embedding_options, **per_metric.get(n, {})})
         if issubclass(c, EmbeddingMetric)

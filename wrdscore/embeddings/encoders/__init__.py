@@ -1,0 +1,45 @@
+"""Pretrained encoders (sentence-transformers / Hugging Face) as a source of token vectors.
+
+Needs the ``encoders`` extra (torch, transformers, sentence-transformers); nothing here
+imports torch until an encoder is loaded, so the core install and ``wrdscore score``
+without ``--encoder`` never pay for it.
+
+- :class:`Encoder`: contextual vectors of a name's own tokens (word pieces pooled back);
+- :class:`ContextualVectors`: those vectors as a metric reads them, alone or fused with
+  a static model's;
+- :func:`resolve_encoder_path`: a local folder or a hub name's cached snapshot.
+"""
+
+from wrdscore.embeddings.encoders._contextual import (
+    PROBE_TOKENS,
+    ContextualVectors,
+    check_fuse_weights,
+)
+from wrdscore.embeddings.encoders._encoder import (
+    CACHE_NAMES,
+    DEFAULT_BATCH_SIZE,
+    Encoder,
+    resolve_encoder_path,
+    weights_sha,
+)
+from wrdscore.embeddings.encoders._runtime import (
+    DEVICES,
+    EXTRA_HINT,
+    resolve_device,
+    stack_versions,
+)
+
+__all__ = [
+    "CACHE_NAMES",
+    "DEFAULT_BATCH_SIZE",
+    "DEVICES",
+    "EXTRA_HINT",
+    "PROBE_TOKENS",
+    "ContextualVectors",
+    "Encoder",
+    "check_fuse_weights",
+    "resolve_device",
+    "resolve_encoder_path",
+    "stack_versions",
+    "weights_sha",
+]

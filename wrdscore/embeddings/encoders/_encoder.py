@@ -1,0 +1,305 @@
+"""A pretrained encoder as the metrics see it: contextual vectors of the user's own tokens.
+
+Every embedding metric compares the vectors of a name's tokens (identifier sub-tokens,
+or the words of a summary). An encoder gives each token a vector that depends on the
+whole name: the name's tokens are handed to the tokenizer as words
+(``is_split_into_words``), the model runs once per distinct name, and the states of
+each word's pieces at one layer are averaged back into one vector per token. So flows,
+weights and ``explain`` stay in the user's tokens, whatever the encoder's vocabulary.
+
+Names are encoded in batches sorted by length (little padding; bert_score does the
+same), each distinct name once, and a bounded cache keeps memory flat on streamed input.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import logging
+import os
+import re
+from collections.abc import Callable, Iterator, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from wrdscore.embeddings.encoders._runtime import resolve_device, stack_versions, torch_stack
+from wrdscore.errors import WrdscoreError
+
+#: Names a run keeps the states of; past this the cache starts again, so memory stays flat.
+CACHE_NAMES = 50_000
+DEFAULT_BATCH_SIZE = 64
+#: A hub name: ``name`` or ``owner/name`` (what ``huggingface_hub`` accepts as a repo id).
+_HUB_NAME = re.compile(r"^[A-Za-z0-9][\w.-]*(/[\w.-]+)?$")
+_WEIGHT_FILES = ("*.safetensors", "*.bin", "*.pt", "*.pth")
+
+Tokens = Sequence[str]
+
+
+def resolve_encoder_path(name_or_path: str | os.PathLike[str]) -> Path:
+    """The local folder of an encoder: the folder given, or a hub name's cached snapshot.
+
+    A hub name is looked up in the Hugging Face cache first; where it is not cached it
+    is downloaded, unless the hub cannot be reached (``HF_HUB_OFFLINE=1``, or no
+    network), which is a one-line error that says to pass a local folder.
+
+    Raises
+    ------
+    WrdscoreError
+        A folder without ``config.json`` (not a Hugging Face or sentence-transformers
+        model), a path that does not exist, or a hub name that cannot be had.
+    """
+    text = os.fspath(name_or_path)
+    path = Path(text).expanduser()
+    if path.exists():
+        if not path.is_dir():
+            raise WrdscoreError(f"encoder {text}: not a folder (expected a model folder)")
+        if not (path / "config.json").is_file():
+            raise WrdscoreError(
+                f"encoder {text}: not an encoder folder (no config.json; a Hugging Face or "
+                "sentence-transformers model folder is expected)"
+            )
+        return path
+    if not _HUB_NAME.match(text) or text.startswith((".", "~")):
+        raise WrdscoreError(f"encoder {text}: no such folder")
+    torch_stack()
+    from huggingface_hub import snapshot_download
+
+    quiet = logging.getLogger("huggingface_hub")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
+    try:
+        try:
+            return Path(snapshot_download(text, local_files_only=True))
+        except Exception:
+            if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on"):
+                raise
+        with _silenced():
+            return Path(snapshot_download(text))
+    except Exception as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise WrdscoreError(
+            f"encoder {text!r} is not a local folder and could not be had from the hub "
+            f"({first[:160]}); pass a local model folder instead"
+        ) from None
+    finally:
+        quiet.setLevel(level)
+
+
+@contextlib.contextmanager
+def _silenced() -> Iterator[None]:
+    """Keep libraries' download bars and notices off the user's terminal."""
+    with contextlib.redirect_stderr(io.StringIO()):
+        yield
+
+
+def weights_sha(folder: Path) -> str:
+    """First 8 hex digits of SHA-256 over the folder's weight files (names and bytes).
+
+    The same weights give the same hash wherever they lie (a hub snapshot, a copy in a
+    local folder), so stored statistics and signatures follow the weights, not the path.
+    """
+    files = sorted({f for pattern in _WEIGHT_FILES for f in folder.rglob(pattern) if f.is_file()})
+    if not files:
+        raise WrdscoreError(f"encoder {folder}: no weight files (*.safetensors or *.bin)")
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.relative_to(folder).as_posix().encode("utf-8"))
+        with f.open("rb") as fh:
+            for block in iter(lambda: fh.read(1 << 22), b""):
+                h.update(block)
+    return h.hexdigest()[:8]
+
+
+class Encoder:
+    """A loaded sentence-transformers or Hugging Face encoder, reused across calls.
+
+    Parameters
+    ----------
+    name_or_path : str or path
+        A local model folder, or a hub name (see :func:`resolve_encoder_path`).
+    layer : int, optional
+        Hidden layer whose states are used: 0 is the embedding layer's output, the
+        number of layers (the default) the last one.
+    device : {"cpu", "cuda"}, optional
+        Default: cuda when available.
+    batch_size : int
+        Names per forward pass.
+
+    Attributes
+    ----------
+    name : str
+        A short label: the hub name, or the folder's name.
+    truncated : int
+        Names longer than the encoder's maximum (tokens past it get zero vectors and
+        count as unseen); the CLI reports the count.
+
+    Examples
+    --------
+    >>> enc = Encoder("all-MiniLM-L6-v2-folder")  # doctest: +SKIP
+    >>> [v.shape for v in enc.word_states([["get", "user", "name"]])]  # doctest: +SKIP
+    [(3, 384)]
+    """
+
+    def __init__(
+        self,
+        name_or_path: str | os.PathLike[str],
+        *,
+        layer: int | None = None,
+        device: str | None = None,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+    ) -> None:
+        if batch_size < 1:
+            raise WrdscoreError(f"--batch-size must be at least 1, not {batch_size}")
+        text = os.fspath(name_or_path)
+        self.folder = resolve_encoder_path(text)
+        self.name = text if not Path(text).expanduser().exists() else self.folder.resolve().name
+        self.device = resolve_device(device)
+        self.batch_size = batch_size
+        torch, st = torch_stack()
+        self._torch = torch
+        for noisy in ("sentence_transformers", "transformers"):
+            logging.getLogger(noisy).setLevel(logging.ERROR)
+        try:
+            with _silenced():
+                self.model = st.SentenceTransformer(str(self.folder), device=self.device)
+        except Exception as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise WrdscoreError(
+                f"encoder {text}: cannot be loaded as an encoder ({first[:160]})"
+            ) from None
+        self.model.eval()
+        self._transformer = self.model[0].auto_model
+        self.tokenizer = self.model.tokenizer
+        if not getattr(self.tokenizer, "is_fast", False):
+            raise WrdscoreError(
+                f"encoder {text}: its tokenizer has no fast version, which mapping word "
+                "pieces back to words needs"
+            )
+        config = self._transformer.config
+        self.num_layers = int(getattr(config, "num_hidden_layers", 0))
+        if layer is None:
+            layer = self.num_layers
+        if not isinstance(layer, int) or not 0 <= layer <= self.num_layers:
+            raise WrdscoreError(
+                f"--layer {layer} is out of range: encoder {self.name!r} has layers "
+                f"0 (embeddings) to {self.num_layers}"
+            )
+        self.layer = layer
+        self.dim = int(config.hidden_size)
+        limits = [self.model.max_seq_length, getattr(self.tokenizer, "model_max_length", None)]
+        self.max_length = int(min(x for x in limits if x and x < 10**6))
+        self.truncated = 0
+        self._cache: dict[tuple[str, ...], NDArray[np.float32]] = {}
+
+    @cached_property
+    def sha(self) -> str:
+        """8 hex digits of SHA-256 over the weight files (:func:`weights_sha`)."""
+        return weights_sha(self.folder)
+
+    @property
+    def signature(self) -> str:
+        """``NAME@sha:XXXXXXXX,layer:N,torch:..,tf:..,st:..``: what changes the states."""
+        return f"{self.name}@sha:{self.sha},layer:{self.layer},{stack_versions()}"
+
+    def _lengths(self, items: Sequence[Tokens]) -> NDArray[np.int64]:
+        """Word pieces of each name, special tokens included, before truncation."""
+        enc = self.tokenizer(
+            [list(t) for t in items], is_split_into_words=True, add_special_tokens=True
+        )
+        return np.fromiter(map(len, enc["input_ids"]), dtype=np.int64, count=len(items))
+
+    def _batches(
+        self, items: Sequence[Tokens], progress: Callable[[int], None] | None
+    ) -> Iterator[tuple[list[int], Any, Any]]:
+        """``(indices, tokenizer output, hidden states at the layer)`` per length-sorted batch."""
+        lengths = self._lengths(items)
+        self.truncated += int((lengths > self.max_length).sum())
+        order = np.argsort(lengths, kind="stable")
+        torch = self._torch
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size].tolist()
+            enc = self.tokenizer(
+                [list(items[i]) for i in idx],
+                is_split_into_words=True,
+                truncation=True,
+                max_length=self.max_length,
+                padding=True,
+                return_tensors="pt",
+            )
+            with torch.inference_mode():
+                out = self._transformer(
+                    **{k: v.to(self.device) for k, v in enc.items()},
+                    output_hidden_states=True,
+                )
+            yield idx, enc, out.hidden_states[self.layer]
+            if progress is not None:
+                progress(len(idx))
+
+    def word_states(
+        self, items: Sequence[Tokens], progress: Callable[[int], None] | None = None
+    ) -> list[NDArray[np.float32]]:
+        """One ``(len(item), dim)`` array per name: each token's pieces' mean state.
+
+        A token with no piece (past the encoder's maximum length) gets the zero vector.
+        Each distinct name is encoded once per run (a bounded cache).
+
+        Parameters
+        ----------
+        items : sequence of token lists
+        progress : callable, optional
+            Called with the number of names encoded after each batch.
+        """
+        keys = [tuple(t) for t in items]
+        todo = [k for k in dict.fromkeys(keys) if k not in self._cache and k]
+        if len(self._cache) + len(todo) > CACHE_NAMES:
+            self._cache.clear()
+        for idx, enc, states in self._batches(todo, progress):
+            hidden = states.float().cpu().numpy()
+            for row, i in enumerate(idx):
+                words = np.array(
+                    [-1 if w is None else w for w in enc.word_ids(row)], dtype=np.int64
+                )
+                keep = words >= 0
+                n = len(todo[i])
+                sums = np.zeros((n, self.dim), dtype=np.float64)
+                np.add.at(sums, words[keep], hidden[row, keep])
+                counts = np.bincount(words[keep], minlength=n)
+                self._cache[todo[i]] = (sums / np.maximum(counts, 1)[:, None]).astype(np.float32)
+        empty = np.zeros((0, self.dim), dtype=np.float32)
+        return [self._cache[k] if k else empty for k in keys]
+
+    def sentence_vectors(
+        self, items: Sequence[Tokens], progress: Callable[[int], None] | None = None
+    ) -> NDArray[np.float64]:
+        """One pooled vector per name, ``(len(items), dim)``.
+
+        At the last layer this is the encoder's own pipeline (``SentenceTransformer.encode``:
+        its pooling, and normalisation where the model has it); at another layer, the
+        attention-masked mean of every piece's state there, as mean pooling does.
+        """
+        out = np.zeros((len(items), self.dim))
+        if not len(items):
+            return out
+        if self.layer == self.num_layers:
+            lengths = self._lengths(items)
+            self.truncated += int((lengths > self.max_length).sum())
+            texts = [" ".join(t) for t in items]
+            vecs = self.model.encode(
+                texts,
+                batch_size=self.batch_size,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+            if progress is not None:
+                progress(len(items))
+            return np.asarray(vecs, dtype=np.float64)
+        for idx, enc, states in self._batches(items, progress):
+            mask = enc["attention_mask"].to(states.device).unsqueeze(-1).to(states.dtype)
+            pooled = (states * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1)
+            out[idx] = pooled.float().cpu().numpy()
+        return out
