@@ -7,7 +7,17 @@ from typing import Any
 
 import typer
 
-from wrdscore.cli._common import check_format, metric_options, print_table
+from wrdscore.cli._common import (
+    BATCH_SIZE_OPTION,
+    DEVICE_OPTION,
+    ENCODER_OPTION,
+    FUSE_WEIGHTS_OPTION,
+    LAYER_OPTION,
+    check_format,
+    encoder_options,
+    metric_options,
+    print_table,
+)
 from wrdscore.errors import WrdscoreError
 from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
 
@@ -51,11 +61,19 @@ def score(
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     jobs: int | None = typer.Option(
-        None, "--jobs", "-j", help="Worker processes (default: the number of cores)."
+        None,
+        "--jobs",
+        "-j",
+        help="Worker processes (default: the number of cores; 1 with --encoder).",
     ),
     chunk_pairs: int = typer.Option(
         DEFAULT_CHUNK_PAIRS, "--chunk-pairs", help="Pairs read and scored at a time."
     ),
+    encoder: str | None = ENCODER_OPTION,
+    layer: int | None = LAYER_OPTION,
+    device: str | None = DEVICE_OPTION,
+    batch_size: int | None = BATCH_SIZE_OPTION,
+    fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
 ) -> None:
     """Score a file of predicted names against a file of true names (the main job)."""
     import json
@@ -68,10 +86,17 @@ def score(
     if per_pair is not None:
         check_per_pair_path(per_pair)
     metrics = build_metrics(
-        metric, embeddings, metric_options(options), oov=oov, centering=centering, rescale=rescale
+        metric,
+        embeddings,
+        metric_options(options),
+        oov=oov,
+        centering=centering,
+        rescale=rescale,
+        **encoder_options(encoder, layer, device, batch_size, fuse_weights),
     )
     with progress_bar(quiet) as bar:
         task = bar.add_task("scoring", total=None)
+        _show_encoding(metrics, bar)
         results = score_files(
             metrics,
             refs,
@@ -119,8 +144,31 @@ def score(
         if degenerate
         else "",
     ]
+    notes.append(_truncation_note(metrics))
     for note in filter(None, notes):
         typer.echo(f"note: {note}", err=True)
+
+
+def _show_encoding(metrics: list[Any], bar: Any) -> None:
+    """A second bar, of names encoded, when an encoder runs (the slow part then)."""
+    contextual = [m.contextual for m in metrics if getattr(m, "contextual", None) is not None]
+    if contextual:
+        task = bar.add_task("encoding names", total=None)
+        for c in contextual:
+            c.progress = lambda k: bar.advance(task, k)
+
+
+def _truncation_note(metrics: list[Any]) -> str:
+    """The note for names longer than the encoder's maximum (never truncated silently)."""
+    for m in metrics:
+        c = getattr(m, "contextual", None)
+        if c is not None and c.encoder.truncated:
+            return (
+                f"{c.encoder.truncated} name(s) longer than the encoder's maximum of "
+                f"{c.encoder.max_length} word pieces were truncated (tokens past it count "
+                "as unseen)"
+            )
+    return ""
 
 
 def explain(
@@ -135,6 +183,11 @@ def explain(
     centering: str = typer.Option("none", "--centering", help="none, dimension, ... batch."),
     plot: Path | None = typer.Option(None, "--plot", help="Also draw the matrices to a PNG."),
     fmt: str = typer.Option("table", "--format", help="table or json."),
+    encoder: str | None = ENCODER_OPTION,
+    layer: int | None = LAYER_OPTION,
+    device: str | None = DEVICE_OPTION,
+    batch_size: int | None = BATCH_SIZE_OPTION,
+    fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
 ) -> None:
     """Show the cosine and optimal-flow matrices behind one pair's WRDScore."""
     import json
@@ -142,12 +195,21 @@ def explain(
     from rich.console import Console
 
     from wrdscore.explain import plot_transport, transport_tables
+    from wrdscore.metrics.base import build_metrics
     from wrdscore.metrics.wrd import WRDScore
 
     check_format(fmt)
     if plot is not None and plot.suffix.lower() != ".png":
         raise WrdscoreError(f"--plot {plot} must end in .png")
-    scorer = WRDScore(embeddings, weights=weights, clip=clip, oov=oov, centering=centering)
+    (scorer,) = build_metrics(
+        ["wrd"],
+        embeddings,
+        {"wrd": {"weights": weights, "clip": clip}},
+        oov=oov,
+        centering=centering,
+        **encoder_options(encoder, layer, device, batch_size, fuse_weights),
+    )
+    assert isinstance(scorer, WRDScore)
     t = scorer.transport(reference, prediction)
     # The tables are printed before the plot is drawn: a pair the plot refuses (a side
     # --oov drop emptied) still shows its tables, and the error line follows them.
@@ -198,6 +260,11 @@ def compare(
     allow_empty_reference: bool = typer.Option(
         False, "--allow-empty-reference", help="Score references without tokens as 0."
     ),
+    encoder: str | None = ENCODER_OPTION,
+    layer: int | None = LAYER_OPTION,
+    device: str | None = DEVICE_OPTION,
+    batch_size: int | None = BATCH_SIZE_OPTION,
+    fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
 ) -> None:
     """Is system A better than system B? Paired bootstrap of the mean per-pair score."""
     import json
@@ -212,7 +279,13 @@ def compare(
         raise WrdscoreError(f"compare needs --preds exactly twice (A and B), got {len(preds)}")
     ref_items = read_items(refs, references=True)
     (m,) = build_metrics(
-        [metric], embeddings, metric_options(options), oov=oov, centering=centering, rescale=rescale
+        [metric],
+        embeddings,
+        metric_options(options),
+        oov=oov,
+        centering=centering,
+        rescale=rescale,
+        **encoder_options(encoder, layer, device, batch_size, fuse_weights),
     )
     pred_a, pred_b = (read_items(p) for p in preds)
     a, _, cmp = m.compare(

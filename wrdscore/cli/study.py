@@ -9,7 +9,15 @@ from pathlib import Path
 
 import typer
 
-from wrdscore.cli._common import typer_app
+from wrdscore.cli._common import (
+    BATCH_SIZE_OPTION,
+    DEVICE_OPTION,
+    ENCODER_OPTION,
+    FUSE_WEIGHTS_OPTION,
+    LAYER_OPTION,
+    encoder_options,
+    typer_app,
+)
 
 study_app = typer_app("Human-agreement studies.")
 
@@ -33,6 +41,11 @@ def study_sample(
     seed: int = typer.Option(0, "--seed", help="Seed of the draw and the sheet order."),
     strict: bool = typer.Option(False, "--strict", help="Fail if a stratum runs short."),
     force: bool = typer.Option(False, "--force", help="Replace an existing study folder."),
+    encoder: str | None = ENCODER_OPTION,
+    layer: int | None = LAYER_OPTION,
+    device: str | None = DEVICE_OPTION,
+    batch_size: int | None = BATCH_SIZE_OPTION,
+    fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
 ) -> None:
     """Draw a stratified study and write its pairs, rating sheets and HTML forms."""
     from wrdscore import human_eval
@@ -52,6 +65,7 @@ def study_sample(
         seed=seed,
         strict=strict,
         force=force,
+        encoder=encoder_options(encoder, layer, device, batch_size, fuse_weights),
     )
     for short in design.shortfalls:
         typer.echo(
@@ -100,6 +114,11 @@ def study_analyze(
     bootstraps: int = typer.Option(100, "--bootstraps", help="Bootstrap resamples B."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
     force: bool = typer.Option(False, "--force", help="Replace an existing report folder."),
+    encoder: str | None = ENCODER_OPTION,
+    layer: int | None = LAYER_OPTION,
+    device: str | None = DEVICE_OPTION,
+    batch_size: int | None = BATCH_SIZE_OPTION,
+    fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
 ) -> None:
     """Measure how close each metric comes to the human ratings; write report.md/json + plots."""
     from wrdscore import human_eval
@@ -118,6 +137,7 @@ def study_analyze(
         n_boot=bootstraps,
         seed=seed,
         force=force,
+        encoder=encoder_options(encoder, layer, device, batch_size, fuse_weights),
     )
     for line in human_eval.summary_lines(analysis):
         typer.echo(line)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from wrdscore.atomic import check_output_dir
 from wrdscore.embeddings import TokenEmbeddings
@@ -67,6 +68,7 @@ def sample_study(
     strict: bool = False,
     scale: int = 10,
     force: bool = False,
+    encoder: Mapping[str, Any] | None = None,
 ) -> Design:
     """Draw a stratified study from a model's predictions and write its folder.
 
@@ -74,7 +76,8 @@ def sample_study(
     the strata condition on, draws the sets from the distinct pairs
     (:func:`~wrdscore.human_eval.stratified_design`) and writes ``output``
     (:func:`~wrdscore.human_eval.write_study`). ``oov`` is the unseen-token policy of the
-    embedding metrics (``zero``, ``drop`` or ``subword``).
+    embedding metrics (``zero``, ``drop`` or ``subword``); ``encoder`` the encoder
+    options of :func:`~wrdscore.metrics.build_metrics` (``{"encoder": NAME, "layer": 4}``).
 
     Returns
     -------
@@ -89,7 +92,11 @@ def sample_study(
             f"{refs} has {len(references)} names but {preds} has {len(predictions)}"
         )
     metrics = strata_metrics(strata)
-    scored = score_pairs(references, predictions, metrics, embeddings, oov=oov) if metrics else {}
+    scored = (
+        score_pairs(references, predictions, metrics, embeddings, oov=oov, **(encoder or {}))
+        if metrics
+        else {}
+    )
     candidates = distinct_pairs(references, predictions)
     scores = {name: m.scores for name, m in scored.items()}
     design = stratified_design(scores, candidates, n_sets, strata, seed, strict)
@@ -131,6 +138,7 @@ def analyze_study(
     n_boot: int = 100,
     seed: int = 0,
     force: bool = False,
+    encoder: Mapping[str, Any] | None = None,
 ) -> Analysis:
     """Analyse a study's rating sheets, or published rated pairs, and write the report.
 
@@ -138,7 +146,8 @@ def analyze_study(
     or ``pairs`` (``reference,prediction,score`` files or folders, scores on 0-``scale``,
     or ``"wrdscore-paper"``: the paper's ratings shipped in the package).
     ``oov`` is the unseen-token policy of the embedding metrics; ``rescale`` rescales
-    them against their baselines (see :class:`~wrdscore.metrics.EmbeddingMetric`).
+    them against their baselines (see :class:`~wrdscore.metrics.EmbeddingMetric`);
+    ``encoder`` gives the encoder options of :func:`~wrdscore.metrics.build_metrics`.
     A ``baseline`` missing from ``metrics`` is analysed too, before them.
 
     Returns
@@ -168,7 +177,13 @@ def analyze_study(
         human = load_published_pairs(pairs, scale)
         source = f"rated pairs from {', '.join(map(str, pairs))}"
     scores = score_pairs(
-        human.references, human.predictions, metrics, embeddings, oov=oov, rescale=rescale
+        human.references,
+        human.predictions,
+        metrics,
+        embeddings,
+        oov=oov,
+        rescale=rescale,
+        **(encoder or {}),
     )
     analysis = analyze(human, scores, n_boot=n_boot, seed=seed, baseline=baseline)
     write_report(output, analysis, source, force=force)

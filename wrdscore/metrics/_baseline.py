@@ -63,7 +63,7 @@ def baseline_settings(embeddings: TokenEmbeddings) -> Iterator[tuple[str, dict[s
     """
     oovs = ("zero", "drop", "subword") if embeddings.has_subword else ("zero", "drop")
     for name, cls in METRICS.items():
-        if not issubclass(cls, EmbeddingMetric):
+        if not issubclass(cls, EmbeddingMetric) or cls.needs_encoder:
             continue
         grid = BASELINE_OPTIONS.get(name, {})
         for values in itertools.product(*grid.values()):

@@ -21,10 +21,11 @@ so centering leaves it zero and the means above are taken over non-zero rows onl
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 
 CENTERING_MODES = ("none", "dimension", "sentence", "corpus", "batch")
@@ -32,6 +33,14 @@ CENTERING_MODES = ("none", "dimension", "sentence", "corpus", "batch")
 _SNAP = 1e-10
 
 FloatArray = NDArray[np.float64]
+
+
+class VocabularyMean(Protocol):
+    """What corpus centering reads: static embeddings, or an encoder's vectors."""
+
+    def mean_vector(self) -> NDArray[np.float64]:
+        """The mean vector corpus centering subtracts."""
+        ...
 
 
 def unit_rows(x: FloatArray) -> FloatArray:
@@ -74,7 +83,7 @@ def center(
     vectors: FloatArray,
     offsets: ArrayLike,
     mode: str,
-    embeddings: TokenEmbeddings | None = None,
+    embeddings: VocabularyMean | None = None,
     batch_mean: FloatArray | None = None,
 ) -> FloatArray:
     """Center a flat batch of token vectors (see the module docstring for the modes).
@@ -90,7 +99,7 @@ def center(
         Item boundaries (used by ``"sentence"``).
     mode : {"none", "dimension", "sentence", "corpus", "batch"}
         Centering mode.
-    embeddings : TokenEmbeddings, optional
+    embeddings : TokenEmbeddings or ContextualVectors, optional
         The model whose frequency-weighted vocabulary mean ``"corpus"`` subtracts.
     batch_mean : ndarray of shape (dim,), optional
         What ``"batch"`` subtracts when ``vectors`` are only part of the batch (the

@@ -722,6 +722,10 @@ def score_files(
     # cut depends on the input alone (never on jobs or cores), so the numbers do not.
     chunk_pairs = min(chunk_pairs, max(_MIN_CHUNK_PAIRS, -(-n_refs // _MIN_CHUNKS)))
     jobs = min(jobs or default_jobs(), -(-n_refs // chunk_pairs))
+    if any(getattr(m, "contextual", None) is not None for m in metrics):
+        # An encoder runs its own threads (torch); forked workers would each hold a copy
+        # of the model and fight over the cores, and torch is not fork-safe.
+        jobs = 1
     if jobs > 1:
         import multiprocessing
 

@@ -547,6 +547,9 @@ class EmbeddingMetric(Metric):
         Passed on to :class:`Metric` (unknown ones are refused).
     """
 
+    #: Whether the metric works only with an encoder (it reads no static vectors).
+    needs_encoder: ClassVar[bool] = False
+
     def __init__(
         self,
         embeddings: TokenEmbeddings | str | Path | None = None,

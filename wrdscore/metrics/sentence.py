@@ -1,12 +1,17 @@
-"""Whole-name similarities: cosine of mean vectors (SBERT-style) and linear CKA."""
+"""Whole-name similarities: cosine of mean vectors (SBERT-style), linear CKA, and an
+encoder's own sentence cosine."""
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
+from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import FloatArray, unit_rows
 from wrdscore.metrics._pairs import SimilarityMetric, snap_one, snap_to_one
-from wrdscore.metrics.base import register
+from wrdscore.metrics.base import EmbeddingMetric, Tokens, register
 
 
 def sbert(x: FloatArray, y: FloatArray) -> float:
@@ -124,3 +129,59 @@ class CKA(SimilarityMetric):
     name = "cka"
 
     _similarities = staticmethod(_cka_many)
+
+
+@register
+class Sentence(EmbeddingMetric):
+    """Cosine of an encoder's own pooled sentence vectors of the two names, in [-1, 1].
+
+    .. math:: \\cos\\big(E(x), E(y)\\big)
+
+    with ``E`` the encoder's pipeline on the name's tokens joined by spaces (its pooling,
+    e.g. the mean of the last layer's states for sentence-transformers models; at another
+    ``layer``, the mean of that layer's states). Needs an encoder; every distinct name is
+    encoded once. OOV policies and centering do not apply (there are no token vectors).
+
+    Examples
+    --------
+    >>> m = get_metric("sentence", encoder="sentence-transformers/all-MiniLM-L6-v2")
+    ... # doctest: +SKIP
+    >>> m.score(["getUserName"], ["fetch user name"]).scores.round(2).tolist()  # doctest: +SKIP
+    [0.9]
+    """
+
+    name = "sentence"
+    keys = ("score",)
+    primary = "score"
+    needs_encoder = True
+
+    def __init__(self, embeddings: Any = None, **options: Any) -> None:
+        super().__init__(embeddings, **options)
+        if self.contextual is None:
+            raise WrdscoreError("metric 'sentence' needs an encoder (--encoder NAME_OR_PATH)")
+        if self.contextual.fuse:
+            raise WrdscoreError(
+                "metric 'sentence' compares the encoder's own sentence vectors: it cannot be "
+                "fused with --embeddings"
+            )
+        if self.oov != "zero" or self.centering != "none":
+            raise WrdscoreError("metric 'sentence' takes no --oov or --centering")
+
+    def _signature_fields(self) -> dict[str, str]:
+        assert self.contextual is not None
+        return {"emb": self.contextual.label, "pool": "model"}
+
+    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray]:
+        assert self.contextual is not None
+        keys = [tuple(t) for t in (*refs, *preds)]
+        distinct = list(dict.fromkeys(keys))
+        index = {k: i for i, k in enumerate(distinct)}
+        vecs = self.contextual.encoder.sentence_vectors(distinct, self.contextual.progress)
+        rows = np.fromiter(map(index.__getitem__, keys), dtype=np.int64, count=len(keys))
+        n = len(refs)
+        x, y = vecs[rows[:n]], vecs[rows[n:]]
+        denom = np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1)
+        dot = np.einsum("gd,gd->g", x, y)
+        self._degenerate_entries = denom <= 0
+        self._advance(n)
+        return {"score": snap_to_one(np.divide(dot, denom, out=np.zeros(n), where=denom > 0))}

