@@ -11,7 +11,15 @@ from typing import Any
 
 import typer
 
-from wrdscore.cli._common import print_table
+from wrdscore.cli._common import (
+    BATCH_SIZE_OPTION,
+    DEVICE_OPTION,
+    ENCODER_OPTION,
+    FUSE_WEIGHTS_OPTION,
+    LAYER_OPTION,
+    encoder_options,
+    print_table,
+)
 from wrdscore.errors import WrdscoreError
 
 # Options of both `train --specialise` and `specialise`, declared once.
@@ -133,13 +141,13 @@ def _store_baselines(output: str, corpus_dir: str, baseline_pairs: int) -> None:
         except WrdscoreError as exc:
             typer.echo(f"note: no rescaling baselines stored: {exc}", err=True)
         else:
-            _echo_baselines(output, block)
+            _echo_baselines(Path(output) / "model.json", block)
 
 
-def _echo_baselines(model: str | Path, block: dict[str, Any]) -> None:
+def _echo_baselines(where: str | Path, block: dict[str, Any]) -> None:
     settings = block["settings"]
     typer.echo(
-        f"stored rescaling baselines in {Path(model) / 'model.json'}: {len(settings)} metric "
+        f"stored rescaling baselines in {where}: {len(settings)} metric "
         f"settings on {block['pairs']} random pairs of {block['names']} names"
     )
     undefined = [k for k, v in settings.items() if v is None]
@@ -148,22 +156,60 @@ def _echo_baselines(model: str | Path, block: dict[str, Any]) -> None:
 
 
 def baseline(
-    model: str = typer.Argument(..., help="MODEL_DIR written by `wrdscore train`."),
-    corpus_dir: str = typer.Argument(..., help="The corpus it was trained on."),
+    paths: list[str] = typer.Argument(
+        ...,
+        help="MODEL_DIR CORPUS: a model written by `wrdscore train` and the corpus it was "
+        "trained on; with --encoder, CORPUS alone (names to draw pairs from).",
+        metavar="[MODEL_DIR] CORPUS",
+    ),
     pairs: int = typer.Option(10_000, "--pairs", help="Random name pairs per baseline."),
     seed: int = typer.Option(0, "--seed", help="Seed of the pairs."),
+    embeddings: str | None = typer.Option(
+        None, "--embeddings", "-e", help="With --encoder: the MODEL_DIR it is fused with."
+    ),
+    encoder: str | None = ENCODER_OPTION,
+    layer: int | None = LAYER_OPTION,
+    device: str | None = DEVICE_OPTION,
+    batch_size: int | None = BATCH_SIZE_OPTION,
+    fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
 ) -> None:
-    """Compute the rescaling baselines of a model on its training names (into model.json)."""
-    from wrdscore.metrics import add_baselines
+    """Compute rescaling baselines: a model's (into its model.json) or an encoder's (cached
+    by the hash of its weights)."""
+    from wrdscore.metrics import add_baselines, add_encoder_baselines
 
-    block = add_baselines(model, corpus_dir, pairs=pairs, seed=seed)
-    _echo_baselines(model, block)
-    if not block["corpus"]["training_corpus"]:
-        typer.echo(
-            f"note: {corpus_dir}'s manifest differs from the one {model} was trained on "
-            "(re-ingested, or another corpus); its SHA-256 is recorded with the baselines",
-            err=True,
-        )
+    wanted = 1 if encoder is not None else 2
+    if len(paths) != wanted:
+        usage = "CORPUS (with --encoder)" if encoder is not None else "MODEL_DIR CORPUS"
+        raise WrdscoreError(f"baseline takes {usage}, got {len(paths)} path(s)")
+    if encoder is None:
+        if embeddings is not None:
+            raise WrdscoreError("--embeddings only applies with --encoder (fusion)")
+        encoder_options(encoder, layer, device, batch_size, fuse_weights)
+        model, corpus_dir = paths
+        block = add_baselines(model, corpus_dir, pairs=pairs, seed=seed)
+        _echo_baselines(Path(model) / "model.json", block)
+        if not block["corpus"]["training_corpus"]:
+            typer.echo(
+                f"note: {corpus_dir}'s manifest differs from the one {model} was trained on "
+                "(re-ingested, or another corpus); its SHA-256 is recorded with the baselines",
+                err=True,
+            )
+        return
+    from wrdscore.embeddings.encoders import DEFAULT_BATCH_SIZE, Encoder
+
+    options = encoder_options(encoder, layer, device, batch_size, fuse_weights)
+    loaded = Encoder(
+        encoder, layer=layer, device=device, batch_size=batch_size or DEFAULT_BATCH_SIZE
+    )
+    block, path = add_encoder_baselines(
+        paths[0],
+        loaded,
+        embeddings=embeddings,
+        fuse_weights=options.get("fuse_weights"),
+        pairs=pairs,
+        seed=seed,
+    )
+    _echo_baselines(path, block)
 
 
 def _specialised_line(special: dict[str, Any]) -> str:

@@ -20,7 +20,7 @@ import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -29,7 +29,16 @@ from wrdscore.atomic import atomic_write
 from wrdscore.corpora import open_corpus, split_identifier
 from wrdscore.embeddings import TokenEmbeddings, load_embeddings
 from wrdscore.errors import WrdscoreError
-from wrdscore.metrics.base import METRICS, EmbeddingMetric, baseline_key, get_metric
+from wrdscore.metrics.base import (
+    METRICS,
+    EmbeddingMetric,
+    baseline_key,
+    get_metric,
+    resolve_embeddings,
+)
+
+if TYPE_CHECKING:
+    from wrdscore.embeddings.encoders import Encoder
 
 #: Random pairs of training names per baseline, and the seed that draws them.
 BASELINE_PAIRS = 10_000
@@ -47,13 +56,17 @@ BASELINE_OPTIONS: dict[str, dict[str, tuple[Any, ...]]] = {
 _OVERDRAW = 3
 
 
-def baseline_settings(embeddings: TokenEmbeddings) -> Iterator[tuple[str, dict[str, Any]]]:
+def baseline_settings(
+    embeddings: TokenEmbeddings, *, encoder: bool = False, fuse: bool = False
+) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every (metric, options) combination that gets a baseline on ``embeddings``.
 
     Each registered embedding metric with its default options, under every OOV policy
     the model supports (``subword`` for FastText models only) and every centering of
     :data:`BASELINE_CENTERINGS`, times the values of :data:`BASELINE_OPTIONS` (IDF
-    variants only where the model has document frequencies).
+    variants only where the model has document frequencies). With ``encoder``, the
+    settings of an encoder whose probe and IDF come from ``embeddings`` (fused with it
+    under ``fuse``; ``subword`` only then), and the encoder-only metrics (``sentence``).
 
     Examples
     --------
@@ -61,9 +74,14 @@ def baseline_settings(embeddings: TokenEmbeddings) -> Iterator[tuple[str, dict[s
     >>> sorted({name for name, _ in baseline_settings(emb)})
     ['bertscore', 'cka', 'sbert', 'trwmd', 'twmd', 'wmd', 'wrd']
     """
-    oovs = ("zero", "drop", "subword") if embeddings.has_subword else ("zero", "drop")
+    subword = embeddings.has_subword and (fuse or not encoder)
+    oovs = ("zero", "drop", "subword") if subword else ("zero", "drop")
     for name, cls in METRICS.items():
-        if not issubclass(cls, EmbeddingMetric) or cls.needs_encoder:
+        if not issubclass(cls, EmbeddingMetric) or (cls.needs_encoder and not encoder):
+            continue
+        if cls.needs_encoder:
+            # No token vectors: no OOV policy or centering to vary.
+            yield name, {}
             continue
         grid = BASELINE_OPTIONS.get(name, {})
         for values in itertools.product(*grid.values()):
@@ -141,7 +159,10 @@ def sample_name_pairs(
 
 
 def compute_baselines(
-    embeddings: TokenEmbeddings, references: list[list[str]], predictions: list[list[str]]
+    embeddings: TokenEmbeddings,
+    references: list[list[str]],
+    predictions: list[list[str]],
+    **encoder_options: Any,
 ) -> dict[str, dict[str, float] | None]:
     """The baseline of every setting of :func:`baseline_settings`: its mean on the pairs.
 
@@ -150,6 +171,9 @@ def compute_baselines(
     Keys are :func:`~wrdscore.metrics.baseline_key` of each metric (its signature without
     the model and version). A setting whose baseline is 1 or more for some value
     (random names score as identical: rescaling is undefined) is stored as ``None``.
+    ``encoder_options`` (``encoder=`` a loaded :class:`~wrdscore.embeddings.encoders.Encoder`,
+    ``fuse=``, ``fuse_weights=``) compute an encoder's baselines instead; its names are
+    encoded once and reused by every setting.
 
     Examples
     --------
@@ -160,8 +184,10 @@ def compute_baselines(
     {'precision': 0.6, 'recall': 0.6, 'f1': 0.6}
     """
     out: dict[str, dict[str, float] | None] = {}
-    for name, options in baseline_settings(embeddings):
-        metric = get_metric(name, embeddings=embeddings, **options)
+    encoder = "encoder" in encoder_options
+    fuse = bool(encoder_options.get("fuse"))
+    for name, options in baseline_settings(embeddings, encoder=encoder, fuse=fuse):
+        metric = get_metric(name, embeddings=embeddings, **options, **encoder_options)
         result = metric.score(references, predictions)
         means = {k: float(np.mean(v)) for k, v in result.values.items()}
         out[baseline_key(metric)] = None if max(means.values()) >= 1.0 else means
@@ -244,3 +270,50 @@ def add_baselines(
     with atomic_write(meta_path) as fh:
         fh.write(json.dumps(meta, indent=2) + "\n")
     return block
+
+
+def add_encoder_baselines(
+    corpus_dir: str | Path,
+    encoder: Encoder,
+    *,
+    embeddings: TokenEmbeddings | str | Path | None = None,
+    fuse_weights: tuple[float, float] | None = None,
+    pairs: int = BASELINE_PAIRS,
+    seed: int = BASELINE_SEED,
+) -> tuple[dict[str, Any], Path]:
+    """Compute an encoder's baselines on a corpus's names; store them by its weights' hash.
+
+    What ``rescale=True`` reads for an encoder (see
+    :mod:`wrdscore.embeddings.encoders._baselines` for where they are kept). With
+    ``embeddings`` the baselines are those of the encoder fused with that model;
+    without, the bundled model supplies document frequencies and the probe, as in scoring.
+
+    Returns
+    -------
+    block : dict
+        ``pairs``, ``seed``, ``names``, ``corpus`` (path, manifest SHA-256), ``wrdscore``
+        version, ``encoder`` (its signature) and ``settings``.
+    path : Path
+        The file written.
+    """
+    from wrdscore.embeddings.encoders import ContextualVectors, store_encoder_baselines
+
+    static = resolve_embeddings(embeddings)
+    fuse = embeddings is not None
+    weights = fuse_weights or (1.0, 1.0)
+    scope = ContextualVectors(encoder, static, fuse=fuse, weights=weights).scope
+    corpus = open_corpus(corpus_dir)
+    refs, preds, n_names = sample_name_pairs(corpus.path, pairs, seed)
+    options: dict[str, Any] = {"encoder": encoder, "fuse": fuse}
+    if fuse_weights is not None:
+        options["fuse_weights"] = fuse_weights
+    block = {
+        "pairs": pairs,
+        "seed": seed,
+        "names": n_names,
+        "corpus": {"path": str(corpus_dir), "manifest_sha256": corpus.manifest_sha256},
+        "wrdscore": __version__,
+        "encoder": encoder.signature,
+        "settings": compute_baselines(static, refs, preds, **options),
+    }
+    return block, store_encoder_baselines(encoder.sha, scope, block)

@@ -655,8 +655,15 @@ class EmbeddingMetric(Metric):
             rescaling is undefined for these settings.
         """
         key = baseline_key(self)
-        block = self.embeddings.meta.get("baselines", {})
-        if block and block.get("vectors_sha") != self.embeddings.sha:
+        if self.contextual is not None:
+            block = self.contextual.baselines()
+            where = f"encoder {self.contextual.encoder.name!r} ({self.contextual.scope})"
+            how = "`wrdscore baseline --encoder ENCODER CORPUS` (with the same --layer, -e)"
+        else:
+            block = self.embeddings.meta.get("baselines", {})
+            where = f"embeddings {self.embeddings.name!r}"
+            how = "`wrdscore baseline MODEL_DIR CORPUS`"
+        if self.contextual is None and block and block.get("vectors_sha") != self.embeddings.sha:
             # model.json kept beside new vectors: its baselines belong to the old ones.
             raise WrdscoreError(
                 f"the rescaling baselines of embeddings {self.embeddings.name!r} were computed "
@@ -668,16 +675,14 @@ class EmbeddingMetric(Metric):
             if self.centering == "batch":
                 why = "centering 'batch' has none: its scores depend on the batch"
             elif not stored:
-                why = "the model has none; add them with `wrdscore baseline MODEL_DIR CORPUS`"
+                whose = "the model has" if self.contextual is None else "this encoder has"
+                why = f"{whose} none; add them with {how}"
             else:
                 why = "outside the stored settings (see the README's rescaling section)"
-            raise WrdscoreError(
-                f"no rescaling baseline for {key} in embeddings {self.embeddings.name!r}: {why}"
-            )
+            raise WrdscoreError(f"no rescaling baseline for {key} in {where}: {why}")
         if stored[key] is None:
             raise WrdscoreError(
-                f"rescaling is undefined for {key} on embeddings {self.embeddings.name!r}: "
-                "random names score 1 on average"
+                f"rescaling is undefined for {key} on {where}: random names score 1 on average"
             )
         return dict(stored[key])
 

@@ -10,6 +10,11 @@ without ``--encoder`` never pay for it.
 - :func:`resolve_encoder_path`: a local folder or a hub name's cached snapshot.
 """
 
+from wrdscore.embeddings.encoders._baselines import (
+    cache_dir,
+    read_encoder_baselines,
+    store_encoder_baselines,
+)
 from wrdscore.embeddings.encoders._contextual import (
     PROBE_TOKENS,
     ContextualVectors,
@@ -37,9 +42,12 @@ __all__ = [
     "PROBE_TOKENS",
     "ContextualVectors",
     "Encoder",
+    "cache_dir",
     "check_fuse_weights",
+    "read_encoder_baselines",
     "resolve_device",
     "resolve_encoder_path",
     "stack_versions",
+    "store_encoder_baselines",
     "weights_sha",
 ]

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore.embeddings._vectors import TokenEmbeddings
+from wrdscore.embeddings.encoders._baselines import read_encoder_baselines
 from wrdscore.embeddings.encoders._encoder import Encoder
 from wrdscore.errors import WrdscoreError
 
@@ -83,6 +85,20 @@ class ContextualVectors:
             a, b = self.weights
             out += f"+{self.static.name}@sha:{self.static.sha},fw:{a:g}/{b:g}"
         return out
+
+    @property
+    def scope(self) -> str:
+        """What an encoder's rescaling baselines depend on besides its weights and the metric
+        setting: the layer, the static model (IDF, probe) and the fusion."""
+        out = f"layer:{self.encoder.layer}|static:{self.static.name}@sha:{self.static.sha}"
+        if self.fuse:
+            a, b = self.weights
+            out += f"|fuse:{a:g}/{b:g}"
+        return out
+
+    def baselines(self) -> dict[str, Any]:
+        """The stored baselines block of :attr:`scope` ({} when none was computed)."""
+        return read_encoder_baselines(self.encoder.sha, self.scope)
 
     @cached_property
     def _probe(self) -> tuple[float, float, NDArray[np.float64]]:

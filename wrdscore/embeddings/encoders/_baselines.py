@@ -1,0 +1,72 @@
+"""Where an encoder's rescaling baselines are kept: by the hash of its weights.
+
+A static model keeps its baselines in its own ``model.json``. An encoder's folder is not
+ours to write (a hub cache, site-packages), and bert_score's users lose rescaling as soon
+as they load a model from a local path, because its baselines are keyed by hub name. Here
+they are keyed by :func:`~wrdscore.embeddings.encoders.weights_sha`, so the same weights
+find them wherever they lie:
+
+- shipped with wrdscore, in ``wrdscore/data/encoders/SHA.json`` (read-only);
+- computed by ``wrdscore baseline --encoder``, in the user's cache folder
+  (``$WRDSCORE_CACHE``, else ``$XDG_CACHE_HOME/wrdscore``, else ``~/.cache/wrdscore``),
+  under ``encoders/SHA.json``; these win over shipped ones.
+
+Each file maps a *scope* (the layer, the static model that supplies IDF and the probe,
+and the fusion) to a baselines block like a model's: ``settings`` maps each metric setting
+(:func:`~wrdscore.metrics.baseline_key`) to its mean values on random name pairs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from wrdscore.atomic import atomic_write
+from wrdscore.errors import WrdscoreError
+
+SHIPPED = Path(__file__).resolve().parents[2] / "data" / "encoders"
+
+
+def cache_dir() -> Path:
+    """The user's folder for computed encoder baselines (see the module docstring)."""
+    root = os.environ.get("WRDSCORE_CACHE")
+    if root:
+        return Path(root) / "encoders"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "wrdscore" / "encoders"
+
+
+def _read(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise WrdscoreError(f"{path}: unreadable encoder baselines ({exc}); delete it") from None
+    scopes = data.get("scopes") if isinstance(data, dict) else None
+    if not isinstance(scopes, dict):
+        raise WrdscoreError(f"{path}: not an encoder baselines file (no scopes); delete it")
+    return scopes
+
+
+def read_encoder_baselines(sha: str, scope: str) -> dict[str, Any]:
+    """The baselines block of ``scope`` for the weights ``sha``: cached, else shipped, else {}."""
+    for folder in (cache_dir(), SHIPPED):
+        block = _read(folder / f"{sha}.json").get(scope)
+        if block:
+            return dict(block)
+    return {}
+
+
+def store_encoder_baselines(sha: str, scope: str, block: dict[str, Any]) -> Path:
+    """Write ``block`` for ``scope`` into the cache file of ``sha`` (atomically); its path."""
+    path = cache_dir() / f"{sha}.json"
+    scopes = _read(path)
+    scopes[scope] = block
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(path) as fh:
+        fh.write(json.dumps({"weights_sha": sha, "scopes": scopes}, indent=2) + "\n")
+    return path
