@@ -107,7 +107,7 @@ ENCODER_OPTION = typer.Option(
     None,
     "--encoder",
     help="Pretrained encoder (local folder or hub name): contextual token vectors for every "
-    "embedding metric; with --embeddings, fused with that model's (needs wrdscore[encoders]).",
+    "embedding metric; with --embeddings, fused with that model's (needs wrdscore\\[encoders]).",
 )
 LAYER_OPTION = typer.Option(None, "--layer", help="Encoder layer \\[default: the last].")
 DEVICE_OPTION = typer.Option(
