@@ -1,4 +1,4 @@
-"""The bundled examples are the paper's eleven pairs; the README's table script runs."""
+"""The bundled examples are the paper's eleven pairs; the table in docs/scoring.md script runs."""
 
 from __future__ import annotations
 
