@@ -1,4 +1,4 @@
-"""Print the scoring guide's table: WRDScore on the paper's eleven example pairs, ours beside the paper's.
+"""Print docs/scoring.md's table: WRDScore on the paper's eleven example pairs beside the paper's.
 
 Reads ``examples/paper-scores.tsv`` (the pairs and the precision, recall and F1 the
 WRDScore paper reports for them), scores the same pairs with WRDScore on the given
