@@ -78,3 +78,6 @@ def test_the_site_builds_with_strict_checks(tmp_path):
     assert "wrdscore study analyze" in cli and "--chunk-pairs" in cli
     api = (site / "api" / "metrics" / "index.html").read_text(encoding="utf-8")
     assert "get_metric" in api and "WRDScore" in api
+    # Names a package exports lazily are documented too (griffe follows the imports).
+    api = (site / "api" / "embeddings" / "index.html").read_text(encoding="utf-8")
+    assert 'id="wrdscore.embeddings.train_embeddings"' in api
