@@ -180,4 +180,3 @@ def _run_pycon(block: Block, where: str, workdir: Path, env: dict[str, str]) -> 
         timeout=120,
     )
     assert done.returncode == 0, f"{where}: the session failed:\n{done.stdout}{done.stderr}"
-
