@@ -1,7 +1,7 @@
 """Measure what attract-repel specialisation does to WRDScore's agreement with people.
 
 Mines constraints from CORPUS_DIR (never from ratings; mined pairs only, without the
-curated list, so the README's tables made before the list existed stay reproducible),
+curated list, so the tables in docs/history.md made before the list existed stay reproducible),
 specialises each model with
 counter-fitting and with attract-repel at their published hyperparameters (nothing
 is tuned on the ratings), and

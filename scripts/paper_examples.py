@@ -1,10 +1,10 @@
-"""Print the README's table: WRDScore on the paper's eleven example pairs, ours beside the paper's.
+"""Print docs/scoring.md's table: WRDScore on the paper's eleven example pairs beside the paper's.
 
 Reads ``examples/paper-scores.tsv`` (the pairs and the precision, recall and F1 the
 WRDScore paper reports for them), scores the same pairs with WRDScore on the given
 embeddings (the bundled default unless ``--embeddings``) and ROUGE-1, and prints a
 markdown table plus one summary line. Re-run it whenever the default model changes and
-paste the output into the README's "The example pairs" section.
+paste the output into "The example pairs" of docs/scoring.md.
 
 Usage::
 

@@ -1,4 +1,4 @@
-"""The bundled examples are the paper's eleven pairs; the README's table script runs."""
+"""The bundled examples are the paper's eleven pairs; docs/scoring.md's table script runs."""
 
 from __future__ import annotations
 
