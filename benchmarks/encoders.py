@@ -1,0 +1,121 @@
+"""Benchmark contextual scoring (``--encoder``) against the encoder's own ``encode``.
+
+Pairs are Javadoc summaries of OpenJDK 17 (a corpus made by ``wrdscore ingest src.zip``):
+the reference is a method's summary sentence, the prediction the summary of another method
+of the same file (or of a random method), so both sides are summary-length text. Every
+string is written as the tokens the metrics read (identifier-split words joined by
+spaces), so both sides of the comparison encode exactly the same unique strings.
+
+In the same run, each in a fresh process timed from start to exit (start-up, imports and
+model loading included):
+
+* ``encode``: a script that loads the model with sentence-transformers and runs
+  ``SentenceTransformer.encode`` on the unique strings of the pairs (batch 64; the
+  library sorts them by length itself), the least any encoder-based metric must do;
+* ``cli``: ``wrdscore score --refs R --preds P --encoder MODEL -m wrd -q`` as a user runs
+  it (contextual states, word pooling, exact transport, per-pair output).
+
+The target (issue 19): the CLI's throughput >= 0.8x that of ``encode``, i.e. its wall
+time at most 1.25x. The two are run alternately, ``--repeats`` times each.
+
+Usage::
+
+    wrdscore ingest /usr/lib/jvm/openjdk-17/lib/src.zip -o work-data/jdk17
+    python benchmarks/encoders.py work-data/jdk17 --pairs 20000
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _proc import run_measured
+
+from wrdscore.corpora import open_corpus, split_identifier
+
+MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+
+ENCODE = """
+import sys, time
+from sentence_transformers import SentenceTransformer
+from wrdscore.embeddings.encoders import resolve_encoder_path
+texts = open(sys.argv[1], encoding="utf-8").read().splitlines()
+model = SentenceTransformer(str(resolve_encoder_path(sys.argv[2])), device="cpu")
+t = time.perf_counter()
+model.encode(texts, batch_size=64, convert_to_numpy=True, show_progress_bar=False)
+open(sys.argv[3], "w").write(f"{time.perf_counter() - t:.2f}")
+"""
+
+
+def summary_pairs(corpus_dir: Path, n: int, seed: int) -> tuple[list[str], list[str]]:
+    """``n`` (reference, prediction) summaries: same-file partners where a file has two."""
+    by_file: dict[str, list[str]] = {}
+    for record in open_corpus(corpus_dir).iter_methods():
+        summary = record.get("summary") or ""
+        words = " ".join(t for w in summary.split() for t in split_identifier(w))
+        if len(words.split()) >= 4:
+            by_file.setdefault(record.get("file") or "", []).append(words)
+    files = [v for v in by_file.values() if len(v) >= 2]
+    everything = [s for v in by_file.values() for s in v]
+    rng = random.Random(seed)
+    refs, preds = [], []
+    while len(refs) < n:
+        group = rng.choice(files)
+        ref, other = rng.sample(group, 2)
+        refs.append(ref)
+        preds.append(other if rng.random() < 0.7 else rng.choice(everything))
+    return refs, preds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", type=Path, help="a corpus of OpenJDK with Javadoc summaries")
+    parser.add_argument("--pairs", type=int, default=20_000)
+    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--model", default=MODEL)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    refs, preds = summary_pairs(args.corpus, args.pairs, args.seed)
+    unique = list(dict.fromkeys([*refs, *preds]))
+    words = sum(len(s.split()) for s in unique) / len(unique)
+    print(f"{len(refs)} pairs, {len(unique)} unique strings, {words:.1f} words each")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "refs.txt").write_text("\n".join(refs) + "\n", encoding="utf-8")
+        (folder / "preds.txt").write_text("\n".join(preds) + "\n", encoding="utf-8")
+        (folder / "unique.txt").write_text("\n".join(unique) + "\n", encoding="utf-8")
+        alone = folder / "encode-seconds.txt"
+        encode_cmd = [
+            sys.executable, "-c", ENCODE, str(folder / "unique.txt"), args.model, str(alone)
+        ]  # fmt: skip
+        cli_cmd = [
+            sys.executable, "-m", "wrdscore", "score",
+            "--refs", str(folder / "refs.txt"), "--preds", str(folder / "preds.txt"),
+            "--encoder", args.model, "--device", "cpu", "-m", "wrd", "-q",
+            "--per-pair", str(folder / "out.tsv"),
+        ]  # fmt: skip
+        rows = []
+        for k in range(args.repeats):
+            (folder / "out.tsv").unlink(missing_ok=True)
+            started = time.strftime("%H:%M:%S")
+            enc = run_measured(encode_cmd)
+            cli = run_measured(cli_cmd)
+            rows.append((k, started, enc, cli, float(alone.read_text())))
+    print(
+        "| run | started | encode wall s | encode() alone s | CLI wall s | CLI peak MB | "
+        "CLI / encode throughput |"
+    )
+    print("|---:|---|---:|---:|---:|---:|---:|")
+    for k, started, enc, cli, alone in rows:
+        print(
+            f"| {k + 1} | {started} | {enc.wall:.1f} | {alone:.1f} | {cli.wall:.1f} | "
+            f"{cli.rss / 2**20:.0f} | {enc.wall / cli.wall:.2f}x |"
+        )
+
+
+if __name__ == "__main__":
+    main()
