@@ -76,6 +76,19 @@ def typer_app(help: str, **kwargs: Any) -> typer.Typer:
 FORMATS = ("table", "json")
 
 
+def _non_negative_seed(value: int) -> int:
+    # numpy's generators take no negative seed: refused here, as a usage error, instead
+    # of numpy's traceback deep inside the work.
+    if value < 0:
+        raise WrdscoreError(f"--seed must be 0 or more, not {value}")
+    return value
+
+
+def seed_option(default: int, help: str) -> Any:
+    """The ``--seed`` option of every command: an integer of 0 or more."""
+    return typer.Option(default, "--seed", help=help, callback=_non_negative_seed)
+
+
 def check_format(fmt: str) -> None:
     """Refuse an output format other than table or json."""
     if fmt not in FORMATS:

@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from wrdscore.cli._common import print_table
+from wrdscore.cli._common import print_table, seed_option
 from wrdscore.errors import WrdscoreError
 
 # Options of both `train --specialise` and `specialise`, declared once.
@@ -48,7 +48,7 @@ def train(
     ),
     min_count: int = typer.Option(1, "--min-count", help="Drop tokens rarer than this."),
     epochs: int = typer.Option(5, "--epochs", help="Training epochs (word2vec, fasttext)."),
-    seed: int = typer.Option(0, "--seed", help="Random seed."),
+    seed: int = seed_option(0, "Random seed."),
     workers: int = typer.Option(1, "--workers", help="gensim threads; 1 is deterministic."),
     text: str = typer.Option(
         "names",
@@ -151,7 +151,7 @@ def baseline(
     model: str = typer.Argument(..., help="MODEL_DIR written by `wrdscore train`."),
     corpus_dir: str = typer.Argument(..., help="The corpus it was trained on."),
     pairs: int = typer.Option(10_000, "--pairs", help="Random name pairs per baseline."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the pairs."),
+    seed: int = seed_option(0, "Seed of the pairs."),
 ) -> None:
     """Compute the rescaling baselines of a model on its training names (into model.json)."""
     from wrdscore.metrics import add_baselines
@@ -195,7 +195,7 @@ def specialise(
     method: str = typer.Option(
         "counter-fitting", "--method", "-m", help="counter-fitting or attract-repel."
     ),
-    seed: int = typer.Option(0, "--seed", help="Shuffling seed (attract-repel)."),
+    seed: int = seed_option(0, "Shuffling seed (attract-repel)."),
     name: str | None = typer.Option(
         None, "--name", help="Label \\[default: model name + -cf/-ar]."
     ),

@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from wrdscore.cli._common import check_format, metric_options, print_table
+from wrdscore.cli._common import check_format, metric_options, print_table, seed_option
 from wrdscore.errors import WrdscoreError
 from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
 
@@ -193,7 +193,7 @@ def compare(
         False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
     ),
     resamples: int = typer.Option(1000, "--resamples", help="Bootstrap resamples."),
-    seed: int = typer.Option(12345, "--seed", help="Bootstrap seed."),
+    seed: int = seed_option(12345, "Bootstrap seed."),
     fmt: str = typer.Option("table", "--format", help="table or json."),
     allow_empty_reference: bool = typer.Option(
         False, "--allow-empty-reference", help="Score references without tokens as 0."

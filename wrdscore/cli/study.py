@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from wrdscore.cli._common import typer_app
+from wrdscore.cli._common import seed_option, typer_app
 
 study_app = typer_app("Human-agreement studies.")
 
@@ -30,7 +30,7 @@ def study_sample(
         "paper's five strata of 10.",
     ),
     raters: int = typer.Option(3, "--raters", help="Raters (sheets and forms) per set."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the draw and the sheet order."),
+    seed: int = seed_option(0, "Seed of the draw and the sheet order."),
     strict: bool = typer.Option(False, "--strict", help="Fail if a stratum runs short."),
     force: bool = typer.Option(False, "--force", help="Replace an existing study folder."),
 ) -> None:
@@ -98,7 +98,7 @@ def study_analyze(
         False, "--rescale", help="Rescale embedding metrics against the model's baselines."
     ),
     bootstraps: int = typer.Option(100, "--bootstraps", help="Bootstrap resamples B."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
+    seed: int = seed_option(0, "Seed of the bootstrap."),
     force: bool = typer.Option(False, "--force", help="Replace an existing report folder."),
 ) -> None:
     """Measure how close each metric comes to the human ratings; write report.md/json + plots."""
