@@ -1,0 +1,73 @@
+"""The rough edges a new user hit (issue 21): each test failed before its fix."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from wrdscore.cli import app
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def _seeded_commands() -> list[list[str]]:
+    """The path of every command that has a ``--seed`` option."""
+    found = []
+
+    # Any: typer 0.27 builds its commands with a private copy of click.
+    def walk(command: Any, path: list[str]) -> None:
+        if hasattr(command, "commands"):
+            for name, sub in command.commands.items():
+                walk(sub, [*path, name])
+        elif any("--seed" in p.opts for p in command.params):
+            found.append(path)
+
+    walk(typer.main.get_command(app), [])
+    return found
+
+
+def test_every_seed_option_is_found():
+    # The list below must not silently shrink (a renamed option would skip its check).
+    assert sorted(" ".join(p) for p in _seeded_commands()) == [
+        "baseline",
+        "compare",
+        "specialise",
+        "study analyze",
+        "study sample",
+        "train",
+    ]
+
+
+@pytest.mark.parametrize("path", _seeded_commands(), ids=" ".join)
+def test_a_negative_seed_is_a_one_line_usage_error(path):
+    # compare and baseline used to end in numpy's traceback
+    # ("ValueError: expected non-negative integer").
+    res = run(*path, "--seed", "-1")
+    assert res.exit_code == 2
+    assert res.stderr == "error: --seed must be 0 or more, not -1\n"
+
+
+def test_compare_with_a_negative_seed_on_real_files(tmp_path):
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    res = run(
+        "compare",
+        "--refs",
+        examples / "refs.txt",
+        "--preds",
+        examples / "preds.txt",
+        "--preds",
+        examples / "refs.txt",
+        "--seed",
+        "-1",
+    )
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert res.stderr.startswith("error: --seed must be 0 or more")
