@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 import typer
+from corpus_fixtures import method_record, write_records
 from typer.testing import CliRunner
 
 from wrdscore.cli import app
@@ -51,7 +52,7 @@ def test_a_negative_seed_is_a_one_line_usage_error(path):
     # ("ValueError: expected non-negative integer").
     res = run(*path, "--seed", "-1")
     assert res.exit_code == 2
-    assert res.stderr == "error: --seed must be 0 or more, not -1\n"
+    assert res.stderr == "error: --seed must be a whole number >= 0, not -1\n"
 
 
 def test_compare_with_a_negative_seed_on_real_files(tmp_path):
@@ -70,4 +71,28 @@ def test_compare_with_a_negative_seed_on_real_files(tmp_path):
         "-1",
     )
     assert res.exit_code == 2 and "Traceback" not in res.output
-    assert res.stderr.startswith("error: --seed must be 0 or more")
+    assert res.stderr.startswith("error: --seed must be a whole number >= 0")
+
+
+def test_train_refuses_zero_fasttext_buckets(tmp_path):
+    # gensim took --bucket 0 as "no n-grams", and --oov subword then called the model
+    # not a FastText model.
+    corpus = write_records(tmp_path / "c", [method_record("getName"), method_record("size")])
+    res = run("train", corpus, "--method", "fasttext", "-o", tmp_path / "m", "--bucket", "0")
+    assert res.exit_code == 2
+    assert res.stderr == "error: --bucket must be at least 1, not 0\n"
+    assert not (tmp_path / "m").exists()
+
+
+def test_study_analyze_refuses_too_few_bootstraps_like_compare(tmp_path):
+    # --bootstraps 1 printed a "95%" interval of zero width; compare refused fewer than 40.
+    res = run("study", "analyze", "--pairs", "wrdscore-paper", "-m", "rouge1",
+              "--bootstraps", "1", "-o", tmp_path / "r")  # fmt: skip
+    assert res.exit_code == 2
+    assert res.stderr == (
+        "error: the number of bootstraps must be at least 40 for a 95% interval, got 1\n"
+    )
+    assert not (tmp_path / "r").exists()
+    res = run("study", "analyze", "--pairs", "wrdscore-paper", "-m", "rouge1",
+              "--bootstraps", "40", "-o", tmp_path / "r")  # fmt: skip
+    assert res.exit_code == 0, res.output

@@ -180,11 +180,11 @@ def test_custom_strata_need_no_embeddings(inputs, tmp_path):
         (["analyze", "--study", "S", "--ratings", "x", "--scale", "10"], "--scale is for --pairs"),
         (["analyze", "--pairs", "P", "-m", "nosuch", "--baseline", "nosuch"], "unknown metric"),
         (["analyze", "--pairs", "P"], "score 8 is outside 0-1 (use --scale 10"),
-        (["analyze", "--pairs", "P", "--scale", "10", "--bootstraps", "0"], "at least 1"),
+        (["analyze", "--pairs", "P", "--scale", "10", "--bootstraps", "0"], "at least 40"),
         (["analyze", "--study", "P", "--ratings", "x"], "is not a study folder"),
         (["analyze", "--pairs", "P", "--scale", "10", "--oov", "bad"], "unknown OOV policy"),
         # numpy's ValueError traceback before: checked before any scoring or drawing.
-        (["sample", "--seed", "-1"], "the seed must be a whole number >= 0, not -1"),
+        (["sample", "--seed", "-1"], "--seed must be a whole number >= 0, not -1"),
         (["analyze", "--pairs", "P", "--scale", "10", "--seed", "-1"], "whole number >= 0"),
     ],
 )

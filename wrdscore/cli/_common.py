@@ -80,7 +80,7 @@ def _non_negative_seed(value: int) -> int:
     # numpy's generators take no negative seed: refused here, as a usage error, instead
     # of numpy's traceback deep inside the work.
     if value < 0:
-        raise WrdscoreError(f"--seed must be 0 or more, not {value}")
+        raise WrdscoreError(f"--seed must be a whole number >= 0, not {value}")
     return value
 
 
