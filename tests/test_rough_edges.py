@@ -96,3 +96,19 @@ def test_study_analyze_refuses_too_few_bootstraps_like_compare(tmp_path):
     res = run("study", "analyze", "--pairs", "wrdscore-paper", "-m", "rouge1",
               "--bootstraps", "40", "-o", tmp_path / "r")  # fmt: skip
     assert res.exit_code == 0, res.output
+
+
+def test_ingest_of_only_unparseable_files_is_an_error(tmp_path):
+    # It exited 0 with an empty corpus, which train then failed on.
+    (tmp_path / "Broken.java").write_text("class A { void f( { }\n")
+    res = run("ingest", tmp_path / "Broken.java", "-o", tmp_path / "c")
+    assert res.exit_code == 2
+    assert res.stderr.startswith("error: no methods found: 1 of 1 file(s) failed to parse; ")
+    assert "Broken.java: tree-sitter: line 1: syntax error" in res.stderr
+    assert res.stderr.count("\n") == 1
+    assert not (tmp_path / "c").exists()
+    # One good file beside it makes a corpus, the failure listed in its manifest.
+    (tmp_path / "Good.java").write_text("class B { int size() { return 0; } }\n")
+    res = run("ingest", tmp_path, "-o", tmp_path / "c")
+    assert res.exit_code == 0, res.output
+    assert "1 method from 2 files" in res.stdout
