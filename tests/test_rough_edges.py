@@ -112,3 +112,41 @@ def test_ingest_of_only_unparseable_files_is_an_error(tmp_path):
     res = run("ingest", tmp_path, "-o", tmp_path / "c")
     assert res.exit_code == 0, res.output
     assert "1 method from 2 files" in res.stdout
+
+
+def test_a_small_input_leaves_every_stratum_its_share():
+    # 11 pairs against the paper's strata: the random stratum, drawn first, took all of
+    # them and left the WRDScore strata empty.
+    import numpy as np
+
+    from wrdscore.human_eval import DEFAULT_STRATA, stratified_design
+
+    wrd = np.array([0.05, 0.1, 0.15, 0.3, 0.35, 0.4, 0.6, 0.65, 0.7, 0.9, 0.95])
+    scores = {"wrd": wrd, "rouge1": np.zeros_like(wrd)}
+    design = stratified_design(scores, np.arange(wrd.size), 3, DEFAULT_STRATA, seed=0)
+    got = {s.name: 0 for s in DEFAULT_STRATA}
+    for members in design.sets:
+        for _, name in members:
+            got[name] += 1
+    # The strata take turns, one pair each: each gets two or three, none all 11.
+    assert sum(got.values()) == wrd.size and min(got.values()) >= 2 and max(got.values()) <= 3
+    drawn = [i for members in design.sets for i, _ in members]
+    assert sorted(drawn) == list(range(wrd.size))
+
+
+def test_stratum_examples_are_quoted_for_a_shell():
+    # Pasted into a shell, --stratum 10:wrd>=0.8,rouge1<0.5 redirects to a file "=0.8,rouge1"
+    # and reads from "0.5".
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    texts = {p.name: p.read_text() for p in [root / "README.md", *root.glob("docs/**/*.md")]}
+    texts["study sample --help"] = run("study", "sample", "--help").stdout
+    found = 0
+    for name, text in texts.items():
+        for spec in re.findall(r"--stratum[ =](\S+)", text):
+            if re.search("[<>]", spec):
+                found += 1
+                assert spec[0] in "'\"", f"{name}: unquoted --stratum {spec}"
+    assert found >= 2  # the README's example and the help's

@@ -27,7 +27,7 @@ def study_sample(
         None,
         "--stratum",
         help="SIZE or SIZE:COND,... (COND: metric<x, <=, >, >=), repeated; replaces the "
-        "paper's five strata of 10.",
+        "paper's five strata of 10. Quote it in a shell: --stratum '10:wrd>=0.8,rouge1<0.5'.",
     ),
     raters: int = typer.Option(3, "--raters", help="Raters (sheets and forms) per set."),
     seed: int = seed_option(0, "Seed of the draw and the sheet order."),
