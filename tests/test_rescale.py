@@ -249,7 +249,8 @@ def test_cli_train_stores_baselines_and_score_rescales(tmp_path):
         "train", corpus, "--method", "svd", "--dim", "3", "-o", model, "--baseline-pairs", "200"
     )
     assert code == 0, err
-    assert "stored rescaling baselines" in out and "on 200 random pairs of 15 names" in out
+    assert f"wrote {model / 'model.json'}: rescaling baselines of " in err
+    assert "on 200 random pairs of 15 names" in err
     block = json.loads((model / "model.json").read_text())["baselines"]
     assert block["pairs"] == 200 and block["corpus"]["training_corpus"] is True
     # `wrdscore baseline` recomputes the same numbers (same corpus, pairs, seed).

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -111,7 +113,7 @@ def test_ingest_of_only_unparseable_files_is_an_error(tmp_path):
     (tmp_path / "Good.java").write_text("class B { int size() { return 0; } }\n")
     res = run("ingest", tmp_path, "-o", tmp_path / "c")
     assert res.exit_code == 0, res.output
-    assert "1 method from 2 files" in res.stdout
+    assert "1 method from 2 files" in res.stderr
 
 
 def test_a_small_input_leaves_every_stratum_its_share():
@@ -150,3 +152,78 @@ def test_stratum_examples_are_quoted_for_a_shell():
                 found += 1
                 assert spec[0] in "'\"", f"{name}: unquoted --stratum {spec}"
     assert found >= 2  # the README's example and the help's
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+SCORE = ["score", "--refs", EXAMPLES / "refs.txt", "--preds", EXAMPLES / "preds.txt", "-q"]
+
+
+def test_score_refuses_to_overwrite_a_per_pair_file_without_force(tmp_path):
+    out = tmp_path / "pairs.tsv"
+    out.write_text("precious\n")
+    res = run(*SCORE, "--per-pair", out)
+    assert res.exit_code == 2
+    assert res.stderr == f"error: output {out} already exists (use --force to replace it)\n"
+    assert out.read_text() == "precious\n"
+    res = run(*SCORE, "--per-pair", out, "--force", "--format", "json")
+    assert res.exit_code == 0, res.output
+    assert len(out.read_text().splitlines()) == 12
+    # Where it wrote, on stderr: stdout is the JSON alone.
+    assert res.stderr == f"wrote {out}: 11 pairs\n"
+    assert json.loads(res.stdout)["pairs"] == 11
+
+
+def test_per_pair_dash_writes_the_rows_to_stdout_and_the_summary_to_stderr():
+    res = run(*SCORE, "--per-pair", "-", "-m", "wrd", "-m", "rouge1")
+    assert res.exit_code == 0, res.output
+    rows = [line.split("\t") for line in res.stdout.splitlines()]
+    assert rows[0][:4] == ["index", "reference", "prediction", "wrd.precision"]
+    assert len(rows) == 12 and all(len(r) == 9 for r in rows)
+    assert "11 pairs, corpus scores" in res.stderr and "wrote" not in res.stderr
+    res = run(*SCORE, "--per-pair", "-", "--format", "json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stderr)["pairs"] == 11 and len(res.stdout.splitlines()) == 12
+
+
+def test_explain_says_where_it_drew(tmp_path):
+    png = tmp_path / "pair.png"
+    res = run("explain", "getCount", "size", "--plot", png, "--format", "json")
+    assert res.exit_code == 0, res.output
+    assert res.stderr == f"wrote {png}\n" and png.is_file()
+    json.loads(res.stdout)
+
+
+ALL_METRICS = ["wrd", "bertscore", "wmd", "twmd", "trwmd", "sbert", "cka", "rouge1", "rougeL",
+               "subtoken", "bleu"]  # fmt: skip
+
+
+def terminal_run(*args):
+    """Run as in an 80-column terminal; the text without its styles."""
+    import re
+
+    res = runner.invoke(app, [str(a) for a in args], env={"TTY_COMPATIBLE": "1", "COLUMNS": "80"})
+    return res, re.sub("\x1b\\[[0-9;]*m", "", res.stdout)
+
+
+def test_a_wide_table_fits_an_80_column_terminal():
+    # Every value was cut to "0.2…" to fit 11 metric columns into 80.
+    res, out = terminal_run(*SCORE, *(x for m in ALL_METRICS for x in ("-m", m)))
+    assert res.exit_code == 0, res.output
+    table = out.split("\n", 1)[1].split("\nwrdscore|")[0]
+    assert "…" not in table
+    assert max(map(len, table.splitlines())) <= 80
+    # Turned a quarter: a row per metric.
+    rows = {line.split("│")[1].strip(): line for line in table.splitlines() if "│" in line}
+    assert set(ALL_METRICS) <= set(rows)
+    assert "0.2686" in rows["wrd"]
+    # Counts are whole numbers: subtoken's fp prints as 23, not 23.0000.
+    assert [c.strip() for c in rows["subtoken"].split("│")[-4:-1]] == ["0", "23", "21"]
+
+
+def test_a_table_that_fits_keeps_a_column_per_metric():
+    res, out = terminal_run(*SCORE, "-m", "wrd", "-m", "subtoken")
+    assert res.exit_code == 0, res.output
+    header = next(line for line in out.splitlines() if "subtoken" in line)
+    assert "wrd" in header
+    fp = next(line for line in out.splitlines() if line.startswith("│ fp"))
+    assert fp.split("│")[-2].strip() == "23"

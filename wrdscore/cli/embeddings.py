@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from wrdscore.cli._common import print_table, seed_option
+from wrdscore.cli._common import print_table, seed_option, wrote
 from wrdscore.errors import WrdscoreError
 
 # Options of both `train --specialise` and `specialise`, declared once.
@@ -109,12 +109,13 @@ def train(
         scheduler=scheduler,
         jobs=jobs,
     )
-    typer.echo(
-        f"wrote {output}: {emb.name}, {len(emb)} tokens x {emb.dim} dims, "
-        f"{emb.n_docs} documents, {emb.meta['train_seconds']:.1f} s"
+    wrote(
+        output,
+        f"{emb.name}, {len(emb)} tokens x {emb.dim} dims, "
+        f"{emb.n_docs} documents, {emb.meta['train_seconds']:.1f} s",
     )
     if specialise:
-        typer.echo(_specialised_line(emb.meta["specialise"]))
+        typer.echo(_specialised_line(emb.meta["specialise"]), err=True)
     _store_baselines(output, corpus_dir, baseline_pairs)
 
 
@@ -138,9 +139,10 @@ def _store_baselines(output: str, corpus_dir: str, baseline_pairs: int) -> None:
 
 def _echo_baselines(model: str | Path, block: dict[str, Any]) -> None:
     settings = block["settings"]
-    typer.echo(
-        f"stored rescaling baselines in {Path(model) / 'model.json'}: {len(settings)} metric "
-        f"settings on {block['pairs']} random pairs of {block['names']} names"
+    wrote(
+        Path(model) / "model.json",
+        f"rescaling baselines of {len(settings)} metric settings on {block['pairs']} random "
+        f"pairs of {block['names']} names",
     )
     undefined = [k for k, v in settings.items() if v is None]
     if undefined:
@@ -221,7 +223,7 @@ def specialise(
         confirm=confirm,
         inflect=inflect,
     )
-    typer.echo(f"wrote {output}: {emb.name}; " + _specialised_line(emb.meta["specialise"]))
+    wrote(output, f"{emb.name}; " + _specialised_line(emb.meta["specialise"]))
     # The input model's baselines were computed on other vectors; compute new ones.
     _store_baselines(output, corpus_dir, baseline_pairs)
 

@@ -7,7 +7,13 @@ from typing import Any
 
 import typer
 
-from wrdscore.cli._common import check_format, metric_options, print_table, seed_option
+from wrdscore.cli._common import (
+    check_format,
+    metric_options,
+    print_table,
+    seed_option,
+    wrote,
+)
 from wrdscore.errors import WrdscoreError
 from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
 
@@ -43,8 +49,12 @@ def score(
         False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
     ),
     per_pair: Path | None = typer.Option(
-        None, "--per-pair", help="Also write every pair's scores to OUT.tsv or OUT.jsonl."
+        None,
+        "--per-pair",
+        help="Also write every pair's scores to OUT.tsv or OUT.jsonl; '-': TSV rows to "
+        "standard output (the summary then goes to standard error).",
     ),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --per-pair file."),
     fmt: str = typer.Option("table", "--format", help="table or json."),
     allow_empty_reference: bool = typer.Option(
         False, "--allow-empty-reference", help="Score references without tokens as 0."
@@ -60,13 +70,15 @@ def score(
     """Score a file of predicted names against a file of true names (the main job)."""
     import json
 
-    from wrdscore.inputs import check_per_pair_path
+    from wrdscore.inputs import STDOUT, check_per_pair_path
     from wrdscore.metrics import build_metrics, score_files
     from wrdscore.progress import progress_bar
 
     check_format(fmt)
     if per_pair is not None:
-        check_per_pair_path(per_pair)
+        check_per_pair_path(per_pair, force)
+    # Per-pair rows on standard output: everything else goes to standard error.
+    to_stderr = per_pair == STDOUT
     metrics = build_metrics(
         metric, embeddings, metric_options(options), oov=oov, centering=centering, rescale=rescale
     )
@@ -78,32 +90,22 @@ def score(
             preds,
             allow_empty_reference=allow_empty_reference,
             per_pair=per_pair,
+            force=force,
             jobs=jobs,
             chunk_pairs=chunk_pairs,
             progress=lambda k: bar.advance(task, k),
+            on_count=lambda n: bar.update(task, total=n),
         )
+    if per_pair is not None and not to_stderr:
+        wrote(per_pair, f"{results[0].pairs} pairs")
     pairs = results[0].pairs
     if fmt == "json":
         out = {"pairs": pairs, "metrics": {r.metric: _result_json(r) for r in results}}
-        typer.echo(json.dumps(out, indent=2))
+        typer.echo(json.dumps(out, indent=2), err=to_stderr)
         return
-    from rich.table import Table  # only for the table (--format json never needs rich)
-
-    # One column per metric, one row per value; the headline value is marked.
-    keys = list(dict.fromkeys(k for r in results for k in r.keys))
-    table = Table()
-    table.add_column("")
-    for r in results:
-        table.add_column(r.metric, justify="right")
-    for k in keys:
-        cells = [
-            (f"[bold]{r.corpus[k]:.4f}[/bold]" if k == r.primary else f"{r.corpus[k]:.4f}")
-            if k in r.corpus
-            else ""
-            for r in results
-        ]
-        table.add_row(k, *cells)
-    console = print_table(f"{pairs} pairs, corpus scores", table)
+    counts = {m.name: m.count_keys for m in metrics}
+    wide, narrow = _corpus_tables(results, counts)
+    console = print_table(f"{pairs} pairs, corpus scores", wide, narrow=narrow, stderr=to_stderr)
     for r in results:
         console.print(r.signature, highlight=False, soft_wrap=True)
     unseen = max(r.oov_tokens for r in results)
@@ -121,6 +123,38 @@ def score(
     ]
     for note in filter(None, notes):
         typer.echo(f"note: {note}", err=True)
+
+
+def _corpus_tables(results: list[Any], counts: dict[str, tuple[str, ...]]) -> tuple[Any, Any]:
+    """The corpus scores as a column per metric, and turned: a row per metric.
+
+    The headline value of each metric is bold; counts (subtoken's ``tp``...) are whole
+    numbers, printed without decimals.
+    """
+    from rich.table import Table  # only for the table (--format json never needs rich)
+
+    keys = list(dict.fromkeys(k for r in results for k in r.keys))
+
+    def cell(r: Any, k: str) -> str:
+        if k not in r.corpus:
+            return ""
+        value = r.corpus[k]
+        text = f"{value:.0f}" if k in counts[r.metric] else f"{value:.4f}"
+        return f"[bold]{text}[/bold]" if k == r.primary else text
+
+    wide = Table()
+    wide.add_column("")
+    for r in results:
+        wide.add_column(r.metric, justify="right")
+    for k in keys:
+        wide.add_row(k, *(cell(r, k) for r in results))
+    narrow = Table()
+    narrow.add_column("metric")
+    for k in keys:
+        narrow.add_column(k, justify="right")
+    for r in results:
+        narrow.add_row(r.metric, *(cell(r, k) for k in keys))
+    return wide, narrow
 
 
 def explain(
@@ -173,6 +207,7 @@ def explain(
         console.print(scorer.signature, highlight=False, soft_wrap=True)
     if plot is not None:
         plot_transport(t, plot)
+        wrote(plot)
 
 
 def compare(

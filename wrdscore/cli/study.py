@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from wrdscore.cli._common import seed_option, typer_app
+from wrdscore.cli._common import seed_option, typer_app, wrote
 
 study_app = typer_app("Human-agreement studies.")
 
@@ -60,9 +60,10 @@ def study_sample(
             err=True,
         )
     sizes = ", ".join(str(len(s)) for s in design.sets)
-    typer.echo(
-        f"wrote {output}: {len(design.sets)} set(s) of {sizes} pairs, {raters} rater(s) each: "
-        f"sheets in {output / 'sheets'}, forms in {output / 'forms'}"
+    wrote(
+        output,
+        f"{len(design.sets)} set(s) of {sizes} pairs, {raters} rater(s) each: "
+        f"sheets in {output / 'sheets'}, forms in {output / 'forms'}",
     )
 
 
@@ -121,7 +122,7 @@ def study_analyze(
     )
     for line in human_eval.summary_lines(analysis):
         typer.echo(line)
-    typer.echo(f"wrote {output / 'report.md'}, report.json and plots/")
+    wrote(output, "report.md, report.json and plots/")
 
 
 def register(app: typer.Typer) -> None:

@@ -16,6 +16,7 @@ import itertools
 import math
 import os
 import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -623,9 +624,11 @@ def score_files(
     *,
     allow_empty_reference: bool = False,
     per_pair: str | Path | None = None,
+    force: bool = False,
     jobs: int | None = None,
     chunk_pairs: int = DEFAULT_CHUNK_PAIRS,
     progress: Callable[[int], None] | None = None,
+    on_count: Callable[[int], None] | None = None,
 ) -> list[CorpusScores]:
     """Score a references file against a predictions file, streaming (``wrdscore score``).
 
@@ -650,7 +653,10 @@ def score_files(
     allow_empty_reference : bool
         Score references without tokens as 0 instead of refusing them.
     per_pair : path, optional
-        Also write every pair's values to this ``.tsv`` or ``.jsonl`` file.
+        Also write every pair's values to this ``.tsv`` or ``.jsonl`` file, or, for
+        ``"-"``, as TSV rows to standard output, chunk by chunk.
+    force : bool
+        Replace an existing ``per_pair`` file (refused without it, before scoring).
     jobs : int, optional
         Worker processes (default: the cores available). Chunks are scored in
         parallel and put back in order, so every number is the same for any
@@ -663,6 +669,9 @@ def score_files(
         the input's length alone, never on ``jobs``.
     progress : callable, optional
         Called with the number of pairs finished, chunk by chunk.
+    on_count : callable, optional
+        Called once with the number of pairs, when the files are counted (before
+        any scoring): a progress bar's total.
 
     Returns
     -------
@@ -690,7 +699,7 @@ def score_files(
     ['2', 'isEmpty', 'isEmpty']
     """
     from wrdscore.atomic import atomic_write
-    from wrdscore.inputs import check_per_pair_path, count_items, per_pair_header
+    from wrdscore.inputs import STDOUT, check_per_pair_path, count_items, per_pair_header
 
     global _JOB
     if chunk_pairs < 1:
@@ -703,7 +712,7 @@ def score_files(
         Path(references),
         Path(predictions),
         allow_empty_reference,
-        None if per_pair is None else check_per_pair_path(per_pair),
+        None if per_pair is None else check_per_pair_path(per_pair, force),
     )
     # A first read counts the items (and checks the encoding), so a length mismatch
     # is refused before any scoring.
@@ -718,6 +727,8 @@ def score_files(
             f"{n_refs} references but {n_preds} predictions; "
             "every prediction needs exactly one reference item"
         )
+    if on_count is not None:
+        on_count(n_refs)
     # A small input is still cut into a few chunks, so that every core gets some. The
     # cut depends on the input alone (never on jobs or cores), so the numbers do not.
     chunk_pairs = min(chunk_pairs, max(_MIN_CHUNK_PAIRS, -(-n_refs // _MIN_CHUNKS)))
@@ -751,8 +762,11 @@ def score_files(
         counts = np.zeros((len(metrics), 3), dtype=np.int64)
         with contextlib.ExitStack() as stack:
             out = None
-            if job.per_pair is not None:
+            if job.per_pair == STDOUT:
+                out = sys.stdout  # rows as they come: `wrdscore score --per-pair - | ...`
+            elif job.per_pair is not None:
                 out = stack.enter_context(atomic_write(job.per_pair))
+            if out is not None:
                 out.write(per_pair_header(job.per_pair, [(m.name, m.keys) for m in metrics]))
             for n, summary, rows in _run(_score_chunk, tasks, workers):
                 for k, (chunk_sums, *chunk_counts) in enumerate(summary):

@@ -141,6 +141,8 @@ class Metric(ABC):
     name: ClassVar[str]
     keys: ClassVar[tuple[str, ...]] = ("precision", "recall", "f1")
     primary: ClassVar[str] = "f1"
+    #: Keys whose values are counts (whole numbers), not scores.
+    count_keys: ClassVar[tuple[str, ...]] = ()
     #: Set by :func:`~wrdscore.metrics.score_files` for the length of a run: the items
     #: its earlier chunks tokenised (see ``memo`` in :func:`~wrdscore.metrics.flatten`).
     _token_memo: dict[str | tuple[str, ...], list[str]] | None = None
