@@ -762,11 +762,12 @@ def score_files(
         counts = np.zeros((len(metrics), 3), dtype=np.int64)
         with contextlib.ExitStack() as stack:
             out = None
-            if job.per_pair == STDOUT:
-                out = sys.stdout  # rows as they come: `wrdscore score --per-pair - | ...`
-            elif job.per_pair is not None:
-                out = stack.enter_context(atomic_write(job.per_pair))
-            if out is not None:
+            if job.per_pair is not None:
+                out = (
+                    sys.stdout  # rows as they come: `wrdscore score --per-pair - | ...`
+                    if job.per_pair == STDOUT
+                    else stack.enter_context(atomic_write(job.per_pair))
+                )
                 out.write(per_pair_header(job.per_pair, [(m.name, m.keys) for m in metrics]))
             for n, summary, rows in _run(_score_chunk, tasks, workers):
                 for k, (chunk_sums, *chunk_counts) in enumerate(summary):
