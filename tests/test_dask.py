@@ -350,7 +350,7 @@ def test_without_dask_scheduler_names_the_extra(sources, tmp_path, monkeypatch):
     out = tmp_path / "c"
     for command in (
         ["ingest", str(sources[0]), "-o", str(out), "--scheduler", "local"],
-        ["train", str(corpus), "-m", "svd", "-o", str(out), "--scheduler", "local"],
+        ["train", str(corpus), "--method", "svd", "-o", str(out), "--scheduler", "local"],
     ):
         result = CliRunner().invoke(app, command)
         assert result.exit_code == 2, result.output
@@ -445,13 +445,13 @@ def test_train_with_a_scheduler_refuses_a_truncated_corpus(cluster, tmp_path, mo
 def test_train_scheduler_options_are_checked(tmp_path):
     corpus = _synthetic_corpus(tmp_path / "c", None, n=20)
     result = CliRunner().invoke(
-        app, ["train", str(corpus), "-m", "svd", "-o", str(tmp_path / "m"), "--jobs", "2"]
+        app, ["train", str(corpus), "--method", "svd", "-o", str(tmp_path / "m"), "--jobs", "2"]
     )
     assert result.exit_code == 2
     assert result.stderr == (
         "error: --jobs sets the workers of --scheduler local; add --scheduler local\n"
     )
-    common = ["train", str(corpus), "-m", "svd", "-o", str(tmp_path / "m")]
+    common = ["train", str(corpus), "--method", "svd", "-o", str(tmp_path / "m")]
     result = CliRunner().invoke(app, [*common, "--jobs", "2", "--scheduler", "tcp://h:8786"])
     assert result.stderr == (
         "error: --jobs sets the workers of --scheduler local; a cluster at an address has its own\n"
@@ -462,7 +462,7 @@ def test_train_scheduler_options_are_checked(tmp_path):
 
 def test_train_cli_on_a_local_cluster_writes_the_local_model(tmp_path):
     corpus = _synthetic_corpus(tmp_path / "c", 100)
-    common = ["-m", "svd", "--dim", "4", "--min-count", "2", "--baseline-pairs", "0"]
+    common = ["--method", "svd", "--dim", "4", "--min-count", "2", "--baseline-pairs", "0"]
     here = CliRunner().invoke(app, ["train", str(corpus), *common, "-o", str(tmp_path / "a")])
     there = CliRunner().invoke(
         app,

@@ -54,7 +54,7 @@ def test_a_negative_seed_is_a_one_line_usage_error(path):
     # ("ValueError: expected non-negative integer").
     res = run(*path, "--seed", "-1")
     assert res.exit_code == 2
-    assert res.stderr == "error: --seed must be a whole number >= 0, not -1\n"
+    assert res.stderr == "error: --seed must be a whole number from 0 to 4294967295, not -1\n"
 
 
 def test_compare_with_a_negative_seed_on_real_files(tmp_path):
@@ -73,7 +73,7 @@ def test_compare_with_a_negative_seed_on_real_files(tmp_path):
         "-1",
     )
     assert res.exit_code == 2 and "Traceback" not in res.output
-    assert res.stderr.startswith("error: --seed must be a whole number >= 0")
+    assert res.stderr.startswith("error: --seed must be a whole number from 0")
 
 
 def test_train_refuses_zero_fasttext_buckets(tmp_path):
@@ -269,3 +269,53 @@ def test_baselines_score_each_distinct_pair_once(monkeypatch):
             assert v == pytest.approx(float(np.mean(want.values[k])), abs=1e-12), (key, k)
         checked += 1
     assert checked >= 20  # wmd, twmd, trwmd, sbert, cka under each oov and centering
+
+
+def test_train_says_what_it_is_doing_to_a_person_watching(tmp_path, monkeypatch):
+    # It trained, then computed baselines for seconds, without a word.
+    import wrdscore.progress
+
+    corpus = write_records(
+        tmp_path / "c", [method_record(n) for n in ("getName", "setName", "size", "isEmpty")]
+    )
+    args = ["train", corpus, "--method", "svd", "--dim", "2", "--baseline-pairs", "20"]
+    res = run(*args, "-o", tmp_path / "quiet")
+    assert res.exit_code == 0, res.output
+    assert " ..." not in res.stderr  # a pipe or log gets no status lines
+    monkeypatch.setattr(wrdscore.progress, "watched", lambda: True)
+    res = run(*args, "-o", tmp_path / "m")
+    assert res.exit_code == 0, res.output
+    lines = res.stderr.splitlines()
+    assert lines[0] == f"training svd vectors on {corpus} ..."
+    assert lines[1].startswith(f"wrote {tmp_path / 'm'}: ")
+    assert lines[2] == "computing rescaling baselines on 20 random name pairs ..."
+    assert lines[3].startswith(f"wrote {tmp_path / 'm' / 'model.json'}: rescaling baselines")
+    assert res.stdout == ""
+
+
+def test_neighbors_and_similarity_take_the_model_as_e_and_say_they_load_it(monkeypatch):
+    import wrdscore.progress
+
+    monkeypatch.setattr(wrdscore.progress, "watched", lambda: True)
+    new = run("similarity", "size", "count")
+    old = run("similarity", "default", "size", "count")
+    assert new.exit_code == old.exit_code == 0, new.output
+    assert new.stdout == old.stdout and "0.8340" in new.stdout
+    assert new.stderr == "loading the bundled model ...\n"
+    res = run("neighbors", "getCount", "-k", "3", "-e", "default")
+    assert res.exit_code == 0 and res.stderr == "loading default ...\n"
+    assert res.stdout.count("0.") == 3
+    res = run("neighbors", "a", "b", "c")
+    assert res.exit_code == 2 and res.stderr.startswith("error: neighbors takes TOKEN")
+
+
+def test_m_means_metric_everywhere():
+    # train's -m was --method; every other command's -m is --metric.
+    from typer.main import get_command
+
+    for path in (["train"], ["specialise"]):
+        command = get_command(app).commands[path[0]]
+        method = next(p for p in command.params if "--method" in p.opts)
+        assert method.opts == ["--method"] and not method.secondary_opts
+    res = run("train", "c", "-m", "svd", "-o", "m")
+    assert res.exit_code == 2 and "No such option" in res.output

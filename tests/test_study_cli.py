@@ -185,8 +185,11 @@ def test_custom_strata_need_no_embeddings(inputs, tmp_path):
         (["analyze", "--study", "P", "--ratings", "x"], "is not a study folder"),
         (["analyze", "--pairs", "P", "--scale", "10", "--oov", "bad"], "unknown OOV policy"),
         # numpy's ValueError traceback before: checked before any scoring or drawing.
-        (["sample", "--seed", "-1"], "--seed must be a whole number >= 0, not -1"),
-        (["analyze", "--pairs", "P", "--scale", "10", "--seed", "-1"], "whole number >= 0"),
+        (["sample", "--seed", "-1"], "--seed must be a whole number from 0 to 4294967295, not -1"),
+        (
+            ["analyze", "--pairs", "P", "--scale", "10", "--seed", "-1"],
+            "whole number from 0 to 4294967295",
+        ),
     ],
 )
 def test_cli_bad_input_is_one_line_and_exit_2(inputs, tmp_path, args, message):

@@ -112,17 +112,22 @@ def typer_app(help: str, **kwargs: Any) -> typer.Typer:
 FORMATS = ("table", "json")
 
 
-def _non_negative_seed(value: int) -> int:
-    # numpy's generators take no negative seed: refused here, as a usage error, instead
-    # of numpy's traceback deep inside the work.
-    if value < 0:
-        raise WrdscoreError(f"--seed must be a whole number >= 0, not {value}")
+#: The largest seed gensim's generators take (numpy's take any seed of 0 or more): one
+#: range for every command's --seed, as the training library checks it.
+MAX_SEED = 2**32 - 1
+
+
+def _check_seed(value: int) -> int:
+    # numpy's and gensim's generators refuse other seeds with a traceback deep inside
+    # the work (compare, baseline); refused here first, as a usage error.
+    if not 0 <= value <= MAX_SEED:
+        raise WrdscoreError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {value}")
     return value
 
 
 def seed_option(default: int, help: str) -> Any:
-    """The ``--seed`` option of every command: an integer of 0 or more."""
-    return typer.Option(default, "--seed", help=help, callback=_non_negative_seed)
+    """The ``--seed`` option of every command: a whole number from 0 to :data:`MAX_SEED`."""
+    return typer.Option(default, "--seed", help=help, callback=_check_seed)
 
 
 def check_format(fmt: str) -> None:

@@ -37,7 +37,8 @@ FORCE_OPTION = typer.Option(False, "--force", help="Replace an existing MODEL_DI
 
 def train(
     corpus_dir: str = typer.Argument(..., help="Corpus folder written by `wrdscore ingest`."),
-    method: str = typer.Option(..., "--method", "-m", help="svd, word2vec or fasttext."),
+    # No -m: everywhere else -m is --metric.
+    method: str = typer.Option(..., "--method", help="svd, word2vec or fasttext."),
     output: str = typer.Option(..., "--output", "-o", help="MODEL_DIR to write."),
     dim: int = typer.Option(50, "--dim", help="Vector dimension."),
     window: int | None = typer.Option(
@@ -83,8 +84,12 @@ def train(
 ) -> None:
     """Train sub-token embeddings on a corpus and save them as a MODEL_DIR."""
     from wrdscore.embeddings import train_embeddings
+    from wrdscore.progress import status
 
     _check_baseline_pairs(baseline_pairs)
+    status(
+        f"training {method} vectors on {corpus_dir}" + (", then specialising" if specialise else "")
+    )
     emb = train_embeddings(
         corpus_dir,
         method,
@@ -126,8 +131,10 @@ def _check_baseline_pairs(baseline_pairs: int) -> None:
 
 def _store_baselines(output: str, corpus_dir: str, baseline_pairs: int) -> None:
     from wrdscore.metrics import add_baselines
+    from wrdscore.progress import status
 
     if baseline_pairs:
+        status(f"computing rescaling baselines on {baseline_pairs:,} random name pairs")
         # The model is written and usable either way; only rescaling needs the baselines.
         try:
             block = add_baselines(output, corpus_dir, pairs=baseline_pairs)
@@ -157,7 +164,9 @@ def baseline(
 ) -> None:
     """Compute the rescaling baselines of a model on its training names (into model.json)."""
     from wrdscore.metrics import add_baselines
+    from wrdscore.progress import status
 
+    status(f"computing rescaling baselines on {pairs:,} random name pairs")
     block = add_baselines(model, corpus_dir, pairs=pairs, seed=seed)
     _echo_baselines(model, block)
     if not block["corpus"]["training_corpus"]:
@@ -195,7 +204,7 @@ def specialise(
     corpus_dir: str = typer.Argument(..., help="Corpus to mine the pairs from."),
     output: str = typer.Option(..., "--output", "-o", help="MODEL_DIR to write."),
     method: str = typer.Option(
-        "counter-fitting", "--method", "-m", help="counter-fitting or attract-repel."
+        "counter-fitting", "--method", help="counter-fitting or attract-repel."
     ),
     seed: int = seed_option(0, "Shuffling seed (attract-repel)."),
     name: str | None = typer.Option(
@@ -209,8 +218,10 @@ def specialise(
 ) -> None:
     """Specialise an existing model for similarity with pairs mined from a corpus."""
     from wrdscore.embeddings import specialise_model
+    from wrdscore.progress import status
 
     _check_baseline_pairs(baseline_pairs)
+    status(f"specialising {model} with pairs mined from {corpus_dir}")
     emb = specialise_model(
         model,
         corpus_dir,
@@ -228,15 +239,44 @@ def specialise(
     _store_baselines(output, corpus_dir, baseline_pairs)
 
 
-def _model_arg(model: str) -> Any:
+def _model_arg(model: str | None) -> Any:
     from wrdscore.embeddings import load_embeddings
+    from wrdscore.progress import status
 
+    status(f"loading {model or 'the bundled model'}")
     return load_embeddings(model)
 
 
+EMBEDDINGS_OPTION = typer.Option(
+    None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
+)
+
+
+def _model_and_words(
+    embeddings: str | None, args: list[str], words: int, command: str
+) -> tuple[str | None, list[str]]:
+    """The model and the words of ``neighbors``/``similarity``.
+
+    The model is ``-e`` as in ``score``; the older form, the model as the first
+    argument (``neighbors default getCount``), still works.
+    """
+    if len(args) == words + 1 and embeddings is None:
+        return args[0], args[1:]
+    if len(args) != words:
+        usage = "TOKEN" if words == 1 else "A B"
+        raise WrdscoreError(
+            f"{command} takes {usage} (and the model as -e MODEL), got {len(args)} argument(s)"
+        )
+    return embeddings, args
+
+
 def neighbors(
-    model: str = typer.Argument(..., help="MODEL_DIR, vectors file, or 'default'."),
-    token: str = typer.Argument(..., help="A token or raw identifier such as getCount."),
+    args: list[str] = typer.Argument(
+        ...,
+        metavar="TOKEN",
+        help="A token or raw identifier such as getCount (the older form MODEL TOKEN works too).",
+    ),
+    embeddings: str | None = EMBEDDINGS_OPTION,
     k: int = typer.Option(10, "-k", help="How many neighbours."),
     top: int | None = typer.Option(
         None, "--top", help="Search only the N most frequent tokens (the vocabulary's first N)."
@@ -248,6 +288,7 @@ def neighbors(
     from wrdscore.embeddings import identifier_vector
     from wrdscore.embeddings import neighbors as nearest
 
+    model, (token,) = _model_and_words(embeddings, args, 1, "neighbors")
     emb = _model_arg(model)
     found = nearest(emb, token, k=k, top=top)
     query = identifier_vector(emb, token)
@@ -264,9 +305,12 @@ def neighbors(
 
 
 def similarity(
-    model: str = typer.Argument(..., help="MODEL_DIR, vectors file, or 'default'."),
-    a: str = typer.Argument(..., help="First token or identifier."),
-    b: str = typer.Argument(..., help="Second token or identifier."),
+    args: list[str] = typer.Argument(
+        ...,
+        metavar="A B",
+        help="Two tokens or identifiers (the older form MODEL A B works too).",
+    ),
+    embeddings: str | None = EMBEDDINGS_OPTION,
 ) -> None:
     """Cosine similarity of two tokens or identifiers (mean of sub-token vectors)."""
     from rich.table import Table
@@ -274,6 +318,7 @@ def similarity(
     from wrdscore.embeddings import identifier_vector
     from wrdscore.embeddings import similarity as cosine
 
+    model, (a, b) = _model_and_words(embeddings, args, 2, "similarity")
     emb = _model_arg(model)
     value = cosine(emb, a, b)
     table = Table()
