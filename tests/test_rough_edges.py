@@ -319,3 +319,22 @@ def test_m_means_metric_everywhere():
         assert method.opts == ["--method"] and not method.secondary_opts
     res = run("train", "c", "-m", "svd", "-o", "m")
     assert res.exit_code == 2 and "No such option" in res.output
+
+
+def test_compare_compares_on_every_metric_given():
+    # -m wrd -m rouge1 compared on rouge1 alone, silently.
+    args = ["compare", "--refs", EXAMPLES / "refs.txt", "--preds", EXAMPLES / "refs.txt",
+            "--preds", EXAMPLES / "preds.txt", "-m", "wrd", "-m", "rouge1"]  # fmt: skip
+    res = run(*args, "--format", "json")
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.stdout)
+    assert [r["metric"] for r in rows] == ["wrd", "rouge1"]
+    assert rows[0]["mean_b"] == pytest.approx(0.2686, abs=5e-5)  # the README's WRDScore
+    assert rows[1]["mean_b"] == 0.0 and rows[1]["signature"].startswith("rouge1|")
+    res = run(*args)
+    assert res.exit_code == 0, res.output
+    body = [line.split("│")[1].strip() for line in res.stdout.splitlines() if "│" in line]
+    assert body[-2:] == ["wrd", "rouge1"]
+    # One metric: the one object the README documents.
+    res = run(*args[:-2], "--format", "json")
+    assert json.loads(res.stdout)["metric"] == "wrd"

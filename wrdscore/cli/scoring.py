@@ -215,7 +215,9 @@ def compare(
     preds: list[Path] = typer.Option(
         ..., "--preds", help="Give it twice: system A, then system B."
     ),
-    metric: str = typer.Option("wrd", "--metric", "-m", help="The metric to compare on."),
+    metric: list[str] = typer.Option(
+        ["wrd"], "--metric", "-m", help="Metric to compare on; repeat for one row each."
+    ),
     embeddings: str | None = typer.Option(
         None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
     ),
@@ -229,15 +231,15 @@ def compare(
     ),
     resamples: int = typer.Option(1000, "--resamples", help="Bootstrap resamples."),
     seed: int = seed_option(12345, "Bootstrap seed."),
-    fmt: str = typer.Option("table", "--format", help="table or json."),
+    fmt: str = typer.Option(
+        "table", "--format", help="table or json (one object; a list of them for several -m)."
+    ),
     allow_empty_reference: bool = typer.Option(
         False, "--allow-empty-reference", help="Score references without tokens as 0."
     ),
 ) -> None:
     """Is system A better than system B? Paired bootstrap of the mean per-pair score."""
     import json
-
-    from rich.console import Console
 
     from wrdscore.inputs import read_items
     from wrdscore.metrics.base import build_metrics
@@ -246,43 +248,62 @@ def compare(
     if len(preds) != 2:
         raise WrdscoreError(f"compare needs --preds exactly twice (A and B), got {len(preds)}")
     ref_items = read_items(refs, references=True)
-    (m,) = build_metrics(
-        [metric], embeddings, metric_options(options), oov=oov, centering=centering, rescale=rescale
+    metrics = build_metrics(
+        metric, embeddings, metric_options(options), oov=oov, centering=centering, rescale=rescale
     )
     pred_a, pred_b = (read_items(p) for p in preds)
-    a, _, cmp = m.compare(
-        ref_items,
-        pred_a,
-        pred_b,
-        resamples=resamples,
-        seed=seed,
-        allow_empty_reference=allow_empty_reference,
-    )
+    # Each metric on its own bootstrap with the same seed: the same resamples of the pairs.
+    rows: list[dict[str, Any]] = []
+    for m in metrics:
+        a, _, cmp = m.compare(
+            ref_items,
+            pred_a,
+            pred_b,
+            resamples=resamples,
+            seed=seed,
+            allow_empty_reference=allow_empty_reference,
+        )
+        rows.append(
+            {
+                "metric": m.name,
+                "a": str(preds[0]),
+                "b": str(preds[1]),
+                "pairs": len(a),
+                "value": a.primary,
+                "mean_a": cmp.mean_a,
+                "mean_b": cmp.mean_b,
+                "difference": cmp.difference,
+                "ci_low": cmp.ci_low,
+                "ci_high": cmp.ci_high,
+                "p_value": cmp.p_value,
+                "confidence": cmp.confidence,
+                "signature": f"{a.signature}|{cmp.signature}",
+            }
+        )
     if fmt == "json":
-        out = {
-            "a": str(preds[0]),
-            "b": str(preds[1]),
-            "pairs": len(a),
-            "value": a.primary,
-            "mean_a": cmp.mean_a,
-            "mean_b": cmp.mean_b,
-            "difference": cmp.difference,
-            "ci_low": cmp.ci_low,
-            "ci_high": cmp.ci_high,
-            "p_value": cmp.p_value,
-            "signature": f"{a.signature}|{cmp.signature}",
-        }
+        out: Any = rows[0] if len(rows) == 1 else rows
         typer.echo(json.dumps(out, indent=2))
         return
-    console = Console(highlight=False)
-    console.print(f"{a.primary} of {metric} over {len(a)} pairs")
-    console.print(f"A {preds[0]}: {cmp.mean_a:.4f}")
-    console.print(f"B {preds[1]}: {cmp.mean_b:.4f}")
-    console.print(
-        f"A - B = {cmp.difference:+.4f}  {cmp.confidence:.0%} CI "
-        f"[{cmp.ci_low:+.4f}, {cmp.ci_high:+.4f}]  p = {cmp.p_value:.4f}"
-    )
-    console.print(f"{a.signature}|{cmp.signature}", soft_wrap=True)
+    from rich.table import Table
+
+    level = f"{rows[0]['confidence']:.0%} CI"
+    table = Table()
+    for name in ("metric", "value", "A", "B", "A - B", level, "p"):
+        table.add_column(name, justify="left" if name in ("metric", "value") else "right")
+    for r in rows:
+        table.add_row(
+            r["metric"],
+            r["value"],
+            f"{r['mean_a']:.4f}",
+            f"{r['mean_b']:.4f}",
+            f"{r['difference']:+.4f}",
+            f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]",
+            f"{r['p_value']:.4f}",
+        )
+    heading = f"A {preds[0]} vs B {preds[1]}, {rows[0]['pairs']} pairs"
+    console = print_table(heading, table)
+    for r in rows:
+        console.print(r["signature"], highlight=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:
