@@ -72,6 +72,7 @@ def score(
 
     from wrdscore.inputs import STDOUT, check_per_pair_path
     from wrdscore.metrics import build_metrics, score_files
+    from wrdscore.metrics._engine import OOV_NAMES, first_names
     from wrdscore.progress import progress_bar
 
     check_format(fmt)
@@ -110,8 +111,10 @@ def score(
         console.print(r.signature, highlight=False, soft_wrap=True)
     unseen = max(r.oov_tokens for r in results)
     degenerate = max(r.degenerate_pairs for r in results)
+    names = first_names(t for r in results for t in r.oov_names)
+    more = ", ..." if len(names) == OOV_NAMES else ""
     notes = [
-        f"{unseen} unseen token occurrence(s)" if unseen else "",
+        f"{unseen} unseen token occurrence(s) ({', '.join(names)}{more})" if unseen else "",
         f"{results[0].empty_predictions} empty prediction(s) scored 0"
         + (" before rescaling" if rescale else "")
         if results[0].empty_predictions

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import heapq
 import itertools
 import math
 import os
@@ -393,6 +394,8 @@ class CorpusScores:
         Corpus values over every pair of the file.
     pairs, oov_tokens, empty_predictions, degenerate_pairs : int
         Counts over the whole file.
+    oov_names : tuple of str
+        The first few unseen tokens of the whole file (:func:`first_names`).
     """
 
     metric: str
@@ -404,6 +407,25 @@ class CorpusScores:
     oov_tokens: int
     empty_predictions: int
     degenerate_pairs: int
+    oov_names: tuple[str, ...] = ()
+
+
+#: How many unseen tokens a result names.
+OOV_NAMES = 5
+
+
+def first_names(names: Iterable[str]) -> tuple[str, ...]:
+    """The :data:`OOV_NAMES` alphabetically first of some token names.
+
+    Alphabetical, not first seen: the same names for any chunking or worker count,
+    since the first few of parts' first few are the first few of the whole.
+
+    Examples
+    --------
+    >>> first_names(["zzz", "qux", "b", "a", "c", "d"])
+    ('a', 'b', 'c', 'd', 'qux')
+    """
+    return tuple(heapq.nsmallest(OOV_NAMES, set(names)))
 
 
 @dataclass
@@ -481,8 +503,9 @@ def _batch_centered(metric: Metric) -> TypeGuard[EmbeddingMetric]:
 
 def _score_chunk(
     task: tuple[int, list[str], list[str], list[NDArray | None]],
-) -> tuple[int, list[tuple[dict[str, float], int, int, int]], str]:
-    """Score one chunk with every metric: per-metric sums and counts, per-pair rows."""
+) -> tuple[int, list[tuple[dict[str, float], tuple[int, int, int], tuple[str, ...]]], str]:
+    """Score one chunk with every metric: per-metric sums, counts and unseen names, and
+    per-pair rows."""
     assert _JOB is not None
     job, (start, ref_lines, pred_lines, means) = _JOB, task
     refs, preds = _items(job, start, ref_lines, pred_lines)
@@ -510,7 +533,11 @@ def _score_chunk(
 
         rows = per_pair_text(job.per_pair, start, refs, preds, results)
     summary = [
-        (m._corpus_sums(r.values), r.oov_tokens, r.empty_predictions, r.degenerate_pairs)
+        (
+            m._corpus_sums(r.values),
+            (r.oov_tokens, r.empty_predictions, r.degenerate_pairs),
+            r.oov_names,
+        )
         for m, r in zip(job.metrics, results, strict=True)
     ]
     return len(refs), summary, rows
@@ -760,6 +787,7 @@ def score_files(
         tasks = ((*chunk, means) for chunk in _chunks(job, chunk_pairs))
         sums: list[list[dict[str, float]]] = [[] for _ in metrics]
         counts = np.zeros((len(metrics), 3), dtype=np.int64)
+        names: list[tuple[str, ...]] = [() for _ in metrics]
         with contextlib.ExitStack() as stack:
             out = None
             if job.per_pair is not None:
@@ -770,9 +798,10 @@ def score_files(
                 )
                 out.write(per_pair_header(job.per_pair, [(m.name, m.keys) for m in metrics]))
             for n, summary, rows in _run(_score_chunk, tasks, workers):
-                for k, (chunk_sums, *chunk_counts) in enumerate(summary):
+                for k, (chunk_sums, chunk_counts, chunk_names) in enumerate(summary):
                     sums[k].append(chunk_sums)
                     counts[k] += chunk_counts
+                    names[k] = first_names([*names[k], *chunk_names])
                 if out is not None:
                     out.write(rows)
                 if progress is not None:
@@ -800,6 +829,7 @@ def score_files(
             oov_tokens=int(c[0]),
             empty_predictions=int(c[1]),
             degenerate_pairs=int(c[2]),
+            oov_names=n,
         )
-        for m, parts, c in zip(metrics, sums, counts, strict=True)
+        for m, parts, c, n in zip(metrics, sums, counts, names, strict=True)
     ]
