@@ -305,9 +305,10 @@ def check_per_pair_path(path: str | Path, force: bool = False) -> Path:
         return path
     if path.suffix.lower() not in PER_PAIR_FORMATS:
         raise WrdscoreError(f"per-pair output {path} must end in .tsv or .jsonl (or be -)")
+    check_writable(path)  # a folder in the way is named as such, not as "already exists"
     if path.exists() and not force:
         raise WrdscoreError(f"output {path} already exists (use --force to replace it)")
-    return check_writable(path)
+    return path
 
 
 def write_per_pair(

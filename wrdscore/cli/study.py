@@ -98,7 +98,9 @@ def study_analyze(
     rescale: bool = typer.Option(
         False, "--rescale", help="Rescale embedding metrics against the model's baselines."
     ),
-    bootstraps: int = typer.Option(100, "--bootstraps", help="Bootstrap resamples B."),
+    bootstraps: int = typer.Option(
+        100, "--bootstraps", help="Bootstrap resamples B; at least 40 for the 95% intervals."
+    ),
     seed: int = seed_option(0, "Seed of the bootstrap."),
     force: bool = typer.Option(False, "--force", help="Replace an existing report folder."),
 ) -> None:
