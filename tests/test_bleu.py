@@ -244,7 +244,7 @@ def test_study_analyze_command(tmp_path):
             "--output",
             str(out),
             "--bootstraps",
-            "20",
+            "40",
         ],
     )
     assert result.exit_code == 0, result.output

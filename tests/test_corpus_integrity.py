@@ -35,8 +35,17 @@ def _commands(corpus: Path, tmp_path: Path) -> dict[str, list[str]]:
     if not model.exists():
         train_embeddings(_corpus(tmp_path / "good"), "svd", model, dim=2)
     return {
-        "train svd": ["train", str(corpus), "-m", "svd", "--dim", "2", "-o", str(tmp_path / "a")],
-        "train word2vec": ["train", str(corpus), "-m", "word2vec", "-o", str(tmp_path / "b")],
+        "train svd": [
+            "train",
+            str(corpus),
+            "--method",
+            "svd",
+            "--dim",
+            "2",
+            "-o",
+            str(tmp_path / "a"),
+        ],
+        "train word2vec": ["train", str(corpus), "--method", "word2vec", "-o", str(tmp_path / "b")],
         "corpus pairs": ["corpus", "pairs", str(corpus)],
         "specialise": ["specialise", str(model), str(corpus), "-o", str(tmp_path / "s")],
     }

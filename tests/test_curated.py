@@ -176,7 +176,7 @@ runner = CliRunner()
 
 
 def test_cli_curated_flags(corpus, tmp_path):
-    args = ["train", str(corpus), "-m", "word2vec", "--dim", "8", "--specialise"]
+    args = ["train", str(corpus), "--method", "word2vec", "--dim", "8", "--specialise"]
     result = runner.invoke(app, [*args, "-o", str(tmp_path / "c"), "--baseline-pairs", "0"])
     assert result.exit_code == 0, result.output
     assert f"({len(read_curated())} of them curated" in result.output

@@ -111,10 +111,12 @@ def test_cli_ingests_a_folder_into_records_and_manifest(project, tmp_path):
         app, ["ingest", str(project), "-o", str(out), "--jobs", "1", "--max-file-mb", "0.1"]
     )
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith(
-        "6 methods from 6 files (3 parsed, 0 by the fallback parser, 1 failed, 2 skipped) in "
+    # Where it wrote, on stderr (as every command says it): stdout stays for data.
+    assert result.stdout == ""
+    assert result.stderr.startswith(
+        f"wrote {out}: 6 methods from 6 files (3 parsed, 0 by the fallback parser, 1 failed, "
+        "2 skipped) in "
     )
-    assert result.stdout.rstrip().endswith(f"-> {out}")
     records = _records(out)
     assert len(records) == 6
     assert all(list(r) == list(corpora.RECORD_FIELDS) for r in records)
@@ -128,7 +130,7 @@ def test_cli_ingest_summary_is_singular_for_one(tmp_path):
     result = CliRunner().invoke(app, ["ingest", str(src), "-o", str(tmp_path / "c"), "-j", "1"])
     assert result.exit_code == 0, result.output
     # It said "1 methods from 1 files".
-    assert result.stdout.startswith("1 method from 1 file (1 parsed, ")
+    assert result.stderr.startswith(f"wrote {tmp_path / 'c'}: 1 method from 1 file (1 parsed, ")
 
 
 def test_manifest_counts_lists_and_hashes(project, tmp_path):

@@ -251,7 +251,8 @@ def test_cli_train_stores_baselines_and_score_rescales(tmp_path):
         "train", corpus, "--method", "svd", "--dim", "3", "-o", model, "--baseline-pairs", "200"
     )
     assert code == 0, err
-    assert "stored rescaling baselines" in out and "on 200 random pairs of 15 names" in out
+    assert f"wrote {model / 'model.json'}: rescaling baselines of " in err
+    assert "on 200 random pairs of 15 names" in err
     block = json.loads((model / "model.json").read_text())["baselines"]
     assert block["pairs"] == 200 and block["corpus"]["training_corpus"] is True
     # `wrdscore baseline` recomputes the same numbers (same corpus, pairs, seed).
@@ -315,7 +316,7 @@ def test_study_analysis_with_rescaling_changes_errors_not_ranks(model, tmp_path)
             metrics=["rouge1", "wrd"],
             embeddings=folder,
             rescale=flag,
-            n_boot=20,
+            n_boot=40,
         )
         for flag in (False, True)
     ]
@@ -328,7 +329,7 @@ def test_study_analysis_with_rescaling_changes_errors_not_ranks(model, tmp_path)
     # The same through the CLI.
     code, _, err = run(
         "study", "analyze", "--pairs", pairs, "--scale", "10", "-m", "rouge1", "-m", "wrd",
-        "--embeddings", folder, "--rescale", "--bootstraps", "20", "-o", tmp_path / "cli",
+        "--embeddings", folder, "--rescale", "--bootstraps", "40", "-o", tmp_path / "cli",
     )  # fmt: skip
     assert code == 0, err
     report = json.loads((tmp_path / "cli" / "report.json").read_text())

@@ -516,7 +516,7 @@ def test_cli_corpus_pairs(corpus, tmp_path):
 
 def test_cli_train_specialise_and_specialise_command(corpus, tmp_path):
     out = tmp_path / "m"
-    args = ["train", str(corpus), "-m", "word2vec", "--dim", "8", "-o", str(out)]
+    args = ["train", str(corpus), "--method", "word2vec", "--dim", "8", "-o", str(out)]
     result = runner.invoke(app, [*args, "--specialise", "--no-curated"])
     assert result.exit_code == 0, result.output
     assert "specialised (counter-fitting) with 4 of 4 contrast pairs" in result.output

@@ -74,7 +74,7 @@ def test_sample_fill_analyze_end_to_end(inputs, tmp_path):
     study = tmp_path / "study"
     code, out, err = sample(inputs, study, "--sets", "2", "--raters", "3", "--seed", "4")
     assert code == 0, err
-    assert "wrote" in out and len(list((study / "sheets").glob("*.csv"))) == 6
+    assert f"\nwrote {study}: " in err and len(list((study / "sheets").glob("*.csv"))) == 6
     assert len(list((study / "forms").glob("*.html"))) == 6
     fill_sheets(study, tmp_path / "filled")
     report = tmp_path / "report"
@@ -130,7 +130,8 @@ def test_one_pair_rated_twice_is_analysed_without_its_distinct_pairs(inputs, tmp
             "-m", "rouge1", "-m", "wrd", "--embeddings", inputs / "model",
             "--output", tmp_path / "o",
         )  # fmt: skip
-    assert code == 0 and err == "", err
+    # No warning: only the line saying where the report went.
+    assert code == 0 and err == f"wrote {tmp_path / 'o'}: report.md, report.json and plots/\n"
     assert "ROUGE-1 F: MSE 0.0100 [0.0100, 0.0100], MAE 0.1000 [0.1000, 0.1000]" in out
     data = json.loads((tmp_path / "o" / "report.json").read_text())
     assert data["pairs"] == 2 and data["deduplicated"] is None
@@ -180,12 +181,15 @@ def test_custom_strata_need_no_embeddings(inputs, tmp_path):
         (["analyze", "--study", "S", "--ratings", "x", "--scale", "10"], "--scale is for --pairs"),
         (["analyze", "--pairs", "P", "-m", "nosuch", "--baseline", "nosuch"], "unknown metric"),
         (["analyze", "--pairs", "P"], "score 8 is outside 0-1 (use --scale 10"),
-        (["analyze", "--pairs", "P", "--scale", "10", "--bootstraps", "0"], "at least 1"),
+        (["analyze", "--pairs", "P", "--scale", "10", "--bootstraps", "0"], "at least 40"),
         (["analyze", "--study", "P", "--ratings", "x"], "is not a study folder"),
         (["analyze", "--pairs", "P", "--scale", "10", "--oov", "bad"], "unknown OOV policy"),
         # numpy's ValueError traceback before: checked before any scoring or drawing.
-        (["sample", "--seed", "-1"], "the seed must be a whole number >= 0, not -1"),
-        (["analyze", "--pairs", "P", "--scale", "10", "--seed", "-1"], "whole number >= 0"),
+        (["sample", "--seed", "-1"], "--seed must be a whole number from 0 to 4294967295, not -1"),
+        (
+            ["analyze", "--pairs", "P", "--scale", "10", "--seed", "-1"],
+            "whole number from 0 to 4294967295",
+        ),
     ],
 )
 def test_cli_bad_input_is_one_line_and_exit_2(inputs, tmp_path, args, message):

@@ -361,7 +361,7 @@ def test_cli_train_then_inspect(corpus, tmp_path):
 
 
 def test_cli_train_missing_corpus(tmp_path):
-    result = runner.invoke(app, ["train", str(tmp_path / "nope"), "-m", "svd", "-o", "x"])
+    result = runner.invoke(app, ["train", str(tmp_path / "nope"), "--method", "svd", "-o", "x"])
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
         f"error: corpus folder {tmp_path / 'nope'} does not exist"
@@ -381,7 +381,7 @@ def test_cli_train_missing_corpus(tmp_path):
 )
 def test_cli_train_refuses_specialise_options_without_specialise(corpus, tmp_path, extra, named):
     out = tmp_path / "t"
-    result = runner.invoke(app, ["train", str(corpus), "-m", "svd", "-o", str(out), *extra])
+    result = runner.invoke(app, ["train", str(corpus), "--method", "svd", "-o", str(out), *extra])
     assert result.exit_code == 2, result.output
     verb = "apply" if len(extra) > 1 else "applies"  # one option "applies"
     assert result.output.strip().splitlines() == [f"error: {named} only {verb} with --specialise"]
@@ -392,11 +392,11 @@ def test_cli_train_refuses_specialise_options_without_specialise(corpus, tmp_pat
     ("extra", "message"),
     [
         (
-            ["-m", "word2vec", "--weighting", "ppmi"],
+            ["--method", "word2vec", "--weighting", "ppmi"],
             "--weighting ppmi only applies to --method svd",
         ),
-        (["-m", "svd", "--sg", "0"], "--sg 0 only applies to --method word2vec or fasttext"),
-        (["-m", "svd", "--bucket", "100"], "--bucket 100 only applies to --method fasttext"),
+        (["--method", "svd", "--sg", "0"], "--sg 0 only applies to --method word2vec or fasttext"),
+        (["--method", "svd", "--bucket", "100"], "--bucket 100 only applies to --method fasttext"),
     ],
 )
 def test_cli_train_refuses_options_of_another_method(corpus, tmp_path, extra, message):
@@ -409,7 +409,9 @@ def test_cli_train_refuses_options_of_another_method(corpus, tmp_path, extra, me
 
 def test_cli_train_and_specialise_refuse_a_negative_seed(corpus, tmp_path):
     out = str(tmp_path / "t")
-    result = runner.invoke(app, ["train", str(corpus), "-m", "svd", "-o", out, "--seed", "-1"])
+    result = runner.invoke(
+        app, ["train", str(corpus), "--method", "svd", "-o", out, "--seed", "-1"]
+    )
     assert result.exit_code == 2, result.output
     assert result.output.strip().splitlines() == [
         "error: --seed must be a whole number from 0 to 4294967295, not -1"
@@ -417,6 +419,6 @@ def test_cli_train_and_specialise_refuse_a_negative_seed(corpus, tmp_path):
     model = tmp_path / "m"
     train_embeddings(corpus, "svd", model, dim=4)
     args = ["specialise", str(model), str(corpus), "-o", str(tmp_path / "s"), "--seed", "-1"]
-    result = runner.invoke(app, [*args, "-m", "attract-repel"])
+    result = runner.invoke(app, [*args, "--method", "attract-repel"])
     assert result.exit_code == 2 and "--seed must be a whole number" in result.output
     assert not (tmp_path / "s").exists()

@@ -178,7 +178,7 @@ def test_svd_on_context_defaults_to_window_2(context_corpus, tmp_path):
 
 def test_cli_trains_on_names_and_context(context_corpus, tmp_path):
     out = tmp_path / "m"
-    args = ["train", str(context_corpus), "-m", "fasttext", "-o", str(out), "--dim", "8"]
+    args = ["train", str(context_corpus), "--method", "fasttext", "-o", str(out), "--dim", "8"]
     args += ["--text", "names+context", "--sg", "0", "--epochs", "1", "--baseline-pairs", "0"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
@@ -190,7 +190,7 @@ def test_old_format_corpus_cannot_train_on_context(tmp_path):
     corpus = write_corpus(tmp_path / "old", ["getName", "setName", "getValue"] * 3)
     assert open_corpus(corpus).format == 1
     runner = CliRunner()
-    base = ["train", str(corpus), "-m", "svd", "--dim", "2", "--baseline-pairs", "0"]
+    base = ["train", str(corpus), "--method", "svd", "--dim", "2", "--baseline-pairs", "0"]
     result = runner.invoke(app, [*base, "-o", str(tmp_path / "m"), "--text", "names+context"])
     assert result.exit_code == 2
     assert result.stderr.startswith("error: ") and "re-ingest" in result.stderr

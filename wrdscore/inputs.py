@@ -18,8 +18,10 @@ unless allowed).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeGuard, cast, overload
@@ -291,21 +293,36 @@ PER_PAIR_FORMATS = (".tsv", ".jsonl")
 _CELL_BREAKS = re.compile("[\t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
-def check_per_pair_path(path: str | Path) -> Path:
-    """Refuse a per-pair output of unknown format, or that cannot be written, before scoring."""
+#: The per-pair "path" that means standard output (TSV rows, written as they come).
+STDOUT = Path("-")
+
+
+def check_per_pair_path(path: str | Path, force: bool = False) -> Path:
+    """Refuse a per-pair output of unknown format, that exists (unless ``force``), or that
+    cannot be written, before scoring. ``-`` (:data:`STDOUT`) is standard output."""
     path = Path(path)
+    if path == STDOUT:
+        return path
     if path.suffix.lower() not in PER_PAIR_FORMATS:
-        raise WrdscoreError(f"per-pair output {path} must end in .tsv or .jsonl")
-    return check_writable(path)
+        raise WrdscoreError(f"per-pair output {path} must end in .tsv or .jsonl (or be -)")
+    check_writable(path)  # a folder in the way is named as such, not as "already exists"
+    if path.exists() and not force:
+        raise WrdscoreError(f"output {path} already exists (use --force to replace it)")
+    return path
 
 
 def write_per_pair(
-    path: str | Path, references: list[Item], predictions: list[Item], results: list[ScoreResult]
+    path: str | Path,
+    references: list[Item],
+    predictions: list[Item],
+    results: list[ScoreResult],
+    force: bool = False,
 ) -> Path:
     """Write one row per pair: index, reference, prediction, then every metric's values.
 
     ``.tsv`` has columns ``metric.key`` (``wrd.f1``); ``.jsonl`` one object per line with
-    a nested object per metric. Written atomically.
+    a nested object per metric. Written atomically; an existing file is replaced only
+    with ``force``. ``-`` writes TSV to standard output.
 
     Examples
     --------
@@ -318,15 +335,16 @@ def write_per_pair(
     >>> out.read_text().splitlines()[0].split()
     ['index', 'reference', 'prediction', 'wrd.precision', 'wrd.recall', 'wrd.f1']
     """
-    path = check_per_pair_path(path)
-    with atomic_write(path) as fh:
+    path = check_per_pair_path(path, force)
+    with contextlib.nullcontext(sys.stdout) if path == STDOUT else atomic_write(path) as fh:
         fh.write(per_pair_header(path, [(r.metric, tuple(r.values)) for r in results]))
         fh.write(per_pair_text(path, 0, references, predictions, results))
     return path
 
 
 def per_pair_header(path: str | Path, columns: Sequence[tuple[str, Sequence[str]]]) -> str:
-    """The first line of a per-pair ``.tsv`` (``columns``: each metric's name and keys).
+    """The first line of a per-pair ``.tsv`` or of ``-`` (``columns``: each metric's name
+    and keys).
 
     ``.jsonl`` files have no header (the empty string).
     """

@@ -1,4 +1,4 @@
-"""Progress bars on stderr, shown only to a person watching a terminal."""
+"""Progress bars and status lines on stderr, shown only to a person watching a terminal."""
 
 from __future__ import annotations
 
@@ -37,6 +37,20 @@ class _Silent:
         return None
 
 
+def watched() -> bool:
+    """Whether a person is watching: stderr is a terminal (not a pipe, file or CI log)."""
+    return sys.stderr.isatty()
+
+
+def status(message: str, quiet: bool = False) -> None:
+    """Say on stderr what a long, silent step is doing (``training svd on corpus ...``).
+
+    Like the progress bars, only to a person watching a terminal, and not under ``quiet``.
+    """
+    if not quiet and watched():
+        print(f"{message} ...", file=sys.stderr, flush=True)
+
+
 def progress_bar(quiet: bool = False, *extra_columns: ProgressColumn) -> Progress:
     """A rich :class:`~rich.progress.Progress` on stderr.
 
@@ -50,7 +64,7 @@ def progress_bar(quiet: bool = False, *extra_columns: ProgressColumn) -> Progres
     *extra_columns : rich ProgressColumn
         Columns after the standard ones (counts, rates...).
     """
-    if quiet or not sys.stderr.isatty():
+    if quiet or not watched():
         return _Silent()  # type: ignore[return-value]
     from rich.console import Console
     from rich.progress import (

@@ -54,6 +54,40 @@ def _mean_difference(a: NDArray, b: NDArray, axis: int = -1) -> NDArray:
     return np.mean(a, axis=axis) - np.mean(b, axis=axis)
 
 
+def min_resamples(confidence: float) -> int:
+    """The fewest bootstrap resamples a percentile interval of level ``confidence`` needs.
+
+    Each end of the interval must be a resample: ``B (1 - confidence) / 2 >= 1``, so
+    ``B >= 2 / (1 - confidence)`` (40 for 95%). Fewer is not a bootstrap: one resample
+    gives an "interval" of one value, of zero width, that need not contain the estimate.
+
+    Examples
+    --------
+    >>> min_resamples(0.95), min_resamples(0.9), min_resamples(0.99)
+    (40, 20, 200)
+    """
+    if not 0 < confidence < 1:
+        raise WrdscoreError("confidence must be between 0 and 1")
+    return math.ceil(2 / (1 - confidence) - 1e-9)
+
+
+def check_resamples(resamples: int, confidence: float, what: str = "resamples") -> None:
+    """Refuse fewer than :func:`min_resamples` resamples with a one-line error.
+
+    Examples
+    --------
+    >>> check_resamples(1, 0.95, "bootstraps")
+    Traceback (most recent call last):
+    ...
+    wrdscore.errors.WrdscoreError: bootstraps must be at least 40 for a 95% interval, got 1
+    """
+    least = min_resamples(confidence)
+    if resamples < least:
+        raise WrdscoreError(
+            f"{what} must be at least {least} for a {confidence:.0%} interval, got {resamples}"
+        )
+
+
 def paired_bootstrap(
     scores_a: ArrayLike,
     scores_b: ArrayLike,
@@ -111,16 +145,7 @@ def paired_bootstrap(
         raise WrdscoreError("a bootstrap needs at least 2 pairs")
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
         raise WrdscoreError("scores must be finite numbers")
-    if not 0 < confidence < 1:
-        raise WrdscoreError("confidence must be between 0 and 1")
-    # Each end of a percentile interval must be a resample: B (1 - confidence) / 2 >= 1.
-    # Fewer (one resample gives scipy's NaN warnings and an "interval" of one value that
-    # need not contain d) is not a bootstrap.
-    least = math.ceil(2 / (1 - confidence) - 1e-9)
-    if resamples < least:
-        raise WrdscoreError(
-            f"resamples must be at least {least} for a {confidence:.0%} interval, got {resamples}"
-        )
+    check_resamples(resamples, confidence)  # and the confidence level
     from scipy.stats import bootstrap  # 0.3 s to import: only when a comparison runs
 
     res = bootstrap(

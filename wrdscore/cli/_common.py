@@ -53,19 +53,55 @@ class Group(TyperGroup):
             raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
-def print_table(heading: str, table: Table) -> Console:
-    """Print a heading line, then the table (a rich title would wrap to the table's width)."""
+def print_table(
+    heading: str, table: Table, *, narrow: Table | None = None, stderr: bool = False
+) -> Console:
+    """Print a heading line, then the table (a rich title would wrap to the table's width).
+
+    Parameters
+    ----------
+    heading : str
+        The line above the table.
+    table : rich Table
+        The table as it reads best.
+    narrow : rich Table, optional
+        The same data turned a quarter (a row per column of ``table``), printed instead
+        when ``table`` is wider than the terminal: rich would cut every value to
+        ``0.…`` to fit it.
+    stderr : bool
+        Print to standard error (standard output carries other data).
+
+    Returns
+    -------
+    Console
+        The console printed on, for lines that follow the table.
+    """
     from rich.console import Console
 
-    console = Console()
+    console = Console(stderr=stderr)
+    wide = console.options.update_width(10_000)
     if not console.is_terminal:
         # A pipe or file has no width to fit, and rich assumes 80 columns: a table of many
         # metrics would print its values cut to "0.…". Give it the width it needs.
-        wide = console.options.update_width(10_000)
         console.width = max(console.width, console.measure(table, options=wide).maximum)
+    elif narrow is not None and console.measure(table, options=wide).maximum > console.width:
+        table = narrow
+    for column in table.columns:
+        # Where even the narrow table does not fit, a value wraps onto a second line
+        # instead of losing its digits.
+        column.overflow = "fold"
     console.print(heading, highlight=False, soft_wrap=True)
     console.print(table)
     return console
+
+
+def wrote(path: object, detail: str = "") -> None:
+    """Say on standard error that ``path`` was written (``wrote PATH: detail``).
+
+    Every command says where its outputs went the same way, on standard error, so that
+    standard output carries only data (``--format json``, ``--per-pair -``).
+    """
+    typer.echo(f"wrote {path}" + (f": {detail}" if detail else ""), err=True)
 
 
 def typer_app(help: str, **kwargs: Any) -> typer.Typer:
@@ -74,6 +110,24 @@ def typer_app(help: str, **kwargs: Any) -> typer.Typer:
 
 
 FORMATS = ("table", "json")
+
+
+#: The largest seed gensim's generators take (numpy's take any seed of 0 or more): one
+#: range for every command's --seed, as the training library checks it.
+MAX_SEED = 2**32 - 1
+
+
+def _check_seed(value: int) -> int:
+    # numpy's and gensim's generators refuse other seeds with a traceback deep inside
+    # the work (compare, baseline); refused here first, as a usage error.
+    if not 0 <= value <= MAX_SEED:
+        raise WrdscoreError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {value}")
+    return value
+
+
+def seed_option(default: int, help: str) -> Any:
+    """The ``--seed`` option of every command: a whole number from 0 to :data:`MAX_SEED`."""
+    return typer.Option(default, "--seed", help=help, callback=_check_seed)
 
 
 def check_format(fmt: str) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from wrdscore import corpora
-from wrdscore.cli._common import typer_app
+from wrdscore.cli._common import typer_app, wrote
 
 corpus_app = typer_app("Inspect ingested corpora.")
 
@@ -52,13 +52,14 @@ def ingest(
         scheduler=scheduler,
     )
     c = manifest["counts"]
-    typer.echo(
+    wrote(
+        output,
         f"{c['methods']:,} method{'' if c['methods'] == 1 else 's'} from "
         f"{c['files_seen']:,} file{'' if c['files_seen'] == 1 else 's'} "
         f"({c['files_parsed']:,} parsed, {c['files_fallen_back']:,} by the fallback parser, "
         f"{c['files_failed']:,} failed, "
         f"{c['files_skipped_size'] + c['files_skipped_binary']:,} skipped) "
-        f"in {manifest['wall_seconds']:.1f} s -> {output}"
+        f"in {manifest['wall_seconds']:.1f} s",
     )
 
 
@@ -116,7 +117,7 @@ def corpus_pairs(
     if output is not None:
         write_pairs(pairs, output, force=force)
         sizes = ", ".join(f"{k} {v}" for k, v in constraints.sizes().items() if kind in (None, k))
-        typer.echo(f"wrote {output}: {sizes}")
+        wrote(output, sizes)
         return
     typer.echo(HEADER)
     for line in format_pairs(pairs):

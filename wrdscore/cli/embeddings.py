@@ -19,6 +19,8 @@ from wrdscore.cli._common import (
     LAYER_OPTION,
     encoder_options,
     print_table,
+    seed_option,
+    wrote,
 )
 from wrdscore.errors import WrdscoreError
 
@@ -45,7 +47,8 @@ FORCE_OPTION = typer.Option(False, "--force", help="Replace an existing MODEL_DI
 
 def train(
     corpus_dir: str = typer.Argument(..., help="Corpus folder written by `wrdscore ingest`."),
-    method: str = typer.Option(..., "--method", "-m", help="svd, word2vec or fasttext."),
+    # No -m: everywhere else -m is --metric.
+    method: str = typer.Option(..., "--method", help="svd, word2vec or fasttext."),
     output: str = typer.Option(..., "--output", "-o", help="MODEL_DIR to write."),
     dim: int = typer.Option(50, "--dim", help="Vector dimension."),
     window: int | None = typer.Option(
@@ -56,7 +59,7 @@ def train(
     ),
     min_count: int = typer.Option(1, "--min-count", help="Drop tokens rarer than this."),
     epochs: int = typer.Option(5, "--epochs", help="Training epochs (word2vec, fasttext)."),
-    seed: int = typer.Option(0, "--seed", help="Random seed."),
+    seed: int = seed_option(0, "Random seed."),
     workers: int = typer.Option(1, "--workers", help="gensim threads; 1 is deterministic."),
     text: str = typer.Option(
         "names",
@@ -91,8 +94,12 @@ def train(
 ) -> None:
     """Train sub-token embeddings on a corpus and save them as a MODEL_DIR."""
     from wrdscore.embeddings import train_embeddings
+    from wrdscore.progress import status
 
     _check_baseline_pairs(baseline_pairs)
+    status(
+        f"training {method} vectors on {corpus_dir}" + (", then specialising" if specialise else "")
+    )
     emb = train_embeddings(
         corpus_dir,
         method,
@@ -117,12 +124,13 @@ def train(
         scheduler=scheduler,
         jobs=jobs,
     )
-    typer.echo(
-        f"wrote {output}: {emb.name}, {len(emb)} tokens x {emb.dim} dims, "
-        f"{emb.n_docs} documents, {emb.meta['train_seconds']:.1f} s"
+    wrote(
+        output,
+        f"{emb.name}, {len(emb)} tokens x {emb.dim} dims, "
+        f"{emb.n_docs} documents, {emb.meta['train_seconds']:.1f} s",
     )
     if specialise:
-        typer.echo(_specialised_line(emb.meta["specialise"]))
+        typer.echo(_specialised_line(emb.meta["specialise"]), err=True)
     _store_baselines(output, corpus_dir, baseline_pairs)
 
 
@@ -133,8 +141,10 @@ def _check_baseline_pairs(baseline_pairs: int) -> None:
 
 def _store_baselines(output: str, corpus_dir: str, baseline_pairs: int) -> None:
     from wrdscore.metrics import add_baselines
+    from wrdscore.progress import status
 
     if baseline_pairs:
+        status(f"computing rescaling baselines on {baseline_pairs:,} random name pairs")
         # The model is written and usable either way; only rescaling needs the baselines.
         try:
             block = add_baselines(output, corpus_dir, pairs=baseline_pairs)
@@ -146,9 +156,10 @@ def _store_baselines(output: str, corpus_dir: str, baseline_pairs: int) -> None:
 
 def _echo_baselines(where: str | Path, block: dict[str, Any]) -> None:
     settings = block["settings"]
-    typer.echo(
-        f"stored rescaling baselines in {where}: {len(settings)} metric "
-        f"settings on {block['pairs']} random pairs of {block['names']} names"
+    wrote(
+        where,
+        f"rescaling baselines of {len(settings)} metric settings on {block['pairs']} random "
+        f"pairs of {block['names']} names",
     )
     undefined = [k for k, v in settings.items() if v is None]
     if undefined:
@@ -163,7 +174,7 @@ def baseline(
         metavar="[MODEL_DIR] CORPUS",
     ),
     pairs: int = typer.Option(10_000, "--pairs", help="Random name pairs per baseline."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the pairs."),
+    seed: int = seed_option(0, "Seed of the pairs."),
     embeddings: str | None = typer.Option(
         None, "--embeddings", "-e", help="With --encoder: the MODEL_DIR it is fused with."
     ),
@@ -176,6 +187,7 @@ def baseline(
     """Compute rescaling baselines: a model's (into its model.json) or an encoder's (cached
     by the hash of its weights)."""
     from wrdscore.metrics import add_baselines, add_encoder_baselines
+    from wrdscore.progress import status
 
     wanted = 1 if encoder is not None else 2
     if len(paths) != wanted:
@@ -186,6 +198,7 @@ def baseline(
             raise WrdscoreError("--embeddings only applies with --encoder (fusion)")
         encoder_options(encoder, layer, device, batch_size, fuse_weights)
         model, corpus_dir = paths
+        status(f"computing rescaling baselines on {pairs:,} random name pairs")
         block = add_baselines(model, corpus_dir, pairs=pairs, seed=seed)
         _echo_baselines(Path(model) / "model.json", block)
         if not block["corpus"]["training_corpus"]:
@@ -198,9 +211,11 @@ def baseline(
     from wrdscore.embeddings.encoders import DEFAULT_BATCH_SIZE, Encoder
 
     options = encoder_options(encoder, layer, device, batch_size, fuse_weights)
+    status(f"loading encoder {encoder}")
     loaded = Encoder(
         encoder, layer=layer, device=device, batch_size=batch_size or DEFAULT_BATCH_SIZE
     )
+    status(f"computing rescaling baselines on {pairs:,} random name pairs")
     block, path = add_encoder_baselines(
         paths[0],
         loaded,
@@ -239,9 +254,9 @@ def specialise(
     corpus_dir: str = typer.Argument(..., help="Corpus to mine the pairs from."),
     output: str = typer.Option(..., "--output", "-o", help="MODEL_DIR to write."),
     method: str = typer.Option(
-        "counter-fitting", "--method", "-m", help="counter-fitting or attract-repel."
+        "counter-fitting", "--method", help="counter-fitting or attract-repel."
     ),
-    seed: int = typer.Option(0, "--seed", help="Shuffling seed (attract-repel)."),
+    seed: int = seed_option(0, "Shuffling seed (attract-repel)."),
     name: str | None = typer.Option(
         None, "--name", help="Label \\[default: model name + -cf/-ar]."
     ),
@@ -253,8 +268,10 @@ def specialise(
 ) -> None:
     """Specialise an existing model for similarity with pairs mined from a corpus."""
     from wrdscore.embeddings import specialise_model
+    from wrdscore.progress import status
 
     _check_baseline_pairs(baseline_pairs)
+    status(f"specialising {model} with pairs mined from {corpus_dir}")
     emb = specialise_model(
         model,
         corpus_dir,
@@ -267,20 +284,49 @@ def specialise(
         confirm=confirm,
         inflect=inflect,
     )
-    typer.echo(f"wrote {output}: {emb.name}; " + _specialised_line(emb.meta["specialise"]))
+    wrote(output, f"{emb.name}; " + _specialised_line(emb.meta["specialise"]))
     # The input model's baselines were computed on other vectors; compute new ones.
     _store_baselines(output, corpus_dir, baseline_pairs)
 
 
-def _model_arg(model: str) -> Any:
+def _model_arg(model: str | None) -> Any:
     from wrdscore.embeddings import load_embeddings
+    from wrdscore.progress import status
 
+    status(f"loading {model or 'the bundled model'}")
     return load_embeddings(model)
 
 
+EMBEDDINGS_OPTION = typer.Option(
+    None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
+)
+
+
+def _model_and_words(
+    embeddings: str | None, args: list[str], words: int, command: str
+) -> tuple[str | None, list[str]]:
+    """The model and the words of ``neighbors``/``similarity``.
+
+    The model is ``-e`` as in ``score``; the older form, the model as the first
+    argument (``neighbors default getCount``), still works.
+    """
+    if len(args) == words + 1 and embeddings is None:
+        return args[0], args[1:]
+    if len(args) != words:
+        usage = "TOKEN" if words == 1 else "A B"
+        raise WrdscoreError(
+            f"{command} takes {usage} (and the model as -e MODEL), got {len(args)} argument(s)"
+        )
+    return embeddings, args
+
+
 def neighbors(
-    model: str = typer.Argument(..., help="MODEL_DIR, vectors file, or 'default'."),
-    token: str = typer.Argument(..., help="A token or raw identifier such as getCount."),
+    args: list[str] = typer.Argument(
+        ...,
+        metavar="TOKEN",
+        help="A token or raw identifier such as getCount (the older form MODEL TOKEN works too).",
+    ),
+    embeddings: str | None = EMBEDDINGS_OPTION,
     k: int = typer.Option(10, "-k", help="How many neighbours."),
     top: int | None = typer.Option(
         None, "--top", help="Search only the N most frequent tokens (the vocabulary's first N)."
@@ -292,6 +338,7 @@ def neighbors(
     from wrdscore.embeddings import identifier_vector
     from wrdscore.embeddings import neighbors as nearest
 
+    model, (token,) = _model_and_words(embeddings, args, 1, "neighbors")
     emb = _model_arg(model)
     found = nearest(emb, token, k=k, top=top)
     query = identifier_vector(emb, token)
@@ -308,9 +355,12 @@ def neighbors(
 
 
 def similarity(
-    model: str = typer.Argument(..., help="MODEL_DIR, vectors file, or 'default'."),
-    a: str = typer.Argument(..., help="First token or identifier."),
-    b: str = typer.Argument(..., help="Second token or identifier."),
+    args: list[str] = typer.Argument(
+        ...,
+        metavar="A B",
+        help="Two tokens or identifiers (the older form MODEL A B works too).",
+    ),
+    embeddings: str | None = EMBEDDINGS_OPTION,
 ) -> None:
     """Cosine similarity of two tokens or identifiers (mean of sub-token vectors)."""
     from rich.table import Table
@@ -318,6 +368,7 @@ def similarity(
     from wrdscore.embeddings import identifier_vector
     from wrdscore.embeddings import similarity as cosine
 
+    model, (a, b) = _model_and_words(embeddings, args, 2, "similarity")
     emb = _model_arg(model)
     value = cosine(emb, a, b)
     table = Table()

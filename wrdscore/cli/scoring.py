@@ -17,6 +17,8 @@ from wrdscore.cli._common import (
     encoder_options,
     metric_options,
     print_table,
+    seed_option,
+    wrote,
 )
 from wrdscore.errors import WrdscoreError
 from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
@@ -53,8 +55,12 @@ def score(
         False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
     ),
     per_pair: Path | None = typer.Option(
-        None, "--per-pair", help="Also write every pair's scores to OUT.tsv or OUT.jsonl."
+        None,
+        "--per-pair",
+        help="Also write every pair's scores to OUT.tsv or OUT.jsonl; '-': TSV rows to "
+        "standard output (the summary then goes to standard error).",
     ),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --per-pair file."),
     fmt: str = typer.Option("table", "--format", help="table or json."),
     allow_empty_reference: bool = typer.Option(
         False, "--allow-empty-reference", help="Score references without tokens as 0."
@@ -78,13 +84,16 @@ def score(
     """Score a file of predicted names against a file of true names (the main job)."""
     import json
 
-    from wrdscore.inputs import check_per_pair_path
+    from wrdscore.inputs import STDOUT, check_per_pair_path
     from wrdscore.metrics import build_metrics, score_files
+    from wrdscore.metrics._engine import OOV_NAMES, first_names
     from wrdscore.progress import progress_bar
 
     check_format(fmt)
     if per_pair is not None:
-        check_per_pair_path(per_pair)
+        check_per_pair_path(per_pair, force)
+    # Per-pair rows on standard output: everything else goes to standard error.
+    to_stderr = per_pair == STDOUT
     metrics = build_metrics(
         metric,
         embeddings,
@@ -103,38 +112,30 @@ def score(
             preds,
             allow_empty_reference=allow_empty_reference,
             per_pair=per_pair,
+            force=force,
             jobs=jobs,
             chunk_pairs=chunk_pairs,
             progress=lambda k: bar.advance(task, k),
+            on_count=lambda n: bar.update(task, total=n),
         )
+    if per_pair is not None and not to_stderr:
+        wrote(per_pair, f"{results[0].pairs} pairs")
     pairs = results[0].pairs
     if fmt == "json":
         out = {"pairs": pairs, "metrics": {r.metric: _result_json(r) for r in results}}
-        typer.echo(json.dumps(out, indent=2))
+        typer.echo(json.dumps(out, indent=2), err=to_stderr)
         return
-    from rich.table import Table  # only for the table (--format json never needs rich)
-
-    # One column per metric, one row per value; the headline value is marked.
-    keys = list(dict.fromkeys(k for r in results for k in r.keys))
-    table = Table()
-    table.add_column("")
-    for r in results:
-        table.add_column(r.metric, justify="right")
-    for k in keys:
-        cells = [
-            (f"[bold]{r.corpus[k]:.4f}[/bold]" if k == r.primary else f"{r.corpus[k]:.4f}")
-            if k in r.corpus
-            else ""
-            for r in results
-        ]
-        table.add_row(k, *cells)
-    console = print_table(f"{pairs} pairs, corpus scores", table)
+    counts = {m.name: m.count_keys for m in metrics}
+    wide, narrow = _corpus_tables(results, counts)
+    console = print_table(f"{pairs} pairs, corpus scores", wide, narrow=narrow, stderr=to_stderr)
     for r in results:
         console.print(r.signature, highlight=False, soft_wrap=True)
     unseen = max(r.oov_tokens for r in results)
     degenerate = max(r.degenerate_pairs for r in results)
+    names = first_names(t for r in results for t in r.oov_names)
+    more = ", ..." if len(names) == OOV_NAMES else ""
     notes = [
-        f"{unseen} unseen token occurrence(s)" if unseen else "",
+        f"{unseen} unseen token occurrence(s) ({', '.join(names)}{more})" if unseen else "",
         f"{results[0].empty_predictions} empty prediction(s) scored 0"
         + (" before rescaling" if rescale else "")
         if results[0].empty_predictions
@@ -169,6 +170,38 @@ def _truncation_note(metrics: list[Any]) -> str:
                 "as unseen)"
             )
     return ""
+
+
+def _corpus_tables(results: list[Any], counts: dict[str, tuple[str, ...]]) -> tuple[Any, Any]:
+    """The corpus scores as a column per metric, and turned: a row per metric.
+
+    The headline value of each metric is bold; counts (subtoken's ``tp``...) are whole
+    numbers, printed without decimals.
+    """
+    from rich.table import Table  # only for the table (--format json never needs rich)
+
+    keys = list(dict.fromkeys(k for r in results for k in r.keys))
+
+    def cell(r: Any, k: str) -> str:
+        if k not in r.corpus:
+            return ""
+        value = r.corpus[k]
+        text = f"{value:.0f}" if k in counts[r.metric] else f"{value:.4f}"
+        return f"[bold]{text}[/bold]" if k == r.primary else text
+
+    wide = Table()
+    wide.add_column("")
+    for r in results:
+        wide.add_column(r.metric, justify="right")
+    for k in keys:
+        wide.add_row(k, *(cell(r, k) for r in results))
+    narrow = Table()
+    narrow.add_column("metric")
+    for k in keys:
+        narrow.add_column(k, justify="right")
+    for r in results:
+        narrow.add_row(r.metric, *(cell(r, k) for k in keys))
+    return wide, narrow
 
 
 def explain(
@@ -235,6 +268,7 @@ def explain(
         console.print(scorer.signature, highlight=False, soft_wrap=True)
     if plot is not None:
         plot_transport(t, plot)
+        wrote(plot)
 
 
 def compare(
@@ -242,7 +276,9 @@ def compare(
     preds: list[Path] = typer.Option(
         ..., "--preds", help="Give it twice: system A, then system B."
     ),
-    metric: str = typer.Option("wrd", "--metric", "-m", help="The metric to compare on."),
+    metric: list[str] = typer.Option(
+        ["wrd"], "--metric", "-m", help="Metric to compare on; repeat for one row each."
+    ),
     embeddings: str | None = typer.Option(
         None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
     ),
@@ -255,8 +291,10 @@ def compare(
         False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
     ),
     resamples: int = typer.Option(1000, "--resamples", help="Bootstrap resamples."),
-    seed: int = typer.Option(12345, "--seed", help="Bootstrap seed."),
-    fmt: str = typer.Option("table", "--format", help="table or json."),
+    seed: int = seed_option(12345, "Bootstrap seed."),
+    fmt: str = typer.Option(
+        "table", "--format", help="table or json (one object; a list of them for several -m)."
+    ),
     allow_empty_reference: bool = typer.Option(
         False, "--allow-empty-reference", help="Score references without tokens as 0."
     ),
@@ -269,8 +307,6 @@ def compare(
     """Is system A better than system B? Paired bootstrap of the mean per-pair score."""
     import json
 
-    from rich.console import Console
-
     from wrdscore.inputs import read_items
     from wrdscore.metrics.base import build_metrics
 
@@ -278,8 +314,8 @@ def compare(
     if len(preds) != 2:
         raise WrdscoreError(f"compare needs --preds exactly twice (A and B), got {len(preds)}")
     ref_items = read_items(refs, references=True)
-    (m,) = build_metrics(
-        [metric],
+    metrics = build_metrics(
+        metric,
         embeddings,
         metric_options(options),
         oov=oov,
@@ -288,39 +324,58 @@ def compare(
         **encoder_options(encoder, layer, device, batch_size, fuse_weights),
     )
     pred_a, pred_b = (read_items(p) for p in preds)
-    a, _, cmp = m.compare(
-        ref_items,
-        pred_a,
-        pred_b,
-        resamples=resamples,
-        seed=seed,
-        allow_empty_reference=allow_empty_reference,
-    )
+    # Each metric on its own bootstrap with the same seed: the same resamples of the pairs.
+    rows: list[dict[str, Any]] = []
+    for m in metrics:
+        a, _, cmp = m.compare(
+            ref_items,
+            pred_a,
+            pred_b,
+            resamples=resamples,
+            seed=seed,
+            allow_empty_reference=allow_empty_reference,
+        )
+        rows.append(
+            {
+                "metric": m.name,
+                "a": str(preds[0]),
+                "b": str(preds[1]),
+                "pairs": len(a),
+                "value": a.primary,
+                "mean_a": cmp.mean_a,
+                "mean_b": cmp.mean_b,
+                "difference": cmp.difference,
+                "ci_low": cmp.ci_low,
+                "ci_high": cmp.ci_high,
+                "p_value": cmp.p_value,
+                "confidence": cmp.confidence,
+                "signature": f"{a.signature}|{cmp.signature}",
+            }
+        )
     if fmt == "json":
-        out = {
-            "a": str(preds[0]),
-            "b": str(preds[1]),
-            "pairs": len(a),
-            "value": a.primary,
-            "mean_a": cmp.mean_a,
-            "mean_b": cmp.mean_b,
-            "difference": cmp.difference,
-            "ci_low": cmp.ci_low,
-            "ci_high": cmp.ci_high,
-            "p_value": cmp.p_value,
-            "signature": f"{a.signature}|{cmp.signature}",
-        }
+        out: Any = rows[0] if len(rows) == 1 else rows
         typer.echo(json.dumps(out, indent=2))
         return
-    console = Console(highlight=False)
-    console.print(f"{a.primary} of {metric} over {len(a)} pairs")
-    console.print(f"A {preds[0]}: {cmp.mean_a:.4f}")
-    console.print(f"B {preds[1]}: {cmp.mean_b:.4f}")
-    console.print(
-        f"A - B = {cmp.difference:+.4f}  {cmp.confidence:.0%} CI "
-        f"[{cmp.ci_low:+.4f}, {cmp.ci_high:+.4f}]  p = {cmp.p_value:.4f}"
-    )
-    console.print(f"{a.signature}|{cmp.signature}", soft_wrap=True)
+    from rich.table import Table
+
+    level = f"{rows[0]['confidence']:.0%} CI"
+    table = Table()
+    for name in ("metric", "value", "A", "B", "A - B", level, "p"):
+        table.add_column(name, justify="left" if name in ("metric", "value") else "right")
+    for r in rows:
+        table.add_row(
+            r["metric"],
+            r["value"],
+            f"{r['mean_a']:.4f}",
+            f"{r['mean_b']:.4f}",
+            f"{r['difference']:+.4f}",
+            f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]",
+            f"{r['p_value']:.4f}",
+        )
+    heading = f"A {preds[0]} vs B {preds[1]}, {rows[0]['pairs']} pairs"
+    console = print_table(heading, table)
+    for r in rows:
+        console.print(r["signature"], highlight=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -16,7 +16,9 @@ from wrdscore.cli._common import (
     FUSE_WEIGHTS_OPTION,
     LAYER_OPTION,
     encoder_options,
+    seed_option,
     typer_app,
+    wrote,
 )
 
 study_app = typer_app("Human-agreement studies.")
@@ -35,10 +37,10 @@ def study_sample(
         None,
         "--stratum",
         help="SIZE or SIZE:COND,... (COND: metric<x, <=, >, >=), repeated; replaces the "
-        "paper's five strata of 10.",
+        "paper's five strata of 10. Quote it in a shell: --stratum '10:wrd>=0.8,rouge1<0.5'.",
     ),
     raters: int = typer.Option(3, "--raters", help="Raters (sheets and forms) per set."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the draw and the sheet order."),
+    seed: int = seed_option(0, "Seed of the draw and the sheet order."),
     strict: bool = typer.Option(False, "--strict", help="Fail if a stratum runs short."),
     force: bool = typer.Option(False, "--force", help="Replace an existing study folder."),
     encoder: str | None = ENCODER_OPTION,
@@ -74,9 +76,10 @@ def study_sample(
             err=True,
         )
     sizes = ", ".join(str(len(s)) for s in design.sets)
-    typer.echo(
-        f"wrote {output}: {len(design.sets)} set(s) of {sizes} pairs, {raters} rater(s) each: "
-        f"sheets in {output / 'sheets'}, forms in {output / 'forms'}"
+    wrote(
+        output,
+        f"{len(design.sets)} set(s) of {sizes} pairs, {raters} rater(s) each: "
+        f"sheets in {output / 'sheets'}, forms in {output / 'forms'}",
     )
 
 
@@ -111,8 +114,10 @@ def study_analyze(
     rescale: bool = typer.Option(
         False, "--rescale", help="Rescale embedding metrics against the model's baselines."
     ),
-    bootstraps: int = typer.Option(100, "--bootstraps", help="Bootstrap resamples B."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
+    bootstraps: int = typer.Option(
+        100, "--bootstraps", help="Bootstrap resamples B; at least 40 for the 95% intervals."
+    ),
+    seed: int = seed_option(0, "Seed of the bootstrap."),
     force: bool = typer.Option(False, "--force", help="Replace an existing report folder."),
     encoder: str | None = ENCODER_OPTION,
     layer: int | None = LAYER_OPTION,
@@ -141,7 +146,7 @@ def study_analyze(
     )
     for line in human_eval.summary_lines(analysis):
         typer.echo(line)
-    typer.echo(f"wrote {output / 'report.md'}, report.json and plots/")
+    wrote(output, "report.md, report.json and plots/")
 
 
 def register(app: typer.Typer) -> None:

@@ -270,7 +270,8 @@ def ingest(
     ------
     WrdscoreError
         Bad options, a missing or unsupported source, a source without ``.java``
-        files, a damaged archive, or an existing ``output`` without ``force``;
+        files, a damaged archive, no method at all where files failed to parse
+        (nothing is written then), or an existing ``output`` without ``force``;
         with ``scheduler``, also Dask missing, a scheduler that cannot be reached
         or is lost, or a task that kept killing its workers.
 
@@ -355,6 +356,14 @@ def ingest(
                     methods=counts["methods"],
                     mbps=read_bytes / (1 << 20) / max(elapsed, 1e-9),
                 )
+        if failed and not counts["methods"]:
+            # An empty corpus is no result: what failed, not a folder to train on.
+            first = failed[0]
+            more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
+            raise WrdscoreError(
+                f"no methods found: {len(failed)} of {counts['files_seen']} file(s) failed to "
+                f"parse; {first['path']}: {first['reason']}{more}"
+            )
         counts["distinct_names"] = len(names)
         counts["distinct_tokens"] = len({t for name in names for t in split_identifier(name)})
         fallback_parser = other_parser(parser)

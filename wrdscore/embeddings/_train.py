@@ -231,7 +231,7 @@ def train_embeddings(
     weighting : {"raw", "ppmi"}
         ``svd`` only: raw counts (the paper) or positive PMI before the SVD.
     bucket : int
-        ``fasttext`` only: number of hashed character n-gram vectors.
+        ``fasttext`` only: number of hashed character n-gram vectors, 1 or more.
     sg : {1, 0}
         gensim methods: 1 skip-gram, 0 CBOW.
     name : str, optional
@@ -311,6 +311,10 @@ def train_embeddings(
     ):
         if method not in applies and value != defaults[key]:
             raise WrdscoreError(f"{flag} {value} only applies to --method {' or '.join(applies)}")
+    if bucket < 1:
+        # gensim takes 0 as "no n-grams": a FastText model without subword vectors, which
+        # --oov subword would then refuse as not a FastText model.
+        raise WrdscoreError(f"--bucket must be at least 1, not {bucket}")
     # Options of the specialisation step set without it would be dropped silently; only
     # values other than the defaults can be told apart from "not given".
     unused = [

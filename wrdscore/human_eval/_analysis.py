@@ -24,6 +24,10 @@ from wrdscore.human_eval._stats import (
     krippendorff_alpha_interval,
     rater_vs_others,
 )
+from wrdscore.significance import check_resamples
+
+#: Level of the percentile intervals of an analysis.
+LEVEL = 0.95
 
 
 @dataclass(frozen=True)
@@ -162,7 +166,7 @@ def analyze(
     n_boot: int = 100,
     seed: int = 0,
     baseline: str | None = "rouge1",
-    level: float = 0.95,
+    level: float = LEVEL,
     with_deduplicated: bool = True,
     with_sets: bool = True,
 ) -> Analysis:
@@ -183,7 +187,8 @@ def analyze(
     scores : mapping of name to MetricScores
         Per-pair scores of each metric, in the order of ``ratings``.
     n_boot : int
-        Number of bootstrap resamples B (100 in the WRDScore paper).
+        Number of bootstrap resamples B (100 in the WRDScore paper), at least
+        :func:`~wrdscore.significance.min_resamples` of ``level`` (40 for 95%).
     seed : int
         Seed of the resamples.
     baseline : str or None
@@ -210,6 +215,9 @@ def analyze(
             raise WrdscoreError(
                 f"{metric.name}: {metric.scores.size} scores for {len(ratings)} rated pairs"
             )
+    # The same rule as `wrdscore compare`'s: fewer resamples give intervals whose ends
+    # are not resamples (one resample: a "95%" interval of zero width).
+    check_resamples(n_boot, level, "the number of bootstraps")
     indices = bootstrap_indices(len(ratings), n_boot, seed)
     human = ratings.human
     results = [

@@ -247,12 +247,12 @@ def summary_lines(analysis: Analysis) -> list[str]:
     >>> r = HumanRatings(list("abcd"), ["1", "1", "2", "2"], list("wxyz"), list("wxyq"),
     ...                  np.array([1.0, 0.2, 0.8, 0.4]), [], None)
     >>> s = {"m": MetricScores("m", np.array([1.0, 0.0, 1.0, 0.5]), "m|v:0")}
-    >>> print("\\n".join(summary_lines(analyze(r, s, baseline=None, n_boot=10))))
-    m: MSE 0.0225 [0.0106, 0.0325], MAE 0.1250 [0.0556, 0.1750]
+    >>> print("\\n".join(summary_lines(analyze(r, s, baseline=None, n_boot=40))))
+    m: MSE 0.0237 [0.0074, 0.0400], MAE 0.1319 [0.0500, 0.2000]
     set 1 (2 pairs):
-      m  MSE 0.0280  MAE 0.1400  rho 1.000
+      m  MSE 0.0230  MAE 0.1150  rho 1.000
     set 2 (2 pairs):
-      m  MSE 0.0190  MAE 0.1300  rho 1.000
+      m  MSE 0.0227  MAE 0.1425  rho 1.000
     """
     lines = []
     for m in analysis.metrics:

@@ -160,6 +160,61 @@ def distinct_pairs(references: Sequence[str], predictions: Sequence[str]) -> NDA
     return np.fromiter(seen.values(), dtype=np.intp, count=len(seen))
 
 
+def _eligible(
+    scores: Mapping[str, NDArray[np.float64]], candidates: NDArray[np.intp], stratum: Stratum
+) -> NDArray[np.bool_]:
+    """Which candidates meet every condition of ``stratum``."""
+    eligible = np.ones(candidates.size, dtype=bool)
+    for cond in stratum.conditions:
+        eligible &= _OPERATORS[cond.op](scores[cond.metric][candidates], cond.value)
+    return eligible
+
+
+def _in_order(
+    rng: np.random.Generator,
+    eligible: list[NDArray[np.bool_]],
+    strata: Sequence[Stratum],
+    n_sets: int,
+) -> list[NDArray[np.intp]]:
+    """Each stratum's candidates (positions), drawn stratum after stratum from the unused."""
+    free = np.ones(eligible[0].size, dtype=bool)
+    drawn = []
+    for stratum, qualifies in zip(strata, eligible, strict=True):
+        picks = rng.permutation(np.flatnonzero(free & qualifies))[: stratum.size * n_sets]
+        free[picks] = False
+        drawn.append(picks)
+    return drawn
+
+
+def _in_turns(
+    rng: np.random.Generator,
+    eligible: list[NDArray[np.bool_]],
+    strata: Sequence[Stratum],
+    n_sets: int,
+) -> list[NDArray[np.intp]]:
+    """Each stratum's candidates, the strata taking turns: one pair each turn, the
+    stratum with the fewest qualifying candidates first."""
+    free = np.ones(eligible[0].size, dtype=bool)
+    queues = [iter(rng.permutation(np.flatnonzero(q)).tolist()) for q in eligible]
+    drawn: list[list[int]] = [[] for _ in strata]
+    progress = True
+    # The scarcest stratum first in every turn: the random stratum, which any pair
+    # qualifies for, comes last and takes no pair another stratum could use this turn.
+    turns = sorted(range(len(strata)), key=lambda k: int(np.count_nonzero(eligible[k])))
+    while progress:
+        progress = False
+        for stratum, queue, picks in ((strata[k], queues[k], drawn[k]) for k in turns):
+            if len(picks) == stratum.size * n_sets:
+                continue
+            while (i := next(queue, None)) is not None:
+                if free[i]:
+                    free[i] = False
+                    picks.append(i)
+                    progress = True
+                    break
+    return [np.array(p, dtype=np.intp) for p in drawn]
+
+
 def stratified_design(
     scores: Mapping[str, NDArray[np.float64]],
     candidates: NDArray[np.intp],
@@ -172,7 +227,11 @@ def stratified_design(
 
     For each stratum in order, the unused candidates meeting its conditions are shuffled
     and dealt round-robin to the sets, ``stratum.size`` each, so a scarce stratum is
-    shared evenly rather than used up by the first set.
+    shared evenly rather than used up by the first set. Where that leaves a stratum short
+    although an earlier stratum took pairs it could have had (on a small input the
+    ``random`` stratum, drawn first, would take every pair), the strata take turns
+    instead, each drawing one pair per turn, the scarcest stratum first, so that every
+    stratum gets its share of the pairs that exist.
 
     Parameters
     ----------
@@ -204,17 +263,22 @@ def stratified_design(
     if missing:
         raise WrdscoreError(f"the strata need scores of metric(s) {', '.join(missing)}")
     rng = np.random.default_rng(check_seed(seed))
-    free = np.ones(candidates.size, dtype=bool)
+    eligible = [_eligible(scores, candidates, stratum) for stratum in strata]
+    drawn = _in_order(rng, eligible, strata, n_sets)
+    taken = np.zeros(candidates.size, dtype=bool)
+    for k, picks in enumerate(drawn):
+        # A stratum that ran short although an earlier one took pairs it could have had
+        # (the random stratum of a small input takes every pair): draw them all again,
+        # a few pairs per stratum at a time, so that each gets its share of what exists.
+        if picks.size < strata[k].size * n_sets and np.any(eligible[k] & taken):
+            drawn = _in_turns(rng, eligible, strata, n_sets)
+            break
+        taken[picks] = True
     sets: list[list[tuple[int, str]]] = [[] for _ in range(n_sets)]
     shortfalls = []
-    for stratum in strata:
-        eligible = free.copy()
-        for cond in stratum.conditions:
-            eligible &= _OPERATORS[cond.op](scores[cond.metric][candidates], cond.value)
-        drawn = rng.permutation(np.flatnonzero(eligible))[: stratum.size * n_sets]
-        free[drawn] = False
+    for stratum, picks in zip(strata, drawn, strict=True):
         for k in range(n_sets):
-            mine = candidates[drawn[k::n_sets]]
+            mine = candidates[picks[k::n_sets]]
             sets[k].extend((int(i), stratum.name) for i in mine)
             if mine.size < stratum.size:
                 shortfalls.append(Shortfall(k + 1, stratum.name, stratum.size, int(mine.size)))

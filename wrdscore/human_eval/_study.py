@@ -10,7 +10,7 @@ from typing import Any
 from wrdscore.atomic import check_output_dir
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
-from wrdscore.human_eval._analysis import Analysis, analyze
+from wrdscore.human_eval._analysis import LEVEL, Analysis, analyze
 from wrdscore.human_eval._ratings import expand_ratings, load_published_pairs, load_sheet_ratings
 from wrdscore.human_eval._report import write_report
 from wrdscore.human_eval._sample import (
@@ -25,6 +25,7 @@ from wrdscore.human_eval._scoring import check_metrics, score_pairs
 from wrdscore.human_eval._sheets import read_study, write_study
 from wrdscore.human_eval._stats import check_seed
 from wrdscore.inputs import _lines
+from wrdscore.significance import check_resamples
 
 DEFAULT_METRICS = ("rouge1", "wrd", "bertscore")
 
@@ -161,6 +162,7 @@ def analyze_study(
         metrics = [baseline, *metrics]
     check_metrics(metrics)
     check_seed(seed)
+    check_resamples(n_boot, LEVEL, "the number of bootstraps")  # before any scoring
     check_output_dir(output, force)
     if (study is None) == (not pairs):
         raise WrdscoreError("give either --study with --ratings, or --pairs")

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import heapq
 import itertools
 import math
 import os
 import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -392,6 +394,8 @@ class CorpusScores:
         Corpus values over every pair of the file.
     pairs, oov_tokens, empty_predictions, degenerate_pairs : int
         Counts over the whole file.
+    oov_names : tuple of str
+        The first few unseen tokens of the whole file (:func:`first_names`).
     """
 
     metric: str
@@ -403,6 +407,25 @@ class CorpusScores:
     oov_tokens: int
     empty_predictions: int
     degenerate_pairs: int
+    oov_names: tuple[str, ...] = ()
+
+
+#: How many unseen tokens a result names.
+OOV_NAMES = 5
+
+
+def first_names(names: Iterable[str]) -> tuple[str, ...]:
+    """The :data:`OOV_NAMES` alphabetically first of some token names.
+
+    Alphabetical, not first seen: the same names for any chunking or worker count,
+    since the first few of parts' first few are the first few of the whole.
+
+    Examples
+    --------
+    >>> first_names(["zzz", "qux", "b", "a", "c", "d"])
+    ('a', 'b', 'c', 'd', 'qux')
+    """
+    return tuple(heapq.nsmallest(OOV_NAMES, set(names)))
 
 
 @dataclass
@@ -480,8 +503,9 @@ def _batch_centered(metric: Metric) -> TypeGuard[EmbeddingMetric]:
 
 def _score_chunk(
     task: tuple[int, list[str], list[str], list[NDArray | None]],
-) -> tuple[int, list[tuple[dict[str, float], int, int, int]], str]:
-    """Score one chunk with every metric: per-metric sums and counts, per-pair rows."""
+) -> tuple[int, list[tuple[dict[str, float], tuple[int, int, int], tuple[str, ...]]], str]:
+    """Score one chunk with every metric: per-metric sums, counts and unseen names, and
+    per-pair rows."""
     assert _JOB is not None
     job, (start, ref_lines, pred_lines, means) = _JOB, task
     refs, preds = _items(job, start, ref_lines, pred_lines)
@@ -509,7 +533,11 @@ def _score_chunk(
 
         rows = per_pair_text(job.per_pair, start, refs, preds, results)
     summary = [
-        (m._corpus_sums(r.values), r.oov_tokens, r.empty_predictions, r.degenerate_pairs)
+        (
+            m._corpus_sums(r.values),
+            (r.oov_tokens, r.empty_predictions, r.degenerate_pairs),
+            r.oov_names,
+        )
         for m, r in zip(job.metrics, results, strict=True)
     ]
     return len(refs), summary, rows
@@ -623,9 +651,11 @@ def score_files(
     *,
     allow_empty_reference: bool = False,
     per_pair: str | Path | None = None,
+    force: bool = False,
     jobs: int | None = None,
     chunk_pairs: int = DEFAULT_CHUNK_PAIRS,
     progress: Callable[[int], None] | None = None,
+    on_count: Callable[[int], None] | None = None,
 ) -> list[CorpusScores]:
     """Score a references file against a predictions file, streaming (``wrdscore score``).
 
@@ -650,7 +680,10 @@ def score_files(
     allow_empty_reference : bool
         Score references without tokens as 0 instead of refusing them.
     per_pair : path, optional
-        Also write every pair's values to this ``.tsv`` or ``.jsonl`` file.
+        Also write every pair's values to this ``.tsv`` or ``.jsonl`` file, or, for
+        ``"-"``, as TSV rows to standard output, chunk by chunk.
+    force : bool
+        Replace an existing ``per_pair`` file (refused without it, before scoring).
     jobs : int, optional
         Worker processes (default: the cores available). Chunks are scored in
         parallel and put back in order, so every number is the same for any
@@ -663,6 +696,9 @@ def score_files(
         the input's length alone, never on ``jobs``.
     progress : callable, optional
         Called with the number of pairs finished, chunk by chunk.
+    on_count : callable, optional
+        Called once with the number of pairs, when the files are counted (before
+        any scoring): a progress bar's total.
 
     Returns
     -------
@@ -690,7 +726,7 @@ def score_files(
     ['2', 'isEmpty', 'isEmpty']
     """
     from wrdscore.atomic import atomic_write
-    from wrdscore.inputs import check_per_pair_path, count_items, per_pair_header
+    from wrdscore.inputs import STDOUT, check_per_pair_path, count_items, per_pair_header
 
     global _JOB
     if chunk_pairs < 1:
@@ -703,7 +739,7 @@ def score_files(
         Path(references),
         Path(predictions),
         allow_empty_reference,
-        None if per_pair is None else check_per_pair_path(per_pair),
+        None if per_pair is None else check_per_pair_path(per_pair, force),
     )
     # A first read counts the items (and checks the encoding), so a length mismatch
     # is refused before any scoring.
@@ -718,6 +754,8 @@ def score_files(
             f"{n_refs} references but {n_preds} predictions; "
             "every prediction needs exactly one reference item"
         )
+    if on_count is not None:
+        on_count(n_refs)
     # A small input is still cut into a few chunks, so that every core gets some. The
     # cut depends on the input alone (never on jobs or cores), so the numbers do not.
     chunk_pairs = min(chunk_pairs, max(_MIN_CHUNK_PAIRS, -(-n_refs // _MIN_CHUNKS)))
@@ -753,15 +791,21 @@ def score_files(
         tasks = ((*chunk, means) for chunk in _chunks(job, chunk_pairs))
         sums: list[list[dict[str, float]]] = [[] for _ in metrics]
         counts = np.zeros((len(metrics), 3), dtype=np.int64)
+        names: list[tuple[str, ...]] = [() for _ in metrics]
         with contextlib.ExitStack() as stack:
             out = None
             if job.per_pair is not None:
-                out = stack.enter_context(atomic_write(job.per_pair))
+                out = (
+                    sys.stdout  # rows as they come: `wrdscore score --per-pair - | ...`
+                    if job.per_pair == STDOUT
+                    else stack.enter_context(atomic_write(job.per_pair))
+                )
                 out.write(per_pair_header(job.per_pair, [(m.name, m.keys) for m in metrics]))
             for n, summary, rows in _run(_score_chunk, tasks, workers):
-                for k, (chunk_sums, *chunk_counts) in enumerate(summary):
+                for k, (chunk_sums, chunk_counts, chunk_names) in enumerate(summary):
                     sums[k].append(chunk_sums)
                     counts[k] += chunk_counts
+                    names[k] = first_names([*names[k], *chunk_names])
                 if out is not None:
                     out.write(rows)
                 if progress is not None:
@@ -789,6 +833,7 @@ def score_files(
             oov_tokens=int(c[0]),
             empty_predictions=int(c[1]),
             degenerate_pairs=int(c[2]),
+            oov_names=n,
         )
-        for m, parts, c in zip(metrics, sums, counts, strict=True)
+        for m, parts, c, n in zip(metrics, sums, counts, names, strict=True)
     ]

@@ -35,6 +35,7 @@ from wrdscore.metrics._engine import (
     Tokens,
     best_alternatives,
     degenerate_items,
+    first_names,
     flatten,
     gc_paused,
 )
@@ -71,6 +72,9 @@ class ScoreResult:
         Corpus-level values, same keys as ``values``.
     oov_tokens : int
         Token occurrences not in the embeddings' vocabulary (0 for embedding-free metrics).
+    oov_names : tuple of str
+        The first few of those tokens in alphabetical order (:data:`OOV_NAMES` at most),
+        to name them.
     empty_predictions : int
         Predictions without any token; they score 0.
     degenerate_pairs : int
@@ -86,6 +90,7 @@ class ScoreResult:
     oov_tokens: int = 0
     empty_predictions: int = 0
     degenerate_pairs: int = 0
+    oov_names: tuple[str, ...] = ()
 
     @property
     def scores(self) -> NDArray[np.float64]:
@@ -146,6 +151,8 @@ class Metric(ABC):
     name: ClassVar[str]
     keys: ClassVar[tuple[str, ...]] = ("precision", "recall", "f1")
     primary: ClassVar[str] = "f1"
+    #: Keys whose values are counts (whole numbers), not scores.
+    count_keys: ClassVar[tuple[str, ...]] = ()
     #: Set by :func:`~wrdscore.metrics.score_files` for the length of a run: the items
     #: its earlier chunks tokenised (see ``memo`` in :func:`~wrdscore.metrics.flatten`).
     _token_memo: dict[str | tuple[str, ...], list[str]] | None = None
@@ -160,6 +167,7 @@ class Metric(ABC):
                 f"unknown option(s) for metric {self.name!r}: {', '.join(sorted(options))}"
             )
         self._oov_count = 0
+        self._oov_names: set[str] = set()
         # Set by _score_tokens: which scored entries (pair, alternative) had a side of
         # zero weights, so :meth:`_score_batch` can count the pairs all of whose
         # alternatives did.
@@ -275,6 +283,7 @@ class Metric(ABC):
             references, predictions, allow_empty_reference, index_offset, self._token_memo
         )
         self._oov_count = 0
+        self._oov_names = set()
         self._degenerate_entries = None
         self._progress = progress
         try:
@@ -293,6 +302,7 @@ class Metric(ABC):
             oov_tokens=self._oov_count - self._repeated_prediction_oov(batch),
             empty_predictions=batch.empty_predictions,
             degenerate_pairs=degenerate_items(self._degenerate_entries, batch),
+            oov_names=first_names(self._oov_names),
         )
 
     def _repeated_prediction_oov(self, batch: FlatBatch) -> int:
@@ -728,6 +738,8 @@ class EmbeddingMetric(Metric):
         rows, tokens, table, unseen = self._distinct_vectors(token_lists)
         unseen_at = unseen[rows]
         self._oov_count += int(unseen_at.sum())
+        if unseen.any():
+            self._oov_names.update(tokens[i] for i in np.flatnonzero(unseen))
         lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
         if self.oov == "drop":
             item_of = np.repeat(np.arange(len(token_lists)), lengths)

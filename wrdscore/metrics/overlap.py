@@ -273,6 +273,7 @@ class Subtoken(_TokenPairMetric):
 
     name = "subtoken"
     keys = ("precision", "recall", "f1", "tp", "fp", "fn")
+    count_keys = ("tp", "fp", "fn")
 
     def __init__(self, embeddings: object = None, *, counting: str = "multiset", **options: Any):
         super().__init__(**options)
