@@ -145,6 +145,7 @@ def score(
         else "",
     ]
     notes.append(_truncation_note(metrics))
+    notes += [_bartscore_truncation_note(m) for m in metrics]
     for note in filter(None, notes):
         typer.echo(f"note: {note}", err=True)
 
@@ -169,6 +170,18 @@ def _truncation_note(metrics: list[Any]) -> str:
                 "as unseen)"
             )
     return ""
+
+
+def _bartscore_truncation_note(metric: Any) -> str:
+    """The note for bartscore's inputs longer than its model's maximum (never silent)."""
+    from wrdscore.metrics.bartscore import BARTScore  # light: torch comes with a model
+
+    if not isinstance(metric, BARTScore) or not metric.truncated:
+        return ""
+    return (
+        f"bartscore: {metric.truncated} scored pair(s) had a side longer than the model's "
+        f"maximum of {metric.max_length} tokens, cut to it"
+    )
 
 
 def explain(

@@ -151,6 +151,10 @@ class Metric(ABC):
     _token_memo: dict[str | tuple[str, ...], list[str]] | None = None
     #: First field of the signature; defaults to ``name``.
     label: ClassVar[str | None] = None
+    #: Scored in the calling process only, never in forked workers: a loaded torch
+    #: model cannot use CUDA after a fork, already uses every core, and counts it keeps
+    #: (such as truncated inputs) would stay in the workers.
+    in_process: bool = False
 
     def __init__(
         self, embeddings: TokenEmbeddings | str | Path | None = None, **options: Any
