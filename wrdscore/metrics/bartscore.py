@@ -202,6 +202,13 @@ class BARTScore(Metric):
                 raise WrdscoreError(
                     f"{where}: cannot be loaded as a seq2seq model ({_first_line(exc)})"
                 ) from None
+        # transformers 5 builds an empty tokenizer (special tokens only) for a folder
+        # without tokenizer files: every text would become the same unknown tokens.
+        if len(self.tokenizer) <= len(set(self.tokenizer.all_special_ids)):
+            raise WrdscoreError(
+                f"{where}: no usable tokenizer (its vocabulary is only special tokens; "
+                "save the tokenizer into the folder too)"
+            )
         if self.tokenizer.pad_token_id is None:
             raise WrdscoreError(
                 f"{where}: its tokenizer has no padding token, which batching needs"
