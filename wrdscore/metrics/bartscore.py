@@ -141,6 +141,7 @@ class BARTScore(Metric):
 
     name = "bartscore"
     in_process = True
+    needs_model = True
 
     def __init__(
         self,

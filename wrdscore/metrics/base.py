@@ -155,6 +155,9 @@ class Metric(ABC):
     #: model cannot use CUDA after a fork, already uses every core, and counts it keeps
     #: (such as truncated inputs) would stay in the workers.
     in_process: bool = False
+    #: Built only with a model of its own (bartscore's ``model`` option): code and tests
+    #: that build every registered metric from its defaults leave it out.
+    needs_model: ClassVar[bool] = False
 
     def __init__(
         self, embeddings: TokenEmbeddings | str | Path | None = None, **options: Any
