@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -268,6 +270,16 @@ def test_a_model_without_tokenizer_is_an_error(bart, tmp_path):
     with pytest.raises(WrdscoreError, match="no usable tokenizer") as info:
         get_metric("bartscore", model=tmp_path, device="cpu")
     assert "\n" not in str(info.value)
+
+
+def test_listing_the_metrics_imports_no_torch():
+    # The registry imports every metric module; scoring without a model must stay light.
+    code = (
+        "import sys; from wrdscore.metrics import METRICS; assert 'bartscore' in METRICS; "
+        "print(sorted(m for m in ('torch', 'transformers') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 runner = CliRunner()

@@ -116,9 +116,9 @@ class BARTScore(Metric):
     Attributes
     ----------
     truncated : int
-        Scored (source, target) pairs of this run with a side longer than the model's
-        maximum (:attr:`max_length` tokens): that side was cut to it, never silently;
-        ``wrdscore score`` reports the count.
+        Scored (source, target) pairs, since the metric was built, with a side longer
+        than the model's maximum (:attr:`max_length` tokens): that side was cut to it,
+        never silently; ``wrdscore score`` reports the count.
 
     Notes
     -----
@@ -126,7 +126,7 @@ class BARTScore(Metric):
     ``s -> h`` here, the reference being the only source), ``recall`` is
     ``BARTScore(h -> r)``, and ``f1`` is the paper's F, ``(precision + recall) / 2``;
     see the module docstring. Texts are batched by length (little padding), each
-    distinct (source, target) pair is run once per run (a bounded cache), and padding
+    distinct (source, target) pair is run once (a bounded cache), and padding
     never reaches a score: a pair scores the same alone or in any batch, up to float
     rounding.
 
@@ -136,7 +136,7 @@ class BARTScore(Metric):
     >>> res = m.score(["getUserName"], ["get name"])  # doctest: +SKIP
     >>> res.precision, res.recall, res.f1  # doctest: +SKIP
     >>> m.signature  # doctest: +SKIP
-    'bartscore|model:bart-large-cnn@sha:...|w:uniform|max:1024|torch:...,tf:...|v:...'
+    'bartscore|model:bart-large-cnn@sha:...|w:uniform|max:...|torch:...,tf:...|v:...'
     """
 
     name = "bartscore"
