@@ -229,7 +229,11 @@ def test_any_iterable_and_numpy_strings_are_accepted():
 def test_build_metrics_loads_a_model_only_for_embedding_metrics(emb, tmp_path):
     from wrdscore.metrics.base import build_metrics
 
-    free = [n for n in METRICS if not issubclass(METRICS[n], EmbeddingMetric)]
+    free = [
+        n
+        for n in METRICS
+        if not issubclass(METRICS[n], EmbeddingMetric) and not METRICS[n].needs_model
+    ]
     if not free:
         pytest.skip("no embedding-free metric registered yet")
     # A path that does not exist would fail to load: it is never touched here.
@@ -241,9 +245,15 @@ def test_build_metrics_loads_a_model_only_for_embedding_metrics(emb, tmp_path):
         build_metrics([free[0]], oov="skip")
 
 
-# Metrics that need an encoder have their own tests (tests/test_encoders.py).
+# Metrics that need an encoder or a model have their own tests (tests/test_encoders.py,
+# tests/test_bartscore.py).
 @pytest.mark.parametrize(
-    "name", [n for n in METRICS if not getattr(METRICS[n], "needs_encoder", False)]
+    "name",
+    [
+        n
+        for n in METRICS
+        if not getattr(METRICS[n], "needs_encoder", False) and not METRICS[n].needs_model
+    ],
 )
 def test_iterators_score_as_lists(emb, name):
     # subtoken, bleu and chrf read the pairs a second time for their corpus value; an

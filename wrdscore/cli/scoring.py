@@ -145,7 +145,8 @@ def score(
         if degenerate
         else "",
     ]
-    notes.append(_truncation_note(metrics))
+    # Inputs cut at a model's maximum length are never dropped silently.
+    notes += list(dict.fromkeys(m.truncation_note() for m in metrics))
     for note in filter(None, notes):
         typer.echo(f"note: {note}", err=True)
 
@@ -157,19 +158,6 @@ def _show_encoding(metrics: list[Any], bar: Any) -> None:
         task = bar.add_task("encoding names", total=None)
         for c in contextual:
             c.progress = lambda k: bar.advance(task, k)
-
-
-def _truncation_note(metrics: list[Any]) -> str:
-    """The note for names longer than the encoder's maximum (never truncated silently)."""
-    for m in metrics:
-        c = getattr(m, "contextual", None)
-        if c is not None and c.encoder.truncated:
-            return (
-                f"{c.encoder.truncated} name(s) longer than the encoder's maximum of "
-                f"{c.encoder.max_length} word pieces were truncated (tokens past it count "
-                "as unseen)"
-            )
-    return ""
 
 
 def _corpus_tables(results: list[Any], counts: dict[str, tuple[str, ...]]) -> tuple[Any, Any]:

@@ -687,9 +687,9 @@ def score_files(
     jobs : int, optional
         Worker processes (default: the cores available). Chunks are scored in
         parallel and put back in order, so every number is the same for any
-        ``jobs``; an input of one chunk is scored in this process. Workers are
-        forked (they inherit the loaded metrics); where ``fork`` does not exist
-        (Windows) everything runs in this process.
+        ``jobs``; an input of one chunk, or one scored by a metric that runs a torch
+        model, is scored in this process. Workers are forked (they inherit the loaded
+        metrics); where ``fork`` does not exist (Windows) everything runs in this process.
     chunk_pairs : int
         Most pairs per chunk. An input of fewer than 8 chunks is cut into 8 chunks
         of at least 1,000 pairs, so that several cores share it; the cut depends on
@@ -760,9 +760,9 @@ def score_files(
     # cut depends on the input alone (never on jobs or cores), so the numbers do not.
     chunk_pairs = min(chunk_pairs, max(_MIN_CHUNK_PAIRS, -(-n_refs // _MIN_CHUNKS)))
     jobs = min(jobs or default_jobs(), -(-n_refs // chunk_pairs))
-    if any(getattr(m, "contextual", None) is not None for m in metrics):
-        # An encoder runs its own threads (torch); forked workers would each hold a copy
-        # of the model and fight over the cores, and torch is not fork-safe.
+    if any(m.in_process for m in metrics):
+        # A torch model (an encoder, BARTScore) runs its own threads, is not fork-safe,
+        # and each forked worker would hold a copy of it.
         jobs = 1
     if jobs > 1:
         import multiprocessing

@@ -158,6 +158,13 @@ class Metric(ABC):
     _token_memo: dict[str | tuple[str, ...], list[str]] | None = None
     #: First field of the signature; defaults to ``name``.
     label: ClassVar[str | None] = None
+    #: Scored in the calling process only, never in forked workers: a loaded torch
+    #: model cannot use CUDA after a fork, already uses every core, and counts it keeps
+    #: (such as truncated inputs) would stay in the workers.
+    in_process: bool = False
+    #: Built only with a model of its own (bartscore's ``model`` option): code and tests
+    #: that build every registered metric from its defaults leave it out.
+    needs_model: ClassVar[bool] = False
 
     def __init__(
         self, embeddings: TokenEmbeddings | str | Path | None = None, **options: Any
@@ -208,6 +215,14 @@ class Metric(ABC):
         share one import instead of each paying for its own.
         """
         return None
+
+    def truncation_note(self) -> str:
+        """A line saying how many inputs were cut at a model's maximum length ("" if none).
+
+        Metrics that run a model (an encoder, BARTScore) count what they had to cut; the
+        CLI prints this as a note, so truncation is never silent.
+        """
+        return ""
 
     def _advance(self, pairs: int) -> None:
         """Report ``pairs`` more pairs done to the caller's progress callback, if any."""
@@ -582,6 +597,7 @@ class EmbeddingMetric(Metric):
         self.embeddings = resolve_embeddings(embeddings)
         self.contextual: ContextualVectors | None = None
         if encoder is not None:
+            self.in_process = True  # a torch model (see Metric.in_process)
             self.contextual = contextual_vectors(
                 encoder,
                 self.embeddings,
@@ -614,6 +630,16 @@ class EmbeddingMetric(Metric):
         # What centering="batch" subtracts when the batch is scored in parts (set by
         # the streaming engine from batch_sums over the whole input).
         self._batch_mean: NDArray[np.float64] | None = None
+
+    def truncation_note(self) -> str:
+        """Names longer than the encoder's maximum, whose tokens past it count as unseen."""
+        c = self.contextual
+        if c is None or not c.encoder.truncated:
+            return ""
+        return (
+            f"{c.encoder.truncated} name(s) longer than the encoder's maximum of "
+            f"{c.encoder.max_length} word pieces were truncated (tokens past it count as unseen)"
+        )
 
     def _signature_fields(self) -> dict[str, str]:
         emb = self.embeddings
