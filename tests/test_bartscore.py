@@ -316,3 +316,8 @@ def test_cli_without_a_model_is_one_line(tmp_path):
     assert res.exit_code == 2
     assert res.stderr.startswith("error: bartscore needs a seq2seq model folder")
     assert res.stderr.count("\n") == 1
+
+
+def test_an_empty_prediction_is_refused_not_ranked_first(metric):
+    with pytest.raises(WrdscoreError, match=r"prediction 2 has no tokens, and bartscore"):
+        metric.score(["get name", "size"], ["get name", ""])

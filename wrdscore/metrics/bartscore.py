@@ -30,9 +30,9 @@ precision (``r -> h``); it is not given twice. The values are the ``precision``,
 paper's F, ``(P + R) / 2``. All three are log-likelihoods: at most 0 (0 only for a
 certain model), higher is better, not on the 0-1 scale of the other metrics.
 
-An empty prediction scores 0 on every value, as for every metric here (and is counted,
-and reported by ``wrdscore score``); for BARTScore 0 lies *above* every real score, so
-drop empty predictions, or read corpus values with that count in mind.
+An empty prediction is refused (a one-line error naming the first): every other metric
+scores it 0, its worst value, but for BARTScore 0 lies *above* every real score, and a
+log-likelihood has no lowest value to give it instead.
 
 Needs the ``encoders`` extra (torch, transformers); nothing here imports torch until a
 metric is built, so the registry (which imports every metric module) stays light.
@@ -141,6 +141,7 @@ class BARTScore(Metric):
 
     name = "bartscore"
     in_process = True
+    empty_scores_zero = False
     needs_model = True
 
     def __init__(

@@ -165,6 +165,10 @@ class Metric(ABC):
     #: Built only with a model of its own (bartscore's ``model`` option): code and tests
     #: that build every registered metric from its defaults leave it out.
     needs_model: ClassVar[bool] = False
+    #: Whether 0 is the right score for an empty prediction (the worst a similarity in
+    #: [0, 1] gives). Not for log-likelihoods (BARTScore), where 0 is the best: such a
+    #: metric refuses empty predictions instead of ranking them first.
+    empty_scores_zero: ClassVar[bool] = True
 
     def __init__(
         self, embeddings: TokenEmbeddings | str | Path | None = None, **options: Any
@@ -297,6 +301,12 @@ class Metric(ABC):
         batch = flatten(
             references, predictions, allow_empty_reference, index_offset, self._token_memo
         )
+        if not self.empty_scores_zero and batch.empty_predictions:
+            first = index_offset + next(i for i, p in enumerate(batch.preds) if not p) + 1
+            raise WrdscoreError(
+                f"prediction {first} has no tokens, and {self.name} has no lowest score to give "
+                f"it ({batch.empty_predictions} empty prediction(s)); remove them"
+            )
         self._oov_count = 0
         self._oov_names = set()
         self._degenerate_entries = None
