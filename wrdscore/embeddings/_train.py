@@ -39,7 +39,6 @@ from wrdscore.embeddings._stream import (
     DocumentStats,
     document_stats,
     parse_text,
-    record_documents,
     streamed_cooccurrence,
 )
 from wrdscore.embeddings._vectors import TokenEmbeddings
@@ -81,11 +80,6 @@ def corpus_documents(corpus_dir: str | Path, text: str = "names") -> Iterator[li
     """
     # The checks run at the call; the records are then streamed.
     return iter(CorpusDocuments(open_corpus(corpus_dir), text))
-
-
-def _documents(records: Iterator[dict[str, Any]], text: str) -> Iterator[list[str]]:
-    """The documents of ``records`` for ``text`` (what a Dask partition reads, too)."""
-    return record_documents(records, parse_text(text))
 
 
 def _svd_vectors(

@@ -196,6 +196,15 @@ class Metric(ABC):
         """
         return None
 
+    @property
+    def batch_centered(self) -> bool:
+        """Whether scores center on the whole batch (``centering="batch"``).
+
+        Only an :class:`EmbeddingMetric` can; the streaming engine then sums
+        :meth:`EmbeddingMetric.batch_sums` over the whole input first.
+        """
+        return False
+
     def _advance(self, pairs: int) -> None:
         """Report ``pairs`` more pairs done to the caller's progress callback, if any."""
         if self._progress is not None:
@@ -520,6 +529,10 @@ class EmbeddingMetric(Metric):
             model += f"+counts:{emb.counts_sha}"
         return {"emb": model, "c": self.centering, "oov": self.oov}
 
+    @property
+    def batch_centered(self) -> bool:
+        return self.centering == "batch"
+
     def _uses_idf(self) -> bool:
         """Whether the metric's settings read document frequencies (IDF weights)."""
         return False
@@ -703,10 +716,9 @@ def register(cls: M) -> M:
 def _load_metric_modules() -> None:
     # Every public module of wrdscore.metrics may register metrics (a new metric is a
     # new module there); importing them on first use keeps `import wrdscore` light
-    # and needs no hand-kept list.
-    import wrdscore.metrics
-
-    for mod in pkgutil.iter_modules(wrdscore.metrics.__path__):
+    # and needs no hand-kept list. The folder is this module's own: importing the
+    # package for its __path__ would be an import circle (the package imports this).
+    for mod in pkgutil.iter_modules([str(Path(__file__).parent)]):
         if not mod.ispkg and not mod.name.startswith("_"):
             importlib.import_module(f"wrdscore.metrics.{mod.name}")
 
