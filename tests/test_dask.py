@@ -32,8 +32,8 @@ from wrdscore.embeddings import (
     load_embeddings,
     train_embeddings,
 )
-from wrdscore.embeddings import _dask as train_dask
-from wrdscore.embeddings._stream import parse_text, record_documents
+from wrdscore.embeddings.training import _dask as train_dask
+from wrdscore.embeddings.training._stream import parse_text, record_documents
 from wrdscore.errors import WrdscoreError
 
 distributed = pytest.importorskip("distributed")

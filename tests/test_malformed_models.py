@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from wrdscore.cli import app
 from wrdscore.embeddings import TokenEmbeddings, load_embeddings, save_embeddings
-from wrdscore.embeddings._vectors import check_vectors
+from wrdscore.embeddings.store._vectors import check_vectors
 from wrdscore.errors import WrdscoreError
 
 

@@ -229,7 +229,7 @@ def test_scoring_the_default_imports_no_gensim_sklearn_scipy_or_pot():
 def test_ngram_hashes_match_gensim(word, min_n, max_n):
     from gensim.models.fasttext import ft_ngram_hashes
 
-    from wrdscore.embeddings._subword import ngram_hashes
+    from wrdscore.embeddings.store._subword import ngram_hashes
 
     assert ngram_hashes(word, min_n, max_n, 20_000) == ft_ngram_hashes(word, min_n, max_n, 20_000)
 
@@ -246,7 +246,7 @@ def test_doc_freq_is_read_on_first_use_and_checked_then(model_dir):
 
 def _forge_checked_model(model_dir: Path) -> Path:
     """``model_dir`` with a NaN vector and a ``checked_sha256`` record matching it."""
-    from wrdscore.embeddings._vectors import full_sha
+    from wrdscore.embeddings.store._vectors import full_sha
 
     fast = model_dir / "fast"
     vectors = np.load(fast / "vectors.npy")
@@ -259,7 +259,7 @@ def _forge_checked_model(model_dir: Path) -> Path:
 
 
 def test_fast_arrays_record_the_hash_they_were_checked_with(model_dir):
-    from wrdscore.embeddings._vectors import full_sha
+    from wrdscore.embeddings.store._vectors import full_sha
 
     vocab = json.loads((model_dir / "fast" / "vocab.json").read_text())
     vectors = np.load(model_dir / "fast" / "vectors.npy")
@@ -274,7 +274,7 @@ def test_a_users_model_dir_is_checked_whatever_its_record_says(model_dir):
 
 
 def test_trusted_load_skips_the_checks_only_for_the_recorded_arrays(model_dir, monkeypatch):
-    from wrdscore.embeddings import _store, _vectors
+    from wrdscore.embeddings.store import _store, _vectors
 
     checked_sha = load_embeddings(model_dir).sha
     calls = []
@@ -293,7 +293,7 @@ def test_trusted_load_skips_the_checks_only_for_the_recorded_arrays(model_dir, m
 
 
 def test_bundled_default_skips_the_checks_it_passed_at_build_time(monkeypatch):
-    from wrdscore.embeddings import _vectors
+    from wrdscore.embeddings.store import _vectors
 
     calls = []
     monkeypatch.setattr(_vectors, "check_vectors", lambda *a, **k: calls.append(1))

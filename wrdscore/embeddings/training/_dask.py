@@ -27,7 +27,7 @@ import scipy.sparse as sp
 
 from wrdscore.corpora._corpus import Corpus, iter_records
 from wrdscore.corpora._dask import Cluster
-from wrdscore.embeddings._stream import (
+from wrdscore.embeddings.training._stream import (
     DocumentStats,
     parse_text,
     record_documents,

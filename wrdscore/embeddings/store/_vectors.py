@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from wrdscore.embeddings._subword import subword_vector
+from wrdscore.embeddings.store._subword import subword_vector
 from wrdscore.errors import WrdscoreError
 
 if TYPE_CHECKING:

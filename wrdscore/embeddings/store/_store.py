@@ -27,28 +27,25 @@ from __future__ import annotations
 import functools
 import json
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from wrdscore.atomic import atomic_dir
-from wrdscore.embeddings._vectors import (
+from wrdscore.embeddings.store._vectors import (
     TokenEmbeddings,
     _subword_parts,
     check_arrays,
     full_sha,
 )
-from wrdscore.embeddings._word2vec import read_word2vec
+from wrdscore.embeddings.store._word2vec import read_word2vec
 from wrdscore.errors import WrdscoreError
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
     from gensim.models import KeyedVectors
 
-    from wrdscore.embeddings._constraints import MinedPair
 
 VECTORS_FILE = "vectors.kv"
 MODEL_FILE = "model.json"
@@ -75,7 +72,7 @@ def default_model_path() -> Path:
     """Folder of the default model bundled inside the package (``wrdscore/data/default``)."""
     # A plain path, not importlib.resources: the arrays are memory-mapped, so the
     # package must be installed as files anyway (and that import costs start-up time).
-    return Path(__file__).resolve().parents[1] / "data" / "default"
+    return Path(__file__).resolve().parents[2] / "data" / "default"
 
 
 def save_embeddings(
@@ -84,7 +81,7 @@ def save_embeddings(
     *,
     meta: dict[str, Any],
     doc_freq: dict[str, int],
-    pairs: Iterable[MinedPair] | None = None,
+    files: Mapping[str, str] | None = None,
     force: bool = False,
 ) -> Path:
     """Write a MODEL_DIR atomically (nothing appears unless everything was written).
@@ -99,8 +96,10 @@ def save_embeddings(
         The content of ``model.json``; must include ``name`` and ``n_docs``.
     doc_freq : dict of str to int
         Document frequency of every training token.
-    pairs : iterable of MinedPair, optional
-        Constraints a specialised model was built with, written as ``pairs.tsv``.
+    files : dict of str to str, optional
+        More text files of the MODEL_DIR, by name: a specialised model's ``pairs.tsv``
+        (:func:`~wrdscore.embeddings.specialise._constraints.pairs_file`), whose format
+        belongs to specialisation, not to storage.
     force : bool
         Replace an existing ``output``.
 
@@ -132,11 +131,8 @@ def save_embeddings(
         (tmp / DOC_FREQ_FILE).write_text(
             json.dumps(doc_freq, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
         )
-        if pairs is not None:
-            # Imported here: mining pulls in the corpora package, which scoring never needs.
-            from wrdscore.embeddings._constraints import PAIRS_FILE, write_pairs
-
-            write_pairs(pairs, tmp / PAIRS_FILE)
+        for name, text in (files or {}).items():
+            (tmp / name).write_text(text, encoding="utf-8")
     return Path(output)
 
 
