@@ -250,7 +250,11 @@ class WRDScore(EmbeddingMetric):
       then 0 wherever P + R <= 0).
     * **identity**: a prediction with the same tokens as the reference (as a
       multiset, so order does not matter) scores exactly 1, without float error and
-      even when some of its tokens are unseen.
+      even when some of its tokens are unseen. The formula agrees, to float rounding,
+      when every token has a vector; it differs only when one has none (unseen under
+      ``oov="zero"``): ``get zzz`` against ``zzz get`` is 0.5 by the formula (``zzz``
+      has no mass and matches nothing) and ``zzz`` against ``zzz`` is degenerate
+      (0), both 1 here: the same name is the best prediction, whatever the model knows.
     * **zero vectors**: the cosine with a zero vector (an unseen token under
       ``oov="zero"``) is 0; a token that receives no flow (zero weight) adds 0 to
       its average but still counts in ``1/m`` or ``1/l``, so an unknown token is an
