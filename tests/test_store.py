@@ -58,6 +58,50 @@ def test_save_refuses_existing_output(model_dir):
         save_embeddings(emb.kv, model_dir, meta={"name": "x", "n_docs": 1}, doc_freq={})
 
 
+@pytest.mark.parametrize(
+    ("vectors", "problem"),
+    [
+        ({"get": [1.0, 0.0], "set": [np.inf, 1.0]}, "non-finite value"),
+        ({"get": [0.0, 0.0], "set": [0.0, 0.0]}, "every vector is zero"),
+    ],
+)
+def test_save_refuses_vectors_no_metric_can_use_and_writes_nothing(tmp_path, vectors, problem):
+    # It once wrote the MODEL_DIR anyway (only unmarked as checked): loading then
+    # refused it, and a training run that failed afterwards left it behind.
+    kv = KeyedVectors(vector_size=2)
+    kv.add_vectors(list(vectors), np.array(list(vectors.values()), dtype=np.float32))
+    out = tmp_path / "m"
+    with pytest.raises(WrdscoreError, match=problem):
+        save_embeddings(kv, out, meta={"name": "m", "n_docs": 2}, doc_freq={})
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_train_whose_vectors_fail_the_check_leaves_no_model_dir(tmp_path, monkeypatch):
+    from corpus_fixtures import method_record, write_records
+
+    from wrdscore.embeddings.training import _train
+
+    names = ["getName", "setName", "getSize", "setSize", "addItem", "removeItem"]
+    corpus = write_records(tmp_path / "c", [method_record(n) for n in names * 3])
+    real = _train.svd_embeddings
+
+    def broken(*args, **kwargs):
+        vectors = real(*args, **kwargs)
+        vectors[1, 0] = np.nan  # as a numerical failure in training would
+        return vectors
+
+    monkeypatch.setattr(_train, "svd_embeddings", broken)
+    out = tmp_path / "model"
+    result = CliRunner().invoke(
+        app, ["train", str(corpus), "--method", "svd", "--dim", "2", "--output", str(out)]
+    )
+    assert result.exit_code == 2
+    assert "non-finite value (nan)" in result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c"]
+
+
 @pytest.mark.parametrize("binary", [False, True])
 def test_word2vec_files_load_without_doc_freq(tmp_path, binary):
     kv = TokenEmbeddings.from_vectors(VECTORS).kv

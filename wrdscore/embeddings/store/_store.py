@@ -103,6 +103,12 @@ def save_embeddings(
     force : bool
         Replace an existing ``output``.
 
+    Raises
+    ------
+    WrdscoreError
+        Vectors no metric can use (a non-finite value, every vector zero): nothing is
+        written.
+
     Notes
     -----
     gensim's lifecycle log (timestamps, platform, paths) is dropped from ``kv``
@@ -119,6 +125,10 @@ def save_embeddings(
     >>> back.name, back.dim, back.idf(["get"]).round(4).tolist()
     ('tiny', 2, [1.4055])
     """
+    # Vectors no metric can use (non-finite, all zero) are refused before anything is
+    # written: a MODEL_DIR that loading would refuse is no output, and a caller that
+    # fails later (training's baselines) must not leave one behind.
+    check_arrays(list(kv.index_to_key), kv.vectors, _subword_parts(kv)[0], str(output))
     meta = {"format": MODEL_FORMAT, **meta, "dim": int(kv.vector_size)}
     # gensim pickles a log of timestamps, platform and temporary paths with the vectors;
     # without it the same training gives byte-identical files (reproducible builds).
@@ -140,7 +150,9 @@ def write_fast_arrays(kv: KeyedVectors, folder: Path) -> None:
     """Write the fast-loading copy of ``kv`` (a MODEL_DIR's ``fast/``) into the folder ``folder``.
 
     The arrays hold exactly gensim's float32 values, so scores and the model's
-    ``sha`` are the same whichever copy is loaded.
+    ``sha`` are the same whichever copy is loaded. ``kv`` has passed the vector checks
+    (:func:`save_embeddings` checks them; :func:`upgrade_model_dir` loads them), which
+    ``checked_sha256`` records.
     """
     ngrams, min_n, max_n = _subword_parts(kv)
     counts = kv.expandos.get("count")
@@ -155,13 +167,8 @@ def write_fast_arrays(kv: KeyedVectors, folder: Path) -> None:
         "min_n": min_n,
         "max_n": max_n,
     }
-    try:
-        check_arrays(tokens, kv.vectors, ngrams, str(folder))
-    except WrdscoreError:
-        pass  # vectors no metric can use: no record that they passed (loading refuses them)
-    else:
-        # The bundled default's loader skips the checks for arrays with this hash.
-        vocab["checked_sha256"] = full_sha(tokens, kv.vectors, ngrams)
+    # The bundled default's loader skips the checks for arrays with this hash.
+    vocab["checked_sha256"] = full_sha(tokens, kv.vectors, ngrams)
     (folder / "vocab.json").write_text(
         json.dumps(vocab, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
     )
