@@ -15,6 +15,7 @@ import importlib
 import itertools
 import math
 import pkgutil
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -716,9 +717,11 @@ def register(cls: M) -> M:
 def _load_metric_modules() -> None:
     # Every public module of wrdscore.metrics may register metrics (a new metric is a
     # new module there); importing them on first use keeps `import wrdscore` light
-    # and needs no hand-kept list. The folder is this module's own: importing the
-    # package for its __path__ would be an import circle (the package imports this).
-    for mod in pkgutil.iter_modules([str(Path(__file__).parent)]):
+    # and needs no hand-kept list. The package's __path__ (which may be extended) is
+    # read from sys.modules, where it is whenever this runs: importing the package
+    # here would be an import circle (it imports this module).
+    package = sys.modules[__name__.rpartition(".")[0]]
+    for mod in pkgutil.iter_modules(package.__path__):
         if not mod.ispkg and not mod.name.startswith("_"):
             importlib.import_module(f"wrdscore.metrics.{mod.name}")
 
