@@ -278,6 +278,72 @@ def test_ngram_hashes_match_gensim(word, min_n, max_n):
     assert ngram_hashes(word, min_n, max_n, 20_000) == ft_ngram_hashes(word, min_n, max_n, 20_000)
 
 
+def test_ngram_hashes_match_gensim_on_many_words():
+    # The copy of FastText's hash must be gensim's: a gensim release that hashes
+    # otherwise fails here (and write_fast_arrays then records ngram_hash "gensim").
+    from gensim.models.fasttext import ft_ngram_hashes
+
+    from wrdscore.embeddings.store._subword import ngram_hashes
+
+    rng = np.random.default_rng(5)
+    alphabet = list("abcdefghijklmnopqrstuvwxyzABCXYZ0123456789_$") + list("éßΩжй中日本語😀\u0301")
+    words = ["".join(rng.choice(alphabet, size=rng.integers(0, 25))) for _ in range(3000)]
+    for min_n, max_n, bucket in [(3, 5, 20_000), (1, 6, 2_000_000), (2, 4, 7)]:
+        for word in words:
+            assert ngram_hashes(word, min_n, max_n, bucket) == list(
+                ft_ngram_hashes(word, min_n, max_n, bucket)
+            ), word
+
+
+def _fasttext_model_dir(folder: Path) -> Path:
+    from gensim.models import FastText
+
+    model = FastText(vector_size=4, min_count=1, bucket=64, seed=1, workers=1)
+    sentences = [["get", "size"], ["set", "size"], ["get", "name"]] * 5
+    model.build_vocab(sentences)
+    model.train(sentences, total_examples=len(sentences), epochs=2)
+    return save_embeddings(model.wv, folder, meta={"name": "ft", "n_docs": 15}, doc_freq={})
+
+
+def test_scores_are_unchanged_when_the_subword_hash_copy_is_not_used(tmp_path, monkeypatch):
+    from wrdscore import get_metric
+    from wrdscore.embeddings.store import _store, _subword
+
+    copy = _fasttext_model_dir(tmp_path / "copy")
+    assert json.loads((copy / "fast" / "vocab.json").read_text())["ngram_hash"] == "fnv1a-signed"
+    # As if the installed gensim hashed otherwise: the arrays say so, and loading then
+    # hashes with gensim's own function.
+    monkeypatch.setattr(_store, "agrees_with_gensim", lambda *args: False)
+    fallback = _fasttext_model_dir(tmp_path / "gensim")
+    assert json.loads((fallback / "fast" / "vocab.json").read_text())["ngram_hash"] == "gensim"
+    called = []
+    real = _subword.gensim_ngram_hashes
+    monkeypatch.setattr(_subword, "gensim_ngram_hashes", lambda *a: called.append(a) or real(*a))
+    words = ["getter", "sizes", "xylophone", "日本", "a"]
+    a, b = load_embeddings(copy), load_embeddings(fallback)
+    np.testing.assert_array_equal(
+        a.lookup(words, oov="subword")[0], b.lookup(words, oov="subword")[0]
+    )
+    assert len(called) == len(words)
+    refs, preds = ["get sizes", "setter name", "getter"], ["fetch size", "set names", "getters"]
+    sa = get_metric("wrd", embeddings=a, oov="subword").score(refs, preds)
+    sb = get_metric("wrd", embeddings=b, oov="subword").score(refs, preds)
+    assert sa.f1.tolist() == sb.f1.tolist()
+    # The gensim object itself: the same vectors, with gensim's hashing.
+    np.testing.assert_array_equal(
+        a.lookup(words, oov="subword")[0], np.array([a.kv[w] for w in words], dtype=np.float64)
+    )
+
+
+def test_unknown_ngram_hash_is_a_corrupt_model(tmp_path):
+    folder = _fasttext_model_dir(tmp_path / "m")
+    vocab = json.loads((folder / "fast" / "vocab.json").read_text())
+    vocab["ngram_hash"] = "md5"
+    (folder / "fast" / "vocab.json").write_text(json.dumps(vocab))
+    with pytest.raises(WrdscoreError, match=r"corrupt fast arrays \(unknown ngram_hash 'md5'\)"):
+        load_embeddings(folder)
+
+
 def test_doc_freq_is_read_on_first_use_and_checked_then(model_dir):
     emb = load_embeddings(model_dir)
     assert emb.has_df and emb._doc_freq is None  # not parsed at load (start-up time)

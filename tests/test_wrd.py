@@ -355,9 +355,11 @@ _load_emd_c()
 assert not [m for m in sys.modules if m == "ot" or m.startswith(("ot.", "scipy"))], sys.modules
 rng = np.random.default_rng(0)
 problems = []
-for n1, n2 in [(3, 3), (5, 4), (25, 28)]:
+for n1, n2 in [(3, 3), (5, 4), (25, 28)] + [tuple(rng.integers(1, 30, 2)) for _ in range(300)]:
     a, b = rng.random(n1), rng.random(n2)
-    problems.append((a / a.sum(), b / b.sum(), rng.random((n1, n2))))
+    # Integer costs have ties (several optimal plans): the same one must be chosen.
+    cost = rng.random((n1, n2)) if rng.random() < 0.5 else rng.integers(0, 3, (n1, n2)) * 1.0
+    problems.append((a / a.sum(), b / b.sum(), cost))
 flows = [emd_flow(*p) for p in problems]
 import ot
 for p, f in zip(problems, flows):
@@ -369,6 +371,34 @@ print("ok")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_pot_shortcut_is_in_use_on_the_installed_release():
+    # Fails on a POT release the shortcut was not checked against (POT_CHECKED): the
+    # code then solves through ot.emd (slow start-up, correct), and this test asks for
+    # the shortcut to be checked again (test_solver_loaded_alone_equals_ot_emd_...).
+    from wrdscore.metrics import wrd
+
+    assert wrd._load_emd_c() is not wrd._emd_public
+    assert wrd._checked_emd_c(object()) is wrd._emd_public  # no emd_c: the public solve
+
+
+def test_scores_are_unchanged_when_the_pot_shortcut_is_unavailable(monkeypatch):
+    from wrdscore.metrics import wrd
+
+    rng = np.random.default_rng(11)
+    refs = [list(rng.choice(VOCAB, size=rng.integers(3, 7))) for _ in range(60)]
+    preds = [list(rng.choice(VOCAB, size=rng.integers(3, 7))) for _ in range(60)]
+    fast = SCORER.score(refs, preds)
+    monkeypatch.setattr(wrd, "POT_CHECKED", ("no such release",))
+    wrd._load_emd_c.cache_clear()
+    try:
+        assert wrd._load_emd_c() is wrd._emd_public
+        plain = WRDScore(EMB).score(refs, preds)
+    finally:
+        wrd._load_emd_c.cache_clear()
+    for key in ("precision", "recall", "f1"):
+        np.testing.assert_allclose(plain.values[key], fast.values[key], atol=1e-15, rtol=0)
 
 
 def test_permutations_score_one_in_a_batch_of_mixed_lengths():

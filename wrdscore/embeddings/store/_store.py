@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from wrdscore.atomic import atomic_dir
+from wrdscore.embeddings.store._subword import FNV1A, GENSIM, NGRAM_HASHES, agrees_with_gensim
 from wrdscore.embeddings.store._vectors import (
     TokenEmbeddings,
     _subword_parts,
@@ -167,6 +168,11 @@ def write_fast_arrays(kv: KeyedVectors, folder: Path) -> None:
         "min_n": min_n,
         "max_n": max_n,
     }
+    if ngrams is not None:
+        # Loading hashes unseen tokens' n-grams without gensim only where that copy of
+        # the hash agrees with the gensim that made the rows (see _subword).
+        agree = agrees_with_gensim(tokens[:2000], min_n, max_n, len(ngrams))
+        vocab["ngram_hash"] = FNV1A if agree else GENSIM
     # The bundled default's loader skips the checks for arrays with this hash.
     vocab["checked_sha256"] = full_sha(tokens, kv.vectors, ngrams)
     (folder / "vocab.json").write_text(
@@ -313,6 +319,11 @@ def _load_fast(
         ngrams = np.load(ngrams_path, mmap_mode="r") if ngrams_path.is_file() else None
         counts = vocab["counts"]
         min_n, max_n = int(vocab["min_n"]), int(vocab["max_n"])
+        # Arrays written before the key (the bundled default): gensim 4's hashing, which
+        # the copy follows (tests check the bundled default's vectors against gensim).
+        ngram_hash = vocab.get("ngram_hash", FNV1A)
+        if ngram_hash not in NGRAM_HASHES:
+            raise ValueError(f"unknown ngram_hash {ngram_hash!r}")
     except (ValueError, KeyError, TypeError, OSError) as exc:
         raise WrdscoreError(f"{fast}: corrupt fast arrays ({exc})") from None
     if (
@@ -342,6 +353,7 @@ def _load_fast(
         n_docs=int(meta["n_docs"]),
         meta=meta,
         kv_loader=lambda: _load_matching_kv(folder, tokens, vectors, ngrams),
+        ngram_hash=ngram_hash,
         source=str(fast / "vectors.npy"),
         checked_sha=checked,
     )
