@@ -39,7 +39,12 @@ def run_ci(tmp_path: Path, exits: dict[str, int], chromium: bool = True) -> tupl
         path = bin_dir / name
         path.write_text(f"#!{BASH}\n{body}")
         path.chmod(path.stat().st_mode | stat.S_IEXEC)
-    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    # Only the stand-ins and the one other tool .ci/run uses: a real chromium or python
+    # elsewhere on PATH must not be found.
+    dirname = shutil.which("dirname")
+    assert dirname is not None
+    (bin_dir / "dirname").symlink_to(dirname)
+    env = {"PATH": str(bin_dir), "HOME": str(tmp_path)}
     done = subprocess.run(
         [BASH, str(repo / ".ci" / "run")], env=env, capture_output=True, text=True, check=False
     )
