@@ -24,7 +24,7 @@ from typing import Any
 
 from wrdscore.corpora import open_corpus
 from wrdscore.embeddings import MiningSettings
-from wrdscore.embeddings._constraints import _Body, _iter_files, _Miner, _substitution
+from wrdscore.embeddings.specialise._constraints import _Body, _iter_files, _Miner, _substitution
 from wrdscore.errors import WrdscoreError
 
 TOP = 25

@@ -51,7 +51,7 @@ from scipy.stats import rankdata
 from wrdscore import get_metric
 from wrdscore.corpora import open_corpus, split_identifier
 from wrdscore.embeddings import MiningSettings
-from wrdscore.embeddings._constraints import _mined
+from wrdscore.embeddings.specialise._constraints import _mined
 from wrdscore.errors import WrdscoreError
 
 Name = tuple[str, ...]

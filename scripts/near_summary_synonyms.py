@@ -52,7 +52,7 @@ from wrdscore.embeddings import (
     confirm_synonyms,
     load_embeddings,
 )
-from wrdscore.embeddings._constraints import _mined, _Miner, _substitution
+from wrdscore.embeddings.specialise._constraints import _mined, _Miner, _substitution
 from wrdscore.errors import WrdscoreError
 
 RULES = ("any", "own-class")

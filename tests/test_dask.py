@@ -32,8 +32,8 @@ from wrdscore.embeddings import (
     load_embeddings,
     train_embeddings,
 )
-from wrdscore.embeddings import _dask as train_dask
-from wrdscore.embeddings._train import _documents
+from wrdscore.embeddings.training import _dask as train_dask
+from wrdscore.embeddings.training._stream import parse_text, record_documents
 from wrdscore.errors import WrdscoreError
 
 distributed = pytest.importorskip("distributed")
@@ -391,7 +391,9 @@ def _synthetic_corpus(folder: Path, shard_records: int | None, n: int = 700) -> 
 def test_dask_counts_equal_the_local_counts_exactly(cluster, tmp_path, monkeypatch, shards, text):
     monkeypatch.setattr(train_dask, "_MIN_RANGE_RECORDS", 50)  # a single file in ranges too
     corpus = open_corpus(_synthetic_corpus(tmp_path / "c", shards))
-    docs = TokenDocuments.from_token_lists(_documents(corpus.iter_methods(), text))
+    docs = TokenDocuments.from_token_lists(
+        record_documents(corpus.iter_methods(), parse_text(text))
+    )
     with _dask.Cluster(cluster.scheduler_address, 1) as on:
         parts = train_dask.partitions(corpus, on.threads())
         assert len(parts) > 1

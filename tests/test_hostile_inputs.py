@@ -217,7 +217,9 @@ def test_output_folders_are_checked_before_the_work(tmp_path, monkeypatch):
     assert_user_error(result, "cannot write /sys/st")
     assert not scored
     trained = []
-    monkeypatch.setattr("wrdscore.embeddings._train.open_corpus", lambda *a: trained.append(1))
+    monkeypatch.setattr(
+        "wrdscore.embeddings.training._train.open_corpus", lambda *a: trained.append(1)
+    )
     result = run("train", tmp_path, "--method", "svd", "--output", "/sys/model")
     assert_user_error(result, "cannot write /sys/model")
     assert not trained

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import html
+import json
 import os
 import re
 import shutil
@@ -13,6 +14,7 @@ import time
 import numpy as np
 import pytest
 
+from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval import (
     load_sheet_ratings,
     parse_stratum,
@@ -21,6 +23,7 @@ from wrdscore.human_eval import (
     stratified_design,
     write_study,
 )
+from wrdscore.human_eval._form import SELF_TEST_MARK
 
 HOSTILE = [
     "<img src=x onerror=alert(1)>",
@@ -83,15 +86,38 @@ def test_render_form_escapes_every_markup_character():
     assert not set("<>&") & set(data)
 
 
+def test_rater_forms_have_no_self_test_hook(study):
+    # The forms a study writes for raters ignore the URL's fragment: no #selftest there.
+    page = (study.path / "forms" / "set1-rater1.html").read_text()
+    assert "location" not in page and "selftest" not in page.lower()
+    assert "selfTestMark" not in page and SELF_TEST_MARK not in page
+
+
+def self_test_build(study, tmp_path):
+    """The test build of the set1-rater1 form: the same sheet, with the self-test hooks."""
+    page = (study.path / "forms" / "set1-rater1.html").read_text()
+    data = json.loads(re.search(r'id="sheet-data">(.*?)</script>', page, re.S)[1])
+    path = tmp_path / "test-build" / "set1-rater1.html"
+    path.parent.mkdir()
+    rows = [tuple(row) for row in data["rows"]]
+    args = data["sheet"], data["title"], data["comments"], data["columns"], rows, data["scale"]
+    assert render_form(*args, data["fingerprint"]) == page
+    path.write_text(render_form(*args, data["fingerprint"], self_test=True))
+    return path
+
+
+# Under CI the browser tests must run: .ci/run installs Debian's chromium or fails.
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None, reason="no chromium binary found (Debian package chromium)"
+    CHROMIUM is None and not os.environ.get("CI"),
+    reason="no chromium binary found (Debian package chromium)",
 )
 
 
-def dump_dom(study, fragment, tmp_path):
-    """Open the set1-rater1 form at ``#fragment`` in headless Chromium; return the DOM."""
-    url = f"{(study.path / 'forms' / 'set1-rater1.html').as_uri()}#{fragment}"
+def dump_dom(form, fragment, tmp_path):
+    """Open the HTML file ``form`` at ``#fragment`` in headless Chromium; return the DOM."""
+    assert CHROMIUM is not None, "CI is set but chromium is missing (apt-get install chromium)"
+    url = f"{form.as_uri()}#{fragment}"
     result = subprocess.run(
         [
             CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -106,7 +132,13 @@ def dump_dom(study, fragment, tmp_path):
 
 
 def check_self_test_sheet(study, sheet):
-    """The exported sheet imports, with row i (in the sheet's order) scored i % 11 of 10."""
+    """The exported sheet is marked and refused; unmarked, it imports with row i (in the
+    sheet's order) scored i % 11 of 10."""
+    with pytest.raises(WrdscoreError, match="filled in by the rating form's self-test"):
+        load_sheet_ratings(study, [sheet])
+    lines = sheet.read_text().splitlines(keepends=True)
+    assert lines.count(f"# {SELF_TEST_MARK}\n") == 1
+    sheet.write_text("".join(line for line in lines if SELF_TEST_MARK not in line))
     blank = (study.path / "sheets" / "set1-rater1.csv").read_text().splitlines()
     order = [line.split(",")[0] for line in blank if line.startswith("s1p")]
     expected = {pair_id: i / 10 for i, pair_id in enumerate(order)}
@@ -118,7 +150,7 @@ def check_self_test_sheet(study, sheet):
 @pytest.mark.browser
 @needs_chromium
 def test_form_in_headless_chromium_exports_a_valid_sheet(study, tmp_path):
-    dom = dump_dom(study, "selftest", tmp_path)
+    dom = dump_dom(self_test_build(study, tmp_path), "selftest", tmp_path)
     assert "self-test: exported" in dom
     # Hostile names are shown as text: escaped in the DOM, no element made from them.
     assert "&lt;img src=x onerror=alert(1)&gt;" in dom
@@ -134,7 +166,7 @@ def test_form_in_headless_chromium_exports_a_valid_sheet(study, tmp_path):
 @pytest.mark.browser
 @needs_chromium
 def test_export_button_downloads_the_filled_sheet(study, tmp_path):
-    dom = dump_dom(study, "selftest-download", tmp_path)
+    dom = dump_dom(self_test_build(study, tmp_path), "selftest-download", tmp_path)
     assert "Exported set1-rater1.csv" in dom
     download = tmp_path / "home" / "Downloads" / "set1-rater1.csv"
     # Chromium may finish writing the download just after the page is dumped.
@@ -143,3 +175,15 @@ def test_export_button_downloads_the_filled_sheet(study, tmp_path):
             break
         time.sleep(0.1)
     check_self_test_sheet(study, download)
+
+
+@pytest.mark.browser
+@needs_chromium
+@pytest.mark.parametrize("fragment", ["selftest", "selftest-download"])
+def test_a_rater_form_ignores_the_self_test_hooks(study, tmp_path, fragment):
+    dom = dump_dom(study.path / "forms" / "set1-rater1.html", fragment, tmp_path)
+    # The page ran (rows built), but nothing was filled in or exported.
+    assert dom.count('aria-label="score for row') == 4
+    assert 'id="status" role="status"></p>' in dom and "self-test" not in dom
+    time.sleep(1)
+    assert not (tmp_path / "home" / "Downloads").exists()

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from wrdscore.cli import app
 from wrdscore.embeddings import TokenEmbeddings, load_embeddings, save_embeddings
-from wrdscore.embeddings._vectors import check_vectors
+from wrdscore.embeddings.store._vectors import check_vectors
 from wrdscore.errors import WrdscoreError
 
 
@@ -172,8 +172,13 @@ def test_keyed_vectors_file_with_fewer_words_than_vectors(tmp_path):
 
 
 def test_model_dir_with_inf(tmp_path):
+    # save_embeddings refuses such vectors, so a good MODEL_DIR is damaged afterwards,
+    # as a disk error or an edit would.
+    good = _kv(["get", "size"], [[1, 0], [1, 1]])
+    folder = save_embeddings(good, tmp_path / "m", meta={"name": "m", "n_docs": 2}, doc_freq={})
     kv = _kv(["get", "size"], [[1, 0], [1, np.inf]])
-    folder = save_embeddings(kv, tmp_path / "m", meta={"name": "m", "n_docs": 2}, doc_freq={})
+    kv.save(str(folder / "vectors.kv"))
+    np.save(folder / "fast" / "vectors.npy", kv.vectors)
     message = r"word 'size' \(vector 2\) has a non-finite value \(inf\) in dimension 2"
     # The fast-loading arrays (fast/vectors.npy) are checked like the gensim file...
     with pytest.raises(WrdscoreError, match=rf"fast/vectors\.npy: {message}"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from corpus_fixtures import run_script
 
+from wrdscore.embeddings import load_embeddings, similarity
 from wrdscore.human_eval import load_paper_ratings
 
 
@@ -20,3 +21,31 @@ def test_a_pair_rated_twice_gets_its_mean_rating():
     assert done.returncode == 0, done.stderr
     row = next(x for x in done.stdout.splitlines() if x.startswith("| darken color |"))
     assert row.split(" | ")[2] == f"{np.mean(ratings):.2f}" == "0.28"
+    # The numbers the model card and README publish for the bundled default (its table
+    # "The bundled model on the paper's pairs", and the token cosines quoted beside it).
+    lines = done.stdout.splitlines()
+    assert (
+        "| ROUGE-1 | 0.608 / 0.0880 / 0.2105 | 0.825 / 0.0903 / 0.2391 | 0.743 / 0.0645 / 0.2046 "
+        "| 0.688 / 0.0809 / 0.2181 | - (52 pairs) |"
+    ) in lines
+    assert (
+        "| new | 0.679 / 0.0787 / 0.2136 | 0.731 / 0.0673 / 0.1987 | 0.792 / 0.0267 / 0.1304 "
+        "| 0.686 / 0.0576 / 0.1809 | 0.114 (52 pairs) |"
+    ) in lines
+    cosines = {"size / count": "0.83", "init / initialize": "0.91", "add / remove": "-0.02"}
+    cosines |= {"get / set": "-0.10"}
+    assert {f"| {pair} | {value} |" for pair, value in cosines.items()} <= set(lines)
+
+
+def test_the_readme_token_cosines_of_the_bundled_default():
+    emb = load_embeddings("default")
+    quoted = {
+        ("size", "count"): 0.83,
+        ("find", "lookup"): 0.89,
+        ("init", "initialize"): 0.91,
+        ("str", "string"): 0.99,
+        ("add", "remove"): -0.02,
+        ("get", "set"): -0.10,
+        ("up", "down"): -0.06,
+    }
+    assert {pair: round(similarity(emb, *pair), 2) for pair in quoted} == quoted

@@ -28,7 +28,7 @@ from wrdscore.embeddings import (
     train_embeddings,
     write_pairs,
 )
-from wrdscore.embeddings._constraints import HEADER
+from wrdscore.embeddings.specialise._constraints import HEADER
 from wrdscore.errors import WrdscoreError
 
 

@@ -58,6 +58,50 @@ def test_save_refuses_existing_output(model_dir):
         save_embeddings(emb.kv, model_dir, meta={"name": "x", "n_docs": 1}, doc_freq={})
 
 
+@pytest.mark.parametrize(
+    ("vectors", "problem"),
+    [
+        ({"get": [1.0, 0.0], "set": [np.inf, 1.0]}, "non-finite value"),
+        ({"get": [0.0, 0.0], "set": [0.0, 0.0]}, "every vector is zero"),
+    ],
+)
+def test_save_refuses_vectors_no_metric_can_use_and_writes_nothing(tmp_path, vectors, problem):
+    # It once wrote the MODEL_DIR anyway (only unmarked as checked): loading then
+    # refused it, and a training run that failed afterwards left it behind.
+    kv = KeyedVectors(vector_size=2)
+    kv.add_vectors(list(vectors), np.array(list(vectors.values()), dtype=np.float32))
+    out = tmp_path / "m"
+    with pytest.raises(WrdscoreError, match=problem):
+        save_embeddings(kv, out, meta={"name": "m", "n_docs": 2}, doc_freq={})
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_train_whose_vectors_fail_the_check_leaves_no_model_dir(tmp_path, monkeypatch):
+    from corpus_fixtures import method_record, write_records
+
+    from wrdscore.embeddings.training import _train
+
+    names = ["getName", "setName", "getSize", "setSize", "addItem", "removeItem"]
+    corpus = write_records(tmp_path / "c", [method_record(n) for n in names * 3])
+    real = _train.svd_embeddings
+
+    def broken(*args, **kwargs):
+        vectors = real(*args, **kwargs)
+        vectors[1, 0] = np.nan  # as a numerical failure in training would
+        return vectors
+
+    monkeypatch.setattr(_train, "svd_embeddings", broken)
+    out = tmp_path / "model"
+    result = CliRunner().invoke(
+        app, ["train", str(corpus), "--method", "svd", "--dim", "2", "--output", str(out)]
+    )
+    assert result.exit_code == 2
+    assert "non-finite value (nan)" in result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c"]
+
+
 @pytest.mark.parametrize("binary", [False, True])
 def test_word2vec_files_load_without_doc_freq(tmp_path, binary):
     kv = TokenEmbeddings.from_vectors(VECTORS).kv
@@ -230,9 +274,75 @@ def test_scoring_the_default_imports_no_gensim_sklearn_scipy_pot_or_torch():
 def test_ngram_hashes_match_gensim(word, min_n, max_n):
     from gensim.models.fasttext import ft_ngram_hashes
 
-    from wrdscore.embeddings._subword import ngram_hashes
+    from wrdscore.embeddings.store._subword import ngram_hashes
 
     assert ngram_hashes(word, min_n, max_n, 20_000) == ft_ngram_hashes(word, min_n, max_n, 20_000)
+
+
+def test_ngram_hashes_match_gensim_on_many_words():
+    # The copy of FastText's hash must be gensim's: a gensim release that hashes
+    # otherwise fails here (and write_fast_arrays then records ngram_hash "gensim").
+    from gensim.models.fasttext import ft_ngram_hashes
+
+    from wrdscore.embeddings.store._subword import ngram_hashes
+
+    rng = np.random.default_rng(5)
+    alphabet = list("abcdefghijklmnopqrstuvwxyzABCXYZ0123456789_$") + list("éßΩжй中日本語😀\u0301")
+    words = ["".join(rng.choice(alphabet, size=rng.integers(0, 25))) for _ in range(3000)]
+    for min_n, max_n, bucket in [(3, 5, 20_000), (1, 6, 2_000_000), (2, 4, 7)]:
+        for word in words:
+            assert ngram_hashes(word, min_n, max_n, bucket) == list(
+                ft_ngram_hashes(word, min_n, max_n, bucket)
+            ), word
+
+
+def _fasttext_model_dir(folder: Path) -> Path:
+    from gensim.models import FastText
+
+    model = FastText(vector_size=4, min_count=1, bucket=64, seed=1, workers=1)
+    sentences = [["get", "size"], ["set", "size"], ["get", "name"]] * 5
+    model.build_vocab(sentences)
+    model.train(sentences, total_examples=len(sentences), epochs=2)
+    return save_embeddings(model.wv, folder, meta={"name": "ft", "n_docs": 15}, doc_freq={})
+
+
+def test_scores_are_unchanged_when_the_subword_hash_copy_is_not_used(tmp_path, monkeypatch):
+    from wrdscore import get_metric
+    from wrdscore.embeddings.store import _store, _subword
+
+    copy = _fasttext_model_dir(tmp_path / "copy")
+    assert json.loads((copy / "fast" / "vocab.json").read_text())["ngram_hash"] == "fnv1a-signed"
+    # As if the installed gensim hashed otherwise: the arrays say so, and loading then
+    # hashes with gensim's own function.
+    monkeypatch.setattr(_store, "agrees_with_gensim", lambda *args: False)
+    fallback = _fasttext_model_dir(tmp_path / "gensim")
+    assert json.loads((fallback / "fast" / "vocab.json").read_text())["ngram_hash"] == "gensim"
+    called = []
+    real = _subword.gensim_ngram_hashes
+    monkeypatch.setattr(_subword, "gensim_ngram_hashes", lambda *a: called.append(a) or real(*a))
+    words = ["getter", "sizes", "xylophone", "日本", "a"]
+    a, b = load_embeddings(copy), load_embeddings(fallback)
+    np.testing.assert_array_equal(
+        a.lookup(words, oov="subword")[0], b.lookup(words, oov="subword")[0]
+    )
+    assert len(called) == len(words)
+    refs, preds = ["get sizes", "setter name", "getter"], ["fetch size", "set names", "getters"]
+    sa = get_metric("wrd", embeddings=a, oov="subword").score(refs, preds)
+    sb = get_metric("wrd", embeddings=b, oov="subword").score(refs, preds)
+    assert sa.f1.tolist() == sb.f1.tolist()
+    # The gensim object itself: the same vectors, with gensim's hashing.
+    np.testing.assert_array_equal(
+        a.lookup(words, oov="subword")[0], np.array([a.kv[w] for w in words], dtype=np.float64)
+    )
+
+
+def test_unknown_ngram_hash_is_a_corrupt_model(tmp_path):
+    folder = _fasttext_model_dir(tmp_path / "m")
+    vocab = json.loads((folder / "fast" / "vocab.json").read_text())
+    vocab["ngram_hash"] = "md5"
+    (folder / "fast" / "vocab.json").write_text(json.dumps(vocab))
+    with pytest.raises(WrdscoreError, match=r"corrupt fast arrays \(unknown ngram_hash 'md5'\)"):
+        load_embeddings(folder)
 
 
 def test_doc_freq_is_read_on_first_use_and_checked_then(model_dir):
@@ -247,7 +357,7 @@ def test_doc_freq_is_read_on_first_use_and_checked_then(model_dir):
 
 def _forge_checked_model(model_dir: Path) -> Path:
     """``model_dir`` with a NaN vector and a ``checked_sha256`` record matching it."""
-    from wrdscore.embeddings._vectors import full_sha
+    from wrdscore.embeddings.store._vectors import full_sha
 
     fast = model_dir / "fast"
     vectors = np.load(fast / "vectors.npy")
@@ -260,7 +370,7 @@ def _forge_checked_model(model_dir: Path) -> Path:
 
 
 def test_fast_arrays_record_the_hash_they_were_checked_with(model_dir):
-    from wrdscore.embeddings._vectors import full_sha
+    from wrdscore.embeddings.store._vectors import full_sha
 
     vocab = json.loads((model_dir / "fast" / "vocab.json").read_text())
     vectors = np.load(model_dir / "fast" / "vectors.npy")
@@ -275,7 +385,7 @@ def test_a_users_model_dir_is_checked_whatever_its_record_says(model_dir):
 
 
 def test_trusted_load_skips_the_checks_only_for_the_recorded_arrays(model_dir, monkeypatch):
-    from wrdscore.embeddings import _store, _vectors
+    from wrdscore.embeddings.store import _store, _vectors
 
     checked_sha = load_embeddings(model_dir).sha
     calls = []
@@ -294,7 +404,7 @@ def test_trusted_load_skips_the_checks_only_for_the_recorded_arrays(model_dir, m
 
 
 def test_bundled_default_skips_the_checks_it_passed_at_build_time(monkeypatch):
-    from wrdscore.embeddings import _vectors
+    from wrdscore.embeddings.store import _vectors
 
     calls = []
     monkeypatch.setattr(_vectors, "check_vectors", lambda *a, **k: calls.append(1))

@@ -123,13 +123,38 @@ def test_deduplicated_figure_is_reported(rouge_report):
 
 def test_wrdscore_on_the_bundled_default_beside_rouge1(tmp_path):
     analysis = analyze_study(
-        tmp_path / "r", pairs=[DATA], metrics=["rouge1", "wrd"], baseline="rouge1"
+        tmp_path / "r", pairs=[DATA], metrics=["rouge1", "wrd", "bertscore"], baseline="rouge1"
     )
-    rouge, wrd = analysis.metrics
+    rouge, wrd, bert = analysis.metrics
     assert wrd.metric.label == "WRDScore F1" and "emb:" in wrd.metric.signature
     # The bundled default was chosen to beat ROUGE-1 on these ratings (see the README).
     assert wrd.errors["mse"].point < rouge.errors["mse"].point
     assert wrd.comparison["mse"].improvement_pct > 0
+    # The README's "Reproducing the paper" table and the model card's comparison (B = 100,
+    # seed 0): point value, bootstrap mean and 95% interval of MSE and MAE.
+    published = {
+        "ROUGE-1 F": {
+            "mse": (0.0809, 0.0800, 0.0609, 0.0964), "mae": (0.2181, 0.2150, 0.1877, 0.2398)
+        },
+        "WRDScore F1": {
+            "mse": (0.0576, 0.0570, 0.0463, 0.0704), "mae": (0.1809, 0.1799, 0.1576, 0.2019)
+        },
+        "BERTScore F1": {
+            "mse": (0.0608, 0.0605, 0.0467, 0.0754), "mae": (0.1864, 0.1862, 0.1609, 0.2079)
+        },
+    }  # fmt: skip
+    measured = {
+        m.metric.label: {
+            k: tuple(round(x, 4) for x in (e.point, e.mean, e.low, e.high))
+            for k, e in m.errors.items()
+        }
+        for m in (rouge, wrd, bert)
+    }
+    assert measured == published
+    mse, mae = wrd.comparison["mse"], wrd.comparison["mae"]
+    assert (round(mse.improvement_pct, 2), round(mae.improvement_pct, 2)) == (28.72, 16.35)
+    assert (round(mse.p_paired_t, 3), round(mae.p_paired_t, 3)) == (0.021, 0.011)
+    assert (round(mse.p_wilcoxon, 4), round(mae.p_wilcoxon, 3)) == (0.0067, 0.014)
 
 
 def test_a_baseline_missing_from_the_metrics_is_analysed_first(tmp_path, rouge_report):

@@ -165,7 +165,7 @@ def test_svd_of_rank_below_dim_is_the_dense_svd():
 
 
 def test_svd_of_rank_below_dim_too_large_for_dense(monkeypatch):
-    from wrdscore.embeddings import _cooccurrence
+    from wrdscore.embeddings.training import _cooccurrence
 
     monkeypatch.setattr(_cooccurrence, "DENSE_SVD_MAX", 2)
     c = sp.csr_matrix(np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 0.0]]))

@@ -19,8 +19,6 @@ from wrdscore.corpora import extract_file, ingest, open_corpus
 from wrdscore.embeddings import (
     CorpusDocuments,
     TokenDocuments,
-    _stream,
-    _train,
     cooccurrence_matrix,
     corpus_documents,
     document_frequencies,
@@ -30,6 +28,7 @@ from wrdscore.embeddings import (
     train_embeddings,
     train_gensim,
 )
+from wrdscore.embeddings.training import _stream, _train
 from wrdscore.errors import WrdscoreError
 
 

@@ -37,9 +37,11 @@ SCORER = WRDScore(EMB)
 
 
 def naive_wrd(emb, ref, pred, weights="norm", clip=True):
-    """The paper's definition, pair by pair, written independently of the library."""
-    if sorted(ref) == sorted(pred):
-        return 1.0, 1.0, 1.0
+    """The paper's definition, pair by pair, written independently of the library.
+
+    Only the formula: no shortcut for a prediction with the reference's tokens, so the
+    library's identity rule is checked against it (test_identity_rule_against_the_formula).
+    """
     x = np.array([emb.kv[t] if t in emb else np.zeros(emb.dim) for t in ref], dtype=np.float64)
     y = np.array([emb.kv[t] if t in emb else np.zeros(emb.dim) for t in pred], dtype=np.float64)
     nx_, ny_ = np.linalg.norm(x, axis=1), np.linalg.norm(y, axis=1)
@@ -71,6 +73,12 @@ def naive_wrd(emb, ref, pred, weights="norm", clip=True):
 
 
 names = st.lists(st.sampled_from(VOCAB), min_size=1, max_size=5)
+# With tokens the model never saw (zero vectors under oov="zero").
+names_unseen = st.lists(st.sampled_from([*VOCAB, "zzz", "qqq"]), min_size=1, max_size=5)
+
+
+def same_tokens(ref, pred) -> bool:
+    return sorted(ref) == sorted(pred)
 
 
 def test_hand_computed_one_token_reference():
@@ -97,14 +105,45 @@ def test_hand_computed_two_by_two():
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(names, names), min_size=1, max_size=8))
+@given(st.lists(st.tuples(names_unseen, names_unseen), min_size=1, max_size=8))
 def test_equals_independent_loop(pairs):
     refs, preds = [r for r, _ in pairs], [p for _, p in pairs]
+    # Identity pairs (shuffles of the reference) are drawn far more often than chance.
+    extra = refs[:2]
+    refs, preds = refs + extra, preds + [list(reversed(r)) for r in extra]
     res = SCORER.score(refs, preds)
-    for k, (r, p) in enumerate(pairs):
+    for k, (r, p) in enumerate(zip(refs, preds, strict=True)):
         want = naive_wrd(EMB, r, p)
         got = (res.precision[k], res.recall[k], res.f1[k])
-        np.testing.assert_allclose(got, want, atol=1e-9, rtol=0)
+        if same_tokens(r, p) and any(t not in EMB for t in r):
+            # The one documented difference (WRDScore's docstring, "identity").
+            assert got == (1.0, 1.0, 1.0) and want[2] < 1 - 1e-3
+        else:
+            np.testing.assert_allclose(got, want, atol=1e-9, rtol=0)
+
+
+def test_identity_rule_against_the_formula():
+    # Where the library and the formula differ, exactly: a prediction with the
+    # reference's tokens in another order scores 1 by the library. The formula agrees
+    # (to float rounding) when every token has a vector; an unseen token (a zero vector
+    # under oov="zero") has no mass and matches nothing, so the formula gives less.
+    cases = {
+        ("get set size", "size get set"): (1.0, 1.0, 1.0),
+        ("get zzz", "zzz get"): (0.5, 0.5, 0.5),  # zzz adds 0 to P's and R's average
+        ("zzz", "zzz"): (0.0, 0.0, 0.0),  # nothing to transport: degenerate
+    }
+    for (ref, pred), formula in cases.items():
+        r, p = ref.split(), pred.split()
+        np.testing.assert_allclose(naive_wrd(EMB, r, p), formula, atol=1e-12)
+        res = SCORER.sentence_score(ref, pred)
+        assert (res.precision[0], res.recall[0], res.f1[0]) == (1.0, 1.0, 1.0)
+        assert res.degenerate_pairs == 0
+    # Other weightings and no clipping change nothing for known tokens.
+    for weights in ("idf", "uniform"):
+        got = WRDScore(EMB, weights=weights, clip=False).sentence_score("get zzz", "zzz get")
+        assert got.f1[0] == 1.0
+        want = naive_wrd(EMB, ["get", "zzz"], ["zzz", "get"], weights=weights, clip=False)
+        assert want[2] == pytest.approx(0.5, abs=1e-12)
 
 
 @pytest.mark.parametrize("weights", ["idf", "uniform"])
@@ -316,9 +355,11 @@ _load_emd_c()
 assert not [m for m in sys.modules if m == "ot" or m.startswith(("ot.", "scipy"))], sys.modules
 rng = np.random.default_rng(0)
 problems = []
-for n1, n2 in [(3, 3), (5, 4), (25, 28)]:
+for n1, n2 in [(3, 3), (5, 4), (25, 28)] + [tuple(rng.integers(1, 30, 2)) for _ in range(300)]:
     a, b = rng.random(n1), rng.random(n2)
-    problems.append((a / a.sum(), b / b.sum(), rng.random((n1, n2))))
+    # Integer costs have ties (several optimal plans): the same one must be chosen.
+    cost = rng.random((n1, n2)) if rng.random() < 0.5 else rng.integers(0, 3, (n1, n2)) * 1.0
+    problems.append((a / a.sum(), b / b.sum(), cost))
 flows = [emd_flow(*p) for p in problems]
 import ot
 for p, f in zip(problems, flows):
@@ -330,6 +371,34 @@ print("ok")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_pot_shortcut_is_in_use_on_the_installed_release():
+    # Fails on a POT release the shortcut was not checked against (POT_CHECKED): the
+    # code then solves through ot.emd (slow start-up, correct), and this test asks for
+    # the shortcut to be checked again (test_solver_loaded_alone_equals_ot_emd_...).
+    from wrdscore.metrics import wrd
+
+    assert wrd._load_emd_c() is not wrd._emd_public
+    assert wrd._checked_emd_c(object()) is wrd._emd_public  # no emd_c: the public solve
+
+
+def test_scores_are_unchanged_when_the_pot_shortcut_is_unavailable(monkeypatch):
+    from wrdscore.metrics import wrd
+
+    rng = np.random.default_rng(11)
+    refs = [list(rng.choice(VOCAB, size=rng.integers(3, 7))) for _ in range(60)]
+    preds = [list(rng.choice(VOCAB, size=rng.integers(3, 7))) for _ in range(60)]
+    fast = SCORER.score(refs, preds)
+    monkeypatch.setattr(wrd, "POT_CHECKED", ("no such release",))
+    wrd._load_emd_c.cache_clear()
+    try:
+        assert wrd._load_emd_c() is wrd._emd_public
+        plain = WRDScore(EMB).score(refs, preds)
+    finally:
+        wrd._load_emd_c.cache_clear()
+    for key in ("precision", "recall", "f1"):
+        np.testing.assert_allclose(plain.values[key], fast.values[key], atol=1e-15, rtol=0)
 
 
 def test_permutations_score_one_in_a_batch_of_mixed_lengths():

@@ -22,15 +22,16 @@ import contextlib
 import json
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeGuard, cast, overload
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeGuard, cast, overload
 
 from wrdscore.atomic import atomic_write, check_writable
 from wrdscore.errors import WrdscoreError
 
 if TYPE_CHECKING:
-    from wrdscore.metrics.base import ScoreResult
+    import numpy as np
+    from numpy.typing import NDArray
 
 Item = str | list[str] | list[list[str]]
 
@@ -288,6 +289,24 @@ def item_text(item: Item) -> str:
     return " ".join(cast(list[str], item))
 
 
+class PairValues(Protocol):
+    """What a per-pair row is written from: a :class:`~wrdscore.metrics.ScoreResult`.
+
+    Named by its shape, not imported: the metrics read their inputs from this module,
+    so this module must not depend on them.
+    """
+
+    @property
+    def metric(self) -> str:
+        """The metric's registry name (the columns' prefix)."""
+        ...
+
+    @property
+    def values(self) -> Mapping[str, NDArray[np.float64]]:
+        """One array of per-pair values per key."""
+        ...
+
+
 PER_PAIR_FORMATS = (".tsv", ".jsonl")
 #: TAB and every character ``str.splitlines`` breaks a line at: none may be in a TSV cell.
 _CELL_BREAKS = re.compile("[\t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
@@ -315,7 +334,7 @@ def write_per_pair(
     path: str | Path,
     references: list[Item],
     predictions: list[Item],
-    results: list[ScoreResult],
+    results: Sequence[PairValues],
     force: bool = False,
 ) -> Path:
     """Write one row per pair: index, reference, prediction, then every metric's values.
@@ -363,7 +382,7 @@ def per_pair_text(
     start: int,
     references: Sequence[Item],
     predictions: Sequence[Item],
-    results: Sequence[ScoreResult],
+    results: Sequence[PairValues],
 ) -> str:
     """The per-pair rows of some pairs, the first numbered ``start`` (format by extension)."""
     # Text files give strings, which are their own display form.

@@ -104,7 +104,7 @@ def corpus_pairs(
         read_curated,
         write_pairs,
     )
-    from wrdscore.embeddings._constraints import HEADER, check_kind, check_pairs_output
+    from wrdscore.embeddings.specialise._constraints import HEADER, check_kind, check_pairs_output
 
     if kind is not None:
         check_kind(kind)

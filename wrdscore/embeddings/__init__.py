@@ -1,35 +1,42 @@
 """Token embeddings: train them on a corpus, store them, load them for scoring.
 
-Loading and looking up vectors (what scoring needs) is imported eagerly and needs
-neither gensim nor scikit-learn; training (gensim, scipy, scikit-learn) is imported
-on first use of its names.
+Three rooms, each a subpackage with its own overview:
+
+- :mod:`~wrdscore.embeddings.store`: vectors as scoring sees them, the MODEL_DIR format,
+  loading and inspecting (imported eagerly; needs neither gensim nor scikit-learn);
+- :mod:`~wrdscore.embeddings.training`: vectors from a corpus (``wrdscore train``);
+- :mod:`~wrdscore.embeddings.specialise`: vectors moved by constraints mined from the
+  corpus (``wrdscore specialise``).
+
+Training and specialisation (gensim, scipy, scikit-learn) are imported on first use
+of their names: every public name is importable from here, whichever room it lives in.
 """
 
 from typing import TYPE_CHECKING
 
 from wrdscore._lazy import lazy_getattr
-from wrdscore.embeddings._inspect import (
+from wrdscore.embeddings.store._inspect import (
     IdentifierVector,
     identifier_vector,
     neighbors,
     similarity,
 )
-from wrdscore.embeddings._store import (
+from wrdscore.embeddings.store._store import (
     default_model_path,
     load_embeddings,
     save_embeddings,
     upgrade_model_dir,
 )
-from wrdscore.embeddings._vectors import OOV_POLICIES, TokenEmbeddings, vectors_sha
+from wrdscore.embeddings.store._vectors import OOV_POLICIES, TokenEmbeddings, vectors_sha
 
 if TYPE_CHECKING:
-    from wrdscore.embeddings._confirm import (
+    from wrdscore.embeddings.specialise._confirm import (
         CONFIRM_QUANTILE,
         Confirmation,
         confirm_synonyms,
         related_threshold,
     )
-    from wrdscore.embeddings._constraints import (
+    from wrdscore.embeddings.specialise._constraints import (
         KINDS,
         PAIRS_FILE,
         Constraints,
@@ -41,19 +48,18 @@ if TYPE_CHECKING:
         read_pairs,
         write_pairs,
     )
-    from wrdscore.embeddings._cooccurrence import (
-        WEIGHTINGS,
-        cooccurrence_matrix,
-        ppmi,
-        svd_embeddings,
+    from wrdscore.embeddings.specialise._counterfit import CounterFitSettings, counter_fit
+    from wrdscore.embeddings.specialise._curated import (
+        add_curated,
+        curated_pairs_path,
+        read_curated,
     )
-    from wrdscore.embeddings._counterfit import CounterFitSettings, counter_fit
-    from wrdscore.embeddings._curated import add_curated, curated_pairs_path, read_curated
-    from wrdscore.embeddings._docfreq import document_frequencies
-    from wrdscore.embeddings._documents import TokenDocuments
-    from wrdscore.embeddings._gensim import train_gensim
-    from wrdscore.embeddings._inflect import add_inflections, inflect_pairs, inflected_forms
-    from wrdscore.embeddings._specialise import (
+    from wrdscore.embeddings.specialise._inflect import (
+        add_inflections,
+        inflect_pairs,
+        inflected_forms,
+    )
+    from wrdscore.embeddings.specialise._specialise import (
         DEFAULT_SPECIALISE_METHOD,
         SPECIALISE_METHODS,
         SpecialiseResult,
@@ -63,62 +69,76 @@ if TYPE_CHECKING:
         specialise_model,
         specialise_vectors,
     )
-    from wrdscore.embeddings._stream import (
+    from wrdscore.embeddings.training._cooccurrence import (
+        WEIGHTINGS,
+        cooccurrence_matrix,
+        ppmi,
+        svd_embeddings,
+    )
+    from wrdscore.embeddings.training._docfreq import document_frequencies
+    from wrdscore.embeddings.training._documents import TokenDocuments
+    from wrdscore.embeddings.training._gensim import train_gensim
+    from wrdscore.embeddings.training._stream import (
         CorpusDocuments,
         DocumentStats,
         document_stats,
         parse_text,
         streamed_cooccurrence,
     )
-    from wrdscore.embeddings._train import METHODS, TEXTS, corpus_documents, train_embeddings
+    from wrdscore.embeddings.training._train import (
+        METHODS,
+        TEXTS,
+        corpus_documents,
+        train_embeddings,
+    )
 
 _LAZY = {
-    "WEIGHTINGS": "_cooccurrence",
-    "cooccurrence_matrix": "_cooccurrence",
-    "ppmi": "_cooccurrence",
-    "svd_embeddings": "_cooccurrence",
-    "document_frequencies": "_docfreq",
-    "TokenDocuments": "_documents",
-    "train_gensim": "_gensim",
-    "CorpusDocuments": "_stream",
-    "DocumentStats": "_stream",
-    "document_stats": "_stream",
-    "parse_text": "_stream",
-    "streamed_cooccurrence": "_stream",
-    "METHODS": "_train",
-    "TEXTS": "_train",
-    "corpus_documents": "_train",
-    "train_embeddings": "_train",
-    "KINDS": "_constraints",
-    "PAIRS_FILE": "_constraints",
-    "Constraints": "_constraints",
-    "MinedPair": "_constraints",
-    "MiningSettings": "_constraints",
-    "format_pairs": "_constraints",
-    "mine_constraints": "_constraints",
-    "mine_records": "_constraints",
-    "read_pairs": "_constraints",
-    "write_pairs": "_constraints",
-    "CONFIRM_QUANTILE": "_confirm",
-    "Confirmation": "_confirm",
-    "confirm_synonyms": "_confirm",
-    "related_threshold": "_confirm",
-    "CounterFitSettings": "_counterfit",
-    "counter_fit": "_counterfit",
-    "add_curated": "_curated",
-    "curated_pairs_path": "_curated",
-    "read_curated": "_curated",
-    "add_inflections": "_inflect",
-    "inflect_pairs": "_inflect",
-    "inflected_forms": "_inflect",
-    "DEFAULT_SPECIALISE_METHOD": "_specialise",
-    "SPECIALISE_METHODS": "_specialise",
-    "SpecialiseResult": "_specialise",
-    "SpecialiseSettings": "_specialise",
-    "attract_repel": "_specialise",
-    "specialise_from_corpus": "_specialise",
-    "specialise_model": "_specialise",
-    "specialise_vectors": "_specialise",
+    "WEIGHTINGS": "training._cooccurrence",
+    "cooccurrence_matrix": "training._cooccurrence",
+    "ppmi": "training._cooccurrence",
+    "svd_embeddings": "training._cooccurrence",
+    "document_frequencies": "training._docfreq",
+    "TokenDocuments": "training._documents",
+    "train_gensim": "training._gensim",
+    "CorpusDocuments": "training._stream",
+    "DocumentStats": "training._stream",
+    "document_stats": "training._stream",
+    "parse_text": "training._stream",
+    "streamed_cooccurrence": "training._stream",
+    "METHODS": "training._train",
+    "TEXTS": "training._train",
+    "corpus_documents": "training._train",
+    "train_embeddings": "training._train",
+    "KINDS": "specialise._constraints",
+    "PAIRS_FILE": "specialise._constraints",
+    "Constraints": "specialise._constraints",
+    "MinedPair": "specialise._constraints",
+    "MiningSettings": "specialise._constraints",
+    "format_pairs": "specialise._constraints",
+    "mine_constraints": "specialise._constraints",
+    "mine_records": "specialise._constraints",
+    "read_pairs": "specialise._constraints",
+    "write_pairs": "specialise._constraints",
+    "CONFIRM_QUANTILE": "specialise._confirm",
+    "Confirmation": "specialise._confirm",
+    "confirm_synonyms": "specialise._confirm",
+    "related_threshold": "specialise._confirm",
+    "CounterFitSettings": "specialise._counterfit",
+    "counter_fit": "specialise._counterfit",
+    "add_curated": "specialise._curated",
+    "curated_pairs_path": "specialise._curated",
+    "read_curated": "specialise._curated",
+    "add_inflections": "specialise._inflect",
+    "inflect_pairs": "specialise._inflect",
+    "inflected_forms": "specialise._inflect",
+    "DEFAULT_SPECIALISE_METHOD": "specialise._specialise",
+    "SPECIALISE_METHODS": "specialise._specialise",
+    "SpecialiseResult": "specialise._specialise",
+    "SpecialiseSettings": "specialise._specialise",
+    "attract_repel": "specialise._specialise",
+    "specialise_from_corpus": "specialise._specialise",
+    "specialise_model": "specialise._specialise",
+    "specialise_vectors": "specialise._specialise",
 }
 
 

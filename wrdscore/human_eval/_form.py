@@ -6,16 +6,24 @@ names come from untrusted code, so the data travels as JSON in a non-executed
 ``<script type="application/json">`` block with ``<``, ``>`` and ``&`` escaped, and the
 page script only ever sets ``textContent`` and ``value``, never markup.
 
-Opening ``form.html#selftest`` fills every score with ``row % (scale + 1)`` and writes
-the export into the page instead of downloading it, so a headless browser can check the
-whole round trip; ``#selftest-download`` fills the same scores and downloads the export
-as a rater's *Export CSV* does.
+A *test build* of the form (``render_form(..., self_test=True)``, never written into a
+study) has two hooks for a headless browser: opening it at ``#selftest`` fills every
+score with ``row % (scale + 1)`` and writes the export into the page instead of
+downloading it, so the whole round trip can be checked; ``#selftest-download`` fills
+the same scores and downloads the export as a rater's *Export CSV* does. The forms
+handed to raters ignore the URL's fragment, so no rater can produce such a sheet; and
+a test build marks every sheet it exports (:data:`SELF_TEST_MARK`), which the import
+refuses, should one be handed out by mistake.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+
+#: The comment line a test build of the form adds to every sheet it exports; a sheet
+#: with it is refused on import (it holds no rater's scores).
+SELF_TEST_MARK = "SELF-TEST EXPORT of a test build of the form: no rater filled this in"
 
 _PAGE = """<!DOCTYPE html>
 <html lang="en">
@@ -53,8 +61,6 @@ pre { background: #f4f4f4; padding: 0.5em; white-space: pre-wrap; }
 "use strict";
 (function () {
   const data = JSON.parse(document.getElementById("sheet-data").textContent);
-  const mode = window.location.hash;
-  const selfTest = mode === "#selftest" || mode === "#selftest-download";
   const storageKey = "wrdscore-form:" + data.sheet + ":" + data.fingerprint;
   const inputs = [];
 
@@ -91,8 +97,8 @@ pre { background: #f4f4f4; padding: 0.5em; white-space: pre-wrap; }
     });
     return bad;
   }
-  function buildCsv() {
-    const lines = data.comments.map(function (c) { return "# " + c; });
+  function buildCsv(marks) {
+    const lines = data.comments.concat(marks).map(function (c) { return "# " + c; });
     lines.push(data.columns.join(","));
     data.rows.forEach(function (row, i) {
       const cells = [row[0], sheetCell(row[1]), sheetCell(row[2]), inputs[i].value.trim()];
@@ -100,29 +106,25 @@ pre { background: #f4f4f4; padding: 0.5em; white-space: pre-wrap; }
     });
     return lines.join("\\n") + "\\n";
   }
-  function exportCsv() {
-    const bad = problems();
-    const status = document.getElementById("status");
-    if (bad.length) {
-      status.textContent = bad.length + " row(s) need a score from 0 to " + data.scale +
-        ": " + bad.slice(0, 10).join(", ") + (bad.length > 10 ? ", ..." : "");
-      return;
-    }
-    const csv = buildCsv();
-    if (mode === "#selftest") {
-      const out = document.getElementById("export-output");
-      out.textContent = csv;
-      out.hidden = false;
-      status.textContent = "self-test: exported";
-      return;
-    }
+  function download(csv) {
     const link = el("a");
     link.href = URL.createObjectURL(new Blob([csv], { type: "text/csv" }));
     link.download = data.sheet + ".csv";
     document.body.appendChild(link);
     link.click();
     link.remove();
-    status.textContent = "Exported " + data.sheet + ".csv: hand this file back.";
+    document.getElementById("status").textContent =
+      "Exported " + data.sheet + ".csv: hand this file back.";
+  }
+  function exportCsv(deliver, marks) {
+    const bad = problems();
+    if (bad.length) {
+      document.getElementById("status").textContent =
+        bad.length + " row(s) need a score from 0 to " + data.scale + ": " +
+        bad.slice(0, 10).join(", ") + (bad.length > 10 ? ", ..." : "");
+      return;
+    }
+    deliver(buildCsv(marks));
   }
 
   document.title = data.title;
@@ -131,7 +133,7 @@ pre { background: #f4f4f4; padding: 0.5em; white-space: pre-wrap; }
   data.comments.forEach(function (c) {
     document.getElementById("instructions").appendChild(el("li", c));
   });
-  const saved = selfTest ? {} : loadSaved();
+  const saved = loadSaved();
   const body = document.getElementById("rows");
   data.rows.forEach(function (row, i) {
     const tr = el("tr");
@@ -149,19 +151,36 @@ pre { background: #f4f4f4; padding: 0.5em; white-space: pre-wrap; }
     input.max = String(data.scale);
     input.step = "any";
     input.setAttribute("aria-label", "score for row " + (i + 1));
-    input.value = selfTest ? String(i % (data.scale + 1)) : (saved[row[0]] || "");
+    input.value = saved[row[0]] || "";
     input.addEventListener("input", save);
     cell.appendChild(input);
     tr.appendChild(cell);
     body.appendChild(tr);
     inputs.push(input);
   });
-  document.getElementById("export").addEventListener("click", exportCsv);
-  if (selfTest) exportCsv();
-})();
+  document.getElementById("export").addEventListener("click", function () {
+    exportCsv(download, []);
+  });
+__SELF_TEST_HOOKS__})();
 </script>
 </body>
 </html>
+"""
+
+
+# Appended to the page script of a test build only (see the module docstring).
+_SELF_TEST_HOOKS = """\
+  // Test build only: render_form(self_test=True). Never in a form handed to raters.
+  const mode = window.location.hash;
+  if (mode === "#selftest" || mode === "#selftest-download") {
+    inputs.forEach(function (input, i) { input.value = String(i % (data.scale + 1)); });
+    exportCsv(mode === "#selftest-download" ? download : function (csv) {
+      const out = document.getElementById("export-output");
+      out.textContent = csv;
+      out.hidden = false;
+      document.getElementById("status").textContent = "self-test: exported";
+    }, [data.selfTestMark]);
+  }
 """
 
 
@@ -180,6 +199,8 @@ def render_form(
     rows: Sequence[tuple[str, str, str]],
     scale: int,
     fingerprint: str,
+    *,
+    self_test: bool = False,
 ) -> str:
     """The HTML page of one rating sheet.
 
@@ -200,6 +221,9 @@ def render_form(
     fingerprint : str
         Identifies the study, so saved in-browser progress of one study never fills
         another's form.
+    self_test : bool
+        A test build, for headless-browser tests only: the ``#selftest`` hooks work,
+        and their exports carry :data:`SELF_TEST_MARK`. Never hand it to a rater.
 
     Examples
     --------
@@ -217,4 +241,9 @@ def render_form(
         "scale": scale,
         "fingerprint": fingerprint,
     }
-    return _PAGE.replace("__DATA__", _script_safe_json(payload))
+    if self_test:
+        payload["selfTestMark"] = SELF_TEST_MARK
+    hooks = _SELF_TEST_HOOKS if self_test else ""
+    return _PAGE.replace("__SELF_TEST_HOOKS__", hooks).replace(
+        "__DATA__", _script_safe_json(payload)
+    )

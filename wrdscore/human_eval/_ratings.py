@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore.errors import WrdscoreError
+from wrdscore.human_eval._form import SELF_TEST_MARK
 from wrdscore.human_eval._sample import pair_key
 from wrdscore.human_eval._sheets import SHEET_COLUMNS, SHEET_STEM, Study, csv_rows, sheet_title
 
@@ -140,6 +141,11 @@ def _read_sheet(
             if not row or not "".join(row).strip():
                 continue
             if row[0].lstrip().startswith("#"):
+                if ",".join(row).lstrip("# ").startswith(SELF_TEST_MARK):
+                    raise WrdscoreError(
+                        f"{where}: this sheet was filled in by the rating form's self-test, "
+                        "not by a rater (a test build of the form was handed out)"
+                    )
                 title = title or sheet_title(row)
                 if title and SHEET_STEM.fullmatch(path.stem) and path.stem != title:
                     raise WrdscoreError(

@@ -496,9 +496,9 @@ def _memo(job: _Job) -> dict[str | tuple[str, ...], Tokens]:
 def _batch_centered(metric: Metric) -> TypeGuard[EmbeddingMetric]:
     """Whether ``metric`` centers on the whole batch: an embedding metric, the only
     kind with a centering (and :meth:`~EmbeddingMetric.batch_sums`)."""
-    from wrdscore.metrics.base import EmbeddingMetric  # base imports this module
-
-    return isinstance(metric, EmbeddingMetric) and metric.centering == "batch"
+    # Asked of the metric, not by isinstance: base imports this module, so importing
+    # EmbeddingMetric here would be an import circle.
+    return metric.batch_centered
 
 
 def _score_chunk(

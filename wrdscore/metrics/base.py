@@ -15,6 +15,7 @@ import importlib
 import itertools
 import math
 import pkgutil
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -227,6 +228,15 @@ class Metric(ABC):
         CLI prints this as a note, so truncation is never silent.
         """
         return ""
+
+    @property
+    def batch_centered(self) -> bool:
+        """Whether scores center on the whole batch (``centering="batch"``).
+
+        Only an :class:`EmbeddingMetric` can; the streaming engine then sums
+        :meth:`EmbeddingMetric.batch_sums` over the whole input first.
+        """
+        return False
 
     def _advance(self, pairs: int) -> None:
         """Report ``pairs`` more pairs done to the caller's progress callback, if any."""
@@ -663,6 +673,10 @@ class EmbeddingMetric(Metric):
             model += f"+counts:{emb.counts_sha}"
         return {"emb": model, "c": self.centering, "oov": self.oov}
 
+    @property
+    def batch_centered(self) -> bool:
+        return self.centering == "batch"
+
     def _uses_idf(self) -> bool:
         """Whether the metric's settings read document frequencies (IDF weights)."""
         return False
@@ -880,10 +894,11 @@ def register(cls: M) -> M:
 def _load_metric_modules() -> None:
     # Every public module of wrdscore.metrics may register metrics (a new metric is a
     # new module there); importing them on first use keeps `import wrdscore` light
-    # and needs no hand-kept list.
-    import wrdscore.metrics
-
-    for mod in pkgutil.iter_modules(wrdscore.metrics.__path__):
+    # and needs no hand-kept list. The package's __path__ (which may be extended) is
+    # read from sys.modules, where it is whenever this runs: importing the package
+    # here would be an import circle (it imports this module).
+    package = sys.modules[__name__.rpartition(".")[0]]
+    for mod in pkgutil.iter_modules(package.__path__):
         if not mod.ispkg and not mod.name.startswith("_"):
             importlib.import_module(f"wrdscore.metrics.{mod.name}")
 

@@ -6,6 +6,7 @@ import functools
 import importlib.machinery
 import importlib.util
 import itertools
+import re
 import sys
 import types
 from collections.abc import Callable, Sequence
@@ -41,28 +42,43 @@ def emd_flow(a: NDArray[np.float64], b: NDArray[np.float64], cost: NDArray) -> N
     return _emd_many(a[None], b[None], np.asarray(cost)[None])[0]
 
 
+#: POT releases whose ``ot/lp/emd_wrap`` extension was checked to load alone and to
+#: solve as ``ot.emd`` does (0.9.7.post1; tests pin it). Under another release
+#: :func:`_load_emd_c` uses the public ``ot.emd`` instead.
+POT_CHECKED = ("0.9.",)
+_POT_VERSION = re.compile(r"""^__version__\s*=\s*["']([^"']+)["']""", re.M)
+
+
 @functools.cache
 def _load_emd_c() -> Callable[..., Any]:
-    """POT's network-simplex entry point ``emd_c``, loaded without the rest of POT."""
-    # ``import ot.lp.emd_wrap`` runs ``ot/__init__``, which imports scipy and every POT
-    # solver: 0.95 s of CPU (measured) before the first solve, against 1 ms for this.
-    # The extension itself needs only numpy and the name ``ot.utils.dist`` (used by
-    # its lazy-cost variant, never here). So it is loaded from its file with
-    # placeholder parent modules that are removed again; ``ot.lp.emd_wrap`` is
-    # dropped too: a later ``import ot`` gets the same (cached) extension module, whose
-    # ``dist`` then imports the real one on first use.
+    """POT's network-simplex entry point ``emd_c``, loaded without the rest of POT.
+
+    Under a POT release not in :data:`POT_CHECKED`, or where the extension is not where
+    0.9 keeps it, the same solve through the public ``ot.emd`` (:func:`_emd_public`).
+    """
+    # ``import ot`` runs ``ot/__init__``, which imports scipy, every POT solver and, when
+    # installed, torch (POT's backends): `wrdscore score` on examples/ takes 7.5 s of CPU
+    # with it against 0.7 s without (torch installed; min of 5 runs each, 2026-11-25),
+    # and about 1 s more without torch. The extension itself needs only numpy and the
+    # name ``ot.utils.dist`` (used by its lazy-cost variant, never here). So it is
+    # loaded from its file with placeholder parent modules that are removed again;
+    # ``ot.lp.emd_wrap`` is dropped too: a later ``import ot`` gets the same (cached)
+    # extension module, whose ``dist`` then imports the real one on first use.
     spec = importlib.util.find_spec("ot")
-    if spec is None or spec.origin is None or "ot" in sys.modules:
-        from ot.lp.emd_wrap import emd_c
-
-        return emd_c  # type: ignore[no-any-return]
-    lp = Path(spec.origin).parent / "lp"
+    if spec is None or spec.origin is None:
+        return _emd_public  # no POT: fails on first use, as `import ot` would
+    init = Path(spec.origin)
+    version = _POT_VERSION.search(init.read_text(encoding="utf-8"))
+    lp = init.parent / "lp"
     found = sorted(lp.glob("emd_wrap*" + importlib.machinery.EXTENSION_SUFFIXES[0]))
-    ext = importlib.util.spec_from_file_location("ot.lp.emd_wrap", found[0]) if found else None
+    if version is None or not version[1].startswith(POT_CHECKED) or not found:
+        return _emd_public
+    if "ot" in sys.modules:  # all of POT is loaded anyway: its own module
+        module: Any = sys.modules.get("ot.lp.emd_wrap") or importlib.import_module("ot.lp.emd_wrap")
+        return _checked_emd_c(module)
+    ext = importlib.util.spec_from_file_location("ot.lp.emd_wrap", found[0])
     if ext is None or ext.loader is None:
-        from ot.lp.emd_wrap import emd_c
-
-        return emd_c  # type: ignore[no-any-return]
+        return _emd_public
 
     def dist(*args: Any, **kwargs: Any) -> Any:
         from ot.utils import dist as real
@@ -86,7 +102,23 @@ def _load_emd_c() -> Callable[..., Any]:
             if sys.modules.get(name) is placeholder:
                 del sys.modules[name]
         sys.modules.pop("ot.lp.emd_wrap", None)
-    return module.emd_c  # type: ignore[no-any-return]
+    return _checked_emd_c(module)
+
+
+def _checked_emd_c(module: Any) -> Callable[..., Any]:
+    """``module.emd_c`` if it is there, else the public solve."""
+    emd_c = getattr(module, "emd_c", None)
+    return emd_c if callable(emd_c) else _emd_public
+
+
+def _emd_public(
+    a: NDArray, b: NDArray, cost: NDArray, max_iter: int, _threads: int
+) -> tuple[NDArray, float, NDArray, NDArray, int]:
+    """``emd_c``'s solve through POT's public ``ot.emd`` (imports all of POT)."""
+    import ot
+
+    flow, log = ot.emd(a, b, cost, numItermax=max_iter, log=True)
+    return flow, log["cost"], log["u"], log["v"], log["result_code"]
 
 
 def _emd_many(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
@@ -250,7 +282,11 @@ class WRDScore(EmbeddingMetric):
       then 0 wherever P + R <= 0).
     * **identity**: a prediction with the same tokens as the reference (as a
       multiset, so order does not matter) scores exactly 1, without float error and
-      even when some of its tokens are unseen.
+      even when some of its tokens are unseen. The formula agrees, to float rounding,
+      when every token has a vector; it differs only when one has none (unseen under
+      ``oov="zero"``): ``get zzz`` against ``zzz get`` is 0.5 by the formula (``zzz``
+      has no mass and matches nothing) and ``zzz`` against ``zzz`` is degenerate
+      (0), both 1 here: the same name is the best prediction, whatever the model knows.
     * **zero vectors**: the cosine with a zero vector (an unseen token under
       ``oov="zero"``) is 0; a token that receives no flow (zero weight) adds 0 to
       its average but still counts in ``1/m`` or ``1/l``, so an unknown token is an

@@ -22,9 +22,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.embeddings._vectors import TokenEmbeddings
 from wrdscore.embeddings.encoders._baselines import read_encoder_baselines
 from wrdscore.embeddings.encoders._encoder import Encoder
+from wrdscore.embeddings.store._vectors import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 
 #: Most frequent static tokens encoded alone to find each part's scale and mean.

@@ -27,7 +27,12 @@ import scipy.sparse as sp
 
 from wrdscore.corpora._corpus import Corpus, iter_records
 from wrdscore.corpora._dask import Cluster
-from wrdscore.embeddings._stream import DocumentStats, streamed_cooccurrence
+from wrdscore.embeddings.training._stream import (
+    DocumentStats,
+    parse_text,
+    record_documents,
+    streamed_cooccurrence,
+)
 
 # A single-file corpus is cut into line ranges of at least this many records: every
 # range re-reads (and skips) the lines before it, which costs little next to parsing
@@ -66,10 +71,8 @@ def partitions(corpus: Corpus, threads: int) -> list[Partition]:
 
 def _docs(part: Partition, text: str, read: list[int] | None = None) -> Iterator[list[str]]:
     """The documents of ``part``; ``read[0]`` counts its records as they are read."""
-    from wrdscore.embeddings._train import _documents
-
     records = iter_records(part.path, part.start, part.stop)
-    return _documents(records if read is None else _counted(records, read), text)
+    return record_documents(records if read is None else _counted(records, read), parse_text(text))
 
 
 def _counted(records: Iterator[dict[str, Any]], read: list[int]) -> Iterator[dict[str, Any]]:

@@ -19,8 +19,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from wrdscore.corpora import Corpus, split_identifier
-from wrdscore.embeddings._cooccurrence import check_window, cooccurrence_matrix
-from wrdscore.embeddings._documents import TokenDocuments
+from wrdscore.embeddings.training._cooccurrence import check_window, cooccurrence_matrix
+from wrdscore.embeddings.training._documents import TokenDocuments
 from wrdscore.errors import WrdscoreError
 
 #: The parts of a method a document can be made of, in the order they are joined.

@@ -21,7 +21,12 @@ import dataclasses
 import itertools
 from collections.abc import Iterable
 
-from wrdscore.embeddings._constraints import _VOWELS, INFLECTION_SOURCE, Constraints, MinedPair
+from wrdscore.embeddings.specialise._constraints import (
+    _VOWELS,
+    INFLECTION_SOURCE,
+    Constraints,
+    MinedPair,
+)
 
 #: The regular inflections carried over: plural / third person, past, present participle.
 INFLECTIONS = ("s", "ed", "ing")

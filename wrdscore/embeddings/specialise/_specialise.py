@@ -14,15 +14,20 @@ from gensim.models import KeyedVectors
 from gensim.models.fasttext import FastTextKeyedVectors
 from numpy.typing import NDArray
 
-from wrdscore.embeddings._confirm import confirm_synonyms
-from wrdscore.embeddings._constraints import Constraints, MinedPair, mine_constraints
-from wrdscore.embeddings._counterfit import CounterFitSettings, counter_fit
-from wrdscore.embeddings._curated import add_curated, read_curated
-from wrdscore.embeddings._gensim import check_seed
-from wrdscore.embeddings._inflect import add_inflections
-from wrdscore.embeddings._sphere import PairsLike, prepare, unit_rows
-from wrdscore.embeddings._store import load_embeddings, save_embeddings
-from wrdscore.embeddings._vectors import TokenEmbeddings
+from wrdscore.embeddings._seed import check_seed
+from wrdscore.embeddings.specialise._confirm import confirm_synonyms
+from wrdscore.embeddings.specialise._constraints import (
+    Constraints,
+    MinedPair,
+    mine_constraints,
+    pairs_file,
+)
+from wrdscore.embeddings.specialise._counterfit import CounterFitSettings, counter_fit
+from wrdscore.embeddings.specialise._curated import add_curated, read_curated
+from wrdscore.embeddings.specialise._inflect import add_inflections
+from wrdscore.embeddings.specialise._sphere import PairsLike, prepare, unit_rows
+from wrdscore.embeddings.store._store import load_embeddings, save_embeddings
+from wrdscore.embeddings.store._vectors import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 
 #: Which specialisation methods exist. Counter-fitting is the default: on the bundled
@@ -417,7 +422,7 @@ def specialise_model(
     meta["name"] = name or f"{emb.name}-{SUFFIX[method]}"
     meta["specialise"] = special
     save_embeddings(
-        kv, output, meta=meta, doc_freq=emb.doc_freq, pairs=list(constraints), force=force
+        kv, output, meta=meta, doc_freq=emb.doc_freq, files=pairs_file(constraints), force=force
     )
     return TokenEmbeddings(
         kv, name=meta["name"], doc_freq=emb.doc_freq, n_docs=emb.n_docs, meta=meta

@@ -20,8 +20,8 @@ import numpy as np
 from gensim.models import KeyedVectors
 from numpy.typing import NDArray
 
-from wrdscore.embeddings._constraints import CURATED_SOURCE, Constraints, MinedPair
-from wrdscore.embeddings._sphere import unit_rows
+from wrdscore.embeddings.specialise._constraints import CURATED_SOURCE, Constraints, MinedPair
+from wrdscore.embeddings.specialise._sphere import unit_rows
 from wrdscore.errors import WrdscoreError
 
 #: A mined synonym must be closer than this share of random token pairs of the model.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from wrdscore.embeddings._documents import TokenDocuments
+from wrdscore.embeddings.training._documents import TokenDocuments
 
 
 def document_frequencies(docs: TokenDocuments) -> dict[str, int]:

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.embeddings._vectors import check_vectors
+from wrdscore.embeddings.store._vectors import check_vectors
 from wrdscore.errors import WrdscoreError
 
 _FLOAT32_MAX = float(np.finfo(np.float32).max)

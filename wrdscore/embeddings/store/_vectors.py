@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from wrdscore.embeddings._subword import subword_vector
+from wrdscore.embeddings.store._subword import FNV1A, GENSIM, hashing, subword_vector
 from wrdscore.errors import WrdscoreError
 
 if TYPE_CHECKING:
@@ -228,6 +228,8 @@ class TokenEmbeddings:
             index=kv.key_to_index,
             source=source,
             allow_all_zero=allow_all_zero,
+            # gensim is loaded already: its own hashing is right by construction.
+            ngram_hash=GENSIM,
         )
         self._kv: KeyedVectors | None = kv
 
@@ -249,6 +251,7 @@ class TokenEmbeddings:
         allow_all_zero: bool = False,
         checked_sha: str | None = None,
         doc_freq_loader: Callable[[], dict[str, int]] | None = None,
+        ngram_hash: str = FNV1A,
     ) -> None:
         if (doc_freq is not None or doc_freq_loader is not None) and not n_docs:
             raise ValueError("doc_freq needs n_docs > 0")
@@ -271,6 +274,7 @@ class TokenEmbeddings:
         self._counts = None if counts is None else np.asarray(counts, dtype=np.float64)
         self._ngrams = ngrams if ngrams is not None and len(ngrams) else None
         self._min_n, self._max_n = min_n, max_n
+        self._ngram_hash = ngram_hash
         self._sha: str | None = None if checked_sha is None else checked_sha[:8]
         self._kv = None
         self._kv_loader: Callable[[], KeyedVectors] | None = None
@@ -294,6 +298,7 @@ class TokenEmbeddings:
         source: str | None = None,
         allow_all_zero: bool = False,
         checked_sha: str | None = None,
+        ngram_hash: str = FNV1A,
     ) -> TokenEmbeddings:
         """Embeddings from plain arrays.
 
@@ -302,6 +307,7 @@ class TokenEmbeddings:
         bundled model's 1.3 MB of them took 60-70 ms of every start-up, and only IDF
         weighting needs them. ``checked_sha`` (the arrays' :func:`full_sha`, computed
         by the caller) skips :func:`check_vectors` for arrays known to have passed it.
+        ``ngram_hash`` names the hashing of the ``ngrams`` rows (see ``_subword``).
         """
         self = cls.__new__(cls)
         self._setup(
@@ -319,6 +325,7 @@ class TokenEmbeddings:
             allow_all_zero=allow_all_zero,
             checked_sha=checked_sha,
             doc_freq_loader=doc_freq_loader,
+            ngram_hash=ngram_hash,
         )
         self._kv_loader = kv_loader
         return self
@@ -485,8 +492,9 @@ class TokenEmbeddings:
             if oov == "subword":
                 ngrams = self._ngrams
                 assert ngrams is not None  # has_subword was checked on entry
+                hashes = hashing(self._ngram_hash)
                 for i in np.flatnonzero(mask).tolist():
-                    out[i] = subword_vector(tokens[i], ngrams, self._min_n, self._max_n)
+                    out[i] = subword_vector(tokens[i], ngrams, self._min_n, self._max_n, hashes)
         return out, mask
 
     def idf(self, tokens: Sequence[str]) -> NDArray[np.float64]:

@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore.corpora import split_identifier
-from wrdscore.embeddings._vectors import TokenEmbeddings
+from wrdscore.embeddings.store._vectors import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 
 

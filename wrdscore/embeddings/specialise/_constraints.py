@@ -767,6 +767,17 @@ def write_pairs(pairs: Iterable[MinedPair], path: str | Path, *, force: bool = F
     return Path(path)
 
 
+def pairs_file(pairs: Iterable[MinedPair]) -> dict[str, str]:
+    """The ``pairs.tsv`` of a specialised MODEL_DIR, for ``save_embeddings(files=...)``.
+
+    Examples
+    --------
+    >>> pairs_file([MinedPair("synonym", "get", "fetch", 3, 2, "getX/fetchX")])["pairs.tsv"]
+    'kind\\ta\\tb\\tsupport\\tframes\\texample\\tsource\\nsynonym\\tget\\tfetch\\t3\\t2\\tgetX/fetchX\\t-\\n'
+    """
+    return {PAIRS_FILE: "".join(f"{line}\n" for line in [HEADER, *format_pairs(pairs)])}
+
+
 def format_pairs(pairs: Iterable[MinedPair]) -> Iterator[str]:
     """One tab-separated line per pair (no header)."""
     for p in pairs:

@@ -9,7 +9,7 @@ from numpy.typing import NDArray
 from scipy.sparse.linalg import svds
 from sklearn.utils.extmath import svd_flip
 
-from wrdscore.embeddings._documents import TokenDocuments
+from wrdscore.embeddings.training._documents import TokenDocuments
 from wrdscore.errors import WrdscoreError
 
 WEIGHTINGS = ("raw", "ppmi")

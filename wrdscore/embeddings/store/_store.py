@@ -27,28 +27,26 @@ from __future__ import annotations
 import functools
 import json
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from wrdscore.atomic import atomic_dir
-from wrdscore.embeddings._vectors import (
+from wrdscore.embeddings.store._subword import FNV1A, GENSIM, NGRAM_HASHES, agrees_with_gensim
+from wrdscore.embeddings.store._vectors import (
     TokenEmbeddings,
     _subword_parts,
     check_arrays,
     full_sha,
 )
-from wrdscore.embeddings._word2vec import read_word2vec
+from wrdscore.embeddings.store._word2vec import read_word2vec
 from wrdscore.errors import WrdscoreError
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
     from gensim.models import KeyedVectors
 
-    from wrdscore.embeddings._constraints import MinedPair
 
 VECTORS_FILE = "vectors.kv"
 MODEL_FILE = "model.json"
@@ -75,7 +73,7 @@ def default_model_path() -> Path:
     """Folder of the default model bundled inside the package (``wrdscore/data/default``)."""
     # A plain path, not importlib.resources: the arrays are memory-mapped, so the
     # package must be installed as files anyway (and that import costs start-up time).
-    return Path(__file__).resolve().parents[1] / "data" / "default"
+    return Path(__file__).resolve().parents[2] / "data" / "default"
 
 
 def save_embeddings(
@@ -84,7 +82,7 @@ def save_embeddings(
     *,
     meta: dict[str, Any],
     doc_freq: dict[str, int],
-    pairs: Iterable[MinedPair] | None = None,
+    files: Mapping[str, str] | None = None,
     force: bool = False,
 ) -> Path:
     """Write a MODEL_DIR atomically (nothing appears unless everything was written).
@@ -99,10 +97,18 @@ def save_embeddings(
         The content of ``model.json``; must include ``name`` and ``n_docs``.
     doc_freq : dict of str to int
         Document frequency of every training token.
-    pairs : iterable of MinedPair, optional
-        Constraints a specialised model was built with, written as ``pairs.tsv``.
+    files : dict of str to str, optional
+        More text files of the MODEL_DIR, by name: a specialised model's ``pairs.tsv``
+        (:func:`~wrdscore.embeddings.specialise._constraints.pairs_file`), whose format
+        belongs to specialisation, not to storage.
     force : bool
         Replace an existing ``output``.
+
+    Raises
+    ------
+    WrdscoreError
+        Vectors no metric can use (a non-finite value, every vector zero): nothing is
+        written.
 
     Notes
     -----
@@ -120,6 +126,10 @@ def save_embeddings(
     >>> back.name, back.dim, back.idf(["get"]).round(4).tolist()
     ('tiny', 2, [1.4055])
     """
+    # Vectors no metric can use (non-finite, all zero) are refused before anything is
+    # written: a MODEL_DIR that loading would refuse is no output, and a caller that
+    # fails later (training's baselines) must not leave one behind.
+    check_arrays(list(kv.index_to_key), kv.vectors, _subword_parts(kv)[0], str(output))
     meta = {"format": MODEL_FORMAT, **meta, "dim": int(kv.vector_size)}
     # gensim pickles a log of timestamps, platform and temporary paths with the vectors;
     # without it the same training gives byte-identical files (reproducible builds).
@@ -132,11 +142,8 @@ def save_embeddings(
         (tmp / DOC_FREQ_FILE).write_text(
             json.dumps(doc_freq, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
         )
-        if pairs is not None:
-            # Imported here: mining pulls in the corpora package, which scoring never needs.
-            from wrdscore.embeddings._constraints import PAIRS_FILE, write_pairs
-
-            write_pairs(pairs, tmp / PAIRS_FILE)
+        for name, text in (files or {}).items():
+            (tmp / name).write_text(text, encoding="utf-8")
     return Path(output)
 
 
@@ -144,7 +151,9 @@ def write_fast_arrays(kv: KeyedVectors, folder: Path) -> None:
     """Write the fast-loading copy of ``kv`` (a MODEL_DIR's ``fast/``) into the folder ``folder``.
 
     The arrays hold exactly gensim's float32 values, so scores and the model's
-    ``sha`` are the same whichever copy is loaded.
+    ``sha`` are the same whichever copy is loaded. ``kv`` has passed the vector checks
+    (:func:`save_embeddings` checks them; :func:`upgrade_model_dir` loads them), which
+    ``checked_sha256`` records.
     """
     ngrams, min_n, max_n = _subword_parts(kv)
     counts = kv.expandos.get("count")
@@ -159,13 +168,13 @@ def write_fast_arrays(kv: KeyedVectors, folder: Path) -> None:
         "min_n": min_n,
         "max_n": max_n,
     }
-    try:
-        check_arrays(tokens, kv.vectors, ngrams, str(folder))
-    except WrdscoreError:
-        pass  # vectors no metric can use: no record that they passed (loading refuses them)
-    else:
-        # The bundled default's loader skips the checks for arrays with this hash.
-        vocab["checked_sha256"] = full_sha(tokens, kv.vectors, ngrams)
+    if ngrams is not None:
+        # Loading hashes unseen tokens' n-grams without gensim only where that copy of
+        # the hash agrees with the gensim that made the rows (see _subword).
+        agree = agrees_with_gensim(tokens[:2000], min_n, max_n, len(ngrams))
+        vocab["ngram_hash"] = FNV1A if agree else GENSIM
+    # The bundled default's loader skips the checks for arrays with this hash.
+    vocab["checked_sha256"] = full_sha(tokens, kv.vectors, ngrams)
     (folder / "vocab.json").write_text(
         json.dumps(vocab, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
     )
@@ -310,6 +319,11 @@ def _load_fast(
         ngrams = np.load(ngrams_path, mmap_mode="r") if ngrams_path.is_file() else None
         counts = vocab["counts"]
         min_n, max_n = int(vocab["min_n"]), int(vocab["max_n"])
+        # Arrays written before the key (the bundled default): gensim 4's hashing, which
+        # the copy follows (tests check the bundled default's vectors against gensim).
+        ngram_hash = vocab.get("ngram_hash", FNV1A)
+        if ngram_hash not in NGRAM_HASHES:
+            raise ValueError(f"unknown ngram_hash {ngram_hash!r}")
     except (ValueError, KeyError, TypeError, OSError) as exc:
         raise WrdscoreError(f"{fast}: corrupt fast arrays ({exc})") from None
     if (
@@ -339,6 +353,7 @@ def _load_fast(
         n_docs=int(meta["n_docs"]),
         meta=meta,
         kv_loader=lambda: _load_matching_kv(folder, tokens, vectors, ngrams),
+        ngram_hash=ngram_hash,
         source=str(fast / "vectors.npy"),
         checked_sha=checked,
     )

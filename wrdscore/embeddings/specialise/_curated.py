@@ -1,6 +1,6 @@
 """A small curated list of similarity constraints, added on top of the mined ones.
 
-Mining (:mod:`wrdscore.embeddings._constraints`) finds what a corpus shows, and a corpus
+Mining (:mod:`wrdscore.embeddings.specialise._constraints`) finds what a corpus shows, and a corpus
 shows little of some pairs people take for granted: ``get``/``fetch`` are rarely
 siblings or documented alike, ``str`` is rejected as ``s-t-r`` + the inflection
 ``-ing``, and ``up``/``down`` is named ``setUp``/``tearDown``. The list in
@@ -19,7 +19,12 @@ from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
-from wrdscore.embeddings._constraints import CURATED_SOURCE, KINDS, Constraints, MinedPair
+from wrdscore.embeddings.specialise._constraints import (
+    CURATED_SOURCE,
+    KINDS,
+    Constraints,
+    MinedPair,
+)
 from wrdscore.errors import WrdscoreError
 
 _TOKEN = re.compile(r"[a-z0-9]+")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.embeddings._sphere import PairsLike, prepare, unit_rows
+from wrdscore.embeddings.specialise._sphere import PairsLike, prepare, unit_rows
 from wrdscore.errors import WrdscoreError
 
 _CHUNK = 1024  # rows of the cosine matrix computed at a time (bounded memory)

@@ -7,8 +7,9 @@ from types import GeneratorType
 
 from gensim.models import FastText, KeyedVectors, Word2Vec
 
-from wrdscore.embeddings._cooccurrence import check_window
-from wrdscore.embeddings._stream import DocumentStats
+from wrdscore.embeddings._seed import check_seed
+from wrdscore.embeddings.training._cooccurrence import check_window
+from wrdscore.embeddings.training._stream import DocumentStats
 from wrdscore.errors import WrdscoreError
 
 GENSIM_METHODS = ("word2vec", "fasttext")
@@ -20,26 +21,6 @@ def check_sg(sg: int) -> None:
     """Refuse an ``sg`` other than 0 (CBOW) or 1 (skip-gram) with a :class:`WrdscoreError`."""
     if sg not in (0, 1):
         raise WrdscoreError(f"--sg must be 0 (CBOW) or 1 (skip-gram), not {sg}")
-
-
-#: The largest seed numpy's and gensim's generators accept (``2**32 - 1``).
-MAX_SEED = 2**32 - 1
-
-
-def check_seed(seed: int) -> None:
-    """Refuse a seed outside ``0 .. 2**32 - 1`` with a :class:`WrdscoreError`.
-
-    numpy's and gensim's generators raise a ``ValueError`` for those.
-
-    Examples
-    --------
-    >>> check_seed(-1)
-    Traceback (most recent call last):
-    ...
-    wrdscore.errors.WrdscoreError: --seed must be a whole number from 0 to 4294967295, not -1
-    """
-    if not 0 <= seed <= MAX_SEED:
-        raise WrdscoreError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
 
 
 def check_workers(workers: int) -> None:

@@ -17,37 +17,42 @@ from gensim.models import KeyedVectors
 from wrdscore import __version__
 from wrdscore.atomic import check_output_dir
 from wrdscore.corpora import Corpus, open_corpus
-from wrdscore.embeddings._cooccurrence import WEIGHTINGS, check_window, ppmi, svd_embeddings
-from wrdscore.embeddings._gensim import (
-    DEFAULT_WINDOW,
-    GENSIM_METHODS,
-    check_seed,
-    check_sg,
-    check_workers,
-    train_gensim,
-)
-from wrdscore.embeddings._specialise import (
+from wrdscore.embeddings._seed import check_seed
+from wrdscore.embeddings.specialise._constraints import pairs_file
+from wrdscore.embeddings.specialise._specialise import (
     DEFAULT_SPECIALISE_METHOD,
     SPECIALISE_METHODS,
     SUFFIX,
     specialise_from_corpus,
 )
-from wrdscore.embeddings._store import save_embeddings
-from wrdscore.embeddings._stream import (
+from wrdscore.embeddings.store._store import save_embeddings
+from wrdscore.embeddings.store._vectors import TokenEmbeddings
+from wrdscore.embeddings.training._cooccurrence import (
+    WEIGHTINGS,
+    check_window,
+    ppmi,
+    svd_embeddings,
+)
+from wrdscore.embeddings.training._gensim import (
+    DEFAULT_WINDOW,
+    GENSIM_METHODS,
+    check_sg,
+    check_workers,
+    train_gensim,
+)
+from wrdscore.embeddings.training._stream import (
     TEXT_PARTS,
     CorpusDocuments,
     DocumentStats,
     document_stats,
     parse_text,
-    record_documents,
     streamed_cooccurrence,
 )
-from wrdscore.embeddings._vectors import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 
 METHODS = ("svd", "word2vec", "fasttext")
 #: The single parts of ``--text``; any of them joined by "+" (``names+context``),
-#: and ``both``, are accepted too (:func:`~wrdscore.embeddings._stream.parse_text`).
+#: and ``both``, are accepted too (:func:`~wrdscore.embeddings.training._stream.parse_text`).
 TEXTS = (*TEXT_PARTS, "both")
 _SHORT = {"svd": "svd", "word2vec": "w2v", "fasttext": "ft"}
 
@@ -81,11 +86,6 @@ def corpus_documents(corpus_dir: str | Path, text: str = "names") -> Iterator[li
     """
     # The checks run at the call; the records are then streamed.
     return iter(CorpusDocuments(open_corpus(corpus_dir), text))
-
-
-def _documents(records: Iterator[dict[str, Any]], text: str) -> Iterator[list[str]]:
-    """The documents of ``records`` for ``text`` (what a Dask partition reads, too)."""
-    return record_documents(records, parse_text(text))
 
 
 def _svd_vectors(
@@ -154,7 +154,7 @@ def _train_on_cluster(
     **options: Any,
 ) -> _Trained:
     from wrdscore.corpora._dask import Cluster
-    from wrdscore.embeddings import _dask
+    from wrdscore.embeddings.training import _dask
 
     with Cluster(scheduler, jobs or len(os.sched_getaffinity(0))) as cluster:
         parts = _dask.partitions(corpus, cluster.threads())
@@ -423,7 +423,7 @@ def train_embeddings(
         output,
         meta=meta,
         doc_freq=doc_freq,
-        pairs=list(constraints) if constraints else None,
+        files=pairs_file(constraints) if constraints else None,
         force=force,
     )
     return TokenEmbeddings(
