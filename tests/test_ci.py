@@ -27,7 +27,7 @@ def run_ci(tmp_path: Path, exits: dict[str, int], chromium: bool = True) -> tupl
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     log = tmp_path / "log"
-    cases = "".join(f"  {module}) exit {code} ;;\n" for module, code in exits.items())
+    cases = "".join(f'  "{module}") exit {code} ;;\n' for module, code in exits.items())
     stubs = {
         "python": f'echo "python $*" >> {log}\ncase "$2" in\n{cases}esac\nexit 0\n',
         # apt-get may only run when chromium is missing; here it always fails.
@@ -59,10 +59,22 @@ def test_all_checks_run_and_pass(tmp_path: Path) -> None:
     rc, calls = run_ci(tmp_path, {})
     assert rc == 0
     assert calls == [
+        "python -c import torch",
         "python -m pip install -q -e .[test]",
         "python -m pytest -q",
         "python -m ruff check wrdscore tests",
         "python -m mypy",
+    ]
+
+
+def test_torch_missing_gets_the_cpu_build_first(tmp_path: Path) -> None:
+    # Left to the test extra, pip would take a CUDA build of several GB.
+    rc, calls = run_ci(tmp_path, {"import torch": 1})
+    assert rc == 0
+    assert calls[:3] == [
+        "python -c import torch",
+        "python -m pip install -q torch==2.13.0",
+        "python -m pip install -q -e .[test]",
     ]
 
 
