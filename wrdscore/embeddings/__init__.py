@@ -28,6 +28,7 @@ from wrdscore.embeddings.store._store import (
     upgrade_model_dir,
 )
 from wrdscore.embeddings.store._vectors import OOV_POLICIES, TokenEmbeddings, vectors_sha
+from wrdscore.embeddings.store._wordpiece import WordPieceRules, WordPieces
 
 if TYPE_CHECKING:
     from wrdscore.embeddings.specialise._confirm import (
@@ -167,6 +168,8 @@ __all__ = [
     "SpecialiseSettings",
     "TokenDocuments",
     "TokenEmbeddings",
+    "WordPieceRules",
+    "WordPieces",
     "add_curated",
     "add_inflections",
     "attract_repel",
