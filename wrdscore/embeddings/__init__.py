@@ -28,8 +28,10 @@ from wrdscore.embeddings.store._store import (
     upgrade_model_dir,
 )
 from wrdscore.embeddings.store._vectors import OOV_POLICIES, TokenEmbeddings, vectors_sha
+from wrdscore.embeddings.store._wordpiece import WordPieceRules, WordPieces
 
 if TYPE_CHECKING:
+    from wrdscore.embeddings.encoders._fuse import fuse_models
     from wrdscore.embeddings.specialise._confirm import (
         CONFIRM_QUANTILE,
         Confirmation,
@@ -93,6 +95,7 @@ if TYPE_CHECKING:
     )
 
 _LAZY = {
+    "fuse_models": "encoders._fuse",
     "WEIGHTINGS": "training._cooccurrence",
     "cooccurrence_matrix": "training._cooccurrence",
     "ppmi": "training._cooccurrence",
@@ -167,6 +170,8 @@ __all__ = [
     "SpecialiseSettings",
     "TokenDocuments",
     "TokenEmbeddings",
+    "WordPieceRules",
+    "WordPieces",
     "add_curated",
     "add_inflections",
     "attract_repel",
@@ -179,6 +184,7 @@ __all__ = [
     "document_frequencies",
     "document_stats",
     "format_pairs",
+    "fuse_models",
     "identifier_vector",
     "inflect_pairs",
     "inflected_forms",

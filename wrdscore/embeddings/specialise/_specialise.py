@@ -370,8 +370,9 @@ def specialise_model(
 ) -> TokenEmbeddings:
     """Specialise an existing MODEL_DIR with constraints mined from a corpus.
 
-    Writes a new MODEL_DIR (same document frequencies, ``model.json`` extended with
-    ``specialise``, the pairs in ``pairs.tsv``); the input model is not changed.
+    Writes a new MODEL_DIR (same document frequencies and word pieces, ``model.json``
+    extended with ``specialise``, the pairs in ``pairs.tsv``); the input model is not
+    changed.
 
     Parameters
     ----------
@@ -421,9 +422,21 @@ def specialise_model(
     meta = {k: v for k, v in emb.meta.items() if k not in ("format", "dim", "baselines")}
     meta["name"] = name or f"{emb.name}-{SUFFIX[method]}"
     meta["specialise"] = special
+    # A distilled model's word pieces go along unchanged, as FastText's n-grams do.
     save_embeddings(
-        kv, output, meta=meta, doc_freq=emb.doc_freq, files=pairs_file(constraints), force=force
+        kv,
+        output,
+        meta=meta,
+        doc_freq=emb.doc_freq,
+        files=pairs_file(constraints),
+        force=force,
+        pieces=emb.pieces,
     )
     return TokenEmbeddings(
-        kv, name=meta["name"], doc_freq=emb.doc_freq, n_docs=emb.n_docs, meta=meta
+        kv,
+        name=meta["name"],
+        doc_freq=emb.doc_freq,
+        n_docs=emb.n_docs,
+        meta=meta,
+        pieces=emb.pieces,
     )

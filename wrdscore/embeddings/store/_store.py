@@ -16,10 +16,21 @@ A MODEL_DIR written by ``wrdscore train`` holds
     contrast, synonym and abbreviation pairs it was specialised with.
 ``fast/``
     The same vectors as plain arrays, which load in milliseconds without gensim:
-    ``vectors.npy`` (float32, one row per token, memory-mapped on load),
+    ``vectors.npy`` (float32, or float16 in a model distilled with ``--float16``;
+    one row per token, memory-mapped on load),
     ``ngrams.npy`` (FastText's n-gram bucket vectors, FastText models only) and
     ``vocab.json`` (``{"format", "tokens", "counts", "min_n", "max_n"}``).
     Scoring reads these; a MODEL_DIR without them (older ones) loads through gensim.
+``pieces/``
+    Only in a model distilled from an encoder (``wrdscore distill``): the static
+    vector of every word piece of the encoder's tokenizer (``vectors.npy``) and the
+    pieces with the tokenizer's splitting rules (``vocab.json``), so an unseen token
+    gets the mean vector of its pieces. Outside ``fast/``: rewriting ``fast/`` from
+    ``vectors.kv`` keeps them.
+
+A model without document frequencies (distilled over a plain token list) has
+``"n_docs": null`` and an empty ``doc_freq.json``: it loads, and IDF weighting is
+refused for it with a message saying why.
 """
 
 from __future__ import annotations
@@ -42,6 +53,7 @@ from wrdscore.embeddings.store._vectors import (
     full_sha,
 )
 from wrdscore.embeddings.store._word2vec import read_word2vec
+from wrdscore.embeddings.store._wordpiece import PIECES_FORMAT, WordPieceRules, WordPieces
 from wrdscore.errors import WrdscoreError
 
 if TYPE_CHECKING:
@@ -54,7 +66,10 @@ DOC_FREQ_FILE = "doc_freq.json"
 MODEL_FORMAT = "wrdscore-model/1"
 FAST_DIR = "fast"
 FAST_FORMAT = "wrdscore-fast/1"
+PIECES_DIR = "pieces"
 _PICKLE_MAGIC = b"\x80"
+#: What stored vectors may be: float32, or float16 (``distill --float16``).
+_FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float16))
 # Errors gensim/pickle/numpy raise on a truncated or foreign file.
 _LOAD_ERRORS = (
     pickle.UnpicklingError,
@@ -84,17 +99,19 @@ def save_embeddings(
     doc_freq: dict[str, int],
     files: Mapping[str, str] | None = None,
     force: bool = False,
+    pieces: WordPieces | None = None,
 ) -> Path:
     """Write a MODEL_DIR atomically (nothing appears unless everything was written).
 
     Parameters
     ----------
     kv : gensim KeyedVectors
-        The vectors, with ``count`` attributes.
+        The vectors, with ``count`` attributes; float32, or float16 (kept as such).
     output : path
         The MODEL_DIR to create.
     meta : dict
-        The content of ``model.json``; must include ``name`` and ``n_docs``.
+        The content of ``model.json``; must include ``name`` and ``n_docs`` (``None``
+        for a model without document frequencies).
     doc_freq : dict of str to int
         Document frequency of every training token.
     files : dict of str to str, optional
@@ -103,6 +120,8 @@ def save_embeddings(
         belongs to specialisation, not to storage.
     force : bool
         Replace an existing ``output``.
+    pieces : WordPieces, optional
+        An encoder's word-piece vectors (a distilled model), written to ``pieces/``.
 
     Raises
     ------
@@ -144,7 +163,39 @@ def save_embeddings(
         )
         for name, text in (files or {}).items():
             (tmp / name).write_text(text, encoding="utf-8")
+        if pieces is not None:
+            (tmp / PIECES_DIR).mkdir()
+            _write_pieces(pieces, tmp / PIECES_DIR)
     return Path(output)
+
+
+def _write_pieces(pieces: WordPieces, folder: Path) -> None:
+    np.save(folder / "vectors.npy", np.ascontiguousarray(pieces.vectors))
+    spec = {"format": PIECES_FORMAT, "rules": pieces.rules.to_json(), "pieces": pieces.pieces}
+    (folder / "vocab.json").write_text(
+        json.dumps(spec, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
+    )
+
+
+def _read_pieces(folder: Path) -> WordPieces | None:
+    """A MODEL_DIR's word-piece vectors (``pieces/``), None where it has none."""
+    where = folder / PIECES_DIR
+    if not where.is_dir():
+        return None
+    spec = _read_json(where / "vocab.json")
+    try:
+        if not isinstance(spec, dict) or spec.get("format") != PIECES_FORMAT:
+            raise ValueError(f"not a {PIECES_FORMAT} vocabulary")
+        rules = WordPieceRules(**spec["rules"])
+        names = spec["pieces"]
+        vectors = np.load(where / "vectors.npy", mmap_mode="r")
+        if not isinstance(names, list) or not all(isinstance(p, str) for p in names):
+            raise ValueError("pieces must be a list of strings")
+    except (ValueError, KeyError, TypeError, OSError) as exc:
+        raise WrdscoreError(f"{where}: corrupt word pieces ({exc})") from None
+    if vectors.dtype not in _FLOAT_DTYPES or vectors.ndim != 2 or len(vectors) != len(names):
+        raise WrdscoreError(f"{where}: corrupt word pieces (shapes disagree with vocab.json)")
+    return WordPieces(names, vectors, rules)
 
 
 def write_fast_arrays(kv: KeyedVectors, folder: Path) -> None:
@@ -157,7 +208,9 @@ def write_fast_arrays(kv: KeyedVectors, folder: Path) -> None:
     """
     ngrams, min_n, max_n = _subword_parts(kv)
     counts = kv.expandos.get("count")
-    np.save(folder / "vectors.npy", np.ascontiguousarray(kv.vectors, dtype=np.float32))
+    # float16 vectors (``distill --float16``) stay float16: halving the size is their point.
+    dtype = np.float16 if kv.vectors.dtype == np.float16 else np.float32
+    np.save(folder / "vectors.npy", np.ascontiguousarray(kv.vectors, dtype=dtype))
     if ngrams is not None:
         np.save(folder / "ngrams.npy", np.ascontiguousarray(ngrams, dtype=np.float32))
     tokens: list[str] = list(kv.index_to_key)
@@ -274,17 +327,24 @@ def _load_model_dir(folder: Path, fast: bool = True, trusted: bool = False) -> T
     if fast and (folder / FAST_DIR / "vocab.json").is_file():
         # Read on first use (IDF weighting), not at every load.
         return _load_fast(folder, meta, functools.partial(_read_doc_freq, folder), trusted)
-    doc_freq = _read_doc_freq(folder)
+    n_docs = _n_docs(meta)
+    doc_freq = _read_doc_freq(folder) if n_docs else None
     kv = _load_keyed_vectors(vectors_path)
     _check_dim(folder, meta, kv.vector_size)
     return TokenEmbeddings(
         kv,
         name=str(meta.get("name", folder.name)),
         doc_freq=doc_freq,
-        n_docs=int(meta["n_docs"]),
+        n_docs=n_docs,
         meta=meta,
         source=str(vectors_path),
+        pieces=_read_pieces(folder),
     )
+
+
+def _n_docs(meta: dict[str, Any]) -> int | None:
+    """Training documents of a model, None for one without document frequencies."""
+    return None if meta["n_docs"] is None else int(meta["n_docs"])
 
 
 def _read_doc_freq(folder: Path) -> dict[str, int]:
@@ -327,7 +387,7 @@ def _load_fast(
     except (ValueError, KeyError, TypeError, OSError) as exc:
         raise WrdscoreError(f"{fast}: corrupt fast arrays ({exc})") from None
     if (
-        vectors.dtype != np.float32
+        vectors.dtype not in _FLOAT_DTYPES
         or vectors.ndim != 2
         or len(vectors) != len(tokens)
         or (counts is not None and len(counts) != len(tokens))
@@ -341,6 +401,7 @@ def _load_fast(
     if trusted and isinstance(vocab.get("checked_sha256"), str):
         digest = full_sha(tokens, vectors, ngrams)
         checked = digest if digest == vocab["checked_sha256"] else None
+    n_docs = _n_docs(meta)
     return TokenEmbeddings._from_arrays(
         tokens,
         vectors,
@@ -349,13 +410,14 @@ def _load_fast(
         min_n=min_n,
         max_n=max_n,
         name=str(meta.get("name", folder.name)),
-        doc_freq_loader=doc_freq,
-        n_docs=int(meta["n_docs"]),
+        doc_freq_loader=doc_freq if n_docs else None,
+        n_docs=n_docs,
         meta=meta,
         kv_loader=lambda: _load_matching_kv(folder, tokens, vectors, ngrams),
         ngram_hash=ngram_hash,
         source=str(fast / "vectors.npy"),
         checked_sha=checked,
+        pieces=_read_pieces(folder),
     )
 
 

@@ -18,6 +18,8 @@ from wrdscore.errors import WrdscoreError
 if TYPE_CHECKING:
     from gensim.models import KeyedVectors
 
+    from wrdscore.embeddings.store._wordpiece import WordPieces
+
 OOV_POLICIES = ("zero", "drop", "subword")
 
 
@@ -131,13 +133,26 @@ def _sha(keys: Sequence[str], vectors: NDArray, ngrams: NDArray | None) -> str:
     return full_sha(keys, vectors, ngrams)[:8]
 
 
-def full_sha(keys: Sequence[str], vectors: NDArray, ngrams: NDArray | None) -> str:
-    """SHA-256 (hex) over the vocabulary and vectors; its first 8 digits name a model."""
+def full_sha(
+    keys: Sequence[str],
+    vectors: NDArray,
+    ngrams: NDArray | None,
+    pieces: WordPieces | None = None,
+) -> str:
+    """SHA-256 (hex) over the vocabulary and vectors; its first 8 digits name a model.
+
+    Subword vectors (FastText n-grams, or an encoder's word pieces) are included: they
+    change the scores of unseen tokens. Vectors are hashed as float32, so a float16
+    model's hash is that of the same values widened.
+    """
     h = hashlib.sha256()
     h.update("\n".join(keys).encode("utf-8"))
     h.update(np.ascontiguousarray(vectors, dtype=np.float32).tobytes())
     if ngrams is not None and len(ngrams):
         h.update(np.ascontiguousarray(ngrams, dtype=np.float32).tobytes())
+    if pieces is not None:
+        h.update("\n".join(pieces.pieces).encode("utf-8"))
+        h.update(np.ascontiguousarray(pieces.vectors, dtype=np.float32).tobytes())
     return h.hexdigest()
 
 
@@ -153,6 +168,16 @@ def _subword_parts(kv: KeyedVectors) -> tuple[NDArray | None, int, int]:
     if isinstance(kv, FastTextKeyedVectors) and kv.vectors_ngrams is not None:
         return kv.vectors_ngrams, int(kv.min_n), int(kv.max_n)
     return None, 0, 0
+
+
+def _check_pieces(pieces: WordPieces, dim: int, source: str) -> None:
+    """Refuse word-piece vectors of another width than the model's, or not finite."""
+    if pieces.vectors.shape[1] != dim:
+        raise WrdscoreError(
+            f"{source}: word-piece vectors have {pieces.vectors.shape[1]} dims, the model {dim}"
+        )
+    if not np.isfinite(pieces.vectors).all():
+        raise WrdscoreError(f"{source}: a word-piece vector has a non-finite value")
 
 
 class TokenEmbeddings:
@@ -180,6 +205,9 @@ class TokenEmbeddings:
     allow_all_zero : bool
         Accept a model whose every vector is zero (every pair then scores 0 and is
         counted as degenerate). Off for every loader: such a file is corrupt.
+    pieces : WordPieces, optional
+        An encoder's word-piece vectors (a model made by ``wrdscore distill``): unseen
+        tokens get the mean vector of their pieces (``oov="subword"``).
 
     Raises
     ------
@@ -211,6 +239,7 @@ class TokenEmbeddings:
         meta: dict[str, Any] | None = None,
         source: str | None = None,
         allow_all_zero: bool = False,
+        pieces: WordPieces | None = None,
     ) -> None:
         ngrams, min_n, max_n = _subword_parts(kv)
         counts = kv.expandos.get("count") if hasattr(kv, "expandos") else None
@@ -230,6 +259,7 @@ class TokenEmbeddings:
             allow_all_zero=allow_all_zero,
             # gensim is loaded already: its own hashing is right by construction.
             ngram_hash=GENSIM,
+            pieces=pieces,
         )
         self._kv: KeyedVectors | None = kv
 
@@ -252,6 +282,7 @@ class TokenEmbeddings:
         checked_sha: str | None = None,
         doc_freq_loader: Callable[[], dict[str, int]] | None = None,
         ngram_hash: str = FNV1A,
+        pieces: WordPieces | None = None,
     ) -> None:
         if (doc_freq is not None or doc_freq_loader is not None) and not n_docs:
             raise ValueError("doc_freq needs n_docs > 0")
@@ -261,6 +292,8 @@ class TokenEmbeddings:
         # full SHA-256, equal to the one recorded when they were checked).
         if checked_sha is None:
             check_arrays(keys, vectors, ngrams, source or name, allow_all_zero=allow_all_zero)
+        if pieces is not None:
+            _check_pieces(pieces, vectors.shape[1], source or name)
         self.name = name
         self._doc_freq = dict(doc_freq) if doc_freq is not None else None
         self._doc_freq_loader = doc_freq_loader
@@ -268,13 +301,14 @@ class TokenEmbeddings:
         self.meta = dict(meta or {})
         self._keys = keys
         self._index = index if index is not None else {k: i for i, k in enumerate(keys)}
-        # float32 as stored (a memory map when loaded from fast arrays); rows become
-        # float64 on lookup, since the metrics' exactness targets (1e-9) need doubles.
+        # float32 (or float16) as stored (a memory map when loaded from fast arrays); rows
+        # become float64 on lookup, since the metrics' exactness targets (1e-9) need doubles.
         self._vectors = vectors
         self._counts = None if counts is None else np.asarray(counts, dtype=np.float64)
         self._ngrams = ngrams if ngrams is not None and len(ngrams) else None
         self._min_n, self._max_n = min_n, max_n
         self._ngram_hash = ngram_hash
+        self._pieces = pieces
         self._sha: str | None = None if checked_sha is None else checked_sha[:8]
         self._kv = None
         self._kv_loader: Callable[[], KeyedVectors] | None = None
@@ -299,6 +333,7 @@ class TokenEmbeddings:
         allow_all_zero: bool = False,
         checked_sha: str | None = None,
         ngram_hash: str = FNV1A,
+        pieces: WordPieces | None = None,
     ) -> TokenEmbeddings:
         """Embeddings from plain arrays.
 
@@ -308,6 +343,7 @@ class TokenEmbeddings:
         weighting needs them. ``checked_sha`` (the arrays' :func:`full_sha`, computed
         by the caller) skips :func:`check_vectors` for arrays known to have passed it.
         ``ngram_hash`` names the hashing of the ``ngrams`` rows (see ``_subword``).
+        ``pieces``: an encoder's word-piece vectors for unseen tokens.
         """
         self = cls.__new__(cls)
         self._setup(
@@ -326,6 +362,7 @@ class TokenEmbeddings:
             checked_sha=checked_sha,
             doc_freq_loader=doc_freq_loader,
             ngram_hash=ngram_hash,
+            pieces=pieces,
         )
         self._kv_loader = kv_loader
         return self
@@ -386,7 +423,7 @@ class TokenEmbeddings:
     def sha(self) -> str:
         """8 hex digits of SHA-256 over the vocabulary and vectors (computed once)."""
         if self._sha is None:
-            self._sha = _sha(self._keys, self._vectors, self._ngrams)
+            self._sha = full_sha(self._keys, self._vectors, self._ngrams, self._pieces)[:8]
         return self._sha
 
     @functools.cached_property
@@ -419,14 +456,25 @@ class TokenEmbeddings:
         return self._vectors
 
     @property
+    def counts(self) -> NDArray[np.float64] | None:
+        """Each token's corpus frequency, in row order (None for a plain vectors file)."""
+        return self._counts
+
+    @property
     def dim(self) -> int:
         """Vector dimension."""
         return int(self._vectors.shape[1])
 
     @property
     def has_subword(self) -> bool:
-        """Whether unseen tokens get vectors from character n-grams (FastText)."""
-        return self._ngrams is not None
+        """Whether unseen tokens get vectors from character n-grams (FastText) or from an
+        encoder's word pieces (a distilled model)."""
+        return self._ngrams is not None or self._pieces is not None
+
+    @property
+    def pieces(self) -> WordPieces | None:
+        """The encoder's word-piece vectors of a distilled model, else None."""
+        return self._pieces
 
     @property
     def doc_freq(self) -> dict[str, int] | None:
@@ -460,7 +508,8 @@ class TokenEmbeddings:
             ``zero``: an unseen token gets the zero vector (so zero mass under norm
             weighting); ``drop``: unseen tokens are removed, the returned rows are
             those of ``tokens`` where the mask is False; ``subword``: unseen tokens
-            get FastText n-gram vectors (error if the model has none).
+            get FastText n-gram vectors, or in a distilled model the mean vector of
+            their word pieces (error if the model has neither).
 
         Returns
         -------
@@ -476,7 +525,7 @@ class TokenEmbeddings:
         if oov == "subword" and not self.has_subword:
             raise WrdscoreError(
                 f"embeddings {self.name!r} have no subword vectors; use oov='zero' or 'drop', "
-                "or a FastText model"
+                "or a FastText or distilled model"
             )
         idx = np.fromiter(
             (self._index.get(t, -1) for t in tokens), dtype=np.int64, count=len(tokens)
@@ -490,12 +539,21 @@ class TokenEmbeddings:
         if mask.any():
             out[mask] = 0.0
             if oov == "subword":
-                ngrams = self._ngrams
-                assert ngrams is not None  # has_subword was checked on entry
-                hashes = hashing(self._ngram_hash)
+                subword = self._subword()
                 for i in np.flatnonzero(mask).tolist():
-                    out[i] = subword_vector(tokens[i], ngrams, self._min_n, self._max_n, hashes)
+                    out[i] = subword(tokens[i])
         return out, mask
+
+    def _subword(self) -> Callable[[str], NDArray[np.float64]]:
+        """What gives an unseen token its vector: its word pieces' mean (a distilled
+        model), or FastText's n-gram vector."""
+        if self._pieces is not None:
+            return self._pieces.vector
+        ngrams = self._ngrams
+        assert ngrams is not None  # has_subword was checked by the caller
+        hashes = hashing(self._ngram_hash)
+        min_n, max_n = self._min_n, self._max_n
+        return lambda token: subword_vector(token, ngrams, min_n, max_n, hashes)
 
     def idf(self, tokens: Sequence[str]) -> NDArray[np.float64]:
         """Inverse document frequency of each token, fixed by the training corpus.

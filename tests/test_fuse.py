@@ -1,0 +1,167 @@
+"""``wrdscore fuse``: two models' scaled vectors concatenated per token."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from corpus_fixtures import specialise_records, write_records
+from typer.testing import CliRunner
+
+from wrdscore.cli import app
+from wrdscore.embeddings import (
+    TokenEmbeddings,
+    fuse_models,
+    load_embeddings,
+    save_embeddings,
+    specialise_model,
+)
+from wrdscore.errors import WrdscoreError
+
+CODE = {
+    "get": [3.0, 0.0, 0.0],
+    "set": [3.0, 1.0, 0.0],
+    "name": [0.0, 0.0, 5.0],
+    "value": [1.0, 1.0, 1.0],
+}
+WORDS = {"get": [1.0, 1.0], "set": [1.0, 0.8], "fetch": [2.0, 0.0], "value": [0.0, 0.5]}
+
+
+def _model(folder: Path, vectors: dict[str, list[float]], n_docs: int | None = 10) -> Path:
+    emb = TokenEmbeddings.from_vectors(vectors, counts={t: 10 - i for i, t in enumerate(vectors)})
+    doc_freq = {t: 5 - i for i, t in enumerate(vectors)} if n_docs else {}
+    return save_embeddings(
+        emb.kv, folder, meta={"name": folder.name, "n_docs": n_docs}, doc_freq=doc_freq
+    )
+
+
+@pytest.fixture
+def parts(tmp_path: Path) -> tuple[Path, Path]:
+    return _model(tmp_path / "code", CODE), _model(tmp_path / "words", WORDS, n_docs=None)
+
+
+def test_fused_vectors_follow_the_formula(parts: tuple[Path, Path], tmp_path: Path) -> None:
+    fused = fuse_models(*parts, tmp_path / "f", weights=(2.0, 0.5))
+    shared = ["get", "set", "value"]
+    n_x = np.mean([np.linalg.norm(CODE[t]) for t in shared])
+    n_y = np.mean([np.linalg.norm(WORDS[t]) for t in shared])
+    # The union: the first model's tokens, then the second's others.
+    assert fused.tokens == ["get", "set", "name", "value", "fetch"]
+    for t in fused.tokens:
+        x = np.array(CODE.get(t, [0.0] * 3))  # missing from a part without subword: zero
+        y = np.array(WORDS.get(t, [0.0] * 2))
+        expected = np.concatenate([2.0 * x / n_x, 0.5 * y / n_y])
+        np.testing.assert_allclose(fused.lookup([t])[0][0], expected, rtol=1e-6)
+    meta = json.loads((tmp_path / "f" / "model.json").read_text())["fuse"]
+    assert meta["shared_tokens"] == 3 and meta["weights"] == [2.0, 0.5]
+    assert [p["missing"] for p in meta["parts"]] == [1, 1]
+    # IDF and counts from the first model with document frequencies (the code model).
+    assert fused.n_docs == 10 and fused.doc_freq == {"get": 5, "set": 4, "name": 3, "value": 2}
+    assert fused.counts is not None and fused.counts.tolist() == [10, 9, 8, 7, 0]
+
+
+def test_frequencies_come_from_the_second_model_when_the_first_has_none(
+    parts: tuple[Path, Path], tmp_path: Path
+) -> None:
+    fused = fuse_models(parts[1], parts[0], tmp_path / "f")
+    assert fused.tokens == ["get", "set", "fetch", "value", "name"]
+    assert fused.n_docs == 10 and fused.doc_freq is not None and fused.doc_freq["get"] == 5
+
+
+def test_a_missing_token_gets_the_parts_subword_vector(
+    parts: tuple[Path, Path], tmp_path: Path
+) -> None:
+    bundled = load_embeddings()
+    fused = fuse_models(parts[1], "default", tmp_path / "f")
+    shared = [t for t in bundled.tokens if t in WORDS]
+    n_y = float(np.mean(np.linalg.norm(bundled.lookup(shared)[0], axis=1)))
+    row = fused.lookup(["fetch"])[0][0]  # in the bundled vocabulary: its own vector
+    np.testing.assert_allclose(row[2:], bundled.lookup(["fetch"])[0][0] / n_y, rtol=1e-5)
+    assert "fetch" in bundled
+    meta = fused.meta["fuse"]["parts"][0]
+    # Every bundled token the small model lacks is zero in its part (it has no subword).
+    assert meta["missing"] == len(fused) - 4 and meta["missing_from_subword"] == 0
+    # The reverse: the bundled FastText model gives tokens it lacks their n-gram vectors.
+    odd = _model(tmp_path / "odd", {"get": [1.0], "zqxjvkw": [2.0]})
+    back = fuse_models(odd, "default", tmp_path / "g")
+    part = back.meta["fuse"]["parts"][1]
+    assert part["missing"] == 1 and part["missing_from_subword"] == 1
+    n_b = float(np.linalg.norm(bundled.lookup(["get"])[0][0]))
+    expected = bundled.lookup(["zqxjvkw"], oov="subword")[0][0] / n_b
+    np.testing.assert_allclose(back.lookup(["zqxjvkw"])[0][0][1:], expected, rtol=1e-5)
+
+
+def test_specialising_a_fused_model_runs(parts: tuple[Path, Path], tmp_path: Path) -> None:
+    corpus = write_records(tmp_path / "corpus", specialise_records())
+    fuse_models(*parts, tmp_path / "f")
+    emb = specialise_model(tmp_path / "f", corpus, tmp_path / "cf")
+    assert emb.meta["specialise"]["pairs_in_vocab"]["contrast"] >= 2
+    before = load_embeddings(tmp_path / "f")
+    # The contrast get/set was pushed apart.
+    assert _cosine(emb, "get", "set") < _cosine(before, "get", "set") - 0.1
+
+
+def _cosine(emb: TokenEmbeddings, a: str, b: str) -> float:
+    x, y = emb.lookup([a, b])[0]
+    return float(x @ y / np.linalg.norm(x) / np.linalg.norm(y))
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    res = CliRunner().invoke(app, ["fuse", *args])
+    return res.exit_code, res.output
+
+
+def test_cli_writes_the_fusion(parts: tuple[Path, Path], tmp_path: Path) -> None:
+    code, out = _cli(str(parts[0]), str(parts[1]), "-o", str(tmp_path / "f"), "--weights", "1,0.5")
+    assert code == 0, out
+    assert "5 tokens x 5 dims (3 shared)" in out
+    assert "1 tokens are not in words: 0 given its subword vectors, 1 zero in its part" in out
+    assert load_embeddings(tmp_path / "f").meta["fuse"]["weights"] == [1.0, 0.5]
+
+
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [
+        ("1", "expected two numbers"),
+        ("a,b", "expected two numbers"),
+        ("1,2,3", "expected two numbers"),
+        ("-1,1", "non-negative"),
+        ("0,0", "not both 0"),
+        ("nan,1", "non-negative"),
+    ],
+)
+def test_bad_weights_are_one_line(
+    weights: str, message: str, parts: tuple[Path, Path], tmp_path: Path
+) -> None:
+    code, out = _cli(str(parts[0]), str(parts[1]), "-o", str(tmp_path / "f"), "--weights", weights)
+    assert code == 2 and message in out and len(out.strip().splitlines()) == 1, out
+    assert not (tmp_path / "f").exists()
+
+
+def test_models_with_no_shared_token_are_refused(parts: tuple[Path, Path], tmp_path: Path) -> None:
+    other = _model(tmp_path / "other", {"foo": [1.0], "bar": [2.0]})
+    code, out = _cli(str(parts[0]), str(other), "-o", str(tmp_path / "f"))
+    assert code == 2 and "share no token" in out and len(out.strip().splitlines()) == 1
+    assert not (tmp_path / "f").exists()
+
+
+def test_existing_output_is_refused_without_force(parts: tuple[Path, Path], tmp_path: Path) -> None:
+    fuse_models(*parts, tmp_path / "f")
+    before = (tmp_path / "f" / "model.json").read_bytes()
+    code, out = _cli(str(parts[0]), str(parts[1]), "-o", str(tmp_path / "f"))
+    assert code == 2 and "already exists" in out
+    assert (tmp_path / "f" / "model.json").read_bytes() == before
+    code, out = _cli(
+        str(parts[0]), str(parts[1]), "-o", str(tmp_path / "f"), "--force", "--weights", "1,2"
+    )
+    assert code == 0 and load_embeddings(tmp_path / "f").meta["fuse"]["weights"] == [1.0, 2.0]
+
+
+def test_a_part_whose_shared_vectors_are_all_zero_is_refused(tmp_path: Path) -> None:
+    zero = TokenEmbeddings.from_vectors({"get": [0.0, 0.0], "x": [1.0, 0.0]})
+    one = TokenEmbeddings.from_vectors({"get": [1.0]})
+    with pytest.raises(WrdscoreError, match="every vector of the 1 shared tokens is zero"):
+        fuse_models(zero, one, tmp_path / "f")
+    assert not (tmp_path / "f").exists()
