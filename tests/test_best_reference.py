@@ -125,6 +125,9 @@ def test_write_per_pair_with_alternatives(tmp_path):
     [
         ("r.txt", "a\nb\tc\n", True),
         ("r.txt", "a\t\nb\t \t\n", False),  # blank cells are not alternatives
+        ("r.txt", "\tb\n\t\tb\t\n", False),
+        ("r.txt", "x\n \ta  b \t\t c\n", True),
+        ("r.txt", "a" * 5000 + "\n\t" + "b" * 5000, False),
         ("r.txt", "a\nb", False),
         ("r.jsonl", '"a{"\n["{", "b"]\n', False),  # a brace inside a string
         ("r.jsonl", '"a"\n  {"alternatives": ["a"]}\n', True),
