@@ -94,7 +94,9 @@ def test_per_pair_jsonl_with_alternatives_and_empty_prediction(model, tmp_path):
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert rows[0]["reference"] == "size | get count"
     assert rows[0]["wrd"]["f1"] == 1.0  # the second alternative is the prediction itself
-    assert rows[1]["wrd"] == {"precision": 0.0, "recall": 0.0, "f1": 0.0}
+    assert rows[0]["wrd"]["best_ref"] == 2  # and says so
+    # No alternative of an empty prediction scores: a tie at 0, so the first.
+    assert rows[1]["wrd"] == {"precision": 0.0, "recall": 0.0, "f1": 0.0, "best_ref": 1}
     assert "1 empty prediction(s) scored 0" in res.stderr
 
 

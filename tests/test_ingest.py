@@ -226,6 +226,45 @@ def test_mixed_sources_index_their_records(project, tmp_path):
     assert manifest["sources"][1]["kind"] == "zip"
 
 
+class _Bar:
+    """A stand-in progress bar that keeps what ingest tells it."""
+
+    def __init__(self) -> None:
+        self.total, self.done = -1, 0
+
+    def __enter__(self) -> _Bar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def add_task(self, description: str, total: float | None = None, **fields: object) -> int:
+        self.total = total
+        return 0
+
+    def update(self, task: int, advance: int = 0, **fields: object) -> None:
+        self.done += advance
+
+
+@pytest.mark.parametrize("tar", [False, True])
+def test_progress_bar_has_the_file_total_unless_a_tar_is_read(project, tmp_path, monkeypatch, tar):
+    bar = _Bar()
+    monkeypatch.setattr(_ingest, "progress_bar", lambda *args: bar)
+    archive = tmp_path / "extra.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("lib/Util.java", "class Util { static int maxValue() { return 1; } }")
+    sources = [project, archive]
+    if tar:
+        import tarfile
+
+        with tarfile.open(tmp_path / "more.tar", "w") as tf:
+            tf.add(project / "app/Legacy.java", "Legacy.java")
+        sources.append(tmp_path / "more.tar")
+    manifest = ingest(sources, tmp_path / "c", jobs=1, quiet=True)
+    assert bar.done == manifest["counts"]["files_seen"] == 6 + 1 + tar
+    assert bar.total == (None if tar else bar.done)
+
+
 def test_existing_output_is_refused_without_force(project, tmp_path):
     out = tmp_path / "corpus"
     out.mkdir()

@@ -12,6 +12,7 @@ import pytest
 from corpus_fixtures import encrypted_zip
 
 from wrdscore.corpora import iter_java_files, open_sources
+from wrdscore.corpora._sources import count_java_files
 from wrdscore.errors import WrdscoreError
 
 FILES = {
@@ -187,3 +188,32 @@ def test_zip_with_an_encrypted_member_is_a_one_line_error(tmp_path):
         f"archive {archive}: member A.java is encrypted (password required); "
         "unpack the archive with its password and ingest the folder"
     )
+
+
+def test_the_file_count_is_known_for_folders_zips_and_java_files(tmp_path, monkeypatch):
+    root = _folder(tmp_path / "proj")
+    single = tmp_path / "Main.java"
+    single.write_bytes(b"class Main {}")
+    archive = _zip(tmp_path / "src.zip")
+    walks = []
+    rglob = Path.rglob
+    monkeypatch.setattr(
+        Path, "rglob", lambda self, pattern: walks.append(self) or rglob(self, pattern)
+    )
+    sources = open_sources([root, single, archive])
+    assert count_java_files(sources) == 3 + 1 + 3
+    assert len(list(iter_java_files(sources, 1 << 20))) == 7
+    assert walks == [root.resolve()]  # the count's walk of the folder is the one read
+
+
+def test_no_file_count_with_a_tar_archive(tmp_path):
+    # A tar has no index: counting would decompress it all once more.
+    sources = open_sources([_folder(tmp_path / "proj"), _tar(tmp_path / "src.tar.gz", "w:gz")])
+    assert count_java_files(sources) is None
+
+
+def test_counting_a_broken_zip_is_the_reading_error(tmp_path):
+    bad = tmp_path / "bad.zip"
+    bad.write_bytes(b"PK not a zip")
+    with pytest.raises(WrdscoreError, match=r"broken archive .*bad\.zip"):
+        count_java_files(open_sources([bad]))

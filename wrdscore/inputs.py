@@ -222,11 +222,53 @@ def count_items(path: str | Path) -> int:
     >>> count_items(p)
     3
     """
-    count, last = 0, "\n"
-    for _, text in _blocks(Path(path)):
+    return _scan(Path(path), alternatives=False)[0]
+
+
+def count_references(path: str | Path) -> tuple[int, bool]:
+    """How many items a references file holds, and whether one is a list of alternatives.
+
+    The same single read as :func:`count_items`: streaming needs both before the first
+    chunk (the per-pair header has a ``best_ref`` column only with alternatives).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "refs.txt"
+    >>> _ = p.write_text("a\\t\\nb\\tc\\n")
+    >>> count_references(p)
+    (2, True)
+    """
+    return _scan(Path(path), alternatives=True)
+
+
+# A JSON-lines item that is an object: {"alternatives": [...]} (or an error, found later).
+_JSON_OBJECT = re.compile(r"^[ \t\r]*\{", re.MULTILINE)
+# A text line of two non-blank TAB-separated cells, as _tsv_item splits it: blanks, a
+# non-blank, more of its cell, a TAB, blanks (TABs too), a non-blank. Possessive and
+# anchored at line starts, so a long line is scanned once. Only blocks with a TAB are
+# searched; a million lines that all end in one take 0.47 s (a per-line Python loop, 1.2 s).
+_TWO_CELLS = re.compile(r"^[^\S\n]*+\S[^\t\n]*+\t[^\S\n]*+\S", re.MULTILINE)
+
+
+def _has_alternatives(text: str, path: Path) -> bool:
+    """Whether some whole line of ``text`` reads as a list of alternatives (as
+    :func:`parse_lines` reads a references file)."""
+    if path.suffix.lower() == ".jsonl":
+        return _JSON_OBJECT.search(text) is not None
+    return "\t" in text and _TWO_CELLS.search(text) is not None
+
+
+def _scan(path: Path, alternatives: bool) -> tuple[int, bool]:
+    """Items of a file and, if asked (``alternatives``), whether one has alternatives."""
+    count, last, found = 0, "\n", False
+    for _, text in _blocks(path):
         count += text.count("\n")
         last = text[-1]
-    return count + (last != "\n")
+        if alternatives and not found:
+            # Blocks end at a newline (or the file's end), so lines are whole here.
+            found = _has_alternatives(text, path)
+    return count + (last != "\n"), found
 
 
 def iter_line_chunks(path: str | Path, size: int) -> Iterator[list[str]]:
@@ -306,6 +348,12 @@ class PairValues(Protocol):
         """One array of per-pair values per key."""
         ...
 
+    @property
+    def best_reference(self) -> NDArray[np.int64] | None:
+        """Per pair, the 0-based number of the winning reference alternative, or None
+        when no reference of the batch is a list of alternatives."""
+        ...
+
 
 PER_PAIR_FORMATS = (".tsv", ".jsonl")
 #: TAB and every character ``str.splitlines`` breaks a line at: none may be in a TSV cell.
@@ -340,8 +388,11 @@ def write_per_pair(
     """Write one row per pair: index, reference, prediction, then every metric's values.
 
     ``.tsv`` has columns ``metric.key`` (``wrd.f1``); ``.jsonl`` one object per line with
-    a nested object per metric. Written atomically; an existing file is replaced only
-    with ``force``. ``-`` writes TSV to standard output.
+    a nested object per metric. When some reference is a list of alternatives, every
+    metric also says which one its values come from (its own best): a ``metric.best_ref``
+    column, or a ``best_ref`` field, numbering the alternatives from 1. Written
+    atomically; an existing file is replaced only with ``force``. ``-`` writes TSV to
+    standard output.
 
     Examples
     --------
@@ -355,21 +406,30 @@ def write_per_pair(
     ['index', 'reference', 'prediction', 'wrd.precision', 'wrd.recall', 'wrd.f1']
     """
     path = check_per_pair_path(path, force)
+    alternatives = any(r.best_reference is not None for r in results)
     with contextlib.nullcontext(sys.stdout) if path == STDOUT else atomic_write(path) as fh:
-        fh.write(per_pair_header(path, [(r.metric, tuple(r.values)) for r in results]))
-        fh.write(per_pair_text(path, 0, references, predictions, results))
+        columns = [(r.metric, tuple(r.values)) for r in results]
+        fh.write(per_pair_header(path, columns, alternatives))
+        fh.write(per_pair_text(path, 0, references, predictions, results, alternatives))
     return path
 
 
-def per_pair_header(path: str | Path, columns: Sequence[tuple[str, Sequence[str]]]) -> str:
+#: The per-pair column (``metric.best_ref``) or field of the winning alternative.
+BEST_REF = "best_ref"
+
+
+def per_pair_header(
+    path: str | Path, columns: Sequence[tuple[str, Sequence[str]]], alternatives: bool = False
+) -> str:
     """The first line of a per-pair ``.tsv`` or of ``-`` (``columns``: each metric's name
-    and keys).
+    and keys; ``alternatives``: add each metric's ``best_ref`` column).
 
     ``.jsonl`` files have no header (the empty string).
     """
     if Path(path).suffix.lower() == ".jsonl":
         return ""
-    cols = [f"{metric}.{k}" for metric, keys in columns for k in keys]
+    extra = [BEST_REF] if alternatives else []
+    cols = [f"{metric}.{k}" for metric, keys in columns for k in [*keys, *extra]]
     return "\t".join(["index", "reference", "prediction", *cols]) + "\n"
 
 
@@ -383,8 +443,14 @@ def per_pair_text(
     references: Sequence[Item],
     predictions: Sequence[Item],
     results: Sequence[PairValues],
+    alternatives: bool = False,
 ) -> str:
-    """The per-pair rows of some pairs, the first numbered ``start`` (format by extension)."""
+    """The per-pair rows of some pairs, the first numbered ``start`` (format by extension).
+
+    With ``alternatives`` (some reference of the whole input is a list of them), each
+    metric's values end with the 1-based number of the alternative they come from; a
+    batch without any list of alternatives has only the first.
+    """
     # Text files give strings, which are their own display form.
     refs = references if _all_str(references) else [item_text(r) for r in references]
     preds = predictions if _all_str(predictions) else [item_text(p) for p in predictions]
@@ -394,6 +460,10 @@ def per_pair_text(
             (res.metric, list(res.values), [v.tolist() for v in res.values.values()])
             for res in results
         ]
+        if alternatives:
+            for res, (_, keys, values) in zip(results, columns, strict=True):
+                keys.append(BEST_REF)
+                values.append(_best_numbers(res, len(refs)))
         out = []
         for j, (i, ref, pred) in enumerate(zip(rows, refs, preds, strict=True)):
             row: dict[str, Any] = {"index": i, "reference": ref, "prediction": pred}
@@ -401,11 +471,25 @@ def per_pair_text(
                 row[metric] = {k: v[j] for k, v in zip(keys, values, strict=True)}
             out.append(json.dumps(row, ensure_ascii=False) + "\n")
         return "".join(out)
-    # %r of a Python float: the shortest string that reads back as the same number.
-    values = [v.tolist() for res in results for v in res.values.values()]
+    # %r of a Python float: the shortest string that reads back as the same number
+    # (and of an int, the alternative's number, its digits).
+    values = [
+        column
+        for res in results
+        for column in [
+            *(v.tolist() for v in res.values.values()),
+            *([_best_numbers(res, len(refs))] if alternatives else []),
+        ]
+    ]
     line = "%d\t%s\t%s" + "\t%r" * len(values) + "\n"
     # A TAB inside a free-text item would shift the columns, and a line break (possible
     # in a JSON-lines item) would split the row; each becomes a space (one look at all
     # the text first: items rarely have one).
     refs, preds = _one_line(refs), _one_line(preds)
     return "".join(map(line.__mod__, zip(rows, refs, preds, *values, strict=True)))
+
+
+def _best_numbers(result: PairValues, n: int) -> list[int]:
+    """The 1-based numbers of a result's winning alternatives (all 1 without any)."""
+    best = result.best_reference
+    return [1] * n if best is None else (best + 1).tolist()

@@ -47,7 +47,7 @@ from wrdscore.corpora._extract import (
     other_parser,
 )
 from wrdscore.corpora._javalang import parser_version as javalang_version
-from wrdscore.corpora._sources import JavaFile, iter_java_files, open_sources
+from wrdscore.corpora._sources import JavaFile, count_java_files, iter_java_files, open_sources
 from wrdscore.corpora._tokenize import split_identifier
 from wrdscore.corpora._treesitter import parser_version as treesitter_version
 from wrdscore.corpora._treesitter import warm_up
@@ -322,7 +322,10 @@ def ingest(
         CorpusWriter(tmp) if cluster is None else ShardedCorpusWriter(tmp) as writer,
         bar,
     ):
-        task = bar.add_task("files", total=None, methods=0, mbps=0.0)
+        # A total where it is cheap (folders, zips, .java files; count_java_files says why
+        # not for tars). On a cluster the workers list the sources, so there is none here.
+        total = count_java_files(opened) if cluster is None else None
+        task = bar.add_task("files", total=total, methods=0, mbps=0.0)
         if cluster is None:
             files = iter_java_files(opened, max_bytes)
             extracted = _extracted(_batches(files), parser, fallback, jobs)

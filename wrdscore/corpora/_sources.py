@@ -17,7 +17,7 @@ import tarfile
 import zipfile
 import zlib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +54,9 @@ class Source:
     size: int = 0
     sha256: str = ""
     files: int = 0
+    #: A folder's ``.java`` files once walked: counting them (:func:`count_java_files`)
+    #: and reading them then share one walk.
+    listing: list[Path] | None = field(default=None, repr=False, compare=False)
 
     def describe(self) -> dict[str, Any]:
         """The manifest entry for this source."""
@@ -134,16 +137,22 @@ def _file_sha256(path: Path) -> str:
         return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
+def _folder_listing(source: Source, path: Path) -> list[Path]:
+    """A folder's ``.java`` files in sorted order, walked once per source."""
+    if source.listing is None:
+        # A symbolic link out of the folder (to /etc/passwd, say, in a cloned repository)
+        # is not part of the source: it is never read. (Links to folders are not descended.)
+        source.listing = sorted(
+            p
+            for p in path.rglob("*.java")
+            if p.is_file() and (not p.is_symlink() or p.resolve().is_relative_to(path))
+        )
+    return source.listing
+
+
 def _read_folder(index: int, source: Source, path: Path, max_bytes: int) -> Iterator[JavaFile]:
     digest = hashlib.sha256()
-    # A symbolic link out of the folder (to /etc/passwd, say, in a cloned repository) is
-    # not part of the source: it is never read. (Links to folders are not descended.)
-    files = sorted(
-        p
-        for p in path.rglob("*.java")
-        if p.is_file() and (not p.is_symlink() or p.resolve().is_relative_to(path))
-    )
-    for file in files:
+    for file in _folder_listing(source, path):
         rel = file.relative_to(path).as_posix()
         size = file.stat().st_size
         data = file.read_bytes() if size <= max_bytes else None
@@ -227,6 +236,51 @@ def _read_tar(index: int, source: Source, path: Path, max_bytes: int) -> Iterato
 _READERS = {"folder": _read_folder, "java": _read_java, "zip": _read_zip, "tar": _read_tar}
 
 
+def _broken(source: Source, exc: BaseException) -> WrdscoreError:
+    return WrdscoreError(f"broken archive {source.path}: {exc}")
+
+
+def count_java_files(sources: Sequence[Source]) -> int | None:
+    """How many files :func:`iter_java_files` will yield (a progress bar's total), or None
+    where that is not cheap to know.
+
+    A folder is walked (the walk is kept for reading it), a zip's central directory is
+    read, a ``.java`` file is one. A tar archive has no index: its member list is only
+    known by decompressing and reading it all, which the ingest then does a second
+    time, so with any tar source the total is None.
+
+    Raises
+    ------
+    WrdscoreError
+        A zip that is damaged or has an encrypted ``.java`` member, as reading it would.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "A.java").write_text("class A {}")
+    >>> count_java_files(open_sources([d, d / "A.java"]))
+    2
+    """
+    total = 0
+    for source in sources:
+        path = source.path
+        assert isinstance(path, Path), f"source {path} is a URL: ingest it on a Dask cluster"
+        if source.kind == "tar":
+            return None
+        if source.kind == "folder":
+            total += len(_folder_listing(source, path))
+        elif source.kind == "zip":
+            try:
+                with zipfile.ZipFile(path) as archive:
+                    total += len(zip_java_members(archive, path))
+            except _ARCHIVE_ERRORS as exc:
+                raise _broken(source, exc) from None
+        else:
+            total += 1
+    return total
+
+
 def iter_java_files(sources: Sequence[Source], max_bytes: int) -> Iterator[JavaFile]:
     """Stream every ``.java`` file of every source, in a stable order.
 
@@ -265,6 +319,6 @@ def iter_java_files(sources: Sequence[Source], max_bytes: int) -> Iterator[JavaF
         except _ARCHIVE_ERRORS as exc:
             if source.kind not in ("zip", "tar"):
                 raise
-            raise WrdscoreError(f"broken archive {source.path}: {exc}") from None
+            raise _broken(source, exc) from None
         if source.files == 0:
             raise WrdscoreError(f"source {source.path} contains no .java files")

@@ -114,6 +114,9 @@ class FlatBatch:
     owner : list of int or None
         The item of each entry, or None when entries and items coincide (one
         reference per item and no empty side, the common case).
+    alternative : list of int or None
+        The 0-based number of each entry's alternative within its item, or None when
+        no item of the batch is a list of alternatives.
     """
 
     n: int
@@ -121,6 +124,7 @@ class FlatBatch:
     refs: list[Tokens]
     flat_preds: list[Tokens]
     owner: list[int] | None
+    alternative: list[int] | None = None
 
     @property
     def empty_predictions(self) -> int:
@@ -322,14 +326,21 @@ def flatten(
     if alts is None and all(single) and all(preds):
         return FlatBatch(n, preds, plain, preds, None)
     kept = [
-        (i, alt)
+        (i, j, alt)
         for i, (group, pred) in enumerate(zip(alts or ([t] for t in plain), preds, strict=True))
         if pred
-        for alt in group
+        for j, alt in enumerate(group)
         if alt
     ]
-    owner = [i for i, _ in kept]
-    return FlatBatch(n, preds, [alt for _, alt in kept], [preds[i] for i in owner], owner)
+    owner = [i for i, _, _ in kept]
+    return FlatBatch(
+        n,
+        preds,
+        [alt for _, _, alt in kept],
+        [preds[i] for i in owner],
+        owner,
+        None if alts is None else [j for _, j, _ in kept],
+    )
 
 
 def best_alternatives(
@@ -337,13 +348,31 @@ def best_alternatives(
     batch: FlatBatch,
     keys: Sequence[str],
     primary: str,
-) -> dict[str, NDArray[np.float64]]:
+) -> tuple[dict[str, NDArray[np.float64]], NDArray[np.int64] | None]:
     """Per-item values from per-entry ones: each item's best alternative, 0 if none.
 
     The best alternative has the highest ``primary`` value, the first one on ties.
+
+    Returns
+    -------
+    values : dict of str to ndarray
+        One float64 array per key, one entry per item.
+    best : ndarray of int64 or None
+        The 0-based number of each item's best alternative (0, the first, where none
+        was scored: an empty prediction scores 0 against every alternative, a tie), or
+        None when the batch has no list of alternatives.
+
+    Examples
+    --------
+    >>> b = FlatBatch(n=2, preds=[["a"], ["b"]], refs=[["x"], ["y"], ["z"]],
+    ...               flat_preds=[["a"], ["a"], ["b"]], owner=[0, 0, 1], alternative=[0, 1, 0])
+    >>> values, best = best_alternatives({"s": np.array([0.2, 0.5, 0.1])}, b, ["s"], "s")
+    >>> values["s"].tolist(), best.tolist()
+    ([0.5, 0.1], [1, 0])
     """
+    best = None if batch.alternative is None else np.zeros(batch.n, dtype=np.int64)
     if raw and batch.owner is None:
-        return {k: np.asarray(raw[k], dtype=np.float64) for k in keys}
+        return {k: np.asarray(raw[k], dtype=np.float64) for k in keys}, best
     values = {k: np.zeros(batch.n, dtype=np.float64) for k in keys}
     if raw:
         # Sort by item, then by descending primary value (stable, so the first
@@ -353,7 +382,9 @@ def best_alternatives(
         first = order[np.r_[True, owners[order][1:] != owners[order][:-1]]]
         for k in keys:
             values[k][owners[first]] = raw[k][first]
-    return values
+        if best is not None:
+            best[owners[first]] = np.asarray(batch.alternative)[first]
+    return values, best
 
 
 def degenerate_items(entries: NDArray[np.bool_] | None, batch: FlatBatch) -> int:
@@ -437,6 +468,11 @@ class _Job:
     predictions: Path
     allow_empty_reference: bool
     per_pair: Path | None
+    #: Whether some reference is a list of alternatives: the per-pair output then has
+    #: each metric's ``best_ref``. Found by the first read of the whole file (which
+    #: counts the items), since the header is written before the first chunk, which may
+    #: have none.
+    alternatives: bool = False
     #: Items tokenised by earlier chunks (in this process): names repeat across a
     #: file, so each distinct one is split once per run, not once per chunk.
     memo: dict[str | tuple[str, ...], Tokens] = field(default_factory=dict)
@@ -531,7 +567,7 @@ def _score_chunk(
     if job.per_pair is not None:
         from wrdscore.inputs import per_pair_text
 
-        rows = per_pair_text(job.per_pair, start, refs, preds, results)
+        rows = per_pair_text(job.per_pair, start, refs, preds, results, job.alternatives)
     summary = [
         (
             m._corpus_sums(r.values),
@@ -681,7 +717,9 @@ def score_files(
         Score references without tokens as 0 instead of refusing them.
     per_pair : path, optional
         Also write every pair's values to this ``.tsv`` or ``.jsonl`` file, or, for
-        ``"-"``, as TSV rows to standard output, chunk by chunk.
+        ``"-"``, as TSV rows to standard output, chunk by chunk. When some reference
+        has alternatives, each metric also names its winner
+        (:func:`~wrdscore.inputs.write_per_pair`).
     force : bool
         Replace an existing ``per_pair`` file (refused without it, before scoring).
     jobs : int, optional
@@ -726,7 +764,13 @@ def score_files(
     ['2', 'isEmpty', 'isEmpty']
     """
     from wrdscore.atomic import atomic_write
-    from wrdscore.inputs import STDOUT, check_per_pair_path, count_items, per_pair_header
+    from wrdscore.inputs import (
+        STDOUT,
+        check_per_pair_path,
+        count_items,
+        count_references,
+        per_pair_header,
+    )
 
     global _JOB
     if chunk_pairs < 1:
@@ -743,7 +787,7 @@ def score_files(
     )
     # A first read counts the items (and checks the encoding), so a length mismatch
     # is refused before any scoring.
-    n_refs = count_items(job.references)
+    n_refs, job.alternatives = count_references(job.references)
     if n_refs == 0:
         raise WrdscoreError(f"{job.references}: the file is empty")
     n_preds = count_items(job.predictions)
@@ -800,7 +844,8 @@ def score_files(
                     if job.per_pair == STDOUT
                     else stack.enter_context(atomic_write(job.per_pair))
                 )
-                out.write(per_pair_header(job.per_pair, [(m.name, m.keys) for m in metrics]))
+                columns = [(m.name, m.keys) for m in metrics]
+                out.write(per_pair_header(job.per_pair, columns, job.alternatives))
             for n, summary, rows in _run(_score_chunk, tasks, workers):
                 for k, (chunk_sums, chunk_counts, chunk_names) in enumerate(summary):
                     sums[k].append(chunk_sums)

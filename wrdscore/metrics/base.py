@@ -81,6 +81,11 @@ class ScoreResult:
     degenerate_pairs : int
         Pairs with a side whose token weights are all zero (e.g. only unseen tokens
         under ``oov="zero"``); they score 0.
+    best_reference : ndarray of int64 or None
+        Per pair, the 0-based number of the reference alternative its values come from
+        (this metric's best: the highest primary value, the first on ties; the first
+        where none was scored, as for an empty prediction); None when no reference of
+        the batch is a list of alternatives.
     """
 
     metric: str
@@ -92,6 +97,7 @@ class ScoreResult:
     empty_predictions: int = 0
     degenerate_pairs: int = 0
     oov_names: tuple[str, ...] = ()
+    best_reference: NDArray[np.int64] | None = None
 
     @property
     def scores(self) -> NDArray[np.float64]:
@@ -327,7 +333,7 @@ class Metric(ABC):
             self._progress = None
         if raw:
             self._check_values(raw, len(batch.refs))
-        values = best_alternatives(raw, batch, self.keys, self.primary)
+        values, best = best_alternatives(raw, batch, self.keys, self.primary)
         return ScoreResult(
             metric=self.name,
             signature=self.signature,
@@ -338,6 +344,7 @@ class Metric(ABC):
             empty_predictions=batch.empty_predictions,
             degenerate_pairs=degenerate_items(self._degenerate_entries, batch),
             oov_names=first_names(self._oov_names),
+            best_reference=best,
         )
 
     def _repeated_prediction_oov(self, batch: FlatBatch) -> int:
