@@ -312,3 +312,27 @@ def test_cli_end_to_end(tmp_path: Path, minilm_folder: Path) -> None:
     assert "3 tokens x 384 dims" in out and "0 word pieces" in out
     emb = load_embeddings(tmp_path / "m")
     assert emb.name == "model-static-384" and not emb.has_subword
+
+
+def test_reducing_a_distilled_model_equals_distilling_at_that_width(
+    distilled: Path, tmp_path: Path
+) -> None:
+    from wrdscore.embeddings.encoders import reduce_distilled
+    from wrdscore.embeddings.encoders._distill import reduce_dim
+
+    full = load_embeddings(distilled)
+    small = reduce_distilled(distilled, tmp_path / "r8", 8, float16=True)
+    basis, kept = reduce_dim(np.asarray(full.vectors, dtype=np.float32), 8)
+    want = (np.asarray(full.vectors, dtype=np.float64) @ basis).astype(np.float16)
+    np.testing.assert_array_equal(small.vectors, want)
+    assert small.dim == 8 and small.tokens == full.tokens
+    assert small.meta["params"]["reduction"]["kept_energy"] == pytest.approx(kept)
+    assert small.doc_freq == full.doc_freq and small.n_docs == full.n_docs
+    # Unseen tokens still get their pieces' mean, in the reduced space.
+    unseen = UNSEEN[0]
+    vec, missing = small.lookup([unseen], oov="subword")
+    assert missing[0] and np.linalg.norm(vec) > 0
+    with pytest.raises(WrdscoreError, match="not a distilled model"):
+        reduce_distilled("default", tmp_path / "x", 8)
+    with pytest.raises(WrdscoreError, match="--dim must be from 1 to"):
+        reduce_distilled(distilled, tmp_path / "y", full.dim)

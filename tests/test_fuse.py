@@ -165,3 +165,12 @@ def test_a_part_whose_shared_vectors_are_all_zero_is_refused(tmp_path: Path) -> 
     with pytest.raises(WrdscoreError, match="every vector of the 1 shared tokens is zero"):
         fuse_models(zero, one, tmp_path / "f")
     assert not (tmp_path / "f").exists()
+
+
+def test_a_float16_fusion_holds_the_float32_values_rounded(
+    parts: tuple[Path, Path], tmp_path: Path
+) -> None:
+    full = fuse_models(*parts, tmp_path / "f32")
+    half = fuse_models(*parts, tmp_path / "f16", float16=True)
+    assert np.load(tmp_path / "f16" / "fast" / "vectors.npy").dtype == np.float16
+    np.testing.assert_array_equal(half.vectors, full.vectors.astype(np.float16))

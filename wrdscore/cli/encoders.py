@@ -89,13 +89,20 @@ def fuse(
     name: str | None = typer.Option(
         None, "--name", help="Label used in score signatures \\[default: FIRST+SECOND]."
     ),
+    float16: bool = typer.Option(False, "--float16", help="Store the vectors as float16."),
     force: bool = typer.Option(False, "--force", help="Replace an existing MODEL_DIR."),
 ) -> None:
     """Fuse two models: each token's vectors, scaled by their mean norms, concatenated."""
     from wrdscore.embeddings import fuse_models
 
     emb = fuse_models(
-        first, second, output, weights=parse_weights(weights, "--weights"), name=name, force=force
+        first,
+        second,
+        output,
+        weights=parse_weights(weights, "--weights"),
+        name=name,
+        float16=float16,
+        force=force,
     )
     block: dict[str, Any] = emb.meta["fuse"]
     typer.echo(

@@ -7,6 +7,9 @@ without ``--encoder`` never pay for it.
 - :class:`Encoder`: contextual vectors of a name's own tokens (word pieces pooled back);
 - :class:`ContextualVectors`: those vectors as a metric reads them, alone or fused with
   a static model's;
+- :func:`distill` and :func:`reduce_distilled`: static vectors from an encoder (a
+  MODEL_DIR the torch-free engine scores); :func:`fuse_models`: two models' vectors of
+  each token, concatenated;
 - :func:`resolve_encoder_path`: a local folder or a hub name's cached snapshot.
 """
 
@@ -20,6 +23,7 @@ from wrdscore.embeddings.encoders._contextual import (
     ContextualVectors,
     check_fuse_weights,
 )
+from wrdscore.embeddings.encoders._distill import distill, reduce_distilled
 from wrdscore.embeddings.encoders._encoder import (
     CACHE_NAMES,
     DEFAULT_BATCH_SIZE,
@@ -27,6 +31,7 @@ from wrdscore.embeddings.encoders._encoder import (
     resolve_encoder_path,
     weights_sha,
 )
+from wrdscore.embeddings.encoders._fuse import fuse_models
 from wrdscore.embeddings.encoders._runtime import (
     DEVICES,
     EXTRA_HINT,
@@ -44,7 +49,10 @@ __all__ = [
     "Encoder",
     "cache_dir",
     "check_fuse_weights",
+    "distill",
+    "fuse_models",
     "read_encoder_baselines",
+    "reduce_distilled",
     "resolve_device",
     "resolve_encoder_path",
     "stack_versions",

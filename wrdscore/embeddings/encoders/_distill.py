@@ -372,3 +372,54 @@ def _keyed_vectors(tokens: list[str], vectors: NDArray, counts: list[int] | None
         kv.allocate_vecattrs(["count"], [np.int64])
         kv.expandos["count"][:] = full
     return kv
+
+
+def reduce_distilled(
+    model: str | os.PathLike[str],
+    output: str | Path,
+    dim: int,
+    *,
+    float16: bool = False,
+    name: str | None = None,
+    force: bool = False,
+) -> TokenEmbeddings:
+    """A distilled MODEL_DIR reduced to ``dim`` dimensions, without encoding anything again.
+
+    The same projection :func:`distill` applies with ``dim`` (:func:`reduce_dim`, fitted
+    on the model's token vectors, applied to its word pieces too), so distilling once at
+    full width and reducing gives the vectors ``distill(dim=...)`` would: several widths
+    cost one encoding. Needs no torch.
+
+    Raises
+    ------
+    WrdscoreError
+        A model that is not distilled, ``dim`` not below its width, an existing output.
+    """
+    check_output_dir(output, force)
+    source = load_embeddings(str(model))
+    meta = dict(source.meta)
+    if meta.get("method") != "distill":
+        raise WrdscoreError(f"{model}: not a distilled model (its method is {meta.get('method')})")
+    if not 1 <= dim < source.dim:
+        raise WrdscoreError(f"--dim must be from 1 to {source.dim - 1}, not {dim}")
+    basis, kept = reduce_dim(np.asarray(source.vectors, dtype=np.float32), dim)
+    dtype = np.float16 if float16 else np.float32
+    vectors = (np.asarray(source.vectors, dtype=np.float64) @ basis).astype(dtype)
+    pieces = source._pieces
+    if pieces is not None:
+        projected = np.asarray(pieces.vectors, dtype=np.float64) @ basis
+        pieces = WordPieces(pieces.pieces, projected.astype(dtype), pieces.rules)
+    reduction = {"method": "uncentered PCA (TruncatedSVD), no whitening", "kept_energy": kept}
+    meta["params"] = {**meta.get("params", {}), "dim": dim, "float16": float16}
+    meta["params"]["reduction"] = {**reduction, "from": f"{source.name}@sha:{source.sha}"}
+    meta["name"] = name or f"{str(meta.get('name', 'distilled')).rsplit('-', 1)[0]}-{dim}"
+    counts = None if source._counts is None else [int(c) for c in source._counts]
+    save_embeddings(
+        _keyed_vectors(list(source.tokens), vectors, counts),
+        output,
+        meta=meta,
+        doc_freq=source.doc_freq or {},
+        pieces=pieces,
+        force=force,
+    )
+    return load_embeddings(output)

@@ -72,6 +72,7 @@ def fuse_models(
     *,
     weights: tuple[float, float] = (1.0, 1.0),
     name: str | None = None,
+    float16: bool = False,
     force: bool = False,
 ) -> TokenEmbeddings:
     """Write the fusion of two models (see the module's formula) as a new MODEL_DIR.
@@ -86,6 +87,8 @@ def fuse_models(
         ``(a, b)``: non-negative, not both zero.
     name : str, optional
         Label in score signatures; default ``FIRST+SECOND``.
+    float16 : bool
+        Store the vectors as float16 (half the size; lookups widen them to float64).
     force : bool
         Replace an existing ``output``.
 
@@ -159,8 +162,9 @@ def fuse_models(
     }
     from gensim.models import KeyedVectors
 
-    kv = KeyedVectors(vector_size=part_x.shape[1] + part_y.shape[1], count=0)
-    kv.add_vectors(tokens, np.hstack([part_x, part_y]).astype(np.float32))
+    dtype = np.float16 if float16 else np.float32
+    kv = KeyedVectors(vector_size=part_x.shape[1] + part_y.shape[1], count=0, dtype=dtype)
+    kv.add_vectors(tokens, np.hstack([part_x, part_y]).astype(dtype))
     if counts is not None:
         kv.allocate_vecattrs(["count"], [np.int64])
         kv.expandos["count"][:] = counts
