@@ -7,7 +7,9 @@ without ``--encoder`` never pay for it.
 - :class:`Encoder`: contextual vectors of a name's own tokens (word pieces pooled back);
 - :class:`ContextualVectors`: those vectors as a metric reads them, alone or fused with
   a static model's;
-- :func:`resolve_encoder_path`: a local folder or a hub name's cached snapshot.
+- :func:`resolve_encoder_path`: a local folder or a hub name's cached snapshot;
+- :func:`tune_encoder`, :func:`tune_static`: contrastive tuning on pairs of names that
+  mean the same (:func:`gather_pairs` reads them from corpora and TSV files).
 """
 
 from wrdscore.embeddings.encoders._baselines import (
@@ -27,27 +29,57 @@ from wrdscore.embeddings.encoders._encoder import (
     resolve_encoder_path,
     weights_sha,
 )
+from wrdscore.embeddings.encoders._pairs import (
+    CORPUS_KINDS,
+    FILE_KIND,
+    HeldOut,
+    PairOptions,
+    TrainingPairs,
+    gather_pairs,
+    normalise,
+    read_pair_file,
+)
 from wrdscore.embeddings.encoders._runtime import (
     DEVICES,
     EXTRA_HINT,
     resolve_device,
     stack_versions,
 )
+from wrdscore.embeddings.encoders._tune import (
+    CARD_JSON,
+    CARD_MD,
+    TuneSettings,
+    tune_encoder,
+    tune_static,
+)
 
 __all__ = [
     "CACHE_NAMES",
+    "CARD_JSON",
+    "CARD_MD",
+    "CORPUS_KINDS",
     "DEFAULT_BATCH_SIZE",
     "DEVICES",
     "EXTRA_HINT",
+    "FILE_KIND",
     "PROBE_TOKENS",
     "ContextualVectors",
     "Encoder",
+    "HeldOut",
+    "PairOptions",
+    "TrainingPairs",
+    "TuneSettings",
     "cache_dir",
     "check_fuse_weights",
+    "gather_pairs",
+    "normalise",
     "read_encoder_baselines",
+    "read_pair_file",
     "resolve_device",
     "resolve_encoder_path",
     "stack_versions",
     "store_encoder_baselines",
+    "tune_encoder",
+    "tune_static",
     "weights_sha",
 ]
