@@ -394,10 +394,16 @@ def _run_trainer(
         use_cpu=str(model.device) == "cpu",
         dataloader_num_workers=0,
     )
-    trainer = SentenceTransformerTrainer(model=model, args=args, train_dataset=train, loss=loss)
+    with _silenced():  # the library's bar over the examples it shows in model cards
+        trainer = SentenceTransformerTrainer(model=model, args=args, train_dataset=train, loss=loss)
     # disable_tqdm swaps the trainer's bar for a printer of every log dict on stdout;
     # the bar below (stderr, loss and ETA) replaces both.
     trainer.remove_callback(transformers.trainer_callback.PrinterCallback)
+    # The library's model-card callback computes widget examples (a bar of its own) for
+    # a README that is not written: TUNE_CARD.md is the card.
+    for callback in list(trainer.callback_handler.callbacks):
+        if type(callback).__name__.endswith("ModelCardCallback"):
+            trainer.remove_callback(callback)
     with _bar(quiet) as bar:
         trainer.add_callback(_progress_callback(transformers, bar, curve))
         out = trainer.train()
