@@ -7,13 +7,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from corpus_fixtures import method_record, specialise_records, write_records
-from typer.testing import CliRunner
-
-pytest.importorskip("sentence_transformers")
-pytest.importorskip("datasets")
 import torch
+from corpus_fixtures import method_record, specialise_records, write_records
 from transformers import BertConfig, BertModel, BertTokenizerFast
+from typer.testing import CliRunner
 
 from wrdscore.cli import app
 from wrdscore.corpora import split_identifier
