@@ -2,8 +2,8 @@
 
 No logic lives here beyond turning options into library calls and results into
 tables or JSON. Each command group has its own module (:mod:`.corpora`,
-:mod:`.embeddings`, :mod:`.encoders`, :mod:`.scoring`, :mod:`.study`); errors a user can fix
-(:class:`~wrdscore.errors.WrdscoreError`, file-system errors) become
+:mod:`.embeddings`, :mod:`.encoders`, :mod:`.scoring`, :mod:`.study`, :mod:`.tune`);
+errors a user can fix (:class:`~wrdscore.errors.WrdscoreError`, file-system errors) become
 ``error: <one line>`` on stderr and exit code 2; Ctrl-C exits 130 after the library
 has cleaned up its temporary outputs. The libraries are imported inside the commands,
 so ``wrdscore --help`` and each command only pay for what they use.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import typer
 
 from wrdscore import __version__
-from wrdscore.cli import corpora, embeddings, encoders, scoring, study
+from wrdscore.cli import corpora, embeddings, encoders, scoring, study, tune
 from wrdscore.cli._common import (
     EXIT_BROKEN_PIPE,
     EXIT_INTERRUPTED,
@@ -48,7 +48,7 @@ def _main(
     """wrdscore: judge how good a predicted code identifier is."""
 
 
-for group in (corpora, embeddings, encoders, scoring, study):
+for group in (corpora, embeddings, encoders, scoring, study, tune):
     group.register(app)
 
 __all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "EXIT_USER_ERROR", "app"]

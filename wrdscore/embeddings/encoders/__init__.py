@@ -10,7 +10,9 @@ without ``--encoder`` never pay for it.
 - :func:`distill` and :func:`reduce_distilled`: static vectors from an encoder (a
   MODEL_DIR the torch-free engine scores); :func:`fuse_models`: two models' vectors of
   each token, concatenated;
-- :func:`resolve_encoder_path`: a local folder or a hub name's cached snapshot.
+- :func:`resolve_encoder_path`: a local folder or a hub name's cached snapshot;
+- :func:`tune_encoder`, :func:`tune_static`: contrastive tuning on pairs of names that
+  mean the same (:func:`gather_pairs` reads them from corpora and TSV files).
 """
 
 from wrdscore.embeddings.encoders._baselines import (
@@ -32,30 +34,60 @@ from wrdscore.embeddings.encoders._encoder import (
     weights_sha,
 )
 from wrdscore.embeddings.encoders._fuse import fuse_models
+from wrdscore.embeddings.encoders._pairs import (
+    CORPUS_KINDS,
+    FILE_KIND,
+    HeldOut,
+    PairOptions,
+    TrainingPairs,
+    gather_pairs,
+    normalise,
+    read_pair_file,
+)
 from wrdscore.embeddings.encoders._runtime import (
     DEVICES,
     EXTRA_HINT,
     resolve_device,
     stack_versions,
 )
+from wrdscore.embeddings.encoders._tune import (
+    CARD_JSON,
+    CARD_MD,
+    TuneSettings,
+    tune_encoder,
+    tune_static,
+)
 
 __all__ = [
     "CACHE_NAMES",
+    "CARD_JSON",
+    "CARD_MD",
+    "CORPUS_KINDS",
     "DEFAULT_BATCH_SIZE",
     "DEVICES",
     "EXTRA_HINT",
+    "FILE_KIND",
     "PROBE_TOKENS",
     "ContextualVectors",
     "Encoder",
+    "HeldOut",
+    "PairOptions",
+    "TrainingPairs",
+    "TuneSettings",
     "cache_dir",
     "check_fuse_weights",
     "distill",
     "fuse_models",
+    "gather_pairs",
+    "normalise",
     "read_encoder_baselines",
+    "read_pair_file",
     "reduce_distilled",
     "resolve_device",
     "resolve_encoder_path",
     "stack_versions",
     "store_encoder_baselines",
+    "tune_encoder",
+    "tune_static",
     "weights_sha",
 ]
