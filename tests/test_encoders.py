@@ -21,7 +21,8 @@ from typer.testing import CliRunner
 
 pytest.importorskip("sentence_transformers")
 import torch
-from transformers import BertConfig, BertModel, BertTokenizerFast
+from tiny_bert import build_tiny_bert
+from transformers import BertModel, BertTokenizerFast
 
 from wrdscore.cli import app
 from wrdscore.embeddings import TokenEmbeddings
@@ -32,39 +33,11 @@ from wrdscore.metrics import build_metrics, get_metric
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
-WORDS = ["get", "set", "user", "name", "size", "count", "to", "string", "is", "empty", "add"]
-PIECES = ["##s", "##er", "##ing", "##e", "##t", "##a", "##n", "##m", "##o", "##z"]
 
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory) -> Path:
-    """A randomly initialised 2-layer BERT with a WordPiece tokenizer, saved to a folder."""
-    folder = tmp_path_factory.mktemp("tiny-bert")
-    vocab = [
-        "[PAD]",
-        "[UNK]",
-        "[CLS]",
-        "[SEP]",
-        "[MASK]",
-        *WORDS,
-        *PIECES,
-        *"abcdefghijklmnopqrstuvwxyz",
-    ]
-    # From a dict: transformers 5 ignores vocab_file here, and every word would be [UNK].
-    tokenizer = BertTokenizerFast(vocab={w: i for i, w in enumerate(vocab)}, do_lower_case=True)
-    assert tokenizer.tokenize("get users nametz") == ["get", "user", "##s", "name", "##t", "##z"]
-    tokenizer.save_pretrained(folder)
-    torch.manual_seed(0)
-    config = BertConfig(
-        vocab_size=len(vocab),
-        hidden_size=16,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=32,
-        max_position_embeddings=32,
-    )
-    BertModel(config).save_pretrained(folder)
-    return folder
+    return build_tiny_bert(tmp_path_factory.mktemp("tiny-bert"))
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
 from corpus_fixtures import method_record, specialise_records, write_records
-from transformers import BertConfig, BertModel, BertTokenizerFast
+from tiny_bert import WORDS, build_tiny_bert
 from typer.testing import CliRunner
 
 from wrdscore.cli import app
@@ -34,33 +33,12 @@ from wrdscore.metrics import get_metric
 ROOT = Path(__file__).resolve().parents[1]
 RENAMES = ROOT.parent / "shared" / "data" / "varclr-renames" / "renames.tsv"
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
-WORDS = ["get", "set", "user", "name", "size", "count", "to", "string", "is", "empty", "add"]
-PIECES = ["##s", "##er", "##ing", "##e", "##t", "##a", "##n", "##m", "##o", "##z"]
 CPU = TuneSettings(device="cpu", batch_size=4, lr=5e-3)
 
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory) -> Path:
-    """A randomly initialised 2-layer BERT with a WordPiece tokenizer, saved to a folder."""
-    folder = tmp_path_factory.mktemp("tiny-bert")
-    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS, *PIECES]
-    vocab += list("abcdefghijklmnopqrstuvwxyz")
-    # A dict, not a vocab file: transformers 5 ignores ``vocab_file`` and would map
-    # every word to [UNK], so that every name got the same embedding.
-    tokenizer = BertTokenizerFast(vocab={w: i for i, w in enumerate(vocab)}, do_lower_case=True)
-    assert tokenizer("get user")["input_ids"] == [2, 5, 7, 3]
-    tokenizer.save_pretrained(folder)
-    torch.manual_seed(0)
-    config = BertConfig(
-        vocab_size=len(vocab),
-        hidden_size=16,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=32,
-        max_position_embeddings=32,
-    )
-    BertModel(config).save_pretrained(folder)
-    return folder
+    return build_tiny_bert(tmp_path_factory.mktemp("tiny-bert"))
 
 
 def _tsv(path: Path, pairs: list[tuple[str, str]]) -> Path:
