@@ -45,6 +45,7 @@ def test_every_seed_option_is_found():
         "study analyze",
         "study sample",
         "train",
+        "tune",
     ]
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from wrdscore.cli._common import DEVICE_OPTION
+from wrdscore.cli._common import DEVICE_OPTION, seed_option
 
 
 def tune(
@@ -45,7 +45,7 @@ def tune(
     lr: float | None = typer.Option(
         None, "--lr", help="Peak learning rate \\[default: 2e-5; 1e-2 with --static]."
     ),
-    seed: int = typer.Option(0, "--seed", help="Seed of the pair order and the sample."),
+    seed: int = seed_option(0, "Seed of the pair order and the sample."),
     device: str | None = DEVICE_OPTION,
     max_pairs: int | None = typer.Option(
         None, "--max-pairs", help="Train on a seeded random sample of this many pairs."
