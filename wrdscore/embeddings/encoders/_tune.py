@@ -523,7 +523,9 @@ def tune_static(
         torch, vectors, (ids_a, ids_p, ids_n), settings, lr, device, curve, quiet
     )
     seconds = time.perf_counter() - t0
-    kv = _with_vectors(emb.kv, new)
+    from wrdscore.embeddings.specialise._specialise import replace_vectors
+
+    kv = replace_vectors(emb.kv, new)
     card: dict[str, Any] = {
         "format": 1,
         "variant": "static",
@@ -642,31 +644,6 @@ def _static_loop(
                 bar.update(task, loss=value)
                 bar.advance(task)
     return bag.weight.detach().cpu().numpy(), step, examples
-
-
-def _with_vectors(kv: Any, new: np.ndarray) -> Any:
-    """A copy of ``kv`` whose in-vocabulary vectors are ``new``.
-
-    A FastText model recomposes a word's vector from its own row and its n-gram
-    rows on load, so its own row is shifted by ``(1 + n_ngrams) * delta`` and the
-    n-gram buckets stay as trained (as :func:`~wrdscore.embeddings.specialise_vectors`
-    does): moving shared n-grams would move every word that contains them.
-    """
-    import copy
-
-    from gensim.models.fasttext import FastTextKeyedVectors
-
-    out = copy.deepcopy(kv)
-    new = new.astype(np.float32)
-    if isinstance(out, FastTextKeyedVectors) and out.bucket:
-        delta = new - np.asarray(out.vectors, dtype=np.float32)
-        counts = np.array([len(b) for b in out.buckets_word], dtype=np.float32)
-        out.vectors_vocab = out.vectors_vocab + delta * (1.0 + counts)[:, None]
-        out.adjust_vectors()
-    else:
-        out.vectors = new
-    out.fill_norms(force=True)
-    return out
 
 
 def write_card(folder: Path, card: dict[str, Any]) -> None:

@@ -292,6 +292,16 @@ def specialise_vectors(
         if not isinstance(chosen, SpecialiseSettings):
             raise WrdscoreError("attract-repel needs SpecialiseSettings")
         new = attract_repel(kv.vectors, attract, repel, chosen)
+    return SpecialiseResult(replace_vectors(kv, new), used)
+
+
+def replace_vectors(kv: KeyedVectors, new: NDArray) -> KeyedVectors:
+    """A copy of ``kv`` whose in-vocabulary vectors are ``new`` (specialised or tuned).
+
+    A FastText model recomposes a word's vector from its own row and its n-gram rows on
+    load, so its own row is shifted by ``(1 + n_ngrams) * delta`` and the n-gram buckets
+    stay as trained: moving shared n-grams would move every word that contains them.
+    """
     new = new.astype(np.float32)
     out = copy.deepcopy(kv)
     if isinstance(out, FastTextKeyedVectors) and out.bucket:
@@ -302,7 +312,7 @@ def specialise_vectors(
     else:
         out.vectors = new
     out.fill_norms(force=True)
-    return SpecialiseResult(out, used)
+    return out
 
 
 def specialise_from_corpus(
