@@ -217,22 +217,16 @@ def test_a_hub_name_offline_says_to_pass_a_folder(monkeypatch, tmp_path):
         Encoder("nobody-here/no-such-model-xyz")
 
 
+def _score_examples(*args: str):
+    """``wrdscore score`` on the eleven example pairs, with ``args`` after the inputs."""
+    refs, preds = str(EXAMPLES / "refs.txt"), str(EXAMPLES / "preds.txt")
+    return CliRunner().invoke(app, ["score", "--refs", refs, "--preds", preds, *args])
+
+
 def test_encoder_options_without_an_encoder_are_refused():
     with pytest.raises(WrdscoreError, match="layer, device only apply with an encoder"):
         get_metric("wrd", layer=2, device="cpu")
-    runner = CliRunner()
-    res = runner.invoke(
-        app,
-        [
-            "score",
-            "--refs",
-            str(EXAMPLES / "refs.txt"),
-            "--preds",
-            str(EXAMPLES / "preds.txt"),
-            "--layer",
-            "2",
-        ],
-    )
+    res = _score_examples("--layer", "2")
     assert res.exit_code == 2 and "--layer only apply with --encoder" in res.output
 
 
@@ -302,45 +296,13 @@ def test_every_embedding_metric_runs_on_the_real_encoder(minilm, metric):
 
 
 def test_the_cli_scores_with_the_real_encoder_fused_with_the_bundled_model():
-    res = CliRunner().invoke(
-        app,
-        [
-            "score",
-            "--refs",
-            str(EXAMPLES / "refs.txt"),
-            "--preds",
-            str(EXAMPLES / "preds.txt"),
-            "--encoder",
-            MINILM,
-            "-e",
-            "default",
-            "-m",
-            "wrd",
-            "-m",
-            "sentence",
-            "--format",
-            "json",
-        ],
+    res = _score_examples(
+        "--encoder", MINILM, "-e", "default", "-m", "wrd", "-m", "sentence", "--format", "json"
     )
     assert res.exit_code == 2, res.output
     assert "cannot be fused" in res.output
-    res = CliRunner().invoke(
-        app,
-        [
-            "score",
-            "--refs",
-            str(EXAMPLES / "refs.txt"),
-            "--preds",
-            str(EXAMPLES / "preds.txt"),
-            "--encoder",
-            MINILM,
-            "-e",
-            "default",
-            "--fuse-weights",
-            "1,0.5",
-            "--format",
-            "json",
-        ],
+    res = _score_examples(
+        "--encoder", MINILM, "-e", "default", "--fuse-weights", "1,0.5", "--format", "json"
     )
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
