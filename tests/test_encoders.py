@@ -331,3 +331,9 @@ def test_contextual_wrd_agrees_with_people_as_published(minilm):
     (wrd,) = build_metrics(["wrd"], encoder=minilm)
     f1 = wrd.score(list(pairs.references), list(pairs.predictions)).f1
     assert round(float(spearmanr(f1, pairs.human)[0]), 3) == 0.721
+
+
+def test_batch_size_zero_is_refused_not_replaced_by_the_default():
+    # `--batch-size 0` once became 64 silently (a falsy value took the default).
+    res = _score_examples("--encoder", MINILM, "--batch-size", "0")
+    assert res.exit_code == 2 and "--batch-size must be at least 1, not 0" in res.output

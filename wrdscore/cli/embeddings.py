@@ -208,13 +208,11 @@ def baseline(
                 err=True,
             )
         return
-    from wrdscore.embeddings.encoders import DEFAULT_BATCH_SIZE, Encoder
+    from wrdscore.embeddings.encoders import Encoder
 
     options = encoder_options(encoder, layer, device, batch_size, fuse_weights)
     status(f"loading encoder {encoder}")
-    loaded = Encoder(
-        encoder, layer=layer, device=device, batch_size=batch_size or DEFAULT_BATCH_SIZE
-    )
+    loaded = Encoder(encoder, layer=layer, device=device, batch_size=batch_size)
     status(f"computing rescaling baselines on {pairs:,} random name pairs")
     block, path = add_encoder_baselines(
         paths[0],

@@ -491,7 +491,7 @@ def contextual_vectors(
     fuse_weights: tuple[float, float] | None,
 ) -> ContextualVectors:
     """The encoder side of an :class:`EmbeddingMetric`: load (or reuse) it, check options."""
-    from wrdscore.embeddings.encoders import DEFAULT_BATCH_SIZE, ContextualVectors, Encoder
+    from wrdscore.embeddings.encoders import ContextualVectors, Encoder
 
     if isinstance(encoder, Encoder):
         stray = [
@@ -504,9 +504,7 @@ def contextual_vectors(
                 f"{', '.join(stray)}: set these when the encoder is loaded, not per metric"
             )
     else:
-        encoder = Encoder(
-            encoder, layer=layer, device=device, batch_size=batch_size or DEFAULT_BATCH_SIZE
-        )
+        encoder = Encoder(encoder, layer=layer, device=device, batch_size=batch_size)
     if fuse_weights is not None and not fuse:
         raise WrdscoreError("fuse_weights only apply with both an encoder and embeddings")
     return ContextualVectors(encoder, static, fuse=fuse, weights=fuse_weights or (1.0, 1.0))
@@ -997,7 +995,7 @@ def build_metrics(
         embeddings = resolve_embeddings(embeddings)
         encoder = embedding_options.get("encoder")
         if encoder is not None:
-            from wrdscore.embeddings.encoders import DEFAULT_BATCH_SIZE, Encoder
+            from wrdscore.embeddings.encoders import Encoder
 
             if not isinstance(encoder, Encoder):
                 # One encoder loaded once, shared by every metric (bert_score's one scorer).
@@ -1005,7 +1003,7 @@ def build_metrics(
                     encoder,
                     layer=embedding_options.pop("layer", None),
                     device=embedding_options.pop("device", None),
-                    batch_size=embedding_options.pop("batch_size", None) or DEFAULT_BATCH_SIZE,
+                    batch_size=embedding_options.pop("batch_size", None),
                 )
             embedding_options["fuse"] = given
     return [

@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 
 from wrdscore import __version__
 from wrdscore.atomic import check_output_dir
-from wrdscore.embeddings.encoders._encoder import DEFAULT_BATCH_SIZE, Encoder
+from wrdscore.embeddings.encoders._encoder import Encoder
 from wrdscore.embeddings.encoders._runtime import stack_versions, torch_stack
 from wrdscore.embeddings.store._store import load_embeddings, save_embeddings
 from wrdscore.embeddings.store._vectors import TokenEmbeddings
@@ -290,7 +290,7 @@ def distill(
             encoder,
             layer=layer,
             device=device,
-            batch_size=DEFAULT_BATCH_SIZE if batch_size is None else batch_size,
+            batch_size=batch_size,
         )
     if dim is not None and dim > enc.dim:
         raise WrdscoreError(f"--dim {dim} is larger than encoder {enc.name!r}'s {enc.dim}")

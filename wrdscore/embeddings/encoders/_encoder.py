@@ -153,8 +153,8 @@ class Encoder:
         number of layers (the default) the last one.
     device : {"cpu", "cuda"}, optional
         Default: cuda when available.
-    batch_size : int
-        Names per forward pass.
+    batch_size : int, optional
+        Names per forward pass (default :data:`DEFAULT_BATCH_SIZE`).
 
     Attributes
     ----------
@@ -177,8 +177,10 @@ class Encoder:
         *,
         layer: int | None = None,
         device: str | None = None,
-        batch_size: int = DEFAULT_BATCH_SIZE,
+        batch_size: int | None = None,
     ) -> None:
+        if batch_size is None:
+            batch_size = DEFAULT_BATCH_SIZE
         if batch_size < 1:
             raise WrdscoreError(f"--batch-size must be at least 1, not {batch_size}")
         text = os.fspath(name_or_path)
