@@ -97,3 +97,21 @@ def encrypted_zip(path: Path) -> Path:
         data[data.index(header) + flags_at] |= 0x1
     path.write_bytes(bytes(data))
     return path
+
+
+def fasttext_model_dir(folder: Path) -> Path:
+    """A tiny FastText MODEL_DIR (4 dims, 64 n-gram buckets), for subword-vector tests.
+
+    The bundled default is a fusion without subword vectors, so tests of FastText's
+    unseen-token vectors train their own.
+    """
+    from gensim.models import FastText
+
+    from wrdscore.embeddings import save_embeddings
+
+    model = FastText(vector_size=4, min_count=1, bucket=64, seed=1, workers=1)
+    words = ["get", "size", "set", "name", "fetch", "remove", "delete", "idx", "index", "value"]
+    sentences = [[a, b] for a, b in zip(words, words[1:] + words[:1], strict=True)] * 5
+    model.build_vocab(sentences)
+    model.train(sentences, total_examples=len(sentences), epochs=2)
+    return save_embeddings(model.wv, folder, meta={"name": "ft", "n_docs": 50}, doc_freq={})

@@ -22,9 +22,11 @@ pytest.importorskip("sentence_transformers")
 
 from wrdscore.cli import app
 from wrdscore.embeddings import (
+    TokenEmbeddings,
     WordPieceRules,
     WordPieces,
     load_embeddings,
+    save_embeddings,
     specialise_model,
 )
 from wrdscore.embeddings.encoders import (
@@ -203,6 +205,22 @@ def test_vocabulary_sources(tmp_path: Path) -> None:
     bundled = load_embeddings()
     assert default.tokens == bundled.tokens and default.n_docs == bundled.n_docs
     assert default.counts is not None and default.doc_freq is not None
+    # A MODEL_DIR gives its own tokens and frequencies (how the default's build script
+    # distils over the code model's vocabulary).
+    small = TokenEmbeddings.from_vectors(
+        {"get": [1.0, 0.0], "set": [0.0, 1.0]}, counts={"get": 3, "set": 2}
+    )
+    save_embeddings(
+        small.kv, tmp_path / "m", meta={"name": "m", "n_docs": 4}, doc_freq={"get": 2, "set": 1}
+    )
+    model = read_vocabulary(tmp_path / "m")
+    assert (model.tokens, model.counts, model.doc_freq, model.n_docs) == (
+        ["get", "set"],
+        [3, 2],
+        {"get": 2, "set": 1},
+        4,
+    )
+    assert model.source["kind"] == "model" and model.source["model"] == "m"
     listed = tmp_path / "t.txt"
     listed.write_text("get\n\nset\nget\n  name \n", encoding="utf-8")
     assert read_vocabulary(listed).tokens == ["get", "set", "name"]

@@ -7,16 +7,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from corpus_fixtures import specialise_records, write_records
+from corpus_fixtures import fasttext_model_dir, specialise_records, write_records
 from typer.testing import CliRunner
 
 from wrdscore.cli import app
 from wrdscore.embeddings import (
+    MinedPair,
     TokenEmbeddings,
     fuse_models,
     load_embeddings,
+    read_pairs,
     save_embeddings,
     specialise_model,
+    specialise_vectors,
+    write_pairs,
 )
 from wrdscore.errors import WrdscoreError
 
@@ -83,13 +87,14 @@ def test_a_missing_token_gets_the_parts_subword_vector(
     meta = fused.meta["fuse"]["parts"][0]
     # Every bundled token the small model lacks is zero in its part (it has no subword).
     assert meta["missing"] == len(fused) - 4 and meta["missing_from_subword"] == 0
-    # The reverse: the bundled FastText model gives tokens it lacks their n-gram vectors.
+    # The reverse: a FastText model gives tokens it lacks their n-gram vectors.
+    fasttext = load_embeddings(fasttext_model_dir(tmp_path / "ft"))
     odd = _model(tmp_path / "odd", {"get": [1.0], "zqxjvkw": [2.0]})
-    back = fuse_models(odd, "default", tmp_path / "g")
+    back = fuse_models(odd, tmp_path / "ft", tmp_path / "g")
     part = back.meta["fuse"]["parts"][1]
     assert part["missing"] == 1 and part["missing_from_subword"] == 1
-    n_b = float(np.linalg.norm(bundled.lookup(["get"])[0][0]))
-    expected = bundled.lookup(["zqxjvkw"], oov="subword")[0][0] / n_b
+    n_b = float(np.linalg.norm(fasttext.lookup(["get"])[0][0]))
+    expected = fasttext.lookup(["zqxjvkw"], oov="subword")[0][0] / n_b
     np.testing.assert_allclose(back.lookup(["zqxjvkw"])[0][0][1:], expected, rtol=1e-5)
 
 
@@ -101,6 +106,48 @@ def test_specialising_a_fused_model_runs(parts: tuple[Path, Path], tmp_path: Pat
     before = load_embeddings(tmp_path / "f")
     # The contrast get/set was pushed apart.
     assert _cosine(emb, "get", "set") < _cosine(before, "get", "set") - 0.1
+
+
+def test_specialise_a_float16_fusion_with_another_models_pairs(
+    parts: tuple[Path, Path], tmp_path: Path
+) -> None:
+    # How the bundled default is built: fuse --float16, then specialise with the code
+    # model's own pairs.tsv (no mining). The result stays float16 and equals
+    # specialise_vectors on the same pairs.
+    corpus = write_records(tmp_path / "corpus", specialise_records())
+    assert (
+        CliRunner()
+        .invoke(app, ["fuse", *map(str, parts), "-o", str(tmp_path / "f"), "--float16"])
+        .exit_code
+        == 0
+    )
+    pairs = tmp_path / "pairs.tsv"
+    write_pairs(
+        [
+            MinedPair("contrast", "get", "set", 3, 2, ""),
+            MinedPair("synonym", "fetch", "get", 2, 2, ""),
+            MinedPair("contrast", "zzz", "get", 2, 2, ""),
+        ],
+        pairs,
+    )
+    args = ["specialise", str(tmp_path / "f"), str(corpus), "-o", str(tmp_path / "cf")]
+    res = CliRunner().invoke(app, [*args, "--pairs", str(pairs), "--baseline-pairs", "0"])
+    assert res.exit_code == 0, res.output
+    assert "with 1 of 2 contrast pairs, 1 of 1 synonym pairs, 0 of 0 abbreviation" in res.output
+    out = load_embeddings(tmp_path / "cf")
+    assert out.kv.vectors.dtype == np.float16
+    special = out.meta["specialise"]["constraints"]
+    assert special["file"] == str(pairs) and len(special["file_sha256"]) == 64
+    fused = load_embeddings(tmp_path / "f")
+    expected = specialise_vectors(fused.kv, read_pairs(pairs)).kv
+    np.testing.assert_array_equal(out.kv.vectors, expected.vectors)
+    assert _cosine(out, "get", "set") < _cosine(fused, "get", "set") - 0.1
+    # A pairs file with no pairs: a one-line error, no output.
+    empty = tmp_path / "empty.tsv"
+    write_pairs([], empty)
+    bad = CliRunner().invoke(app, [*args[:-1], str(tmp_path / "e"), "--pairs", str(empty)])
+    assert bad.exit_code == 2 and bad.output.strip() == f"error: {empty}: no pairs"
+    assert not (tmp_path / "e").exists()
 
 
 def _cosine(emb: TokenEmbeddings, a: str, b: str) -> float:

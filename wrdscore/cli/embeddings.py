@@ -249,8 +249,16 @@ def _specialised_line(special: dict[str, Any]) -> str:
 
 def specialise(
     model: str = typer.Argument(..., help="MODEL_DIR written by `wrdscore train`, or 'default'."),
-    corpus_dir: str = typer.Argument(..., help="Corpus to mine the pairs from."),
+    corpus_dir: str = typer.Argument(
+        ..., help="Corpus to mine the pairs from (with --pairs: only the baselines' names)."
+    ),
     output: str = typer.Option(..., "--output", "-o", help="MODEL_DIR to write."),
+    pairs: str | None = typer.Option(
+        None,
+        "--pairs",
+        help="Use this pairs.tsv as it is (no mining, curated list, confirmation or "
+        "inflection), e.g. another model's.",
+    ),
     method: str = typer.Option(
         "counter-fitting", "--method", help="counter-fitting or attract-repel."
     ),
@@ -269,7 +277,8 @@ def specialise(
     from wrdscore.progress import status
 
     _check_baseline_pairs(baseline_pairs)
-    status(f"specialising {model} with pairs mined from {corpus_dir}")
+    source = f"the pairs in {pairs}" if pairs else f"pairs mined from {corpus_dir}"
+    status(f"specialising {model} with {source}")
     emb = specialise_model(
         model,
         corpus_dir,
@@ -281,6 +290,7 @@ def specialise(
         curated=curated,
         confirm=confirm,
         inflect=inflect,
+        pairs=pairs,
     )
     wrote(output, f"{emb.name}; " + _specialised_line(emb.meta["specialise"]))
     # The input model's baselines were computed on other vectors; compute new ones.

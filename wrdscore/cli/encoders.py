@@ -21,8 +21,9 @@ def distill(
     vocab: str | None = typer.Option(
         None,
         "--vocab",
-        help="CORPUS_DIR (its name sub-tokens, counts and document frequencies) or a file "
-        "of one token per line \\[default: the bundled model's tokens].",
+        help="CORPUS_DIR (its name sub-tokens, counts and document frequencies), a "
+        "MODEL_DIR (its tokens and frequencies) or a file of one token per line "
+        "\\[default: the bundled model's tokens].",
     ),
     dim: int | None = typer.Option(
         None, "--dim", help="Reduce to N dims (PCA without centering) \\[default: the encoder's]."

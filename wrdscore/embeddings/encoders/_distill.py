@@ -65,30 +65,30 @@ class Vocabulary:
 
 
 def read_vocabulary(vocab: str | os.PathLike[str] | None) -> Vocabulary:
-    """The vocabulary of ``--vocab``: a corpus folder, a token file, or the bundled default's.
+    """The vocabulary of ``--vocab``: a corpus, a MODEL_DIR, a token file, or the default's.
 
     A corpus folder (``wrdscore ingest``) gives its name sub-tokens with their counts
-    and document frequencies, as ``wrdscore train --text names`` counts them; a file
-    gives one token per line (blank lines skipped, repeats kept once) and no
-    frequencies; ``None`` gives the bundled default model's tokens, counts and
-    document frequencies.
+    and document frequencies, as ``wrdscore train --text names`` counts them; a
+    MODEL_DIR (a folder with ``model.json``) and ``None`` (the bundled default model)
+    give that model's tokens, counts and document frequencies; a file gives one token
+    per line (blank lines skipped, repeats kept once) and no frequencies.
 
     Raises
     ------
     WrdscoreError
         A path that does not exist, a folder that is not a corpus, no tokens.
     """
-    if vocab is None:
-        emb = load_embeddings()
+    path = None if vocab is None else Path(vocab)
+    if path is None or (path / "model.json").is_file():
+        emb = load_embeddings(path)
         counts = emb.counts
         return Vocabulary(
             list(emb.tokens),
             None if counts is None else [int(c) for c in counts],
             emb.doc_freq,
             emb.n_docs,
-            {"kind": "default", "model": emb.name, "sha": emb.sha},
+            {"kind": "default" if path is None else "model", "model": emb.name, "sha": emb.sha},
         )
-    path = Path(vocab)
     if path.is_dir():
         from wrdscore.corpora import open_corpus
         from wrdscore.embeddings.training._stream import document_stats

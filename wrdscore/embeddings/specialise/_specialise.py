@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
@@ -17,10 +18,12 @@ from numpy.typing import NDArray
 from wrdscore.embeddings._seed import check_seed
 from wrdscore.embeddings.specialise._confirm import confirm_synonyms
 from wrdscore.embeddings.specialise._constraints import (
+    KINDS,
     Constraints,
     MinedPair,
     mine_constraints,
     pairs_file,
+    read_pairs,
 )
 from wrdscore.embeddings.specialise._counterfit import CounterFitSettings, counter_fit
 from wrdscore.embeddings.specialise._curated import add_curated, read_curated
@@ -302,7 +305,9 @@ def replace_vectors(kv: KeyedVectors, new: NDArray) -> KeyedVectors:
     load, so its own row is shifted by ``(1 + n_ngrams) * delta`` and the n-gram buckets
     stay as trained: moving shared n-grams would move every word that contains them.
     """
-    new = new.astype(np.float32)
+    # float16 models (``distill --float16``, ``fuse --float16``) stay float16: halving
+    # the size is their point (the bundled default is one).
+    new = new.astype(np.float16 if kv.vectors.dtype == np.float16 else np.float32)
     out = copy.deepcopy(kv)
     if isinstance(out, FastTextKeyedVectors) and out.bucket:
         delta = new - np.asarray(out.vectors, dtype=np.float32)
@@ -365,6 +370,33 @@ def specialise_from_corpus(
     return result.kv, meta, constraints
 
 
+def _specialise_from_file(
+    kv: KeyedVectors, path: Path, method: str, seed: int
+) -> tuple[KeyedVectors, dict[str, Any], Constraints]:
+    """:func:`specialise_from_corpus` with the pairs read from a file instead of mined."""
+    settings = _settings_for(method, seed)
+    started = time.perf_counter()
+    read = read_pairs(path)
+    if not read:
+        raise WrdscoreError(f"{path}: no pairs")
+    by_kind = {kind: [p for p in read if p.kind == kind] for kind in KINDS}
+    constraints = Constraints(by_kind["contrast"], by_kind["synonym"], by_kind["abbreviation"])
+    result = specialise_vectors(kv, constraints, method, settings)
+    meta = {
+        "method": method,
+        "settings": asdict(settings),
+        "constraints": {
+            "sizes": constraints.sizes(),
+            "file": str(path),
+            "file_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        },
+        "confirm": None,
+        "pairs_in_vocab": result.used,
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+    return result.kv, meta, constraints
+
+
 def specialise_model(
     model: str | Path,
     corpus_dir: str | Path,
@@ -377,6 +409,7 @@ def specialise_model(
     curated: bool = True,
     confirm: bool = True,
     inflect: bool = True,
+    pairs: str | Path | None = None,
 ) -> TokenEmbeddings:
     """Specialise an existing MODEL_DIR with constraints mined from a corpus.
 
@@ -410,6 +443,12 @@ def specialise_model(
     inflect : bool
         Carry contrasts and synonyms over to inflected forms (see
         :func:`specialise_from_corpus`).
+    pairs : path, optional
+        A ``pairs.tsv`` (written by ``specialise`` or ``mine``) to use as it is, instead
+        of mining ``corpus_dir``: ``curated``, ``confirm`` and ``inflect`` are then not
+        applied, because such a file already holds the final pairs. This is how one
+        model's pairs specialise another, e.g. a fusion with the code model's own pairs
+        (the bundled default). ``model.json`` records the file and its SHA-256.
 
     Raises
     ------
@@ -425,9 +464,12 @@ def specialise_model(
     if "specialise" in emb.meta:
         raise WrdscoreError(f"{model} is already specialised; start from the trained model")
     _settings_for(method, seed)  # a bad method fails before the mining pass
-    kv, special, constraints = specialise_from_corpus(
-        emb.kv, corpus_dir, method, seed, curated, confirm, inflect
-    )
+    if pairs is None:
+        kv, special, constraints = specialise_from_corpus(
+            emb.kv, corpus_dir, method, seed, curated, confirm, inflect
+        )
+    else:
+        kv, special, constraints = _specialise_from_file(emb.kv, Path(pairs), method, seed)
     # Rescaling baselines belong to the input vectors; the CLI computes new ones.
     meta = {k: v for k, v in emb.meta.items() if k not in ("format", "dim", "baselines")}
     meta["name"] = name or f"{emb.name}-{SUFFIX[method]}"
