@@ -147,12 +147,14 @@ def full_sha(
     """
     h = hashlib.sha256()
     h.update("\n".join(keys).encode("utf-8"))
-    h.update(np.ascontiguousarray(vectors, dtype=np.float32).tobytes())
+    # Hashed through the arrays' own buffers (.data), not a bytes copy (the bundled default is
+    # hashed on every load, so this is start-up time).
+    h.update(np.ascontiguousarray(vectors, dtype=np.float32).data)
     if ngrams is not None and len(ngrams):
-        h.update(np.ascontiguousarray(ngrams, dtype=np.float32).tobytes())
+        h.update(np.ascontiguousarray(ngrams, dtype=np.float32).data)
     if pieces is not None:
         h.update("\n".join(pieces.pieces).encode("utf-8"))
-        h.update(np.ascontiguousarray(pieces.vectors, dtype=np.float32).tobytes())
+        h.update(np.ascontiguousarray(pieces.vectors, dtype=np.float32).data)
     return h.hexdigest()
 
 
@@ -300,7 +302,9 @@ class TokenEmbeddings:
         self.n_docs = n_docs
         self.meta = dict(meta or {})
         self._keys = keys
-        self._index = index if index is not None else {k: i for i, k in enumerate(keys)}
+        # dict(zip(...)) builds the index about twice as fast as a comprehension, which
+        # shows in start-up for the bundled default's 54k tokens.
+        self._index = index if index is not None else dict(zip(keys, range(len(keys)), strict=True))
         # float32 (or float16) as stored (a memory map when loaded from fast arrays); rows
         # become float64 on lookup, since the metrics' exactness targets (1e-9) need doubles.
         self._vectors = vectors
