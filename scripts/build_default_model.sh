@@ -6,7 +6,10 @@
 #      source archives (.orig.tar.*) of widely used Java libraries via deb-src, using a
 #      private apt configuration under $WORK so the system's apt setup is left alone;
 #   2. ingest:   `wrdscore ingest` every archive into one corpus folder;
-#   3. train:    `wrdscore train` the default model into wrdscore/data/default.
+#   3. train:    `wrdscore train` the code model, the default before issue 19 and the
+#                code part of today's, into $WORK/code;
+#   4. encoder:  scripts/build_encoder_default.sh fuses it with all-MiniLM-L6-v2's
+#                distilled vectors into wrdscore/data/default (needs the encoders extra).
 #
 # Usage: scripts/build_default_model.sh [--download-only]
 # Environment: WORK (scratch folder, default ./work-data/default-model).
@@ -31,7 +34,7 @@ DEBSRC=$(realpath -m "$WORK/debsrc")
 APT=$(realpath -m "$WORK/apt")
 # The folder name is the corpus label in the model name (debian-java-ft-50).
 CORPUS=$WORK/debian-java
-OUTPUT=wrdscore/data/default
+CODE=$WORK/code
 # The libraries: general-purpose, widely depended-on Java code with idiomatic names.
 # The code: 68 Debian source packages of widely used Java libraries and applications (by
 # source-package name, so the .orig archive name below matches). Only the upstream archive is
@@ -98,5 +101,7 @@ ls -lL "$WORK/archives"
 if [[ ! -f $CORPUS/manifest.json ]]; then
     wrdscore ingest "$WORK"/archives/* --output "$CORPUS" --quiet
 fi
-wrdscore train "$CORPUS" "${TRAIN_ARGS[@]}" --output "$OUTPUT" --force
-du -sh "$OUTPUT"
+if [[ ! -f $CODE/model.json ]]; then
+    wrdscore train "$CORPUS" "${TRAIN_ARGS[@]}" --output "$CODE"
+fi
+scripts/build_encoder_default.sh "$CODE" "$CORPUS"

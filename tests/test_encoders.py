@@ -307,7 +307,7 @@ def test_the_cli_scores_with_the_real_encoder_fused_with_the_bundled_model():
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
     sig = out["metrics"]["wrd"]["signature"]
-    assert "+debian-java-ft-50-cf@sha:3126301e,fw:1/0.5" in sig
+    assert "+debian-java-ft-50-cf+all-MiniLM-L6-v2-static-64-cf@sha:d5edca27,fw:1/0.5" in sig
     assert 0 < out["metrics"]["wrd"]["corpus"]["f1"] < 1
 
 

@@ -25,6 +25,20 @@ def test_build_default_model_refuses_unknown_arguments():
         assert done.stderr == "usage: scripts/build_default_model.sh [--download-only]\n"
 
 
+def test_build_encoder_default_needs_exactly_its_two_folders():
+    # It overwrites the bundled model too: anything but CODE_MODEL_DIR CORPUS_DIR stops it.
+    for args in ([], ["--help"], ["code"], ["code", "corpus", "x"]):
+        done = subprocess.run(
+            ["bash", str(ROOT / "scripts" / "build_encoder_default.sh"), *args],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+        assert done.returncode == 2, args
+        assert done.stdout == ""
+        assert done.stderr == "usage: scripts/build_encoder_default.sh CODE_MODEL_DIR CORPUS_DIR\n"
+
+
 def corpus_without_constraints(tmp_path: Path) -> Path:
     """A corpus of three unrelated methods: no synonyms, contrasts or abbreviations."""
     recs = [method_record(n, c) for n, c in (("open", "A"), ("parse", "B"), ("draw", "C"))]

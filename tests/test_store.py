@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from corpus_fixtures import run_script
+from corpus_fixtures import fasttext_model_dir, run_script
 from gensim.models import KeyedVectors
 from typer.testing import CliRunner
 
@@ -182,12 +182,18 @@ def test_cli_reports_corrupt_model_on_one_line(model_dir):
     assert len(lines) == 1 and lines[0].startswith("error: ") and "corrupt" in lines[0]
 
 
-def test_bundled_default_loads_and_covers_unseen_tokens():
+def test_bundled_default_loads():
+    # The default is a fusion (code FastText part + distilled all-MiniLM-L6-v2 part),
+    # stored float16, with no subword vectors: an unseen token is zero, and asking for
+    # subword vectors is a one-line error that says which models have them.
     emb = load_embeddings()
-    assert emb is not None and emb.has_subword and emb.has_df and emb.dim == 50
+    assert emb is not None and not emb.has_subword and emb.has_df and emb.dim == 114
+    assert emb.meta["method"] == "fuse" and emb.vectors.dtype == np.float16
     assert emb.name == emb.meta["name"] and "xylophone" not in emb
-    vecs, unseen = emb.lookup(["get", "xylophone", "kaleidoscope"], oov="subword")
-    assert unseen.tolist() == [False, True, True] and np.all(np.linalg.norm(vecs, axis=1) > 0)
+    vecs, unseen = emb.lookup(["get", "xylophone"])
+    assert unseen.tolist() == [False, True] and np.linalg.norm(vecs[0]) > 0 and not vecs[1].any()
+    with pytest.raises(WrdscoreError, match="have no subword vectors"):
+        emb.lookup(["xylophone"], oov="subword")
     assert load_embeddings("default").sha == emb.sha
 
 
@@ -195,7 +201,9 @@ def test_bundled_default_loads_with_plain_gensim():
     from wrdscore.embeddings import default_model_path
 
     kv = KeyedVectors.load(str(default_model_path() / "vectors.kv"))
-    assert kv.vector_size == 50 and np.linalg.norm(kv["xylophone"]) > 0
+    emb = load_embeddings()
+    assert kv.vector_size == 114 and kv.index_to_key == emb.tokens
+    np.testing.assert_array_equal(kv["getter"], emb.lookup(["getter"])[0][0])
 
 
 # --- the fast arrays (fast/): what scoring loads, without gensim -------------------
@@ -240,24 +248,28 @@ def test_fast_arrays_that_disagree_with_the_vocabulary(model_dir):
         load_embeddings(model_dir)
 
 
-def test_bundled_default_subword_vectors_equal_gensims():
-    # The default model scores with oov="subword": its unseen-token vectors come from
+def test_fasttext_subword_vectors_equal_gensims(tmp_path):
+    # A FastText model scores with oov="subword": its unseen-token vectors come from
     # the n-gram arrays without gensim, and must be gensim's to the bit.
-    from wrdscore.embeddings import default_model_path
-
-    emb = load_embeddings()
-    kv = KeyedVectors.load(str(default_model_path() / "vectors.kv"))
+    folder = fasttext_model_dir(tmp_path / "ft")
+    emb = load_embeddings(folder)
+    kv = KeyedVectors.load(str(folder / "vectors.kv"))
     words = ["xylophone", "kaleidoscope", "mandolinist", "quasarz", "日本語", "getURLs2", "x" * 40]
     vecs, unseen = emb.lookup(words, oov="subword")
-    assert unseen.all()
+    assert unseen.all() and np.all(np.linalg.norm(vecs, axis=1) > 0)
     np.testing.assert_array_equal(vecs, np.array([kv[w] for w in words], dtype=np.float64))
 
 
-def test_scoring_the_default_imports_no_gensim_sklearn_scipy_pot_or_torch():
+@pytest.mark.parametrize("fasttext", [False, True])
+def test_scoring_the_default_imports_no_gensim_sklearn_scipy_pot_or_torch(fasttext, tmp_path):
+    # The bundled default, and a FastText model's subword vectors (the hash copy).
+    options = "oov='zero'"
+    if fasttext:
+        options = f"oov='subword', embeddings={str(fasttext_model_dir(tmp_path / 'ft'))!r}"
     code = (
         "import sys\n"
         "from wrdscore import get_metric\n"
-        "get_metric('wrd', oov='subword').score(['getUserName', 'size'], ['fetchUser', 'count'])\n"
+        f"get_metric('wrd', {options}).score(['getUserName', 'size'], ['fetchUser', 'count'])\n"
         "heavy = {'gensim', 'sklearn', 'scipy', 'ot', 'matplotlib', 'javalang', 'tree_sitter',"
         " 'torch', 'transformers', 'sentence_transformers',"
         " 'sacrebleu'}\n"
@@ -296,26 +308,16 @@ def test_ngram_hashes_match_gensim_on_many_words():
             ), word
 
 
-def _fasttext_model_dir(folder: Path) -> Path:
-    from gensim.models import FastText
-
-    model = FastText(vector_size=4, min_count=1, bucket=64, seed=1, workers=1)
-    sentences = [["get", "size"], ["set", "size"], ["get", "name"]] * 5
-    model.build_vocab(sentences)
-    model.train(sentences, total_examples=len(sentences), epochs=2)
-    return save_embeddings(model.wv, folder, meta={"name": "ft", "n_docs": 15}, doc_freq={})
-
-
 def test_scores_are_unchanged_when_the_subword_hash_copy_is_not_used(tmp_path, monkeypatch):
     from wrdscore import get_metric
     from wrdscore.embeddings.store import _store, _subword
 
-    copy = _fasttext_model_dir(tmp_path / "copy")
+    copy = fasttext_model_dir(tmp_path / "copy")
     assert json.loads((copy / "fast" / "vocab.json").read_text())["ngram_hash"] == "fnv1a-signed"
     # As if the installed gensim hashed otherwise: the arrays say so, and loading then
     # hashes with gensim's own function.
     monkeypatch.setattr(_store, "agrees_with_gensim", lambda *args: False)
-    fallback = _fasttext_model_dir(tmp_path / "gensim")
+    fallback = fasttext_model_dir(tmp_path / "gensim")
     assert json.loads((fallback / "fast" / "vocab.json").read_text())["ngram_hash"] == "gensim"
     called = []
     real = _subword.gensim_ngram_hashes
@@ -337,7 +339,7 @@ def test_scores_are_unchanged_when_the_subword_hash_copy_is_not_used(tmp_path, m
 
 
 def test_unknown_ngram_hash_is_a_corrupt_model(tmp_path):
-    folder = _fasttext_model_dir(tmp_path / "m")
+    folder = fasttext_model_dir(tmp_path / "m")
     vocab = json.loads((folder / "fast" / "vocab.json").read_text())
     vocab["ngram_hash"] = "md5"
     (folder / "fast" / "vocab.json").write_text(json.dumps(vocab))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from corpus_fixtures import method_record, specialise_records, write_records
+from corpus_fixtures import fasttext_model_dir, method_record, specialise_records, write_records
 from tiny_bert import WORDS, build_tiny_bert
 from typer.testing import CliRunner
 
@@ -426,12 +426,13 @@ def test_static_tuning_moves_trained_synonyms_closer(tmp_path):
     assert np.isfinite(result.values[result.primary]).all()
 
 
-def test_static_tuning_of_the_bundled_fasttext_model_keeps_its_ngrams(tmp_path):
+def test_static_tuning_of_a_fasttext_model_keeps_its_ngrams(tmp_path):
     src = _tsv(tmp_path / "p.tsv", [("get", "fetch"), ("remove", "delete"), ("idx", "index")])
     out = tmp_path / "tuned"
     settings = TuneSettings(device="cpu", batch_size=3, epochs=5)
-    tune_static("default", out, [src], held_out=(), settings=settings, quiet=True)
-    before, after = load_embeddings("default"), load_embeddings(out)
+    model = fasttext_model_dir(tmp_path / "ft")
+    tune_static(model, out, [src], held_out=(), settings=settings, quiet=True)
+    before, after = load_embeddings(model), load_embeddings(out)
     assert _cos(after, "get", "fetch") > _cos(before, "get", "fetch")
     assert np.array_equal(after.kv.vectors_ngrams, before.kv.vectors_ngrams)
     assert np.allclose(after.kv["value"], before.kv["value"], atol=1e-5)

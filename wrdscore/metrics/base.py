@@ -645,7 +645,7 @@ class EmbeddingMetric(Metric):
         if oov == "subword" and not self.embeddings.has_subword:
             raise WrdscoreError(
                 f"embeddings {self.embeddings.name!r} have no subword vectors; "
-                "use oov='zero' or 'drop', or a FastText model"
+                "use oov='zero' or 'drop', or a FastText or distilled model"
             )
         self.oov = oov
         self.centering = centering
