@@ -14,6 +14,13 @@ does not show on GitHub or in the site). Two kinds of block are run:
 All blocks of one file run in one fresh folder, in order, so a tour can build on its earlier
 steps; ``examples/`` of the repository is linked into it, and ``wrdscore`` runs this
 checkout's code (``python -m wrdscore``), not another installed copy.
+
+A block that installs or downloads (``pip install``, fetching a model from the hub) cannot
+run inside the test suite; it is marked ``<!-- setup -->`` instead, and
+``tests/test_docs.py`` checks what can be checked of it (the extras exist and CI installs
+them, the other commands are ones CI or a runnable block runs). Every other code block
+(``console``, ``pycon``, ``bash``, ``sh``, ``python``) must be runnable; synopses, formulas
+and file formats are ``text``.
 """
 
 from __future__ import annotations
@@ -27,6 +34,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 MARKER = "<!-- test -->"
+SETUP = "<!-- setup -->"
+#: Fenced languages that are code: each such block is runnable or setup.
+CODE_LANGS = ("console", "pycon", "bash", "sh", "python")
 ELLIPSIS = "..."
 FENCE = re.compile(r"^(`{3,})(\w*)\s*$")
 
@@ -65,6 +75,24 @@ def runnable_blocks(path: Path) -> list[Block]:
             raise ValueError(f"{path}:{i + 2}: runnable blocks are console or pycon, not {lang!r}")
         blocks.append(Block(path, i + 2, lang, "\n".join(lines[i + 2 : end]) + "\n"))
     return blocks
+
+
+def fenced_blocks(path: Path) -> list[tuple[str, Block]]:
+    """Every fenced block of ``path`` with the marker line before it ("" if none)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    out = []
+    i = 0
+    while i < len(lines):
+        opening = FENCE.match(lines[i])
+        if opening is None:
+            i += 1
+            continue
+        fence, lang = opening.groups()
+        end = next(j for j in range(i + 1, len(lines)) if lines[j].strip() == fence)
+        marker = lines[i - 1].strip() if i and lines[i - 1].strip() in (MARKER, SETUP) else ""
+        out.append((marker, Block(path, i + 1, lang, "\n".join(lines[i + 1 : end]) + "\n")))
+        i = end + 1
+    return out
 
 
 def console_steps(text: str) -> list[Step]:

@@ -21,6 +21,7 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 tokenizers = pytest.importorskip("tokenizers")
 
+from tiny_bart import MAX_POSITIONS, SPECIALS, WORDS, build_tiny_bart, tiny_tokenizer  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from wrdscore.cli import app  # noqa: E402
@@ -29,69 +30,15 @@ from wrdscore.errors import WrdscoreError  # noqa: E402
 from wrdscore.metrics import get_metric  # noqa: E402
 from wrdscore.metrics.bartscore import BARTScore  # noqa: E402
 
-WORDS = [
-    *("get", "set", "user", "name", "size", "count", "is", "empty", "add", "remove"),
-    *("item", "value", "list", "to", "string", "find", "by", "id", "update", "all"),
-    *("clear", "index", "of", "contains", "put", "key", "map"),
-]
-SPECIALS = ["<s>", "<pad>", "</s>", "<unk>"]
-#: Positions the tiny model has: names of more tokens (with <s> and </s>) are cut.
-MAX_POSITIONS = 10
-
 REFS = ["getUserName", "size", "isEmpty", "findById", "addAll", "toString"]
 PREDS = ["get name", "count", "is empty list", "find user by id key", "add item", "to string"]
-
-
-def _tokenizer(max_length: int | None = None) -> transformers.PreTrainedTokenizerFast:
-    from tokenizers import Tokenizer, models, pre_tokenizers, processors
-
-    vocab = {w: i for i, w in enumerate(SPECIALS + WORDS)}
-    tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
-    tok.pre_tokenizer = pre_tokenizers.Whitespace()
-    # <s> name </s>, as BART's own tokenizer wraps a text.
-    tok.post_processor = processors.TemplateProcessing(
-        single="<s> $A </s>", special_tokens=[("<s>", 0), ("</s>", 2)]
-    )
-    extra = {} if max_length is None else {"model_max_length": max_length}
-    return transformers.PreTrainedTokenizerFast(
-        tokenizer_object=tok,
-        bos_token="<s>",
-        eos_token="</s>",
-        pad_token="<pad>",
-        unk_token="<unk>",
-        **extra,
-    )
-
-
-def _bart_config() -> transformers.BartConfig:
-    return transformers.BartConfig(
-        vocab_size=len(SPECIALS) + len(WORDS),
-        d_model=16,
-        encoder_layers=1,
-        decoder_layers=1,
-        encoder_attention_heads=2,
-        decoder_attention_heads=2,
-        encoder_ffn_dim=32,
-        decoder_ffn_dim=32,
-        max_position_embeddings=MAX_POSITIONS,
-        pad_token_id=1,
-        bos_token_id=0,
-        eos_token_id=2,
-        decoder_start_token_id=2,
-        forced_eos_token_id=2,
-    )
 
 
 @pytest.fixture(scope="module")
 def bart(tmp_path_factory):
     """A tiny random BART and its tokenizer, saved as a model folder."""
-    torch.manual_seed(0)
-    folder = tmp_path_factory.mktemp("tiny") / "tiny-bart"
-    model = transformers.BartForConditionalGeneration(_bart_config()).eval()
-    model.save_pretrained(folder)
     # No model_max_length: the limit must come from the model's positions.
-    _tokenizer().save_pretrained(folder)
-    return folder
+    return build_tiny_bart(tmp_path_factory.mktemp("tiny") / "tiny-bart")
 
 
 @pytest.fixture(scope="module")
@@ -186,7 +133,7 @@ def test_the_tokenizers_maximum_wins_when_smaller(bart, tmp_path):
 
     folder = tmp_path / "short"
     shutil.copytree(bart, folder)
-    _tokenizer(max_length=6).save_pretrained(folder)
+    tiny_tokenizer(max_length=6).save_pretrained(folder)
     m = get_metric("bartscore", model=folder, device="cpu")
     assert m.max_length == 6
     m.score(["getUserName"], ["get user name size count"])  # 7 tokens with <s> </s>

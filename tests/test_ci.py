@@ -62,7 +62,8 @@ def test_all_checks_run_and_pass(tmp_path: Path) -> None:
         "python -c import torch",
         "python -m pip install -q -e .[test]",
         "python -m pytest -q",
-        "python -m ruff check wrdscore tests",
+        "python -m ruff check wrdscore tests scripts benchmarks",
+        "python -m ruff format --check wrdscore tests scripts benchmarks",
         "python -m mypy",
     ]
 

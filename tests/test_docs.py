@@ -9,12 +9,22 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from doc_examples import output_mismatch, run_file, runnable_blocks
+from doc_examples import (
+    CODE_LANGS,
+    MARKER,
+    SETUP,
+    console_steps,
+    fenced_blocks,
+    output_mismatch,
+    run_file,
+    runnable_blocks,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -36,6 +46,103 @@ def test_the_readme_tour_trains_on_the_example_project_not_the_jdk():
 @pytest.mark.parametrize("page", RUNNABLE, ids=[str(p.relative_to(ROOT)) for p in RUNNABLE])
 def test_runnable_examples_print_what_the_page_shows(page, tmp_path):
     run_file(page, tmp_path)
+
+
+#: Setup lines no test can run: they download a model from the Hugging Face hub.
+DOWNLOADS = {
+    "docs/bartscore.md": [
+        'python -c "from transformers import AutoModelForSeq2SeqLM as M, AutoTokenizer as T',
+        "n = 'facebook/bart-large-cnn'",
+        "for c in (M, T): c.from_pretrained(n).save_pretrained('bart-large-cnn')\"",
+    ]
+}
+
+
+def _extras() -> dict[str, list[str]]:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return project["optional-dependencies"]
+
+
+def _requirement_name(req: str) -> str:
+    return re.split(r"[<>=\[ ;]", req, maxsplit=1)[0].lower()
+
+
+def _setup_problem(command: str, page: Path, ci: list[str], extras: dict[str, list[str]]) -> str:
+    """Why a setup command is not covered by CI or a runnable block ("" if it is)."""
+    words = command.split()
+    if words[:2] == ["pip", "install"]:
+        test_extra = set(extras["test"])
+        test_names = {_requirement_name(r) for r in test_extra}
+        for target in words[2:]:
+            target = target.strip("'\"")
+            if target == "-e":
+                continue
+            found = re.fullmatch(r"(?:\.|wrdscore)(?:\[([\w,-]+)\])?", target)
+            if found is None:
+                if _requirement_name(target) not in test_names:
+                    return f"{target} is not installed by the test extra"
+                continue
+            for extra in filter(None, (found.group(1) or "").split(",")):
+                if extra not in extras:
+                    return f"no extra {extra!r} in pyproject.toml"
+                missing = {_requirement_name(r) for r in extras[extra]} - test_names
+                if missing:
+                    return f"the test extra lacks {sorted(missing)} of [{extra}]"
+        return ""
+    if command in ci or (words[0] == "mkdocs" and words[1] in ("build", "serve")):
+        return ""  # CI runs it; tests/test_docs.py builds the site with --strict
+    ran = [
+        step.command
+        for block in runnable_blocks(page)
+        if block.lang == "console"
+        for step in console_steps(block.text)
+    ]
+    if any(r.startswith(command) for r in ran):
+        return ""
+    return "neither CI nor a runnable block of the page runs it"
+
+
+def test_every_code_block_runs_or_is_setup_that_ci_covers():
+    # "Every code example in the docs runs in the test suite": a code block is runnable,
+    # or setup (installs, downloads) whose every command CI or a runnable block runs.
+    ci = [
+        line.removeprefix("python -m ").strip()
+        for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    ]
+    ci += [f"python -m {c}" for c in ci]
+    extras = _extras()
+    problems, downloads = [], {}
+    for page in PAGES:
+        where = str(page.relative_to(ROOT))
+        for marker, block in fenced_blocks(page):
+            if block.lang in CODE_LANGS and marker not in (MARKER, SETUP):
+                problems.append(f"{where}:{block.line}: a {block.lang} block that does not run")
+            if marker != SETUP:
+                continue
+            for raw in block.text.splitlines():
+                line = raw.split("  #")[0].strip()
+                if not line or line.startswith("#"):
+                    continue
+                for command in (c.strip() for c in line.split("&&")):
+                    why = _setup_problem(command, page, ci, extras)
+                    if why:
+                        downloads.setdefault(where, []).append(command)
+    assert problems == []
+    assert downloads == DOWNLOADS
+
+
+def test_the_setup_check_catches_what_ci_does_not_install():
+    extras = {"test": ["a>=1", "b[x]>=2"], "one": ["a>=1"], "two": ["c"]}
+    page = ROOT / "README.md"
+    assert _setup_problem("pip install -e '.[one]'", page, [], extras) == ""
+    assert "lacks ['c']" in _setup_problem("pip install 'wrdscore[two]'", page, [], extras)
+    assert "no extra 'three'" in _setup_problem("pip install -e '.[three]'", page, [], extras)
+    assert _setup_problem("pip install b", page, [], extras) == ""
+    assert "not installed" in _setup_problem("pip install zzz", page, [], extras)
+    assert _setup_problem("python -m pytest -q", page, ["python -m pytest -q"], extras) == ""
+    assert _setup_problem("wrdscore frobnicate", page, [], extras) != ""
 
 
 def test_the_output_check_fails_on_a_different_output():
