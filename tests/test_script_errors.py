@@ -11,32 +11,33 @@ from corpus_fixtures import method_record, run_script, write_records
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_build_default_model_refuses_unknown_arguments():
-    # Its last stage overwrites the bundled model: a typo or --help must stop it at once.
-    for args in (["--bogus"], ["--download_only"], ["--help"], ["--download-only", "x"]):
+@pytest.mark.parametrize(
+    ("script", "bad", "usage"),
+    [
+        (
+            "build_default_model.sh",
+            [["--bogus"], ["--download_only"], ["--help"], ["--download-only", "x"]],
+            "[--download-only]",
+        ),
+        (
+            "build_encoder_default.sh",
+            [[], ["--help"], ["code"], ["code", "corpus", "x"]],
+            "CODE_MODEL_DIR CORPUS_DIR",
+        ),
+    ],
+)
+def test_build_scripts_refuse_unknown_arguments(script, bad, usage):
+    # Their last stage overwrites the bundled model: a typo or --help must stop it at once.
+    for args in bad:
         done = subprocess.run(
-            ["bash", str(ROOT / "scripts" / "build_default_model.sh"), *args],
+            ["bash", str(ROOT / "scripts" / script), *args],
             capture_output=True,
             text=True,
             timeout=10,
         )
         assert done.returncode == 2, args
         assert done.stdout == ""
-        assert done.stderr == "usage: scripts/build_default_model.sh [--download-only]\n"
-
-
-def test_build_encoder_default_needs_exactly_its_two_folders():
-    # It overwrites the bundled model too: anything but CODE_MODEL_DIR CORPUS_DIR stops it.
-    for args in ([], ["--help"], ["code"], ["code", "corpus", "x"]):
-        done = subprocess.run(
-            ["bash", str(ROOT / "scripts" / "build_encoder_default.sh"), *args],
-            capture_output=True,
-            text=True,
-            timeout=10,
-        )
-        assert done.returncode == 2, args
-        assert done.stdout == ""
-        assert done.stderr == "usage: scripts/build_encoder_default.sh CODE_MODEL_DIR CORPUS_DIR\n"
+        assert done.stderr == f"usage: scripts/{script} {usage}\n"
 
 
 def corpus_without_constraints(tmp_path: Path) -> Path:
