@@ -126,3 +126,16 @@ def test_python_dash_m_runs_the_same_command_line():
         env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
     )
     assert done.returncode == 0 and done.stdout.startswith("wrdscore ")
+
+
+def test_subword_vectors_asked_of_the_bundled_fusion_is_one_line():
+    # The bundled default (a fusion) has no subword vectors; --oov subword used to work
+    # with the FastText default before it, so the error must say what to use instead.
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    args = ["score", "--refs", str(examples / "refs.txt"), "--preds", str(examples / "preds.txt")]
+    result = CliRunner().invoke(app, [*args, "--oov", "subword"])
+    assert result.exit_code == EXIT_USER_ERROR
+    assert result.output.strip() == (
+        "error: embeddings 'debian-java-ft-50-cf+all-MiniLM-L6-v2-static-64-cf' have no "
+        "subword vectors; use oov='zero' or 'drop', or a FastText or distilled model"
+    )
