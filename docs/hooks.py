@@ -51,7 +51,8 @@ def _repo_path(page: str) -> str:
 def _site_page(repo_path: str) -> str | None:
     if repo_path in PAGE_OF:
         return PAGE_OF[repo_path]
-    if repo_path.startswith("docs/") and repo_path.endswith(".md"):
+    # Pages, and other files under docs/ (the site copies them as they are).
+    if repo_path.startswith("docs/"):
         return repo_path.removeprefix("docs/")
     return None
 
