@@ -3,6 +3,7 @@ scripts that read them, for tests."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import zipfile
@@ -115,3 +116,13 @@ def fasttext_model_dir(folder: Path) -> Path:
     model.build_vocab(sentences)
     model.train(sentences, total_examples=len(sentences), epochs=2)
     return save_embeddings(model.wv, folder, meta={"name": "ft", "n_docs": 50}, doc_freq={})
+
+
+def terminal_sigint() -> None:
+    """``preexec_fn`` for a child that a test interrupts with SIGINT, as a terminal would.
+
+    A process started in the background (``nohup``, ``&``, some CI runners) inherits
+    SIGINT ignored, and Python then never turns it into KeyboardInterrupt; a terminal's
+    foreground job has it at its default, which this restores.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from corpus_fixtures import terminal_sigint
 from typer.testing import CliRunner
 
 from wrdscore import inputs
@@ -251,6 +252,7 @@ def test_a_real_ctrl_c_while_workers_score_leaves_nothing(emb, tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=terminal_sigint,
     )
     temporary = lambda: [p for p in tmp_path.iterdir() if p.name.startswith(".pairs")]  # noqa: E731
     deadline = time.monotonic() + 60

@@ -15,6 +15,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from corpus_fixtures import terminal_sigint
 from typer.testing import CliRunner
 
 from wrdscore import corpora
@@ -79,6 +80,7 @@ def ctrl_c_ingest(
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=terminal_sigint,
         # A run that hangs after Ctrl-C (seen once in CI, never reproduced) can then be made
         # to print every thread's stack (SIGABRT), so the failure says where it hung.
         env={**os.environ, "PYTHONFAULTHANDLER": "1"},
