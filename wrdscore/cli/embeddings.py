@@ -15,6 +15,7 @@ from wrdscore.cli._common import (
     BATCH_SIZE_OPTION,
     DEVICE_OPTION,
     ENCODER_OPTION,
+    FORCE_OPTION,
     FUSE_WEIGHTS_OPTION,
     LAYER_OPTION,
     encoder_options,
@@ -42,7 +43,6 @@ INFLECT_OPTION = typer.Option(
 BASELINE_PAIRS_OPTION = typer.Option(
     10_000, "--baseline-pairs", help="Random name pairs for the rescaling baselines; 0: none."
 )
-FORCE_OPTION = typer.Option(False, "--force", help="Replace an existing MODEL_DIR.")
 
 
 def train(

@@ -10,7 +10,13 @@ from typing import Any
 
 import typer
 
-from wrdscore.cli._common import DEVICE_OPTION, LAYER_OPTION, parse_weights
+from wrdscore.cli._common import (
+    DEVICE_OPTION,
+    FORCE_OPTION,
+    LAYER_OPTION,
+    QUIET_OPTION,
+    parse_weights,
+)
 
 
 def distill(
@@ -44,8 +50,8 @@ def distill(
     device: str | None = DEVICE_OPTION,
     batch_size: int = typer.Option(64, "--batch-size", help="Tokens per encoder forward pass."),
     name: str | None = typer.Option(None, "--name", help="Label used in score signatures."),
-    force: bool = typer.Option(False, "--force", help="Replace an existing MODEL_DIR."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    force: bool = FORCE_OPTION,
+    quiet: bool = QUIET_OPTION,
 ) -> None:
     """Distil an encoder into static sub-token vectors: a MODEL_DIR that scores without torch."""
     from wrdscore.embeddings.encoders._distill import distill as run
@@ -91,7 +97,7 @@ def fuse(
         None, "--name", help="Label used in score signatures \\[default: FIRST+SECOND]."
     ),
     float16: bool = typer.Option(False, "--float16", help="Store the vectors as float16."),
-    force: bool = typer.Option(False, "--force", help="Replace an existing MODEL_DIR."),
+    force: bool = FORCE_OPTION,
 ) -> None:
     """Fuse two models: each token's vectors, scaled by their mean norms, concatenated."""
     from wrdscore.embeddings import fuse_models

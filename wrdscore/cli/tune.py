@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from wrdscore.cli._common import DEVICE_OPTION, seed_option
+from wrdscore.cli._common import DEVICE_OPTION, QUIET_OPTION, seed_option
 
 
 def tune(
@@ -79,7 +79,7 @@ def tune(
         metavar="CSV",
     ),
     force: bool = typer.Option(False, "--force", help="Replace an existing output."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = QUIET_OPTION,
 ) -> None:
     """Tune an encoder (or, with --static, a MODEL_DIR) with in-batch-negative contrastive loss."""
     from wrdscore.embeddings.encoders import PairOptions, TuneSettings, tune_encoder, tune_static

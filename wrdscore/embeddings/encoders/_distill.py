@@ -349,12 +349,28 @@ def distill(
         "train_seconds": round(time.perf_counter() - started, 3),
         "versions": {"wrdscore": __version__, "numpy": np.__version__, "stack": stack_versions()},
     }
+    return _write(
+        tokens, vectors.astype(dtype), words.counts, output, meta, words.doc_freq, stored, force
+    )
+
+
+def _write(
+    tokens: list[str],
+    vectors: NDArray,
+    counts: list[int] | None,
+    output: str | Path,
+    meta: dict[str, Any],
+    doc_freq: dict[str, int] | None,
+    pieces: WordPieces | None,
+    force: bool,
+) -> TokenEmbeddings:
+    """Save a distilled (or reduced) MODEL_DIR and load it back, as both writers return it."""
     save_embeddings(
-        _keyed_vectors(tokens, vectors.astype(dtype), words.counts),
+        _keyed_vectors(tokens, vectors, counts),
         output,
         meta=meta,
-        doc_freq=words.doc_freq or {},
-        pieces=stored,
+        doc_freq=doc_freq or {},
+        pieces=pieces,
         force=force,
     )
     return load_embeddings(output)
@@ -414,12 +430,6 @@ def reduce_distilled(
     meta["params"]["reduction"] = {**reduction, "from": f"{source.name}@sha:{source.sha}"}
     meta["name"] = name or f"{str(meta.get('name', 'distilled')).rsplit('-', 1)[0]}-{dim}"
     counts = None if source._counts is None else [int(c) for c in source._counts]
-    save_embeddings(
-        _keyed_vectors(list(source.tokens), vectors, counts),
-        output,
-        meta=meta,
-        doc_freq=source.doc_freq or {},
-        pieces=pieces,
-        force=force,
+    return _write(
+        list(source.tokens), vectors, counts, output, meta, source.doc_freq, pieces, force
     )
-    return load_embeddings(output)
