@@ -9,6 +9,7 @@ and pins the agreement with people published in the README.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +28,7 @@ from transformers import BertModel, BertTokenizerFast
 from wrdscore.cli import app
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.embeddings.encoders import ContextualVectors, Encoder
+from wrdscore.embeddings.encoders._runtime import torch_version
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics import build_metrics, get_metric
 
@@ -129,6 +131,33 @@ def test_fused_vectors_follow_the_formula(tiny_encoder):
     np.testing.assert_allclose(table, np.hstack([states / n_c, 0.5 * want_static / n_s]), atol=1e-6)
     assert unseen.tolist() == [False, False, True]
     assert table.shape[1] == ctx.dim == tiny_encoder.dim + 2
+
+
+def test_the_torch_version_is_torch_s_own_with_its_build_tag():
+    assert torch_version() == str(torch.__version__)
+
+
+def test_the_build_tag_is_read_where_the_metadata_has_none(tmp_path):
+    # PyPI's CUDA wheels say 2.14.1 in their metadata and 2.14.1+cu130 in torch.__version__
+    # (issue 27: the signature said the first, the tests expected the second). A stand-in
+    # distribution found first on the path, whose torch fails on import: read, not imported.
+    (tmp_path / "torch-2.14.1.dist-info").mkdir()
+    (tmp_path / "torch-2.14.1.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: torch\nVersion: 2.14.1\n"
+    )
+    (tmp_path / "torch").mkdir()
+    (tmp_path / "torch" / "__init__.py").write_text("raise ImportError('imported')\n")
+    (tmp_path / "torch" / "version.py").write_text("__version__ = '2.14.1+cu130'\ncuda = '13.0'\n")
+    script = (
+        "import sys\n"
+        "from wrdscore.embeddings.encoders import stack_versions\n"
+        "print(stack_versions().split(',')[0], 'torch' in sys.modules)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["torch:2.14.1+cu130", "False"]
 
 
 def test_the_signature_names_encoder_weights_layer_and_versions(tiny):
