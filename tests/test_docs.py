@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import skip_unless_ci
 from doc_examples import (
     CODE_LANGS,
     MARKER,
@@ -159,10 +160,7 @@ def _mkdocs_available() -> bool:
     return all(importlib.util.find_spec(m) for m in ("mkdocs", "material", "mkdocstrings"))
 
 
-@pytest.mark.skipif(
-    not _mkdocs_available() and os.environ.get("CI") != "true",
-    reason="mkdocs is not installed (pip install -e '.[docs]'); CI always builds the site",
-)
+@skip_unless_ci(not _mkdocs_available(), "mkdocs is not installed (pip install -e '.[docs]')")
 def test_the_site_builds_with_strict_checks(tmp_path):
     # --strict turns every warning into a failure: a broken link or anchor, a page left out
     # of the navigation, a missing API object, a docstring mkdocstrings cannot read.

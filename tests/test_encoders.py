@@ -17,13 +17,9 @@ from pathlib import Path
 import numpy as np
 import ot
 import pytest
+from conftest import require
 from scipy.stats import spearmanr
 from typer.testing import CliRunner
-
-pytest.importorskip("sentence_transformers")
-import torch
-from tiny_bert import build_tiny_bert
-from transformers import BertModel, BertTokenizerFast
 
 from wrdscore.cli import app
 from wrdscore.embeddings import TokenEmbeddings
@@ -31,6 +27,11 @@ from wrdscore.embeddings.encoders import ContextualVectors, Encoder
 from wrdscore.embeddings.encoders._runtime import torch_version
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics import build_metrics, get_metric
+
+require("sentence_transformers")
+torch = require("torch")
+from tiny_bert import build_tiny_bert  # noqa: E402
+from transformers import BertModel, BertTokenizerFast  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

