@@ -62,7 +62,7 @@ def run_ci(
         "python": (
             f'echo "python $*" >> {log}\n'
             'if [ "$2" = venv ]; then mkdir -p "$3/bin"\n'
-            f"  for p in python pip wrdscore; do cp {bin_dir}/.venv-stub \"$3/bin/$p\"; done\n"
+            f'  for p in python pip wrdscore; do cp {bin_dir}/.venv-stub "$3/bin/$p"; done\n'
             "fi\n"
         ),
         # apt-get may only run when chromium is missing; here it always fails.
@@ -115,7 +115,7 @@ def test_the_readme_commands_then_the_checks_in_a_fresh_venv(tmp_path: Path) -> 
 
 def test_the_commands_are_read_from_the_readme_not_copied(tmp_path: Path) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    first, second = readme_commands()
+    second = readme_commands()[1]
     changed = readme.replace(second, "pip install -e '.[test]' && python -m pytest -q -x\n")
     rc, calls = run_ci(tmp_path, {}, readme=changed)
     assert rc == 0
