@@ -191,3 +191,13 @@ def test_the_site_builds_with_strict_checks(tmp_path):
     # Names a package exports lazily are documented too (griffe follows the imports).
     api = (site / "api" / "embeddings" / "index.html").read_text(encoding="utf-8")
     assert 'id="wrdscore.embeddings.train_embeddings"' in api
+
+
+def test_what_the_tour_writes_is_ignored_by_git():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    written = re.search(r"\(and writes\s+(.+?)\s+there", text, re.S)
+    assert written is not None
+    outputs = re.findall(r"`([\w-]+/)`", written[1])
+    assert outputs == ["my-corpus/", "my-model/", "my-study/", "paper-report/"]
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert [o for o in outputs if f"/{o}" not in ignored] == []
