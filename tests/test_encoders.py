@@ -257,7 +257,7 @@ def test_encoder_options_without_an_encoder_are_refused():
     with pytest.raises(WrdscoreError, match="layer, device only apply with an encoder"):
         get_metric("wrd", layer=2, device="cpu")
     res = _score_examples("--layer", "2")
-    assert res.exit_code == 2 and "--layer only apply with --encoder" in res.output
+    assert res.exit_code == 2 and "--layer only applies with --encoder" in res.output
 
 
 def test_rescaled_encoder_scores_use_baselines_kept_by_weights(tmp_path, monkeypatch, tiny):

@@ -466,7 +466,8 @@ def test_cli_static_writes_a_model_dir_and_holds_out_the_papers_words(tmp_path):
         str(model), "-o", str(out), "--pairs", str(src), "--static", "--batch-size", "3"
     )
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith(f"wrote {out}: 2 pairs (2 file)")
+    assert result.stdout.startswith(f"wrote {out}: 2 pairs (2 file), 1 step, ")
+    assert "\n1 step in " in (out / CARD_MD).read_text()
     assert "note: 2 pairs left out because they match rated pairs" in result.stderr
     assert load_embeddings(out).name == "toy-tuned"
 
