@@ -201,3 +201,40 @@ def test_what_the_tour_writes_is_ignored_by_git():
     assert outputs == ["my-corpus/", "my-model/", "my-study/", "paper-report/"]
     ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
     assert [o for o in outputs if f"/{o}" not in ignored] == []
+
+
+def test_the_scoring_guide_s_prose_gives_the_scores_the_model_computes():
+    # Prose numbers are not checked by the runnable blocks; these once lagged a model
+    # change (issue 27: 0.56 / 0.31 / 0.18 / 0.13 for pairs scoring 0.63 / 0.37 / 0.20 / 0.12).
+    from wrdscore import get_metric
+
+    text = " ".join((ROOT / "docs" / "scoring.md").read_text(encoding="utf-8").split())
+    refs = ["size", "perform validation", "update image", "process username"]
+    preds = ["get count", "validate url", "set artwork entry", "verify"]
+    found = re.search(
+        r"`size` / `get count` and `perform validation` / `validate url` get a WRDScore F1 of "
+        r"([\d.]+) and ([\d.]+), well above the ([\d.]+) .*? `update image` and `set artwork "
+        r"entry` \(([\d.]+)\) or `process username` and `verify` \(([\d.]+)\)",
+        text,
+    )
+    assert found is not None
+    wrd = get_metric("wrd")
+    f1 = wrd.score(refs, preds).f1
+    baseline = get_metric("wrd", rescale=True).baseline["f1"]
+    want = [f1[0], f1[1], baseline, f1[2], f1[3]]
+    assert [float(g) for g in found.groups()] == [round(float(v), 2) for v in want]
+    # `wrdscore explain` on update image / set artwork entry: the P/R/F1 the prose repeats.
+    found = re.search(r"P/R/F1 \(([\d.]+) / ([\d.]+) / ([\d.]+) here", text)
+    assert found is not None
+    res = wrd.score(["update image"], ["set artwork entry"])
+    got = [res.precision[0], res.recall[0], res.f1[0]]
+    assert [float(g) for g in found.groups()] == [round(float(v), 4) for v in got]
+
+
+def test_the_studies_guide_counts_the_raters_its_study_has():
+    text = (ROOT / "docs" / "studies.md").read_text(encoding="utf-8")
+    # The study's own output, which the runnable block checks: "3 rater(s) each".
+    shown = re.search(r"(\d+) rater\(s\) each", text)
+    prose = re.search(r"filled by (\w+) stand-in raters", " ".join(text.split()))
+    assert shown is not None and prose is not None
+    assert ["one", "two", "three", "four", "five"].index(prose[1]) + 1 == int(shown[1])
