@@ -18,7 +18,7 @@ import pytest
 from conftest import skip_unless_ci
 from doc_examples import (
     CODE_LANGS,
-    MARKER,
+    NOT_RUN,
     SETUP,
     console_steps,
     fenced_blocks,
@@ -31,7 +31,22 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / ".ci"))
 from readme_commands import readme_commands  # noqa: E402
 
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+def _site_hooks():
+    """docs/hooks.py, which names the site's pages read from outside docs/ (INCLUDED)."""
+    spec = importlib.util.spec_from_file_location("wrdscore_docs_hooks", ROOT / "docs" / "hooks.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: Every page of the site: docs/, and the README, model card and benchmarks it reads in.
+INCLUDED = _site_hooks().INCLUDED
+PAGES = [
+    *(ROOT / source for source in INCLUDED.values()),
+    *sorted((ROOT / "docs").rglob("*.md")),
+]
 RUNNABLE = [p for p in PAGES if runnable_blocks(p)]
 
 
@@ -123,8 +138,13 @@ def test_every_code_block_runs_or_is_setup_that_ci_covers():
     for page in PAGES:
         where = str(page.relative_to(ROOT))
         for marker, block in fenced_blocks(page):
-            if block.lang in CODE_LANGS and marker not in (MARKER, SETUP):
+            if block.lang in CODE_LANGS and not marker:
                 problems.append(f"{where}:{block.line}: a {block.lang} block that does not run")
+            if NOT_RUN.fullmatch(marker):
+                # A record of a measurement: what it runs must at least exist.
+                for script in re.findall(r"(?:scripts|benchmarks)/[\w/.-]+\.py", block.text):
+                    if not (ROOT / script).is_file():
+                        problems.append(f"{where}:{block.line}: no {script}")
             if marker != SETUP:
                 continue
             for raw in block.text.splitlines():
@@ -137,6 +157,27 @@ def test_every_code_block_runs_or_is_setup_that_ci_covers():
                         downloads.setdefault(where, []).append(command)
     assert problems == []
     assert downloads == DOWNLOADS
+
+
+def test_every_page_of_the_site_is_checked():
+    # The model card and the benchmarks page live outside docs/; their blocks once went
+    # unchecked (issue 27, item 9). Every page in the navigation must be one of PAGES.
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = text.split("\nnav:\n", 1)[1].split("\n\n", 1)[0]
+    pages = re.findall(r":\s*([\w/.-]+\.md)\s*$", nav, re.M)
+    assert len(pages) > 15
+    sources = {ROOT / INCLUDED.get(page, f"docs/{page}") for page in pages}
+    assert sources - set(PAGES) == set()
+    assert {ROOT / "wrdscore/data/MODEL_CARD.md", ROOT / "benchmarks/README.md"} <= set(PAGES)
+
+
+def test_a_block_not_run_needs_its_reason(tmp_path):
+    page = tmp_path / "page.md"
+    markers = ["<!-- not run: a benchmark -->", "<!-- not run: -->", "<!-- not run -->"]
+    page.write_text("".join(f"{m}\n```bash\nwrdscore score\n```\n\n" for m in markers))
+    found = [marker for marker, _ in fenced_blocks(page)]
+    # Only the first is classified; the others count as blocks that do not run.
+    assert found == [markers[0], "", ""]
 
 
 def test_the_setup_check_catches_what_ci_does_not_install():
