@@ -18,9 +18,12 @@ checkout's code (``python -m wrdscore``), not another installed copy.
 A block that installs or downloads (``pip install``, fetching a model from the hub) cannot
 run inside the test suite; it is marked ``<!-- setup -->`` instead, and
 ``tests/test_docs.py`` checks what can be checked of it (the extras exist and CI installs
-them, the other commands are ones CI or a runnable block runs). Every other code block
-(``console``, ``pycon``, ``bash``, ``sh``, ``python``) must be runnable; synopses, formulas
-and file formats are ``text``.
+them, the other commands are ones CI or a runnable block runs). A block that records how
+a published number was measured (a benchmark, a model build on data outside the
+repository) is marked ``<!-- not run: REASON -->``, the reason saying why no test can run
+it; the scripts it names must exist. Every other code block (``console``, ``pycon``,
+``bash``, ``sh``, ``python``) must be runnable; synopses, formulas and file formats are
+``text``.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 MARKER = "<!-- test -->"
 SETUP = "<!-- setup -->"
+#: ``<!-- not run: REASON -->``: a record of how a number was measured, not runnable here.
+NOT_RUN = re.compile(r"<!-- not run: (.*\S) -->")
 #: Fenced languages that are code: each such block is runnable or setup.
 CODE_LANGS = ("console", "pycon", "bash", "sh", "python")
 ELLIPSIS = "..."
@@ -77,6 +82,11 @@ def runnable_blocks(path: Path) -> list[Block]:
     return blocks
 
 
+def _marker(line: str) -> str:
+    line = line.strip()
+    return line if line in (MARKER, SETUP) or NOT_RUN.fullmatch(line) else ""
+
+
 def fenced_blocks(path: Path) -> list[tuple[str, Block]]:
     """Every fenced block of ``path`` with the marker line before it ("" if none)."""
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -89,7 +99,7 @@ def fenced_blocks(path: Path) -> list[tuple[str, Block]]:
             continue
         fence, lang = opening.groups()
         end = next(j for j in range(i + 1, len(lines)) if lines[j].strip() == fence)
-        marker = lines[i - 1].strip() if i and lines[i - 1].strip() in (MARKER, SETUP) else ""
+        marker = _marker(lines[i - 1]) if i else ""
         out.append((marker, Block(path, i + 1, lang, "\n".join(lines[i + 1 : end]) + "\n")))
         i = end + 1
     return out

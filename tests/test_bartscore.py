@@ -16,10 +16,11 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import require
 
-torch = pytest.importorskip("torch")
-transformers = pytest.importorskip("transformers")
-tokenizers = pytest.importorskip("tokenizers")
+torch = require("torch")
+transformers = require("transformers")
+tokenizers = require("tokenizers")
 
 from tiny_bart import MAX_POSITIONS, SPECIALS, WORDS, build_tiny_bart, tiny_tokenizer  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import require
 from corpus_fixtures import encrypted_zip
 from test_ingest import _leftovers, _project, ctrl_c_ingest
 from typer.testing import CliRunner
@@ -36,8 +37,8 @@ from wrdscore.embeddings.training import _dask as train_dask
 from wrdscore.embeddings.training._stream import parse_text, record_documents
 from wrdscore.errors import WrdscoreError
 
-distributed = pytest.importorskip("distributed")
-dask = pytest.importorskip("dask")
+distributed = require("distributed")
+dask = require("dask")
 
 SAME_KEYS = ("counts", "sources", "failed", "skipped")
 

@@ -15,10 +15,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import require
 from corpus_fixtures import specialise_records, write_records
 from typer.testing import CliRunner
-
-pytest.importorskip("sentence_transformers")
 
 from wrdscore.cli import app
 from wrdscore.embeddings import (
@@ -42,6 +41,8 @@ from wrdscore.embeddings.encoders._distill import (
     whole_words,
 )
 from wrdscore.errors import WrdscoreError
+
+require("sentence_transformers")
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 #: Unseen words whose pieces are encoded (they split into several pieces each).

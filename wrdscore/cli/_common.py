@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 from typer.core import TyperGroup
 
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, only_with
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -201,7 +201,7 @@ def encoder_options(
     if encoder is None:
         stray = [k for k, v in given.items() if v is not None]
         if stray:
-            raise WrdscoreError(f"{', '.join(stray)} only apply with --encoder")
+            raise only_with(stray, "--encoder")
         return {}
     out: dict[str, Any] = {"encoder": encoder, "layer": layer, "device": device}
     out["batch_size"] = batch_size

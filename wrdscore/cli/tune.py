@@ -134,13 +134,14 @@ def _held_out(extra: list[str]) -> list[tuple[str, str]]:
 
 def _report(output: str, card: dict[str, Any]) -> None:
     from wrdscore.embeddings.encoders import CARD_JSON
+    from wrdscore.embeddings.encoders._tune import steps_text
 
     p = card["pairs"]
     kinds = ", ".join(f"{v} {k}" for k, v in p["by_kind"].items())
     curve = card["loss_curve"]
     loss = f"loss {curve[0]['loss']:.4f} -> {curve[-1]['loss']:.4f}" if curve else "no loss logged"
     typer.echo(
-        f"wrote {output}: {p['used']} pairs ({kinds}), {card['steps']} steps, {loss}, "
+        f"wrote {output}: {p['used']} pairs ({kinds}), {steps_text(card['steps'])}, {loss}, "
         f"{card['train_seconds']:.1f} s training ({card['examples_per_second']:.1f} examples/s); "
         f"card in {Path(output) / CARD_JSON}"
     )

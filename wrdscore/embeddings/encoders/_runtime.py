@@ -9,6 +9,8 @@ turns a missing ``encoders`` extra into one line that says how to install it.
 from __future__ import annotations
 
 import importlib.metadata
+import re
+from pathlib import Path
 from types import ModuleType
 
 from wrdscore.errors import WrdscoreError
@@ -51,10 +53,39 @@ def resolve_device(device: str | None) -> str:
     return device or ("cuda" if available else "cpu")
 
 
+#: The line of ``torch/version.py`` that ``torch.__version__`` is read from.
+_VERSION_LINE = re.compile(r"""^__version__\s*=\s*["']([^"']+)["']""", re.M)
+
+
+def torch_version() -> str:
+    """torch's version as ``torch.__version__`` gives it, build tag included (``2.14.1+cu130``).
+
+    The signature must tell builds apart: a CUDA and a CPU build of one release are
+    different binaries (compilers, BLAS, kernels) and need not give the same numbers, and
+    ``2.14.1+cu130`` is what ``pip install torch==...`` needs to get the same one back.
+    The distribution's metadata has no tag for PyPI's CUDA wheels (``2.14.1``), so the
+    version is read from ``torch/version.py``, where ``torch.__version__`` comes from,
+    without importing torch.
+
+    Raises
+    ------
+    importlib.metadata.PackageNotFoundError
+        torch is not installed.
+    """
+    dist = importlib.metadata.distribution("torch")
+    try:
+        text = Path(str(dist.locate_file("torch/version.py"))).read_text(encoding="utf-8")
+    except OSError:  # an install without the file: the metadata is all there is
+        return dist.version
+    found = _VERSION_LINE.search(text)
+    return found[1] if found else dist.version
+
+
 def stack_versions() -> str:
     """``torch:X,tf:Y,st:Z``: the versions that can change an encoder's numbers.
 
-    Read from the installed distributions' metadata, so nothing is imported.
+    Read from the installed files, so nothing is imported; torch's with its build tag
+    (:func:`torch_version`).
     """
     parts = []
     for label, dist in (
@@ -63,7 +94,8 @@ def stack_versions() -> str:
         ("st", "sentence-transformers"),
     ):
         try:
-            parts.append(f"{label}:{importlib.metadata.version(dist)}")
+            version = torch_version() if dist == "torch" else importlib.metadata.version(dist)
         except importlib.metadata.PackageNotFoundError:
-            parts.append(f"{label}:none")
+            version = "none"
+        parts.append(f"{label}:{version}")
     return ",".join(parts)

@@ -652,6 +652,11 @@ def write_card(folder: Path, card: dict[str, Any]) -> None:
     (folder / CARD_MD).write_text(card_markdown(card), encoding="utf-8")
 
 
+def steps_text(steps: int) -> str:
+    """``1 step``, ``3 steps``: the count of training steps as the card and the CLI say it."""
+    return f"{steps} step{'' if steps == 1 else 's'}"
+
+
 def card_markdown(card: dict[str, Any]) -> str:
     """The card as Markdown: what was tuned, on what, how, and how the loss went."""
     s = card["settings"]
@@ -690,7 +695,7 @@ def card_markdown(card: dict[str, Any]) -> str:
         "",
         "## Training",
         "",
-        f"{card['steps']} steps in {card['train_seconds']} s "
+        f"{steps_text(card['steps'])} in {card['train_seconds']} s "
         f"({card['examples_per_second']} examples/s); wall time {card.get('wall_seconds')} s.",
         "",
         "| step | epoch | loss |",

@@ -48,7 +48,7 @@ from wrdscore.embeddings.training._stream import (
     parse_text,
     streamed_cooccurrence,
 )
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, only_with
 
 METHODS = ("svd", "word2vec", "fasttext")
 #: The single parts of ``--text``; any of them joined by "+" (``names+context``),
@@ -331,8 +331,7 @@ def train_embeddings(
         if is_set
     ]
     if unused and not specialise:
-        verb = "applies" if len(unused) == 1 else "apply"
-        raise WrdscoreError(f"{', '.join(unused)} only {verb} with --specialise")
+        raise only_with(unused, "--specialise")
     if specialise and specialise_method not in SPECIALISE_METHODS:
         raise WrdscoreError(
             f"unknown --specialise-method {specialise_method!r}; choose one of "
