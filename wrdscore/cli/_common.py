@@ -221,7 +221,7 @@ def metric_options(specs: list[str]) -> dict[str, dict[str, Any]]:
 
 # Options of every command that writes a MODEL_DIR or shows a progress bar.
 FORCE_OPTION = typer.Option(False, "--force", help="Replace an existing MODEL_DIR.")
-QUIET_OPTION = typer.Option(False, "--quiet", "-q", help="No progress bar.")
+QUIET_OPTION = typer.Option(False, "--quiet", "-q", help="No progress bar or status lines.")
 
 # The --encoder family, shared by every command that scores (one definition, one help).
 ENCODER_OPTION = typer.Option(

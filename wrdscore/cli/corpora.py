@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from wrdscore import corpora
-from wrdscore.cli._common import typer_app, wrote
+from wrdscore.cli._common import QUIET_OPTION, typer_app, wrote
 
 corpus_app = typer_app("Inspect ingested corpora.")
 
@@ -37,7 +37,7 @@ def ingest(
     fallback: bool = typer.Option(
         True, "--fallback/--no-fallback", help="Try the other parser on files that fail."
     ),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = QUIET_OPTION,
 ) -> None:
     """Extract every Java method name into a corpus folder (records + manifest)."""
     manifest = corpora.ingest(

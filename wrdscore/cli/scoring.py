@@ -13,6 +13,7 @@ from wrdscore.cli._common import (
     ENCODER_OPTION,
     FUSE_WEIGHTS_OPTION,
     LAYER_OPTION,
+    QUIET_OPTION,
     check_format,
     encoder_options,
     metric_options,
@@ -65,7 +66,7 @@ def score(
     allow_empty_reference: bool = typer.Option(
         False, "--allow-empty-reference", help="Score references without tokens as 0."
     ),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = QUIET_OPTION,
     jobs: int | None = typer.Option(
         None,
         "--jobs",
