@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 from typer.core import TyperGroup
 
+from wrdscore.cli._tables import print_tables
 from wrdscore.errors import WrdscoreError
 
 try:  # typer 0.27 vendors click as a private copy; older typers use the click package
@@ -149,13 +150,9 @@ def print_table(
         console.width = max(console.width, console.measure(table, options=wide).maximum)
     elif narrow is not None and console.measure(table, options=wide).maximum > console.width:
         table = narrow
-    for column in table.columns:
-        # Where even the narrow table does not fit, a value wraps onto a second line
-        # instead of losing its digits.
-        column.overflow = "fold"
     console.print(heading, highlight=False, soft_wrap=True)
-    console.print(table)
-    return console
+    # Where even the narrow table does not fit, its columns go in blocks, none cut.
+    return print_tables([table], console)
 
 
 def wrote(path: object, detail: str = "") -> None:

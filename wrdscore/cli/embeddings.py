@@ -185,8 +185,10 @@ def baseline(
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
 ) -> None:
-    """Compute rescaling baselines: a model's (into its model.json) or an encoder's (cached
-    by the hash of its weights)."""
+    """Compute rescaling baselines of a model or an encoder.
+
+    A model's go into its model.json; an encoder's are cached by the hash of its weights.
+    """
     from wrdscore.metrics import add_baselines, add_encoder_baselines
     from wrdscore.progress import status
 

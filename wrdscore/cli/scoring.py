@@ -21,6 +21,7 @@ from wrdscore.cli._common import (
     seed_option,
     wrote,
 )
+from wrdscore.cli._tables import print_tables
 from wrdscore.errors import WrdscoreError
 from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
 
@@ -214,8 +215,6 @@ def explain(
     """Show the cosine and optimal-flow matrices behind one pair's WRDScore."""
     import json
 
-    from rich.console import Console
-
     from wrdscore.explain import plot_transport, transport_tables
     from wrdscore.metrics.base import build_metrics
     from wrdscore.metrics.wrd import WRDScore
@@ -250,9 +249,8 @@ def explain(
         }
         typer.echo(json.dumps(out, indent=2))
     else:
-        console = Console()
-        for table in transport_tables(t):
-            console.print(table)
+        # Long names give more columns than a terminal has room for: blocks of columns.
+        console = print_tables(transport_tables(t))
         console.print(f"precision {t.precision:.4f}  recall {t.recall:.4f}  F1 {t.f1:.4f}")
         console.print(scorer.signature, highlight=False, soft_wrap=True)
     if plot is not None:
