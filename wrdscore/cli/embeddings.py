@@ -211,16 +211,21 @@ def baseline(
                 err=True,
             )
         return
+    from wrdscore.corpora import open_corpus
     from wrdscore.embeddings.encoders import Encoder
+    from wrdscore.metrics.base import resolve_embeddings
 
     options = encoder_options(encoder, layer, device, batch_size, fuse_weights)
+    # The corpus and the model fused with are opened before the encoder loads (seconds).
+    open_corpus(paths[0])
+    static = None if embeddings is None else resolve_embeddings(embeddings)
     status(f"loading encoder {encoder}")
     loaded = Encoder(encoder, layer=layer, device=device, batch_size=batch_size)
     status(f"computing rescaling baselines on {pairs:,} random name pairs")
     block, path = add_encoder_baselines(
         paths[0],
         loaded,
-        embeddings=embeddings,
+        embeddings=static,
         fuse_weights=options.get("fuse_weights"),
         pairs=pairs,
         seed=seed,

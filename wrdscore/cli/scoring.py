@@ -86,14 +86,19 @@ def score(
     """Score a file of predicted names against a file of true names (the main job)."""
     import json
 
-    from wrdscore.inputs import STDOUT, check_per_pair_path
+    from wrdscore.inputs import STDOUT, check_per_pair_path, count_pairs
     from wrdscore.metrics import build_metrics, score_files
     from wrdscore.metrics._engine import OOV_NAMES, first_names
+    from wrdscore.metrics.base import metric_class
     from wrdscore.progress import progress_bar
 
     check_format(fmt)
     if per_pair is not None:
         check_per_pair_path(per_pair, force)
+    if encoder is not None or any(metric_class(m).in_process for m in metric):
+        # A torch model takes seconds to load: a missing file or a count that differs
+        # is found first (one quick read of each), not after it.
+        count_pairs(refs, preds)
     # Per-pair rows on standard output: everything else goes to standard error.
     to_stderr = per_pair == STDOUT
     metrics = build_metrics(
@@ -300,7 +305,9 @@ def compare(
     check_format(fmt)
     if len(preds) != 2:
         raise WrdscoreError(f"compare needs --preds exactly twice (A and B), got {len(preds)}")
+    # Every file is read before the metrics load their models (an encoder: seconds).
     ref_items = read_items(refs, references=True)
+    pred_a, pred_b = (read_items(p) for p in preds)
     metrics = build_metrics(
         metric,
         embeddings,
@@ -310,7 +317,6 @@ def compare(
         rescale=rescale,
         **encoder_options(encoder, layer, device, batch_size, fuse_weights),
     )
-    pred_a, pred_b = (read_items(p) for p in preds)
     # Each metric on its own bootstrap with the same seed: the same resamples of the pairs.
     rows: list[dict[str, Any]] = []
     for m in metrics:
