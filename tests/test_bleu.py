@@ -243,7 +243,7 @@ def test_study_analyze_command(tmp_path):
             "chrf",
             "--output",
             str(out),
-            "--bootstraps",
+            "--resamples",
             "40",
         ],
     )

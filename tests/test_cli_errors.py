@@ -139,3 +139,101 @@ def test_subword_vectors_asked_of_the_bundled_fusion_is_one_line():
         "error: embeddings 'debian-java-ft-50-cf+all-MiniLM-L6-v2-static-64-cf' have no "
         "subword vectors; use oov='zero' or 'drop', or a FastText or distilled model"
     )
+
+
+def _leaf_words() -> list[tuple[str, ...]]:
+    return [words for words, _ in _commands(app)]
+
+
+#: Bad command lines click itself refuses (typer showed them as a five-line box).
+USAGE_ERRORS = [
+    # Every command, and every group, with an option it does not have.
+    *[[*words, "--bogus"] for words in _leaf_words()],
+    ["--bogus"],
+    ["corpus", "--bogus"],
+    ["study", "--bogus"],
+    # Commands that do not exist, at every level.
+    ["frobnicate"],
+    ["corpus", "pars"],
+    ["study", "frobnicate"],
+    # A required option missing.
+    ["train", "CORPUS", "-o", "m", "--dim", "0"],
+    ["tune", "model", "-o", "out"],
+    ["compare", "--refs", "refs.txt"],
+    ["score", "--preds", "preds.txt"],
+    ["study", "analyze"],
+    ["study", "sample", "--refs", "a", "--preds", "b"],
+    ["specialise", "model", "corpus"],
+    ["distill", "encoder"],
+    ["fuse", "a", "b"],
+    ["ingest", "src"],
+    # A required argument missing, or one too many.
+    ["corpus", "stats"],
+    ["corpus", "pairs"],
+    ["explain", "getName"],
+    ["fuse", "a", "b", "c", "-o", "m"],
+    ["train", "-o", "m", "--method", "svd"],
+    # A value of the wrong type.
+    ["score", "--refs", "a", "--preds", "b", "--jobs", "abc"],
+    ["train", "c", "-o", "m", "--method", "svd", "--dim", "big"],
+    ["ingest", "src", "-o", "c", "--max-file-mb", "lots"],
+    ["compare", "--refs", "a", "--preds", "b", "--preds", "c", "--resamples", "1e3"],
+    ["tune", "m", "-o", "x", "--pairs", "p", "--lr", "fast"],
+    ["distill", "enc", "-o", "m", "--layer", "last"],
+    ["baseline", "c", "--pairs", "many"],
+    ["neighbors", "get", "-k", "x"],
+    ["corpus", "stats", "c", "--top", "all"],
+    ["study", "sample", "--refs", "a", "--preds", "b", "-o", "s", "--sets", "two"],
+    ["study", "analyze", "-o", "r", "--scale", "high"],
+    # An option without its value.
+    ["score", "--refs"],
+    ["similarity", "a", "b", "-e"],
+    ["explain", "a", "b", "--format"],
+]
+
+
+@pytest.mark.parametrize("args", USAGE_ERRORS, ids=" ".join)
+def test_a_usage_error_is_one_line_and_exit_2(args):
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == EXIT_USER_ERROR, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert "Traceback" not in result.stderr and "╭" not in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_usage_errors_say_what_is_wrong_and_where_help_is():
+    run = CliRunner().invoke
+    result = run(app, ["train", "CORPUS", "-o", "m", "--dim", "0"], prog_name="wrdscore")
+    assert result.stderr == "error: missing option '--method' (see wrdscore train --help)\n"
+    result = run(app, ["corpus", "pars"], prog_name="wrdscore")
+    assert result.stderr == (
+        "error: no such command 'pars'. Did you mean 'pairs'? (see wrdscore corpus --help)\n"
+    )
+
+
+def test_the_installed_command_line_reports_usage_errors_in_one_line():
+    # The real entry point (sys.exit from click's main), not the test runner.
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-m", "wrdscore", "score", "--refs", "a", "--preds", "b", "-j", "x"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert done.returncode == EXIT_USER_ERROR
+    assert done.stdout == ""
+    assert done.stderr == (
+        "error: invalid value for '--jobs' / '-j': 'x' is not a valid int "
+        "(see wrdscore score --help)\n"
+    )
+
+
+def test_help_and_a_bare_group_still_show_the_help():
+    result = CliRunner().invoke(app, ["train", "--help"])
+    assert result.exit_code == 0 and "--method" in result.stdout and result.stderr == ""
+    # A group without its command shows its help (click's exit code for it, 2).
+    result = CliRunner().invoke(app, ["corpus"])
+    assert result.exit_code == EXIT_USER_ERROR
+    assert "stats" in result.stdout and result.stderr == ""

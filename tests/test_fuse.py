@@ -168,6 +168,39 @@ def test_cli_writes_the_fusion(parts: tuple[Path, Path], tmp_path: Path) -> None
     assert load_embeddings(tmp_path / "f").meta["fuse"]["weights"] == [1.0, 0.5]
 
 
+def test_fuse_says_what_it_is_doing_unless_quiet(
+    parts: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Loading two models and writing the union is seconds of silence; --quiet keeps it so,
+    # as it does for every other command that writes a model.
+    import wrdscore.progress
+
+    monkeypatch.setattr(wrdscore.progress, "watched", lambda: True)
+    args = ["fuse", *map(str, parts)]
+    res = CliRunner().invoke(app, [*args, "-o", str(tmp_path / "f")])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.splitlines()[0] == f"fusing {parts[0]} and {parts[1]} ..."
+    res = CliRunner().invoke(app, [*args, "-o", str(tmp_path / "g"), "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert " ..." not in res.stderr and res.stdout.startswith(f"wrote {tmp_path / 'g'}: ")
+
+
+def test_every_command_that_writes_a_model_takes_quiet() -> None:
+    import typer.main
+
+    root = typer.main.get_command(app)
+    writers = [
+        name
+        for name, cmd in root.commands.items()  # type: ignore[attr-defined]
+        for p in cmd.params
+        if "--output" in p.opts and "MODEL_DIR" in (getattr(p, "help", "") or "")
+    ]
+    assert {"train", "specialise", "distill", "fuse", "tune"} <= set(writers)
+    for name in writers:
+        opts = {o for p in root.commands[name].params for o in p.opts}  # type: ignore[attr-defined]
+        assert {"--quiet", "-q"} <= opts, name
+
+
 @pytest.mark.parametrize(
     ("weights", "message"),
     [

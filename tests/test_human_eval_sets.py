@@ -48,7 +48,7 @@ def scores(base=BASE, other=OTHER):
 
 @pytest.fixture(scope="module")
 def analysis():
-    return analyze(ratings(), scores(), n_boot=40, seed=3, baseline="base")
+    return analyze(ratings(), scores(), resamples=40, seed=3, baseline="base")
 
 
 def test_each_set_on_its_own_has_exact_errors(analysis):
@@ -116,7 +116,7 @@ def test_a_part_that_cannot_be_analysed_says_why_and_the_rest_stands():
     human = np.array([0.0, 0.5, 1.0, 0.25, 0.75, 0.5])
     base = np.array([0.5, 0.5, 0.5, 0.25, 0.75, 0.0])
     other = np.array([0.0, 0.25, 1.0, 0.5, 0.5, 0.5])
-    result = analyze(ratings(sets, human), scores(base, other), n_boot=40, baseline="base")
+    result = analyze(ratings(sets, human), scores(base, other), resamples=40, baseline="base")
     views = {v.set: v for v in result.by_set}
     assert views["a"].analysis is not None
     assert views["z"].analysis is None and views["z"].reason == "1 pair(s): too few for statistics"
@@ -141,7 +141,7 @@ def test_repeated_pairs_whose_distinct_pairs_cannot_be_analysed_say_why():
     assert result.as_dict()["deduplicated_reason"] == result.deduplicated_reason
     # One distinct pair: too few, said the same way as for a set of one pair.
     one = select(rows, [0, 1])
-    result = analyze(one, scores([0.5, 0.5], [0.375, 0.375]), baseline="base", n_boot=40)
+    result = analyze(one, scores([0.5, 0.5], [0.375, 0.375]), baseline="base", resamples=40)
     assert result.deduplicated is None
     assert result.deduplicated_reason == "1 distinct pair(s): too few for statistics"
     assert result.metrics[1].errors["mae"].point == 0.25
@@ -163,7 +163,7 @@ def test_sheet_ratings_per_set_keep_only_that_sets_raters():
     part = select(r, [3, 4, 5])
     assert part.raters == ["s2-r1", "s2-r2"] and part.by_rater.shape == (2, 3)
     m = np.array([0.3, 0.4, 0.8, 0.0, 0.5, 0.9])
-    result = analyze(r, {"m": MetricScores("m", m, "m|v:0")}, n_boot=40, baseline=None)
+    result = analyze(r, {"m": MetricScores("m", m, "m|v:0")}, resamples=40, baseline=None)
     second = result.by_set[1].analysis
     assert second.agreement.raters == ["s2-r1", "s2-r2"]
     assert second.agreement.alpha == pytest.approx(krippendorff_alpha_interval(by_rater[2:, 3:]))

@@ -316,7 +316,7 @@ def test_study_analysis_with_rescaling_changes_errors_not_ranks(model, tmp_path)
             metrics=["rouge1", "wrd"],
             embeddings=folder,
             rescale=flag,
-            n_boot=40,
+            resamples=40,
         )
         for flag in (False, True)
     ]
@@ -329,7 +329,7 @@ def test_study_analysis_with_rescaling_changes_errors_not_ranks(model, tmp_path)
     # The same through the CLI.
     code, _, err = run(
         "study", "analyze", "--pairs", pairs, "--scale", "10", "-m", "rouge1", "-m", "wrd",
-        "--embeddings", folder, "--rescale", "--bootstraps", "40", "-o", tmp_path / "cli",
+        "--embeddings", folder, "--rescale", "--resamples", "40", "-o", tmp_path / "cli",
     )  # fmt: skip
     assert code == 0, err
     report = json.loads((tmp_path / "cli" / "report.json").read_text())

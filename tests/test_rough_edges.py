@@ -87,17 +87,19 @@ def test_train_refuses_zero_fasttext_buckets(tmp_path):
     assert not (tmp_path / "m").exists()
 
 
-def test_study_analyze_refuses_too_few_bootstraps_like_compare(tmp_path):
+def test_study_analyze_refuses_too_few_resamples_like_compare(tmp_path):
     # --bootstraps 1 printed a "95%" interval of zero width; compare refused fewer than 40.
+    # Both now call it --resamples, and say so in the same words.
     res = run("study", "analyze", "--pairs", "wrdscore-paper", "-m", "rouge1",
-              "--bootstraps", "1", "-o", tmp_path / "r")  # fmt: skip
+              "--resamples", "1", "-o", tmp_path / "r")  # fmt: skip
     assert res.exit_code == 2
-    assert res.stderr == (
-        "error: the number of bootstraps must be at least 40 for a 95% interval, got 1\n"
-    )
+    assert res.stderr == "error: resamples must be at least 40 for a 95% interval, got 1\n"
+    same = run("compare", "--refs", EXAMPLES / "refs.txt", "--preds", EXAMPLES / "refs.txt",
+               "--preds", EXAMPLES / "preds.txt", "--resamples", "1")  # fmt: skip
+    assert same.exit_code == 2 and same.stderr == res.stderr
     assert not (tmp_path / "r").exists()
     res = run("study", "analyze", "--pairs", "wrdscore-paper", "-m", "rouge1",
-              "--bootstraps", "40", "-o", tmp_path / "r")  # fmt: skip
+              "--resamples", "40", "-o", tmp_path / "r")  # fmt: skip
     assert res.exit_code == 0, res.output
 
 
@@ -319,7 +321,7 @@ def test_m_means_metric_everywhere():
         method = next(p for p in command.params if "--method" in p.opts)
         assert method.opts == ["--method"] and not method.secondary_opts
     res = run("train", "c", "-m", "svd", "-o", "m")
-    assert res.exit_code == 2 and "No such option" in res.output
+    assert res.exit_code == 2 and res.stderr.startswith("error: no such option: -m")
 
 
 def test_compare_compares_on_every_metric_given():

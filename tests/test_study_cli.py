@@ -80,7 +80,7 @@ def test_sample_fill_analyze_end_to_end(inputs, tmp_path):
     report = tmp_path / "report"
     code, out, err = run(
         "study", "analyze", "--study", study, "--ratings", str(tmp_path / "filled" / "*.csv"),
-        "-m", "rouge1", "-m", "wrd", "--embeddings", inputs / "model", "--bootstraps", "50",
+        "-m", "rouge1", "-m", "wrd", "--embeddings", inputs / "model", "--resamples", "50",
         "--seed", "2", "--output", report,
     )  # fmt: skip
     assert code == 0, err
@@ -89,7 +89,7 @@ def test_sample_fill_analyze_end_to_end(inputs, tmp_path):
     # Two sets: each on its own (leaving one of two out would repeat the other).
     assert "set 1 (" in out and "set 2 (" in out and "without" not in out
     data = json.loads((report / "report.json").read_text())
-    assert data["bootstraps"] == 50 and data["baseline"] == "rouge1"
+    assert data["resamples"] == 50 and data["baseline"] == "rouge1"
     per_pair = data["per_pair"]
     pairs = {r["id"]: r for r in csv.DictReader((study / "pairs.csv").open())}
     # ROUGE-1 F recomputed with the rouge-score package, independently of wrdscore.
@@ -181,7 +181,7 @@ def test_custom_strata_need_no_embeddings(inputs, tmp_path):
         (["analyze", "--study", "S", "--ratings", "x", "--scale", "10"], "--scale is for --pairs"),
         (["analyze", "--pairs", "P", "-m", "nosuch", "--baseline", "nosuch"], "unknown metric"),
         (["analyze", "--pairs", "P"], "score 8 is outside 0-1 (use --scale 10"),
-        (["analyze", "--pairs", "P", "--scale", "10", "--bootstraps", "0"], "at least 40"),
+        (["analyze", "--pairs", "P", "--scale", "10", "--resamples", "0"], "at least 40"),
         (["analyze", "--study", "P", "--ratings", "x"], "is not a study folder"),
         (["analyze", "--pairs", "P", "--scale", "10", "--oov", "bad"], "unknown OOV policy"),
         # numpy's ValueError traceback before: checked before any scoring or drawing.
@@ -228,3 +228,40 @@ def test_existing_output_needs_force(inputs, tmp_path):
     code, _, err = sample(inputs, tmp_path / "s", "--stratum", "1", "--sets", "1")
     assert code == 2 and "already exists" in err
     assert sample(inputs, tmp_path / "s", "--stratum", "1", "--sets", "1", "--force")[0] == 0
+
+
+def test_bootstraps_is_the_old_name_of_resamples_and_still_works(tmp_path):
+    # compare said --resamples and study analyze --bootstraps for the same number; both
+    # say --resamples now, and the old spelling still runs, with a one-line note.
+    args = ["study", "analyze", "--pairs", "wrdscore-paper", "-m", "rouge1"]
+    code, out, err = run(*args, "--bootstraps", "40", "-o", tmp_path / "old")
+    assert code == 0, err
+    assert err.splitlines()[0] == "note: --bootstraps is deprecated; use --resamples"
+    code, new_out, err = run(*args, "--resamples", "40", "-o", tmp_path / "new")
+    assert code == 0 and "deprecated" not in err
+    assert new_out == out
+    old = json.loads((tmp_path / "old" / "report.json").read_text())
+    assert old["resamples"] == 40 and "bootstraps" not in old
+    code, _, err = run(*args, "--bootstraps", "40", "--resamples", "50", "-o", tmp_path / "x")
+    assert code == 2
+    assert err == "error: give --resamples only (--bootstraps is its deprecated old name)\n"
+    # The help shows one name.
+    code, out, _ = run("study", "analyze", "--help")
+    assert "--resamples" in out and "--bootstraps" not in out
+
+
+def test_n_boot_is_the_old_name_of_resamples_in_the_python_api():
+    from wrdscore.human_eval import HumanRatings, MetricScores, analyze
+
+    ratings = HumanRatings(
+        ["a", "b", "c"], ["1"] * 3, ["x", "y", "z"], ["x", "q", "z"],
+        np.array([1.0, 0.2, 0.8]), [], None,
+    )  # fmt: skip
+    scores = {"m": MetricScores("m", np.array([1.0, 0.0, 1.0]), "m|v:0")}
+    new = analyze(ratings, scores, baseline=None, resamples=40)
+    with pytest.warns(DeprecationWarning, match="n_boot is deprecated; it is called resamples"):
+        old = analyze(ratings, scores, baseline=None, n_boot=40)
+    assert old.resamples == new.resamples == 40
+    assert old.metrics[0].errors["mse"] == new.metrics[0].errors["mse"]
+    with pytest.warns(DeprecationWarning):
+        assert new.n_boot == 40

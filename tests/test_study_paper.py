@@ -108,7 +108,7 @@ def test_rouge1_on_all_pairs_without_bootstrap_is_our_measurement(rouge_report):
 
 def test_rouge1_bootstrap_agrees_with_the_paper_within_its_noise(rouge_report):
     analysis, report = rouge_report
-    assert report["bootstraps"] == 100
+    assert report["resamples"] == 100
     mse, mae = analysis.metrics[0].errors["mse"], analysis.metrics[0].errors["mae"]
     assert mse.low <= 0.0817 <= mse.high and mae.low <= 0.2213 <= mae.high
     # The paper's bootstrap means differ from ours only by resampling noise: well inside

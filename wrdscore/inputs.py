@@ -242,6 +242,40 @@ def count_references(path: str | Path) -> tuple[int, bool]:
     return _scan(Path(path), alternatives=True)
 
 
+def count_pairs(references: str | Path, predictions: str | Path) -> tuple[int, bool]:
+    """Pairs of a references and a predictions file, and whether a reference has alternatives.
+
+    One read of each file, keeping nothing: both exist, are UTF-8, are not empty and
+    hold as many items as each other. Cheap next to loading a model, so a command that
+    loads one checks its files with this first.
+
+    Raises
+    ------
+    WrdscoreError
+        An empty file, or a different number of items.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "r.txt").write_text("a\\tb\\nc\\n"); _ = (d / "p.txt").write_text("a\\nc\\n")
+    >>> count_pairs(d / "r.txt", d / "p.txt")
+    (2, True)
+    """
+    n_refs, alternatives = count_references(references)
+    if n_refs == 0:
+        raise WrdscoreError(f"{references}: the file is empty")
+    n_preds = count_items(predictions)
+    if n_preds == 0:
+        raise WrdscoreError(f"{predictions}: the file is empty")
+    if n_refs != n_preds:
+        raise WrdscoreError(
+            f"{n_refs} references but {n_preds} predictions; "
+            "every prediction needs exactly one reference item"
+        )
+    return n_refs, alternatives
+
+
 # A JSON-lines item that is an object: {"alternatives": [...]} (or an error, found later).
 _JSON_OBJECT = re.compile(r"^[ \t\r]*\{", re.MULTILINE)
 # A text line of two non-blank TAB-separated cells, as _tsv_item splits it: blanks, a

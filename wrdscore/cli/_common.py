@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING, Any
 import typer
 from typer.core import TyperGroup
 
+from wrdscore.cli._tables import print_tables
 from wrdscore.errors import WrdscoreError, only_with
+
+try:  # typer 0.27 vendors click as a private copy; older typers use the click package
+    from typer._click.exceptions import ClickException, UsageError
+except ImportError:  # pragma: no cover - typer < 0.27
+    from click.exceptions import ClickException, UsageError  # type: ignore[assignment,no-redef]
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -24,6 +30,43 @@ EXIT_BROKEN_PIPE = 1
 
 class Group(TyperGroup):
     """Turns user errors anywhere below it into one-line messages."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the command line; click's usage errors become one ``error:`` line, exit 2.
+
+        Every parse error of every command (a missing or unknown option, a value of the
+        wrong type or not among the choices) is raised to the root group's ``main``,
+        wherever it happens, so this is the one place that reports them. typer would
+        print a five-line box with the usage; ``docs/errors.md`` promises one line.
+        """
+        run = super().main
+        if not standalone_mode:  # a caller that handles click's exceptions itself
+            return run(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            # Not standalone: click raises its errors here instead of printing them.
+            # It then returns the exit code of a typer.Exit, or the command's return
+            # value (None for every command here).
+            code = run(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except UsageError as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":
+                # A group called without a command: its help is already printed.
+                sys.exit(exc.exit_code)
+            typer.echo(usage_error_line(exc), err=True)
+            sys.exit(EXIT_USER_ERROR)
+        except ClickException as exc:
+            typer.echo(f"error: {_one_line(exc.format_message())}", err=True)
+            sys.exit(EXIT_USER_ERROR)
+        except typer.Abort:  # Ctrl-D at a prompt
+            typer.echo("aborted", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
 
     # ctx is a plain click Context, not a typer.Context: the click package's in older
     # typer, typer's private vendored copy in 0.27; no public name covers both.
@@ -51,6 +94,27 @@ class Group(TyperGroup):
             # written was not; but train reports its model before adding baselines.
             typer.echo("interrupted: no partial output was left", err=True)
             raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
+def _one_line(message: str) -> str:
+    """A message on one line, starting lower-case and without a final full stop."""
+    text = " ".join(message.split()).rstrip(".")
+    return text[:1].lower() + text[1:]
+
+
+def usage_error_line(exc: Any) -> str:
+    """``error: no such option: --bogus (see wrdscore train --help)``: one line.
+
+    Parameters
+    ----------
+    exc : click UsageError
+        What click raised while parsing the command line.
+    """
+    line = f"error: {_one_line(exc.format_message())}"
+    ctx = getattr(exc, "ctx", None)
+    if ctx is not None and ctx.command.get_help_option(ctx) is not None:
+        line += f" (see {ctx.command_path} {ctx.help_option_names[0]})"
+    return line
 
 
 def print_table(
@@ -86,13 +150,9 @@ def print_table(
         console.width = max(console.width, console.measure(table, options=wide).maximum)
     elif narrow is not None and console.measure(table, options=wide).maximum > console.width:
         table = narrow
-    for column in table.columns:
-        # Where even the narrow table does not fit, a value wraps onto a second line
-        # instead of losing its digits.
-        column.overflow = "fold"
     console.print(heading, highlight=False, soft_wrap=True)
-    console.print(table)
-    return console
+    # Where even the narrow table does not fit, its columns go in blocks, none cut.
+    return print_tables([table], console)
 
 
 def wrote(path: object, detail: str = "") -> None:
@@ -158,7 +218,7 @@ def metric_options(specs: list[str]) -> dict[str, dict[str, Any]]:
 
 # Options of every command that writes a MODEL_DIR or shows a progress bar.
 FORCE_OPTION = typer.Option(False, "--force", help="Replace an existing MODEL_DIR.")
-QUIET_OPTION = typer.Option(False, "--quiet", "-q", help="No progress bar.")
+QUIET_OPTION = typer.Option(False, "--quiet", "-q", help="No progress bar or status lines.")
 
 # The --encoder family, shared by every command that scores (one definition, one help).
 ENCODER_OPTION = typer.Option(

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from wrdscore import corpora
-from wrdscore.cli._common import typer_app, wrote
+from wrdscore.cli._common import QUIET_OPTION, typer_app, wrote
 
 corpus_app = typer_app("Inspect ingested corpora.")
 
@@ -37,7 +37,7 @@ def ingest(
     fallback: bool = typer.Option(
         True, "--fallback/--no-fallback", help="Try the other parser on files that fail."
     ),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = QUIET_OPTION,
 ) -> None:
     """Extract every Java method name into a corpus folder (records + manifest)."""
     manifest = corpora.ingest(
@@ -69,11 +69,9 @@ def corpus_stats(
     top: int = typer.Option(20, "--top", help="How many of the most frequent tokens to list."),
 ) -> None:
     """Describe a corpus: manifest counts, most frequent tokens, name-length histogram."""
-    from rich.console import Console
+    from wrdscore.cli._tables import print_tables
 
-    console = Console()
-    for table in corpora.stats_tables(corpora.corpus_stats(corpus_dir, top=top)):
-        console.print(table)
+    print_tables(corpora.stats_tables(corpora.corpus_stats(corpus_dir, top=top)))
 
 
 @corpus_app.command("pairs")
@@ -94,8 +92,10 @@ def corpus_pairs(
         False, "--force", help="Replace an existing --output file (never the corpus's own)."
     ),
 ) -> None:
-    """Mine contrast, synonym and abbreviation pairs (`train --specialise` adds the curated
-    list to them, as `--curated` does here)."""
+    """Mine contrast, synonym and abbreviation pairs from a corpus.
+
+    `train --specialise` adds the curated list to them, as `--curated` does here.
+    """
     from wrdscore.embeddings import (
         KINDS,
         add_curated,

@@ -18,6 +18,7 @@ from wrdscore.cli._common import (
     FORCE_OPTION,
     FUSE_WEIGHTS_OPTION,
     LAYER_OPTION,
+    QUIET_OPTION,
     encoder_options,
     print_table,
     seed_option,
@@ -91,15 +92,15 @@ def train(
     jobs: int | None = typer.Option(
         None, "--jobs", "-j", help="Workers of --scheduler local \\[default: number of cores]."
     ),
+    quiet: bool = QUIET_OPTION,
 ) -> None:
     """Train sub-token embeddings on a corpus and save them as a MODEL_DIR."""
     from wrdscore.embeddings import train_embeddings
     from wrdscore.progress import status
 
     _check_baseline_pairs(baseline_pairs)
-    status(
-        f"training {method} vectors on {corpus_dir}" + (", then specialising" if specialise else "")
-    )
+    then = ", then specialising" if specialise else ""
+    status(f"training {method} vectors on {corpus_dir}{then}", quiet)
     emb = train_embeddings(
         corpus_dir,
         method,
@@ -131,7 +132,7 @@ def train(
     )
     if specialise:
         typer.echo(_specialised_line(emb.meta["specialise"]), err=True)
-    _store_baselines(output, corpus_dir, baseline_pairs)
+    _store_baselines(output, corpus_dir, baseline_pairs, quiet)
 
 
 def _check_baseline_pairs(baseline_pairs: int) -> None:
@@ -139,12 +140,12 @@ def _check_baseline_pairs(baseline_pairs: int) -> None:
         raise WrdscoreError(f"--baseline-pairs must be 0 or more, not {baseline_pairs}")
 
 
-def _store_baselines(output: str, corpus_dir: str, baseline_pairs: int) -> None:
+def _store_baselines(output: str, corpus_dir: str, baseline_pairs: int, quiet: bool) -> None:
     from wrdscore.metrics import add_baselines
     from wrdscore.progress import status
 
     if baseline_pairs:
-        status(f"computing rescaling baselines on {baseline_pairs:,} random name pairs")
+        status(f"computing rescaling baselines on {baseline_pairs:,} random name pairs", quiet)
         # The model is written and usable either way; only rescaling needs the baselines.
         try:
             block = add_baselines(output, corpus_dir, pairs=baseline_pairs)
@@ -184,8 +185,10 @@ def baseline(
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
 ) -> None:
-    """Compute rescaling baselines: a model's (into its model.json) or an encoder's (cached
-    by the hash of its weights)."""
+    """Compute rescaling baselines of a model or an encoder.
+
+    A model's go into its model.json; an encoder's are cached by the hash of its weights.
+    """
     from wrdscore.metrics import add_baselines, add_encoder_baselines
     from wrdscore.progress import status
 
@@ -208,16 +211,21 @@ def baseline(
                 err=True,
             )
         return
+    from wrdscore.corpora import open_corpus
     from wrdscore.embeddings.encoders import Encoder
+    from wrdscore.metrics.base import resolve_embeddings
 
     options = encoder_options(encoder, layer, device, batch_size, fuse_weights)
+    # The corpus and the model fused with are opened before the encoder loads (seconds).
+    open_corpus(paths[0])
+    static = None if embeddings is None else resolve_embeddings(embeddings)
     status(f"loading encoder {encoder}")
     loaded = Encoder(encoder, layer=layer, device=device, batch_size=batch_size)
     status(f"computing rescaling baselines on {pairs:,} random name pairs")
     block, path = add_encoder_baselines(
         paths[0],
         loaded,
-        embeddings=embeddings,
+        embeddings=static,
         fuse_weights=options.get("fuse_weights"),
         pairs=pairs,
         seed=seed,
@@ -271,6 +279,7 @@ def specialise(
     inflect: bool = INFLECT_OPTION,
     baseline_pairs: int = BASELINE_PAIRS_OPTION,
     force: bool = FORCE_OPTION,
+    quiet: bool = QUIET_OPTION,
 ) -> None:
     """Specialise an existing model for similarity with pairs mined from a corpus."""
     from wrdscore.embeddings import specialise_model
@@ -278,7 +287,7 @@ def specialise(
 
     _check_baseline_pairs(baseline_pairs)
     source = f"the pairs in {pairs}" if pairs else f"pairs mined from {corpus_dir}"
-    status(f"specialising {model} with {source}")
+    status(f"specialising {model} with {source}", quiet)
     emb = specialise_model(
         model,
         corpus_dir,
@@ -294,7 +303,7 @@ def specialise(
     )
     wrote(output, f"{emb.name}; " + _specialised_line(emb.meta["specialise"]))
     # The input model's baselines were computed on other vectors; compute new ones.
-    _store_baselines(output, corpus_dir, baseline_pairs)
+    _store_baselines(output, corpus_dir, baseline_pairs, quiet)
 
 
 def _model_arg(model: str | None) -> Any:

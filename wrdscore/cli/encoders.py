@@ -98,9 +98,14 @@ def fuse(
     ),
     float16: bool = typer.Option(False, "--float16", help="Store the vectors as float16."),
     force: bool = FORCE_OPTION,
+    quiet: bool = QUIET_OPTION,
 ) -> None:
     """Fuse two models: each token's vectors, scaled by their mean norms, concatenated."""
     from wrdscore.embeddings import fuse_models
+    from wrdscore.progress import status
+
+    # Loading two models and writing the union takes seconds (7 s for default twice).
+    status(f"fusing {first} and {second}", quiet)
 
     emb = fuse_models(
         first,

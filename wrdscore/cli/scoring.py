@@ -13,6 +13,7 @@ from wrdscore.cli._common import (
     ENCODER_OPTION,
     FUSE_WEIGHTS_OPTION,
     LAYER_OPTION,
+    QUIET_OPTION,
     check_format,
     encoder_options,
     metric_options,
@@ -20,6 +21,7 @@ from wrdscore.cli._common import (
     seed_option,
     wrote,
 )
+from wrdscore.cli._tables import print_tables
 from wrdscore.errors import WrdscoreError
 from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
 
@@ -65,7 +67,7 @@ def score(
     allow_empty_reference: bool = typer.Option(
         False, "--allow-empty-reference", help="Score references without tokens as 0."
     ),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = QUIET_OPTION,
     jobs: int | None = typer.Option(
         None,
         "--jobs",
@@ -84,14 +86,19 @@ def score(
     """Score a file of predicted names against a file of true names (the main job)."""
     import json
 
-    from wrdscore.inputs import STDOUT, check_per_pair_path
+    from wrdscore.inputs import STDOUT, check_per_pair_path, count_pairs
     from wrdscore.metrics import build_metrics, score_files
     from wrdscore.metrics._engine import OOV_NAMES, first_names
+    from wrdscore.metrics.base import metric_class
     from wrdscore.progress import progress_bar
 
     check_format(fmt)
     if per_pair is not None:
         check_per_pair_path(per_pair, force)
+    if encoder is not None or any(metric_class(m).in_process for m in metric):
+        # A torch model takes seconds to load: a missing file or a count that differs
+        # is found first (one quick read of each), not after it.
+        count_pairs(refs, preds)
     # Per-pair rows on standard output: everything else goes to standard error.
     to_stderr = per_pair == STDOUT
     metrics = build_metrics(
@@ -213,8 +220,6 @@ def explain(
     """Show the cosine and optimal-flow matrices behind one pair's WRDScore."""
     import json
 
-    from rich.console import Console
-
     from wrdscore.explain import plot_transport, transport_tables
     from wrdscore.metrics.base import build_metrics
     from wrdscore.metrics.wrd import WRDScore
@@ -249,9 +254,8 @@ def explain(
         }
         typer.echo(json.dumps(out, indent=2))
     else:
-        console = Console()
-        for table in transport_tables(t):
-            console.print(table)
+        # Long names give more columns than a terminal has room for: blocks of columns.
+        console = print_tables(transport_tables(t))
         console.print(f"precision {t.precision:.4f}  recall {t.recall:.4f}  F1 {t.f1:.4f}")
         console.print(scorer.signature, highlight=False, soft_wrap=True)
     if plot is not None:
@@ -301,7 +305,9 @@ def compare(
     check_format(fmt)
     if len(preds) != 2:
         raise WrdscoreError(f"compare needs --preds exactly twice (A and B), got {len(preds)}")
+    # Every file is read before the metrics load their models (an encoder: seconds).
     ref_items = read_items(refs, references=True)
+    pred_a, pred_b = (read_items(p) for p in preds)
     metrics = build_metrics(
         metric,
         embeddings,
@@ -311,7 +317,6 @@ def compare(
         rescale=rescale,
         **encoder_options(encoder, layer, device, batch_size, fuse_weights),
     )
-    pred_a, pred_b = (read_items(p) for p in preds)
     # Each metric on its own bootstrap with the same seed: the same resamples of the pairs.
     rows: list[dict[str, Any]] = []
     for m in metrics:

@@ -20,6 +20,7 @@ from wrdscore.cli._common import (
     typer_app,
     wrote,
 )
+from wrdscore.errors import WrdscoreError
 
 study_app = typer_app("Human-agreement studies.")
 
@@ -114,9 +115,13 @@ def study_analyze(
     rescale: bool = typer.Option(
         False, "--rescale", help="Rescale embedding metrics against the model's baselines."
     ),
-    bootstraps: int = typer.Option(
-        100, "--bootstraps", help="Bootstrap resamples B; at least 40 for the 95% intervals."
+    resamples: int | None = typer.Option(
+        None,
+        "--resamples",
+        help="Bootstrap resamples B; at least 40 for the 95% intervals \\[default: 100].",
     ),
+    # The old name, before compare's --resamples settled it: still taken, not shown.
+    bootstraps: int | None = typer.Option(None, "--bootstraps", hidden=True),
     seed: int = seed_option(0, "Seed of the bootstrap."),
     force: bool = typer.Option(False, "--force", help="Replace an existing report folder."),
     encoder: str | None = ENCODER_OPTION,
@@ -128,6 +133,11 @@ def study_analyze(
     """Measure how close each metric comes to the human ratings; write report.md/json + plots."""
     from wrdscore import human_eval
 
+    if bootstraps is not None:
+        if resamples is not None:
+            raise WrdscoreError("give --resamples only (--bootstraps is its deprecated old name)")
+        typer.echo("note: --bootstraps is deprecated; use --resamples", err=True)
+        resamples = bootstraps
     analysis = human_eval.analyze_study(
         output,
         study=study,
@@ -139,7 +149,7 @@ def study_analyze(
         embeddings=embeddings,
         oov=oov,
         rescale=rescale,
-        n_boot=bootstraps,
+        resamples=100 if resamples is None else resamples,
         seed=seed,
         force=force,
         encoder=encoder_options(encoder, layer, device, batch_size, fuse_weights),

@@ -64,7 +64,7 @@ def tune(
     abbreviations: bool = typer.Option(
         True,
         "--abbreviations/--no-abbreviations",
-        help="Corpus: mined abbreviation/expansion pairs.",
+        help="Corpus: mined abbreviations with their expansions.",
     ),
     hard_negatives: bool = typer.Option(
         False,
@@ -74,8 +74,8 @@ def tune(
     held_out: list[str] = typer.Option(
         [],
         "--held-out",
-        help="More rated pairs never to train on: published reference,prediction,score CSVs "
-        "(the paper's 150 are always held out).",
+        help="More rated pairs never to train on: published CSVs of reference, prediction "
+        "and score (the paper's 150 are always held out).",
         metavar="CSV",
     ),
     force: bool = typer.Option(False, "--force", help="Replace an existing output."),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,20 @@ from wrdscore.significance import check_resamples
 
 #: Level of the percentile intervals of an analysis.
 LEVEL = 0.95
+
+_RENAMED = "n_boot is deprecated; it is called resamples, as in Metric.compare"
+
+
+def renamed_resamples(resamples: int, n_boot: int | None) -> int:
+    """``resamples``, or the deprecated ``n_boot`` where a caller still passes it.
+
+    One name for the number of bootstrap resamples across the API and the command line
+    (``wrdscore compare --resamples``, ``study analyze --resamples``).
+    """
+    if n_boot is None:
+        return resamples
+    warnings.warn(_RENAMED, DeprecationWarning, stacklevel=3)
+    return n_boot
 
 
 @dataclass(frozen=True)
@@ -119,7 +134,7 @@ class Analysis:
     """
 
     ratings: HumanRatings
-    n_boot: int
+    resamples: int
     seed: int
     level: float
     baseline: str | None
@@ -131,6 +146,12 @@ class Analysis:
     leave_one_out: list[SetView] = field(default_factory=list)
 
     @property
+    def n_boot(self) -> int:
+        """The old name of :attr:`resamples` (deprecated; ``compare`` says resamples)."""
+        warnings.warn(_RENAMED, DeprecationWarning, stacklevel=2)
+        return self.resamples
+
+    @property
     def sets(self) -> list[str]:
         """The sets of the rated pairs, in the order they first appear."""
         return list(dict.fromkeys(self.ratings.sets))
@@ -140,7 +161,7 @@ class Analysis:
         return {
             "pairs": len(self.ratings),
             "sets": self.sets,
-            "bootstraps": self.n_boot,
+            "resamples": self.resamples,
             "seed": self.seed,
             "interval_level": self.level,
             "baseline": self.baseline,
@@ -163,22 +184,23 @@ def analyze(
     ratings: HumanRatings,
     scores: Mapping[str, MetricScores],
     *,
-    n_boot: int = 100,
+    resamples: int = 100,
     seed: int = 0,
     baseline: str | None = "rouge1",
     level: float = LEVEL,
     with_deduplicated: bool = True,
     with_sets: bool = True,
+    n_boot: int | None = None,
 ) -> Analysis:
     """Compare each metric's scores with the human ground truth.
 
-    All metrics share the same ``n_boot`` resamples of the pairs (drawn with ``seed``), so
+    All metrics share the same ``resamples`` resamples of the pairs (drawn with ``seed``), so
     their bootstrap errors are paired. Where the ratings repeat a pair, the same analysis
     of the distinct pairs (scores averaged) is attached as ``deduplicated``, or the reason
     there is none as ``deduplicated_reason`` (a single distinct pair, say). Where the
     ratings span several sets, the same analysis of each set on its own, and (from three
     sets on) of all sets but one, is attached as ``by_set`` and ``leave_one_out``: each
-    part is resampled on its own pairs with the same ``n_boot`` and ``seed``.
+    part is resampled on its own pairs with the same ``resamples`` and ``seed``.
 
     Parameters
     ----------
@@ -186,9 +208,10 @@ def analyze(
         Ground truth per pair (mean over raters, 0-1), rater-level scores if known.
     scores : mapping of name to MetricScores
         Per-pair scores of each metric, in the order of ``ratings``.
-    n_boot : int
+    resamples : int
         Number of bootstrap resamples B (100 in the WRDScore paper), at least
-        :func:`~wrdscore.significance.min_resamples` of ``level`` (40 for 95%).
+        :func:`~wrdscore.significance.min_resamples` of ``level`` (40 for 95%); the
+        name :meth:`~wrdscore.metrics.Metric.compare` and ``wrdscore compare`` use.
     seed : int
         Seed of the resamples.
     baseline : str or None
@@ -199,6 +222,8 @@ def analyze(
         Attach the analysis of the distinct pairs when some pairs repeat.
     with_sets : bool
         Attach the set-by-set and leave-one-set-out analyses when there are several sets.
+    n_boot : int, optional
+        The old name of ``resamples``: still taken, with a :class:`DeprecationWarning`.
 
     Examples
     --------
@@ -208,6 +233,7 @@ def analyze(
     >>> round(analyze(r, s, baseline=None).metrics[0].errors["mse"].point, 4)
     0.0267
     """
+    resamples = renamed_resamples(resamples, n_boot)
     if baseline is not None and baseline not in scores:
         raise WrdscoreError(f"the baseline metric {baseline} is not among the metrics analysed")
     for metric in scores.values():
@@ -217,8 +243,8 @@ def analyze(
             )
     # The same rule as `wrdscore compare`'s: fewer resamples give intervals whose ends
     # are not resamples (one resample: a "95%" interval of zero width).
-    check_resamples(n_boot, level, "the number of bootstraps")
-    indices = bootstrap_indices(len(ratings), n_boot, seed)
+    check_resamples(resamples, level)
+    indices = bootstrap_indices(len(ratings), resamples, seed)
     human = ratings.human
     results = [
         MetricAnalysis(
@@ -240,7 +266,12 @@ def analyze(
             rater_vs_others(ratings.by_rater),
         )
     # The same settings for every sub-analysis (deduplicated pairs, each set).
-    options: dict[str, Any] = {"n_boot": n_boot, "seed": seed, "baseline": baseline, "level": level}
+    options: dict[str, Any] = {
+        "resamples": resamples,
+        "seed": seed,
+        "baseline": baseline,
+        "level": level,
+    }
     deduplicated, deduplicated_reason = None, None
     if with_deduplicated:
         distinct, kept = deduplicate(ratings)
@@ -258,7 +289,7 @@ def analyze(
         leave_one_out = [_view(ratings, scores, name, sets != name, options) for name in names]
     return Analysis(
         ratings,
-        n_boot,
+        resamples,
         seed,
         level,
         baseline,

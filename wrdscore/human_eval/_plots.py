@@ -51,7 +51,7 @@ def plot_bootstrap(analysis: Analysis, path: str | os.PathLike[str]) -> None:
     ax.set(
         xlabel="MSE against human scores",
         ylabel="bootstrap resamples",
-        title=f"Bootstrap MSE ({analysis.n_boot} resamples of {len(analysis.ratings)} pairs)",
+        title=f"Bootstrap MSE ({analysis.resamples} resamples of {len(analysis.ratings)} pairs)",
     )
     ax.legend()
     fig.savefig(path, format="png", dpi=110)

@@ -144,7 +144,7 @@ def render_markdown(analysis: Analysis, source: str) -> str:
         "",
         f"{len(analysis.ratings)} rated pairs in {n_sets} set(s); ground truth per pair is the "
         "mean over its raters on 0-1. MSE and MAE are means over "
-        f"{analysis.n_boot} bootstrap resamples of the pairs (seed {analysis.seed}) with "
+        f"{analysis.resamples} bootstrap resamples of the pairs (seed {analysis.seed}) with "
         f"{level} percentile intervals; 'all pairs' is the same error without resampling.",
         "",
         "## Errors against human scores (lower is better)",
@@ -193,7 +193,7 @@ def render_markdown(analysis: Analysis, source: str) -> str:
         out += _views_section(
             "Each set on its own",
             "Does the result hold in every set? The same statistics on each set's pairs "
-            f"alone ({analysis.n_boot} resamples of that set, seed {analysis.seed}).",
+            f"alone ({analysis.resamples} resamples of that set, seed {analysis.seed}).",
             analysis.by_set,
             "Set",
             analysis,
@@ -247,7 +247,7 @@ def summary_lines(analysis: Analysis) -> list[str]:
     >>> r = HumanRatings(list("abcd"), ["1", "1", "2", "2"], list("wxyz"), list("wxyq"),
     ...                  np.array([1.0, 0.2, 0.8, 0.4]), [], None)
     >>> s = {"m": MetricScores("m", np.array([1.0, 0.0, 1.0, 0.5]), "m|v:0")}
-    >>> print("\\n".join(summary_lines(analyze(r, s, baseline=None, n_boot=40))))
+    >>> print("\\n".join(summary_lines(analyze(r, s, baseline=None, resamples=40))))
     m: MSE 0.0237 [0.0074, 0.0400], MAE 0.1319 [0.0500, 0.2000]
     set 1 (2 pairs):
       m  MSE 0.0230  MAE 0.1150  rho 1.000

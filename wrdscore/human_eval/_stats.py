@@ -119,21 +119,21 @@ def check_seed(seed: object) -> int:
     return int(seed)
 
 
-def bootstrap_indices(n_pairs: int, n_boot: int, seed: int) -> NDArray[np.intp]:
+def bootstrap_indices(n_pairs: int, resamples: int, seed: int) -> NDArray[np.intp]:
     """Resamples of ``n_pairs`` pairs with replacement, one row per resample.
 
     Parameters
     ----------
     n_pairs : int
         Number of pairs (at least 2).
-    n_boot : int
+    resamples : int
         Number of resamples B (at least 1).
     seed : int
         Seed of :func:`numpy.random.default_rng`; the same seed gives the same resamples.
 
     Returns
     -------
-    ndarray of int, shape (n_boot, n_pairs)
+    ndarray of int, shape (resamples, n_pairs)
 
     Examples
     --------
@@ -142,9 +142,10 @@ def bootstrap_indices(n_pairs: int, n_boot: int, seed: int) -> NDArray[np.intp]:
     """
     if n_pairs < 2:
         raise WrdscoreError(f"need at least 2 rated pairs for statistics, got {n_pairs}")
-    if n_boot < 1:
-        raise WrdscoreError(f"the number of bootstraps must be at least 1, got {n_boot}")
-    return np.random.default_rng(check_seed(seed)).integers(0, n_pairs, size=(n_boot, n_pairs))
+    if resamples < 1:
+        raise WrdscoreError(f"the number of resamples must be at least 1, got {resamples}")
+    size = (resamples, n_pairs)
+    return np.random.default_rng(check_seed(seed)).integers(0, n_pairs, size=size)
 
 
 def percentile_interval(samples: ArrayLike, level: float = 0.95) -> tuple[float, float]:

@@ -10,7 +10,7 @@ from typing import Any
 from wrdscore.atomic import check_output_dir
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
-from wrdscore.human_eval._analysis import LEVEL, Analysis, analyze
+from wrdscore.human_eval._analysis import LEVEL, Analysis, analyze, renamed_resamples
 from wrdscore.human_eval._ratings import expand_ratings, load_published_pairs, load_sheet_ratings
 from wrdscore.human_eval._report import write_report
 from wrdscore.human_eval._sample import (
@@ -136,10 +136,11 @@ def analyze_study(
     embeddings: Embeddings = None,
     oov: str = "zero",
     rescale: bool = False,
-    n_boot: int = 100,
+    resamples: int = 100,
     seed: int = 0,
     force: bool = False,
     encoder: Mapping[str, Any] | None = None,
+    n_boot: int | None = None,
 ) -> Analysis:
     """Analyse a study's rating sheets, or published rated pairs, and write the report.
 
@@ -149,7 +150,9 @@ def analyze_study(
     ``oov`` is the unseen-token policy of the embedding metrics; ``rescale`` rescales
     them against their baselines (see :class:`~wrdscore.metrics.EmbeddingMetric`);
     ``encoder`` gives the encoder options of :func:`~wrdscore.metrics.build_metrics`.
-    A ``baseline`` missing from ``metrics`` is analysed too, before them.
+    A ``baseline`` missing from ``metrics`` is analysed too, before them. ``resamples``
+    is the number of bootstrap resamples (:func:`analyze`; ``n_boot``, its old name, is
+    still taken, with a :class:`DeprecationWarning`).
 
     Returns
     -------
@@ -162,7 +165,8 @@ def analyze_study(
         metrics = [baseline, *metrics]
     check_metrics(metrics)
     check_seed(seed)
-    check_resamples(n_boot, LEVEL, "the number of bootstraps")  # before any scoring
+    resamples = renamed_resamples(resamples, n_boot)
+    check_resamples(resamples, LEVEL)  # before any scoring
     check_output_dir(output, force)
     if (study is None) == (not pairs):
         raise WrdscoreError("give either --study with --ratings, or --pairs")
@@ -187,6 +191,6 @@ def analyze_study(
         rescale=rescale,
         **(encoder or {}),
     )
-    analysis = analyze(human, scores, n_boot=n_boot, seed=seed, baseline=baseline)
+    analysis = analyze(human, scores, resamples=resamples, seed=seed, baseline=baseline)
     write_report(output, analysis, source, force=force)
     return analysis

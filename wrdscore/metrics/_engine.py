@@ -764,13 +764,7 @@ def score_files(
     ['2', 'isEmpty', 'isEmpty']
     """
     from wrdscore.atomic import atomic_write
-    from wrdscore.inputs import (
-        STDOUT,
-        check_per_pair_path,
-        count_items,
-        count_references,
-        per_pair_header,
-    )
+    from wrdscore.inputs import STDOUT, check_per_pair_path, count_pairs, per_pair_header
 
     global _JOB
     if chunk_pairs < 1:
@@ -787,17 +781,7 @@ def score_files(
     )
     # A first read counts the items (and checks the encoding), so a length mismatch
     # is refused before any scoring.
-    n_refs, job.alternatives = count_references(job.references)
-    if n_refs == 0:
-        raise WrdscoreError(f"{job.references}: the file is empty")
-    n_preds = count_items(job.predictions)
-    if n_preds == 0:
-        raise WrdscoreError(f"{job.predictions}: the file is empty")
-    if n_refs != n_preds:
-        raise WrdscoreError(
-            f"{n_refs} references but {n_preds} predictions; "
-            "every prediction needs exactly one reference item"
-        )
+    n_refs, job.alternatives = count_pairs(job.references, job.predictions)
     if on_count is not None:
         on_count(n_refs)
     # A small input is still cut into a few chunks, so that every core gets some. The

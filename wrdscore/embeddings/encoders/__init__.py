@@ -11,6 +11,7 @@ without ``--encoder`` never pay for it.
   MODEL_DIR the torch-free engine scores); :func:`fuse_models`: two models' vectors of
   each token, concatenated;
 - :func:`resolve_encoder_path`: a local folder or a hub name's cached snapshot;
+  :func:`check_encoder_options`: an encoder's layer and device, checked before it loads;
 - :func:`tune_encoder`, :func:`tune_static`: contrastive tuning on pairs of names that
   mean the same (:func:`gather_pairs` reads them from corpora and TSV files).
 """
@@ -30,6 +31,7 @@ from wrdscore.embeddings.encoders._encoder import (
     CACHE_NAMES,
     DEFAULT_BATCH_SIZE,
     Encoder,
+    check_encoder_options,
     resolve_encoder_path,
     weights_sha,
 )
@@ -47,6 +49,7 @@ from wrdscore.embeddings.encoders._pairs import (
 from wrdscore.embeddings.encoders._runtime import (
     DEVICES,
     EXTRA_HINT,
+    check_device,
     resolve_device,
     stack_versions,
 )
@@ -75,6 +78,8 @@ __all__ = [
     "TrainingPairs",
     "TuneSettings",
     "cache_dir",
+    "check_device",
+    "check_encoder_options",
     "check_fuse_weights",
     "distill",
     "fuse_models",

@@ -29,7 +29,12 @@ from numpy.typing import NDArray
 
 from wrdscore import __version__
 from wrdscore.atomic import check_output_dir
-from wrdscore.embeddings.encoders._encoder import Encoder
+from wrdscore.embeddings.encoders._encoder import (
+    Encoder,
+    check_encoder_options,
+    config_size,
+    encoder_label,
+)
 from wrdscore.embeddings.encoders._runtime import stack_versions, torch_stack
 from wrdscore.embeddings.store._store import load_embeddings, save_embeddings
 from wrdscore.embeddings.store._vectors import TokenEmbeddings
@@ -286,6 +291,12 @@ def distill(
             raise WrdscoreError("layer, device and batch_size are a loaded encoder's own")
         enc = encoder
     else:
+        # What can be checked without the weights is, before they load (seconds).
+        folder = check_encoder_options(encoder, layer=layer, device=device, batch_size=batch_size)
+        width = config_size(folder, "hidden_size")
+        if dim is not None and width is not None and dim > width:
+            name = encoder_label(encoder, folder)
+            raise WrdscoreError(f"--dim {dim} is larger than encoder {name!r}'s {width}")
         enc = Encoder(
             encoder,
             layer=layer,

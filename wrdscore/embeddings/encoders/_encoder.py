@@ -27,7 +27,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.embeddings.encoders._runtime import resolve_device, stack_versions, torch_stack
+from wrdscore.embeddings.encoders._runtime import (
+    check_device,
+    require_stack,
+    resolve_device,
+    stack_versions,
+    torch_stack,
+)
 from wrdscore.errors import WrdscoreError
 
 #: Names a run keeps the states of; past this the cache starts again, so memory stays flat.
@@ -78,7 +84,7 @@ def resolve_encoder_path(name_or_path: str | os.PathLike[str]) -> Path:
         return path
     if not _HUB_NAME.match(text) or text.startswith((".", "~")):
         raise WrdscoreError(f"encoder {text}: no such folder")
-    torch_stack()
+    require_stack()  # without importing it: the hub's cache needs only huggingface_hub
     from huggingface_hub import snapshot_download
 
     packaged = _packaged_folder(text)
@@ -137,6 +143,75 @@ def _silenced() -> Iterator[None]:
         yield
 
 
+def config_size(folder: Path, key: str) -> int | None:
+    """A size from the encoder's ``config.json``, read without loading any weights.
+
+    ``key`` is ``num_hidden_layers`` (the layer count) or ``hidden_size`` (the width
+    of its states), the names BERT and its kin use. ``None`` where the config does not
+    say; the loaded model is checked then.
+    """
+    import json
+
+    try:
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None  # the loader says what is wrong with it
+    value = config.get(key) if isinstance(config, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def check_layer(layer: object, layers: int, name: str) -> int:
+    """``layer`` if it is one of the encoder's ``0..layers``; a one-line error otherwise."""
+    if not isinstance(layer, int) or not 0 <= layer <= layers:
+        raise WrdscoreError(
+            f"--layer {layer} is out of range: encoder {name!r} has layers "
+            f"0 (embeddings) to {layers}"
+        )
+    return layer
+
+
+def check_encoder_options(
+    name_or_path: str | os.PathLike[str],
+    *,
+    layer: int | None = None,
+    device: str | None = None,
+    batch_size: int | None = None,
+) -> Path:
+    """Check an encoder's options before loading it; its folder.
+
+    Everything that can be known without the weights is checked first, each in well
+    under a second: the batch size, the device
+    (:func:`~wrdscore.embeddings.encoders.check_device`: torch alone, for CUDA), the
+    folder (or the hub name's cached snapshot), and the layer against the layer count
+    in its ``config.json``.
+    Loading the model takes seconds more; a command that would fail on one of these
+    fails before.
+
+    Raises
+    ------
+    WrdscoreError
+        What :class:`Encoder` would refuse of these, in the same words.
+    """
+    if batch_size is not None and batch_size < 1:
+        raise WrdscoreError(f"--batch-size must be at least 1, not {batch_size}")
+    # Before the folder: a hub name not in the cache is downloaded to resolve it.
+    check_device(device)
+    folder = resolve_encoder_path(name_or_path)
+    layers = config_size(folder, "num_hidden_layers")
+    if layer is not None:
+        if layers is not None:
+            check_layer(layer, layers, encoder_label(name_or_path, folder))
+        elif not isinstance(layer, int) or layer < 0:
+            raise WrdscoreError(f"--layer {layer} must be a whole number, 0 or more")
+    return folder
+
+
+def encoder_label(name_or_path: str | os.PathLike[str], folder: Path) -> str:
+    """The hub name, or the folder's name: how messages and signatures name an encoder."""
+    text = os.fspath(name_or_path)
+    return text if not Path(text).expanduser().exists() else folder.resolve().name
+
+
 def weights_sha(folder: Path) -> str:
     """First 8 hex digits of SHA-256 over the folder's weight files (names and bytes).
 
@@ -193,15 +268,12 @@ class Encoder:
         device: str | None = None,
         batch_size: int | None = None,
     ) -> None:
-        if batch_size is None:
-            batch_size = DEFAULT_BATCH_SIZE
-        if batch_size < 1:
-            raise WrdscoreError(f"--batch-size must be at least 1, not {batch_size}")
         text = os.fspath(name_or_path)
-        self.folder = resolve_encoder_path(text)
-        self.name = text if not Path(text).expanduser().exists() else self.folder.resolve().name
+        # The cheap checks first: a bad layer or device fails before the model loads.
+        self.folder = check_encoder_options(text, layer=layer, device=device, batch_size=batch_size)
         self.device = resolve_device(device)
-        self.batch_size = batch_size
+        self.name = encoder_label(text, self.folder)
+        self.batch_size = DEFAULT_BATCH_SIZE if batch_size is None else batch_size
         torch, st = torch_stack()
         self._torch = torch
         for noisy in ("sentence_transformers", "transformers"):
@@ -224,14 +296,9 @@ class Encoder:
             )
         config = self._transformer.config
         self.num_layers = int(getattr(config, "num_hidden_layers", 0))
-        if layer is None:
-            layer = self.num_layers
-        if not isinstance(layer, int) or not 0 <= layer <= self.num_layers:
-            raise WrdscoreError(
-                f"--layer {layer} is out of range: encoder {self.name!r} has layers "
-                f"0 (embeddings) to {self.num_layers}"
-            )
-        self.layer = layer
+        # Checked again on the model: a config without num_hidden_layers was not.
+        chosen = self.num_layers if layer is None else layer
+        self.layer = check_layer(chosen, self.num_layers, self.name)
         self.dim = int(config.hidden_size)
         limits = [self.model.max_seq_length, getattr(self.tokenizer, "model_max_length", None)]
         self.max_length = int(min(x for x in limits if x and x < 10**6))

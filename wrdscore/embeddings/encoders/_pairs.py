@@ -311,6 +311,32 @@ def _negative(text: str, contrasts: dict[str, list[str]], rng: random.Random) ->
     return None
 
 
+def check_sources(sources: Sequence[str | os.PathLike[str]]) -> None:
+    """Refuse a ``--pairs`` source that :func:`gather_pairs` would, before any model loads.
+
+    Quick: a folder must open as a corpus (its manifest is read, not its records) and
+    a file must parse as pairs (files of pairs are small).
+
+    Raises
+    ------
+    WrdscoreError
+        No source, a source that is neither a corpus folder nor a file, a malformed
+        pairs file.
+    """
+    from wrdscore.corpora import open_corpus
+
+    if not sources:
+        raise WrdscoreError("no --pairs source given (a corpus folder or a TSV of pairs)")
+    for src in sources:
+        path = Path(src)
+        if path.is_dir():
+            open_corpus(path)
+        elif path.is_file():
+            read_pair_file(path)
+        else:
+            raise WrdscoreError(f"--pairs {src}: no such file or folder")
+
+
 def gather_pairs(
     sources: Sequence[str | os.PathLike[str]],
     options: PairOptions,

@@ -9,6 +9,7 @@ turns a missing ``encoders`` extra into one line that says how to install it.
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import re
 from pathlib import Path
 from types import ModuleType
@@ -36,8 +37,24 @@ def torch_stack() -> tuple[ModuleType, ModuleType]:
     return torch, sentence_transformers
 
 
-def resolve_device(device: str | None) -> str:
-    """``cpu`` or ``cuda``: the one asked for, checked, or cuda when available.
+def require_stack() -> None:
+    """Refuse, importing nothing, where the ``encoders`` extra is not installed.
+
+    What :func:`torch_stack` refuses, found without its import (seconds for
+    sentence-transformers), so a command can check its arguments before it pays.
+    """
+    for module in ("torch", "sentence_transformers"):
+        if importlib.util.find_spec(module) is None:
+            raise WrdscoreError(f"pretrained encoders need {module}; {EXTRA_HINT}")
+
+
+def check_device(device: str | None) -> None:
+    """Refuse a device that cannot be had, before any model loads.
+
+    Cheap: no device (cuda when available, else cpu) and ``cpu`` import nothing, and
+    ``cuda`` imports torch alone to ask it (about 2 s), not sentence-transformers and
+    transformers (about 12 s more), so ``--device cuda`` on a machine without CUDA
+    fails at once.
 
     Raises
     ------
@@ -46,11 +63,24 @@ def resolve_device(device: str | None) -> str:
     """
     if device is not None and device not in DEVICES:
         raise WrdscoreError(f"unknown device {device!r}; choose one of {', '.join(DEVICES)}")
-    torch, _ = torch_stack()
-    available = bool(torch.cuda.is_available())
-    if device == "cuda" and not available:
+    require_stack()
+    if device == "cuda" and not _cuda_available():
         raise WrdscoreError("--device cuda: CUDA is not available here; use --device cpu")
-    return device or ("cuda" if available else "cpu")
+
+
+def _cuda_available() -> bool:
+    import torch
+
+    return bool(torch.cuda.is_available())
+
+
+def resolve_device(device: str | None) -> str:
+    """``cpu`` or ``cuda``: the one asked for, checked (:func:`check_device`), or cuda
+    when available."""
+    check_device(device)
+    if device is not None:
+        return device
+    return "cuda" if _cuda_available() else "cpu"
 
 
 #: The line of ``torch/version.py`` that ``torch.__version__`` is read from.

@@ -33,9 +33,19 @@ from typing import Any
 import numpy as np
 
 from wrdscore.atomic import atomic_dir, check_output_dir
-from wrdscore.embeddings.encoders._encoder import _silenced, resolve_encoder_path, weights_sha
-from wrdscore.embeddings.encoders._pairs import PairOptions, TrainingPairs, gather_pairs
-from wrdscore.embeddings.encoders._runtime import resolve_device, stack_versions, torch_stack
+from wrdscore.embeddings.encoders._encoder import _silenced, check_encoder_options, weights_sha
+from wrdscore.embeddings.encoders._pairs import (
+    PairOptions,
+    TrainingPairs,
+    check_sources,
+    gather_pairs,
+)
+from wrdscore.embeddings.encoders._runtime import (
+    check_device,
+    resolve_device,
+    stack_versions,
+    torch_stack,
+)
 from wrdscore.errors import WrdscoreError
 
 CARD_JSON = "tune-card.json"
@@ -292,9 +302,10 @@ def tune_encoder(
     folder = Path(name_or_path).expanduser()
     if folder.is_dir():
         _refuse_model_dir(folder, os.fspath(name_or_path))
-    folder = resolve_encoder_path(name_or_path)
-    datasets = _train_stack()
-    device = resolve_device(settings.device)
+    # Every argument is checked, and the pairs read, before the trainer's imports and
+    # the model (seconds each): a missing --pairs file or CUDA fails at once.
+    check_sources(sources)
+    folder = check_encoder_options(name_or_path, device=settings.device)
     confirm_kv = None
     if options.synonyms and any(Path(s).is_dir() for s in sources):
         from wrdscore.embeddings import load_embeddings
@@ -303,6 +314,8 @@ def tune_encoder(
         # `wrdscore specialise` confirms them (an encoder has no token vectors to ask).
         confirm_kv = load_embeddings("default").kv
     pairs = gather_pairs(sources, options, held_out, confirm_kv)
+    datasets = _train_stack()
+    device = resolve_device(settings.device)
 
     from wrdscore.embeddings.encoders._encoder import Encoder
 
@@ -486,6 +499,9 @@ def tune_static(
     settings = settings or TuneSettings()
     settings.check()
     check_output_dir(output, force)
+    # The sources and the device are checked before the model loads, not after.
+    check_sources(sources)
+    check_device(settings.device)
     from wrdscore.embeddings import load_embeddings
 
     emb = load_embeddings(os.fspath(model))
@@ -494,10 +510,10 @@ def tune_static(
             f"{model} is a plain vectors file; --static tunes a MODEL_DIR (with document "
             "frequencies), such as one written by `wrdscore train` or 'default'"
         )
-    torch, _ = torch_stack()
-    device = resolve_device(settings.device)
     has_corpus = any(Path(s).is_dir() for s in sources)
     pairs = gather_pairs(sources, options, held_out, emb.kv if has_corpus else None)
+    torch, _ = torch_stack()
+    device = resolve_device(settings.device)
     index = emb.kv.key_to_index
     ids_a, ids_p, ids_n, kept = [], [], [], []
     for i, (a, p, n) in enumerate(
