@@ -45,9 +45,11 @@ from selection_signals import (
     retrieval,
     retrieval_queries,
     split_renames,
+    trained_cases,
 )
 
 from wrdscore import get_metric
+from wrdscore.embeddings import default_model_path
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval import load_paper_ratings
 from wrdscore.metrics import Metric
@@ -66,7 +68,7 @@ def main() -> None:
     parser.add_argument(
         "--projects", type=Path, nargs="*", default=[], help="held-out corpus folders"
     )
-    parser.add_argument("--oov", default="zero", help="the OOV policy of every WRDScore")
+    parser.add_argument("--oov", default="auto", help="the OOV policy of every WRDScore")
     args = parser.parse_args()
     try:
         report(args)
@@ -152,6 +154,15 @@ def report(args: argparse.Namespace) -> None:
     print("\n".join(lines))
     for s in signatures:
         print(f"<!-- {s} -->")
+    for spec in args.models:
+        label, _, path = spec.rpartition("=")
+        pairs = (default_model_path() if path == "default" else Path(path)) / "pairs.tsv"
+        if pairs.is_file():
+            cases = trained_cases(pairs)
+            print(
+                f"\n{label or path}: {len(cases)} of {len(SYNONYMS) + len(OPPOSITES)} cases are "
+                f"among its specialisation pairs ({', '.join(cases) or 'none'})"
+            )
     print("\n" + choice(signals))
 
 

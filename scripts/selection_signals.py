@@ -66,6 +66,22 @@ OPPOSITES: list[Pair] = [
 _TEST_FOLDERS = {"test", "tests"}
 
 
+def trained_cases(pairs_tsv: Path) -> list[str]:
+    """The synonym and opposite cases among a model's specialisation pairs (its
+    ``pairs.tsv``: ``kind<TAB>a<TAB>b...`` lines), as ``a/b kind``: on those the case
+    signal measures whether specialisation took, not what carries over."""
+    kinds = {}
+    for line in pairs_tsv.read_text(encoding="utf-8").splitlines():
+        fields = line.split("\t")
+        if len(fields) >= 3 and not line.startswith("#"):
+            kinds[frozenset(fields[1:3])] = fields[0]
+    return [
+        f"{a}/{b} {kinds[frozenset((a, b))]}"
+        for a, b in SYNONYMS + OPPOSITES
+        if frozenset((a, b)) in kinds
+    ]
+
+
 def held_out(a: str, b: str) -> bool:
     """Whether the rename pair ``a``/``b`` (either order) is in the held-out part.
 

@@ -143,3 +143,15 @@ def test_a_missing_renames_file_is_one_error_line(tmp_path):
     result = run_script("default_signals.py", "default", "--renames", str(tmp_path / "no.tsv"))
     assert result.returncode == 1
     assert result.stderr.strip() == f"error: {tmp_path / 'no.tsv'} is not a file (give --renames)"
+
+
+def test_trained_cases_names_the_cases_among_a_models_pairs(tmp_path):
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(
+        "kind\ta\tb\tsupport\n"
+        "contrast\tset\tget\t9\n"  # either order
+        "synonym\tsize\tcount\t3\n"
+        "synonym\tfind\tsearch\t2\n",  # not a case
+        encoding="utf-8",
+    )
+    assert sig.trained_cases(pairs) == ["size/count synonym", "get/set contrast"]
