@@ -21,8 +21,14 @@ candidate with the lowest mean rank is chosen, ties going to the one listed firs
 
 Usage::
 
-    python scripts/default_signals.py default [label=MODEL_DIR ...] \\
+    python scripts/default_signals.py default [label=MODEL_DIR ...] [--oov auto] \\
         [--renames ../shared/data/varclr-renames/renames.tsv] [--projects CORPUS_DIR ...]
+
+The projects of the model card's run are four Debian bookworm source packages outside the
+training corpus (``commons-exec``, ``jasypt``, ``xom``, ``libjfreechart-java``), fetched
+with ``apt-get source --download-only PKG`` through a private deb-src configuration as
+``scripts/build_default_model.sh`` sets one up, and each ingested alone:
+``wrdscore ingest PKG_*.orig.tar.* -o HELD_OUT/PKG``.
 """
 
 from __future__ import annotations
