@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -44,6 +45,7 @@ from scipy.stats import rankdata, spearmanr
 from selection_signals import (
     OPPOSITES,
     SYNONYMS,
+    Pair,
     auc,
     negative_pairs,
     pairs_sha256,
@@ -99,6 +101,19 @@ def values(metric: Metric, refs: list[str], preds: list[str]) -> np.ndarray:
     return np.asarray(result.values[result.primary], dtype=np.float64)
 
 
+def pair_values(metric: Metric, pairs: Sequence[Pair]) -> np.ndarray:
+    """The metric's primary value of each ``(reference, prediction)`` pair."""
+    return values(metric, [a for a, _ in pairs], [b for _, b in pairs])
+
+
+def rename_aucs(
+    metric: Metric, test: Sequence[Pair], random: Sequence[Pair], related: Sequence[Pair]
+) -> tuple[float, float]:
+    """AUC of the held-out renames against the random and the related negatives."""
+    pos = pair_values(metric, test)
+    return auc(pos, pair_values(metric, random)), auc(pos, pair_values(metric, related))
+
+
 def report(args: argparse.Namespace) -> None:
     """Score every signal with every scorer and print the table."""
     if not args.renames.is_file():
@@ -132,11 +147,8 @@ def report(args: argparse.Namespace) -> None:
     signals: dict[str, list[float]] = {}
     signatures = []
     for label, metric in metrics.items():
-        pos = values(metric, [a for a, _ in test], [b for _, b in test])
-        a_rand = auc(pos, values(metric, [a for a, _ in random], [c for _, c in random]))
-        a_rel = auc(pos, values(metric, [a for a, _ in related], [c for _, c in related]))
-        syn = values(metric, [a for a, _ in SYNONYMS], [b for _, b in SYNONYMS])
-        opp = values(metric, [a for a, _ in OPPOSITES], [b for _, b in OPPOSITES])
+        a_rand, a_rel = rename_aucs(metric, test, random, related)
+        syn, opp = pair_values(metric, SYNONYMS), pair_values(metric, OPPOSITES)
         found = {
             k: retrieval(q, lambda r, p, m=metric: values(m, r, p)) for k, q in queries.items()
         }

@@ -15,6 +15,8 @@ import pytest
 from corpus_fixtures import method_record, run_script, write_records
 from sklearn.metrics import roc_auc_score
 
+from wrdscore import get_metric
+
 ROOT = Path(__file__).resolve().parents[1]
 RENAMES = ROOT.parent / "shared" / "data" / "varclr-renames" / "renames.tsv"
 if not RENAMES.is_file():  # a worktree beside the main checkout
@@ -68,6 +70,27 @@ def test_the_recorded_held_out_part_of_the_real_renames():
     tune, test = sig.split_renames(sig.read_renames(RENAMES))
     assert (len(tune), len(test)) == (47687, 11813)
     assert sig.pairs_sha256(test) == script.HELD_OUT_SHA256
+
+
+@pytest.mark.skipif(not RENAMES.is_file(), reason="the shared renames are not here")
+def test_the_bundled_defaults_rename_and_case_signals():
+    # The numbers of the model card's table (scripts/default_signals.py default ...).
+    script = load("default_signals")
+    renames = sig.read_renames(RENAMES)
+    _, test = sig.split_renames(renames)
+    random = sig.negative_pairs(test, renames, related=False)
+    related = sig.negative_pairs(test, renames, related=True)
+    assert (len(random), len(related)) == (11813, 9995)
+    metric = get_metric("wrd")
+    a_rand, a_rel = script.rename_aucs(metric, test, random, related)
+    assert (round(a_rand, 3), round(a_rel, 3)) == (0.837, 0.482)
+    syn, opp = script.pair_values(metric, sig.SYNONYMS), script.pair_values(metric, sig.OPPOSITES)
+    assert (round(sig.auc(syn, opp), 3), round(syn.mean() - opp.mean(), 3)) == (0.9, 0.635)
+    rouge = get_metric("rouge1")
+    assert tuple(round(x, 3) for x in script.rename_aucs(rouge, test, random, related)) == (
+        0.782,
+        0.45,
+    )
 
 
 def test_negative_pairs_follow_their_rules():
