@@ -132,7 +132,7 @@ def report(args: argparse.Namespace) -> None:
         f"renames: {len(test)} held out (sha256 {sha[:12]}), {len(random)} random and "
         f"{len(related)} related negatives; cases: {len(SYNONYMS)} synonyms, "
         f"{len(OPPOSITES)} opposites; retrieval: "
-        + ", ".join(f"{k} {len(q)} queries" for k, q in queries.items())
+        + (", ".join(f"{k} {len(q)} queries" for k, q in queries.items()) or "no --projects")
         + f"; ratings: {len(ratings.human)} pairs\n"
     )
     header = [
