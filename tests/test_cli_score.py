@@ -204,6 +204,16 @@ def test_explain_prints_the_tables_before_a_plot_it_cannot_draw(model, tmp_path)
     assert not png.exists()
 
 
+def test_explain_names_unseen_tokens_and_what_they_became(model):
+    res = run("explain", "getCount", "zzqx", "-e", model)
+    assert res.exit_code == 0, res.output
+    assert "zzqx (0.00)" in res.stdout and "F1 0.0000" in res.stdout
+    assert "|oov:zero|" in res.stdout  # auto, for a model without subword vectors
+    assert res.stderr == "note: not in the vocabulary: zzqx (--oov zero: zero vectors)\n"
+    seen = run("explain", "getCount", "size", "-e", model)
+    assert seen.exit_code == 0 and seen.stderr == ""
+
+
 def test_compare(model, tmp_path):
     good = tmp_path / "good.txt"
     shutil.copy(EXAMPLES / "refs.txt", good)

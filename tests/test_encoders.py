@@ -18,6 +18,7 @@ import numpy as np
 import ot
 import pytest
 from conftest import require
+from corpus_fixtures import fasttext_model_dir
 from scipy.stats import spearmanr
 from typer.testing import CliRunner
 
@@ -196,6 +197,19 @@ def test_the_sentence_metric_is_the_encoders_own_cosine(tiny_encoder):
     vecs = tiny_encoder.model.encode(["get user", "set name"])
     want = vecs[0] @ vecs[1] / np.linalg.norm(vecs[0]) / np.linalg.norm(vecs[1])
     assert res.scores[0] == pytest.approx(float(want), abs=1e-6)
+
+
+def test_auto_oov_is_zero_for_an_encoder_alone_and_the_static_policy_when_fused(
+    tiny_encoder, tmp_path
+):
+    # An encoder meets no unknown token: alone, auto is zero and its signature as before.
+    alone = get_metric("wrd", encoder=tiny_encoder)
+    assert alone.oov == "zero" and "|oov:zero|" in alone.signature
+    ft = fasttext_model_dir(tmp_path / "ft")
+    assert get_metric("wrd", encoder=tiny_encoder, embeddings=ft, fuse=False).oov == "zero"
+    # Fused, the static part of a token it lacks comes from its subword vectors.
+    fused = get_metric("wrd", encoder=tiny_encoder, embeddings=ft)
+    assert fused.oov == "subword" and "|oov:subword|" in fused.signature
 
 
 @pytest.mark.parametrize(

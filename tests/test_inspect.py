@@ -69,13 +69,23 @@ def test_neighbors_sorted_and_exclude_query_tokens():
     ("call", "message"),
     [
         (lambda: identifier_vector(EMB, "__"), "no sub-tokens"),
-        (lambda: identifier_vector(EMB, "frobnicateWidget"), "none of the tokens"),
+        (lambda: neighbors(EMB, "frobnicateWidget"), "none of the tokens"),
         (lambda: neighbors(EMB, "get", k=0), "-k must be at least 1"),
     ],
 )
 def test_bad_queries(call, message):
     with pytest.raises(WrdscoreError, match=message):
         call()
+
+
+def test_an_identifier_the_model_does_not_know_has_the_zero_vector():
+    # Issue 26: an unseen token gives a vector, not an error; without subword vectors that
+    # is zero, so its cosine with anything is 0 (it weighs nothing when scored).
+    got = identifier_vector(EMB, "frobnicateWidget")
+    assert got.tokens == got.unseen == ["frobnicate", "widget"]
+    assert got.vector.tolist() == [0.0, 0.0]
+    for a, b in [("frobnicate", "get"), ("get", "frobnicate"), ("zzz", "zzz")]:
+        assert similarity(EMB, a, b) == 0.0
 
 
 def test_neighbors_top_searches_only_the_first_tokens():
@@ -143,6 +153,20 @@ def test_cli_similarity_table(model_dir):
     result = runner.invoke(app, ["similarity", str(model_dir), "getCount", "fetchSize"])
     assert result.exit_code == 0, result.output
     assert "1.0000" in result.output
+
+
+def test_cli_similarity_of_an_unseen_token_is_zero_with_a_note(model_dir):
+    result = runner.invoke(app, ["similarity", str(model_dir), "keyup", "getCount"])
+    assert result.exit_code == 0, result.output
+    assert "0.0000" in result.output
+    assert (
+        "note: keyup: not in the vocabulary: keyup (no subword vectors: a zero vector, cosine 0)"
+        in result.output
+    )
+    partly = runner.invoke(app, ["similarity", str(model_dir), "getKeyup", "get"])
+    assert partly.exit_code == 0, partly.output
+    assert "1.0000" in partly.output
+    assert "note: getKeyup: not in the vocabulary: keyup (left out of the mean)" in partly.output
 
 
 def test_cli_errors_are_one_line(model_dir, tmp_path):

@@ -1,4 +1,4 @@
-"""The licences ship with the code, and NOTICE names the encoder weights the default derives from."""
+"""The licences ship with the code; NOTICE names the encoder weights the default derives from."""
 
 from __future__ import annotations
 

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from wrdscore.cli import app
 from wrdscore.embeddings import TokenEmbeddings, load_embeddings, save_embeddings
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics import get_metric
 
 VECTORS = {"get": [1.0, 0.0, 0.5], "set": [0.0, 1.0, 0.25], "name": [0.5, 0.5, -1.0]}
 COUNTS = {"get": 30, "set": 10, "name": 5}
@@ -258,6 +259,36 @@ def test_fasttext_subword_vectors_equal_gensims(tmp_path):
     vecs, unseen = emb.lookup(words, oov="subword")
     assert unseen.all() and np.all(np.linalg.norm(vecs, axis=1) > 0)
     np.testing.assert_array_equal(vecs, np.array([kv[w] for w in words], dtype=np.float64))
+
+
+def test_the_default_oov_policy_is_what_the_model_has(tmp_path):
+    # Issue 26: oov="auto" (the default) is subword for a model with subword vectors and
+    # zero otherwise, resolved when the metric is built, so the signature says which ran.
+    ft = load_embeddings(fasttext_model_dir(tmp_path / "ft"))
+    plain = TokenEmbeddings.from_vectors({"get": [1.0, 0.0], "size": [0.0, 1.0]})
+    refs, preds = ["get xylophone", "size"], ["get", "size kaleidoscope"]
+    for emb, policy in ((ft, "subword"), (plain, "zero")):
+        assert emb.resolve_oov("auto") == policy
+        for name in ("wrd", "bertscore", "wmd"):
+            auto, named = (
+                get_metric(name, embeddings=emb),
+                get_metric(name, embeddings=emb, oov=policy),
+            )
+            assert auto.oov == policy and f"|oov:{policy}|" in auto.signature
+            assert auto.signature == named.signature
+            a, b = auto.score(refs, preds), named.score(refs, preds)
+            np.testing.assert_array_equal(a.values[a.primary], b.values[b.primary])
+        np.testing.assert_array_equal(
+            emb.lookup(["xylophone"], oov="auto")[0], emb.lookup(["xylophone"], oov=policy)[0]
+        )
+    # Under subword the unseen token has a vector, so the pair no longer scores as if it
+    # were missing.
+    zero = get_metric("wrd", embeddings=ft, oov="zero").score(refs, preds).f1
+    assert not np.array_equal(get_metric("wrd", embeddings=ft).score(refs, preds).f1, zero)
+    # The bundled default has no subword vectors: its signature is unchanged.
+    assert "|oov:zero|" in get_metric("wrd").signature
+    with pytest.raises(WrdscoreError, match="unknown OOV policy 'sub'; choose one of auto, zero"):
+        get_metric("wrd", embeddings=plain, oov="sub")
 
 
 @pytest.mark.parametrize("fasttext", [False, True])

@@ -219,6 +219,12 @@ def metric_options(specs: list[str]) -> dict[str, dict[str, Any]]:
 # Options of every command that writes a MODEL_DIR or shows a progress bar.
 FORCE_OPTION = typer.Option(False, "--force", help="Replace an existing MODEL_DIR.")
 QUIET_OPTION = typer.Option(False, "--quiet", "-q", help="No progress bar or status lines.")
+OOV_OPTION = typer.Option(
+    "auto",
+    "--oov",
+    help="Unseen tokens: auto (subword when the model has subword vectors, else zero), "
+    "zero, drop or subword.",
+)
 
 # The --encoder family, shared by every command that scores (one definition, one help).
 ENCODER_OPTION = typer.Option(

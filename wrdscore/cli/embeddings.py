@@ -384,6 +384,7 @@ def similarity(
 
     from wrdscore.embeddings import identifier_vector
     from wrdscore.embeddings import similarity as cosine
+    from wrdscore.embeddings.store._inspect import unknown
 
     model, (a, b) = _model_and_words(embeddings, args, 2, "similarity")
     emb = _model_arg(model)
@@ -395,9 +396,18 @@ def similarity(
     table.add_row(a, b, f"{value:.4f}")
     print_table(f"similarity in {emb.name}", table)
     for ident in (a, b):
-        unseen = identifier_vector(emb, ident).unseen
-        if unseen:
-            typer.echo(f"note: {ident}: not in the vocabulary: {' '.join(unseen)}", err=True)
+        query = identifier_vector(emb, ident)
+        if query.unseen:
+            if unknown(emb, query):
+                made = "no subword vectors: a zero vector, cosine 0"
+            elif emb.has_subword:
+                made = "their subword vectors"
+            else:
+                made = "left out of the mean"
+            typer.echo(
+                f"note: {ident}: not in the vocabulary: {' '.join(query.unseen)} ({made})",
+                err=True,
+            )
 
 
 def register(app: typer.Typer) -> None:

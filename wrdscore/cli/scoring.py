@@ -13,6 +13,7 @@ from wrdscore.cli._common import (
     ENCODER_OPTION,
     FUSE_WEIGHTS_OPTION,
     LAYER_OPTION,
+    OOV_OPTION,
     QUIET_OPTION,
     check_format,
     encoder_options,
@@ -46,7 +47,7 @@ def score(
     metric: list[str] = typer.Option(
         ["wrd"], "--metric", "-m", help="Metric name; repeat for one column each."
     ),
-    oov: str = typer.Option("zero", "--oov", help="Unseen tokens: zero, drop or subword."),
+    oov: str = OOV_OPTION,
     centering: str = typer.Option(
         "none", "--centering", help="none, dimension, sentence, corpus or batch."
     ),
@@ -207,7 +208,7 @@ def explain(
     ),
     weights: str = typer.Option("norm", "--weights", help="norm, norm*idf, idf or uniform."),
     clip: bool = typer.Option(True, "--clip/--no-clip", help="Clip cosines at 0 in P and R."),
-    oov: str = typer.Option("zero", "--oov", help="Unseen tokens: zero, drop or subword."),
+    oov: str = OOV_OPTION,
     centering: str = typer.Option("none", "--centering", help="none, dimension, ... batch."),
     plot: Path | None = typer.Option(None, "--plot", help="Also draw the matrices to a PNG."),
     fmt: str = typer.Option("table", "--format", help="table or json."),
@@ -258,6 +259,19 @@ def explain(
         console = print_tables(transport_tables(t))
         console.print(f"precision {t.precision:.4f}  recall {t.recall:.4f}  F1 {t.f1:.4f}")
         console.print(scorer.signature, highlight=False, soft_wrap=True)
+    if scorer.contextual is None:
+        # Unseen tokens get a vector (their subword one, or zero): say which, in one line.
+        unseen = [
+            tok
+            for tok in dict.fromkeys(t.ref_tokens + t.pred_tokens)
+            if tok not in scorer.embeddings
+        ]
+        if unseen:
+            made = "their subword vectors" if scorer.oov == "subword" else "zero vectors"
+            typer.echo(
+                f"note: not in the vocabulary: {' '.join(unseen)} (--oov {scorer.oov}: {made})",
+                err=True,
+            )
     if plot is not None:
         plot_transport(t, plot)
         wrote(plot)
@@ -274,7 +288,7 @@ def compare(
     embeddings: str | None = typer.Option(
         None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
     ),
-    oov: str = typer.Option("zero", "--oov", help="Unseen tokens: zero, drop or subword."),
+    oov: str = OOV_OPTION,
     centering: str = typer.Option("none", "--centering", help="none, dimension, ... batch."),
     options: list[str] = typer.Option(
         [], "--set", help="A metric option, METRIC.OPTION=VALUE (wrd.weights=idf); repeatable."

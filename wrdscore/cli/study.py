@@ -15,6 +15,7 @@ from wrdscore.cli._common import (
     ENCODER_OPTION,
     FUSE_WEIGHTS_OPTION,
     LAYER_OPTION,
+    OOV_OPTION,
     encoder_options,
     seed_option,
     typer_app,
@@ -32,7 +33,7 @@ def study_sample(
     embeddings: str | None = typer.Option(
         None, "--embeddings", help="MODEL_DIR for the WRDScore strata (default: bundled)."
     ),
-    oov: str = typer.Option("zero", "--oov", help="Unseen tokens: zero, drop or subword."),
+    oov: str = OOV_OPTION,
     sets: int = typer.Option(3, "--sets", help="Sets of pairs; each set has its own raters."),
     stratum: list[str] | None = typer.Option(
         None,
@@ -111,7 +112,7 @@ def study_analyze(
     embeddings: str | None = typer.Option(
         None, "--embeddings", help="MODEL_DIR for embedding metrics (default: bundled)."
     ),
-    oov: str = typer.Option("zero", "--oov", help="Unseen tokens: zero, drop or subword."),
+    oov: str = OOV_OPTION,
     rescale: bool = typer.Option(
         False, "--rescale", help="Rescale embedding metrics against the model's baselines."
     ),

@@ -61,7 +61,7 @@ def sample_study(
     output: str | os.PathLike[str],
     *,
     embeddings: Embeddings = None,
-    oov: str = "zero",
+    oov: str = "auto",
     n_sets: int = 3,
     strata: Sequence[Stratum] = DEFAULT_STRATA,
     raters: int = 3,
@@ -77,7 +77,7 @@ def sample_study(
     the strata condition on, draws the sets from the distinct pairs
     (:func:`~wrdscore.human_eval.stratified_design`) and writes ``output``
     (:func:`~wrdscore.human_eval.write_study`). ``oov`` is the unseen-token policy of the
-    embedding metrics (``zero``, ``drop`` or ``subword``); ``encoder`` the encoder
+    embedding metrics (``auto``, ``zero``, ``drop`` or ``subword``); ``encoder`` the encoder
     options of :func:`~wrdscore.metrics.build_metrics` (``{"encoder": NAME, "layer": 4}``).
 
     Returns
@@ -134,7 +134,7 @@ def analyze_study(
     metrics: Sequence[str] = DEFAULT_METRICS,
     baseline: str | None = "rouge1",
     embeddings: Embeddings = None,
-    oov: str = "zero",
+    oov: str = "auto",
     rescale: bool = False,
     resamples: int = 100,
     seed: int = 0,

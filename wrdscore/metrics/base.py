@@ -511,7 +511,7 @@ def contextual_vectors(
 
 
 def _check_vector_options(
-    oov: str = "zero",
+    oov: str = "auto",
     centering: str = "none",
     rescale: bool = False,
     encoder: object = None,
@@ -558,10 +558,14 @@ class EmbeddingMetric(Metric):
     embeddings : TokenEmbeddings, path or None
         The token vectors; a path is loaded with ``wrdscore.embeddings.load_embeddings``
         and None means the bundled default model.
-    oov : {"zero", "drop", "subword"}
+    oov : {"auto", "zero", "drop", "subword"}
         What an unseen token becomes: the zero vector, nothing, or its FastText
-        sub-word vector (see :meth:`TokenEmbeddings.lookup`). Unseen tokens are
-        counted in :attr:`ScoreResult.oov_tokens` whatever the policy.
+        sub-word vector or word pieces' mean (see :meth:`TokenEmbeddings.lookup`).
+        ``auto`` (the default) is ``subword`` when the model has them and ``zero``
+        otherwise, and ``zero`` for an encoder not fused with a model (an encoder
+        meets no unknown token); it is resolved here, so :attr:`oov` and the signature
+        hold the policy that runs. Unseen tokens are counted in
+        :attr:`ScoreResult.oov_tokens` whatever the policy.
     centering : {"none", "dimension", "sentence", "corpus", "batch"}
         Subtract, before any normalisation, the mean of each vector's dimensions, of
         the item's vectors, of the vocabulary (frequency-weighted), or of every token
@@ -604,7 +608,7 @@ class EmbeddingMetric(Metric):
         self,
         embeddings: TokenEmbeddings | str | Path | None = None,
         *,
-        oov: str = "zero",
+        oov: str = "auto",
         centering: str = "none",
         rescale: bool = False,
         encoder: Encoder | str | Path | None = None,
@@ -642,6 +646,9 @@ class EmbeddingMetric(Metric):
             stray = [k for k, v in given.items() if v is not None]
             if stray:
                 raise only_with(stray, "an encoder")
+        if oov == "auto":
+            unfused = self.contextual is not None and not self.contextual.fuse
+            oov = "zero" if unfused else self.embeddings.resolve_oov(oov)
         if oov == "subword" and not self.embeddings.has_subword:
             raise WrdscoreError(
                 f"embeddings {self.embeddings.name!r} have no subword vectors; "

@@ -329,7 +329,7 @@ class WRDScore(EmbeddingMetric):
         *,
         weights: str = "norm",
         clip: bool = True,
-        oov: str = "zero",
+        oov: str = "auto",
         centering: str = "none",
         **options: Any,
     ) -> None:

@@ -36,13 +36,15 @@ def identifier_vector(emb: TokenEmbeddings, identifier: str) -> IdentifierVector
     """Vector of a raw identifier (``getCount``) or a single token: the mean of its tokens.
 
     The identifier is split with :func:`~wrdscore.corpora.split_identifier`; a
-    token outside the vocabulary gets its FastText subword vector when the model
-    has one and is left out otherwise.
+    token outside the vocabulary gets its subword vector (FastText n-grams or a distilled
+    model's word pieces) when the model has them, as ``oov="auto"`` does when scoring,
+    and is left out otherwise. An identifier none of whose tokens has a vector gets the
+    zero vector (what it weighs when scored: nothing).
 
     Raises
     ------
     WrdscoreError
-        If the identifier has no tokens, or none of them has a vector.
+        If the identifier has no tokens.
 
     Examples
     --------
@@ -51,19 +53,23 @@ def identifier_vector(emb: TokenEmbeddings, identifier: str) -> IdentifierVector
     [0.5, 0.5]
     >>> identifier_vector(emb, "getSize").unseen
     ['size']
+    >>> identifier_vector(emb, "size").vector.tolist()
+    [0.0, 0.0]
     """
     tokens = split_identifier(identifier)
     if not tokens:
         raise WrdscoreError(f"{identifier!r} has no sub-tokens (letters or digits)")
     policy = "subword" if emb.has_subword else "drop"
     vectors, unseen = emb.lookup(tokens, oov=policy)
-    if len(vectors) == 0:
-        raise WrdscoreError(
-            f"none of the tokens of {identifier!r} ({' '.join(tokens)}) is in model "
-            f"{emb.name!r}, which has no subword vectors"
-        )
     missing = [t for t, m in zip(tokens, unseen, strict=True) if m]
-    return IdentifierVector(tokens, missing, vectors.mean(axis=0))
+    vector = vectors.mean(axis=0) if len(vectors) else np.zeros(emb.dim)
+    return IdentifierVector(tokens, missing, vector)
+
+
+def unknown(emb: TokenEmbeddings, query: IdentifierVector) -> bool:
+    """Whether no token of ``query`` has a vector in ``emb`` (all unseen, no subword
+    vectors), so its vector is zero for want of any."""
+    return not emb.has_subword and len(query.unseen) == len(query.tokens)
 
 
 def _cosine(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
@@ -73,20 +79,26 @@ def _cosine(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
 def similarity(emb: TokenEmbeddings, a: str, b: str) -> float:
     """Cosine similarity of two identifiers' mean token vectors.
 
-    ``cos(u, v) = u . v / (|u| |v|)``. A zero vector (a token that co-occurred with
-    nothing) has no direction, so it is refused, as :func:`neighbors` refuses it, rather
-    than given a cosine of 0 that reads like "unrelated".
+    ``cos(u, v) = u . v / (|u| |v|)``. An identifier none of whose tokens the model knows
+    (and that has no subword vectors) has the zero vector, and a cosine of 0 with
+    anything, as WRDScore gives it no weight. A zero vector of tokens the model does know
+    (a token that co-occurred with nothing) is refused, as :func:`neighbors` refuses it,
+    rather than given a cosine of 0 that reads like "unrelated".
 
     Examples
     --------
     >>> emb = TokenEmbeddings.from_vectors({"get": [1.0, 0.0], "fetch": [1.0, 1.0]})
     >>> round(similarity(emb, "get", "fetch"), 4)
     0.7071
+    >>> similarity(emb, "get", "retrieve")
+    0.0
     """
-    u, v = identifier_vector(emb, a).vector, identifier_vector(emb, b).vector
-    _check_direction(a, u)
-    _check_direction(b, v)
-    return _cosine(u, v)
+    u, v = identifier_vector(emb, a), identifier_vector(emb, b)
+    for identifier, query in ((a, u), (b, v)):
+        if unknown(emb, query):
+            return 0.0
+        _check_direction(identifier, query.vector)
+    return _cosine(u.vector, v.vector)
 
 
 def _check_direction(identifier: str, vector: NDArray[np.float64]) -> None:
@@ -122,6 +134,11 @@ def neighbors(
     if top is not None and top < 1:
         raise WrdscoreError(f"--top must be at least 1, not {top}")
     query = identifier_vector(emb, identifier)
+    if unknown(emb, query):
+        raise WrdscoreError(
+            f"none of the tokens of {identifier!r} ({' '.join(query.tokens)}) is in model "
+            f"{emb.name!r}, which has no subword vectors"
+        )
     _check_direction(identifier, query.vector)
     own = set(query.tokens)
     # Zero rows (svd tokens that co-occurred with nothing) have no direction: gensim's

@@ -20,7 +20,10 @@ if TYPE_CHECKING:
 
     from wrdscore.embeddings.store._wordpiece import WordPieces
 
-OOV_POLICIES = ("zero", "drop", "subword")
+#: What an unseen token becomes. ``auto`` (the default everywhere) is resolved against the
+#: model, so a signature always records the policy that ran: ``subword`` where the model
+#: has FastText n-grams or an encoder's word pieces, ``zero`` otherwise.
+OOV_POLICIES = ("auto", "zero", "drop", "subword")
 
 
 def check_vectors(
@@ -499,6 +502,24 @@ class TokenEmbeddings:
     def __len__(self) -> int:
         return len(self._index)
 
+    def resolve_oov(self, oov: str) -> str:
+        """The policy ``oov`` names for this model: ``auto`` becomes ``subword`` when the
+        model has subword vectors (:attr:`has_subword`) and ``zero`` otherwise; any other
+        policy is itself.
+
+        Examples
+        --------
+        >>> TokenEmbeddings.from_vectors({"get": [1.0, 0.0]}).resolve_oov("auto")
+        'zero'
+        """
+        if oov not in OOV_POLICIES:
+            raise WrdscoreError(
+                f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}"
+            )
+        if oov != "auto":
+            return oov
+        return "subword" if self.has_subword else "zero"
+
     def lookup(
         self, tokens: Sequence[str], oov: str = "zero"
     ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
@@ -508,12 +529,13 @@ class TokenEmbeddings:
         ----------
         tokens : sequence of str
             Sub-tokens.
-        oov : {"zero", "drop", "subword"}
+        oov : {"zero", "drop", "subword", "auto"}
             ``zero``: an unseen token gets the zero vector (so zero mass under norm
             weighting); ``drop``: unseen tokens are removed, the returned rows are
             those of ``tokens`` where the mask is False; ``subword``: unseen tokens
             get FastText n-gram vectors, or in a distilled model the mean vector of
-            their word pieces (error if the model has neither).
+            their word pieces (error if the model has neither); ``auto``: ``subword``
+            when the model has them, else ``zero`` (:meth:`resolve_oov`).
 
         Returns
         -------
@@ -522,10 +544,7 @@ class TokenEmbeddings:
         oov_mask : ndarray of bool, shape (len(tokens),)
             True where the token is not in the vocabulary (counted whatever the policy).
         """
-        if oov not in OOV_POLICIES:
-            raise WrdscoreError(
-                f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}"
-            )
+        oov = self.resolve_oov(oov)
         if oov == "subword" and not self.has_subword:
             raise WrdscoreError(
                 f"embeddings {self.name!r} have no subword vectors; use oov='zero' or 'drop', "
