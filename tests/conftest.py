@@ -1,6 +1,9 @@
 """Test-wide settings."""
 
+import atexit
 import os
+import shutil
+import tempfile
 
 from hypothesis import settings
 
@@ -10,3 +13,8 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+# Fused encoder scoring keeps what it measures (the probe) in the user's cache folder:
+# tests keep theirs in a folder of their own, never in the home of whoever runs them.
+os.environ["WRDSCORE_CACHE"] = tempfile.mkdtemp(prefix="wrdscore-test-cache-")
+atexit.register(shutil.rmtree, os.environ["WRDSCORE_CACHE"], True)

@@ -147,17 +147,12 @@ class ContextualVectors:
     @cached_property
     def _probe(self) -> tuple[float, float, NDArray[np.float64]]:
         """Mean state norm, mean static norm and count-weighted mean state of the probe."""
-        n_c, mean_state = self._stored_probe() or self._measure_probe()
-        static = np.asarray(self.static.vectors[:PROBE_TOKENS], dtype=np.float64)
-        static_norms = np.linalg.norm(static, axis=1)
-        static_norm = float(static_norms[static_norms > 0].mean())
-        return n_c, static_norm, mean_state
-
-    def _stored_probe(self) -> tuple[float, NDArray[np.float64]] | None:
-        """The kept probe of this encoder, layer and static model, if any."""
         block = read_encoder_probe(self.encoder.sha, self.probe_key)
         if not block:
-            return None
+            block = self.measure_probe()
+            # A read-only cache folder only means the probe is measured again next run.
+            with contextlib.suppress(OSError):
+                store_encoder_probe(self.encoder.sha, self.probe_key, block)
         norm, mean = block.get("state_norm"), block.get("mean_state")
         if (
             not isinstance(norm, float)
@@ -168,10 +163,18 @@ class ContextualVectors:
                 f"the kept probe of encoder {self.encoder.name!r} ({self.probe_key}) is "
                 f"malformed; delete it from {self.encoder.sha}.json in the cache folder"
             )
-        return norm, np.array(mean, dtype=np.float64)
+        static = np.asarray(self.static.vectors[:PROBE_TOKENS], dtype=np.float64)
+        static_norms = np.linalg.norm(static, axis=1)
+        static_norm = float(static_norms[static_norms > 0].mean())
+        return norm, static_norm, np.array(mean, dtype=np.float64)
 
-    def _measure_probe(self) -> tuple[float, NDArray[np.float64]]:
-        """Encode the probe tokens alone; keep the result in the cache folder."""
+    def measure_probe(self) -> dict[str, Any]:
+        """Encode the probe tokens alone: the block that is kept (:data:`PROBE_TOKENS`).
+
+        ``state_norm`` is the states' mean norm, ``mean_state`` their count-weighted mean
+        (weights: the static model's counts, else equal); the rest says how it was
+        measured. The same block, read back, gives exactly the same numbers.
+        """
         tokens = self.static.tokens[:PROBE_TOKENS]
         progress, planned = self.callbacks(PROBING)
         states = np.vstack(
@@ -183,11 +186,9 @@ class ContextualVectors:
             if counts is None or counts[: len(tokens)].sum() <= 0
             else counts[: len(tokens)]
         )
-        mean_state = w @ states / w.sum()
-        norm = float(np.linalg.norm(states, axis=1).mean())
-        block = {
-            "state_norm": norm,
-            "mean_state": mean_state.tolist(),
+        return {
+            "state_norm": float(np.linalg.norm(states, axis=1).mean()),
+            "mean_state": (w @ states / w.sum()).tolist(),
             "tokens": len(tokens),
             "measured_with": {
                 "device": self.encoder.device,
@@ -195,10 +196,6 @@ class ContextualVectors:
                 "versions": stack_versions(),
             },
         }
-        # A read-only cache folder only means the probe is measured again next run.
-        with contextlib.suppress(OSError):
-            store_encoder_probe(self.encoder.sha, self.probe_key, block)
-        return norm, mean_state
 
     def mean_vector(self) -> NDArray[np.float64]:
         """What corpus centering subtracts: the probe's mean vector, in this space."""
