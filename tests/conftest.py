@@ -9,8 +9,11 @@ missing optional dependency skips its tests, with the reason. Test files import
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import os
+import shutil
+import tempfile
 from types import ModuleType
 
 import pytest
@@ -50,3 +53,9 @@ def skip_unless_ci(condition: bool, reason: str) -> pytest.MarkDecorator:
     There it then fails on the missing tool, as it must: CI provides every prerequisite.
     """
     return pytest.mark.skipif(condition and not IN_CI, reason=f"{reason}; CI=true fails instead")
+
+
+# Fused encoder scoring keeps what it measures (the probe) in the user's cache folder:
+# tests keep theirs in a folder of their own, never in the home of whoever runs them.
+os.environ["WRDSCORE_CACHE"] = tempfile.mkdtemp(prefix="wrdscore-test-cache-")
+atexit.register(shutil.rmtree, os.environ["WRDSCORE_CACHE"], True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -160,6 +161,107 @@ def test_the_build_tag_is_read_where_the_metadata_has_none(tmp_path):
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == ["torch:2.14.1+cu130", "False"]
+
+
+def _small_static() -> TokenEmbeddings:
+    return TokenEmbeddings.from_vectors(
+        {"get": [1.0, 0.0], "set": [0.0, 2.0], "name": [3.0, 4.0], "user": [1.0, 1.0]},
+        counts={"get": 5, "set": 3, "name": 2, "user": 1},
+    )
+
+
+ITEMS = [["get", "user", "name"], ["set"], ["name"], ["to", "string"]]
+
+
+def test_the_fusion_probe_is_measured_once_and_read_back_exactly(tiny, tmp_path, monkeypatch):
+    # Measuring it encoded 2,000 tokens on every run: most of a small file's time (issue 27).
+    monkeypatch.setenv("WRDSCORE_CACHE", str(tmp_path / "cache"))
+    first = ContextualVectors(Encoder(tiny, device="cpu"), _small_static(), fuse=True)
+    table, _ = first.vectors(ITEMS)
+    path = tmp_path / "cache" / "encoders" / f"{first.encoder.sha}.json"
+    kept = json.loads(path.read_text())["probes"]
+    assert list(kept) == [first.probe_key] and kept[first.probe_key]["tokens"] == 4
+
+    encoder = Encoder(tiny, device="cpu")
+    encoded: list[tuple[str, ...]] = []
+    real = encoder.word_states
+
+    def counting(items, *args, **kwargs):
+        encoded.extend(map(tuple, items))
+        return real(items, *args, **kwargs)
+
+    monkeypatch.setattr(encoder, "word_states", counting)
+    again = ContextualVectors(encoder, _small_static(), fuse=True)
+    assert np.array_equal(again.vectors(ITEMS)[0], table)  # the same bits, not close
+    assert encoded == [tuple(t) for t in ITEMS]  # the names only: no probe token alone
+    # Unfused, corpus centering subtracts the kept mean state.
+    centered = get_metric(
+        "wrd", embeddings=_small_static(), encoder=encoder, fuse=False, centering="corpus"
+    )
+    assert centered.contextual is not None
+    assert centered.contextual.mean_vector().tolist() == kept[first.probe_key]["mean_state"]
+
+
+def test_the_probe_does_not_depend_on_what_the_run_encoded_before(tiny, tmp_path, monkeypatch):
+    # It once reused the states of one-token names encoded earlier (in other batches),
+    # so its last bits followed the input; kept across runs, it must not.
+    monkeypatch.setenv("WRDSCORE_CACHE", str(tmp_path / "cache"))
+    fresh = ContextualVectors(Encoder(tiny, device="cpu"), _small_static(), fuse=True)
+    warmed = Encoder(tiny, device="cpu", batch_size=2)
+    warmed.word_states([["to", "string", "is", "empty"], ["get"], ["user"], ["name"]])
+    other = ContextualVectors(warmed, _small_static(), fuse=True)
+    want, got = fresh.measure_probe(), other.measure_probe()
+    assert got["state_norm"] == want["state_norm"] and got["mean_state"] == want["mean_state"]
+
+
+def test_a_cache_folder_that_cannot_be_written_still_scores_the_same(tiny, tmp_path, monkeypatch):
+    monkeypatch.setenv("WRDSCORE_CACHE", str(tmp_path / "ok"))
+    want = ContextualVectors(Encoder(tiny, device="cpu"), _small_static(), fuse=True).vectors(ITEMS)
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("WRDSCORE_CACHE", str(tmp_path / "a-file"))
+    got = ContextualVectors(Encoder(tiny, device="cpu"), _small_static(), fuse=True).vectors(ITEMS)
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
+def test_a_malformed_kept_probe_is_a_one_line_error(tiny, tmp_path, monkeypatch):
+    monkeypatch.setenv("WRDSCORE_CACHE", str(tmp_path))
+    ctx = ContextualVectors(Encoder(tiny, device="cpu"), _small_static(), fuse=True)
+    (tmp_path / "encoders").mkdir()
+    (tmp_path / "encoders" / f"{ctx.encoder.sha}.json").write_text(
+        json.dumps({"scopes": {}, "probes": {ctx.probe_key: {"state_norm": "big"}}})
+    )
+    with pytest.raises(WrdscoreError, match=r"^the kept probe of encoder .* malformed; delete"):
+        ctx.vectors(ITEMS)
+
+
+def test_the_cli_shows_each_stage_with_a_known_total(tiny, tmp_path, monkeypatch):
+    # It sat at `encoding names 20/?` while the probe ran, unseen (issue 27).
+    import wrdscore.progress
+
+    monkeypatch.setenv("WRDSCORE_CACHE", str(tmp_path))
+    monkeypatch.setattr(wrdscore.progress, "watched", lambda: True)
+    stages = [
+        "loading encoder and embeddings",
+        "probing encoder scale",
+        "encoding names",
+        "scoring",
+    ]
+    for run in (1, 2):
+        res = _score_examples("--encoder", str(tiny), "-e", "default")
+        assert res.exit_code == 0, res.output
+        lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+        shown = [s for s in stages if any(ln.startswith(s) for ln in lines)]
+        # The probe is measured on the first run only, then read back.
+        assert shown == (stages if run == 1 else [s for s in stages if "probing" not in s])
+        for stage in shown:
+            # Each stage's last line is complete, with its total: N/N, never N/?.
+            last = [ln for ln in lines if ln.startswith(stage)][-1]
+            done, total = re.search(r" (\d+)/(\S+) ", last).groups()  # type: ignore[union-attr]
+            assert done == total, last
+        if run == 1:
+            assert re.search(r"^probing encoder scale .* 2000/2000 ", res.stderr, re.M)
+    quiet = _score_examples("--encoder", str(tiny), "-e", "default", "-q")
+    assert quiet.exit_code == 0 and quiet.stderr == ""
 
 
 def test_the_signature_names_encoder_weights_layer_and_versions(tiny):
@@ -405,6 +507,24 @@ def test_the_cli_scores_with_the_real_encoder_fused_with_the_bundled_model():
     sig = out["metrics"]["wrd"]["signature"]
     assert "+debian-java-ft-50-cf+all-MiniLM-L6-v2-static-64-cf@sha:d5edca27,fw:1/0.5" in sig
     assert 0 < out["metrics"]["wrd"]["corpus"]["f1"] < 1
+
+
+def test_the_shipped_probe_is_what_measuring_gives_and_is_read(minilm, tmp_path, monkeypatch):
+    # The README's fused command reads it instead of encoding 2,000 tokens (issue 27);
+    # scripts/ship_encoder_probe.py wrote it. Other machines and torch versions differ
+    # from the one that measured it in the last bits only.
+    from wrdscore.embeddings import load_embeddings
+    from wrdscore.embeddings.encoders._baselines import SHIPPED
+
+    monkeypatch.setenv("WRDSCORE_CACHE", str(tmp_path))
+    ctx = ContextualVectors(minilm, load_embeddings(), fuse=True)
+    shipped = json.loads((SHIPPED / f"{minilm.sha}.json").read_text())["probes"][ctx.probe_key]
+    fresh = ctx.measure_probe()
+    assert fresh["state_norm"] == pytest.approx(shipped["state_norm"], rel=1e-6)
+    np.testing.assert_allclose(fresh["mean_state"], shipped["mean_state"], rtol=1e-5, atol=1e-6)
+    monkeypatch.setattr(ContextualVectors, "measure_probe", lambda self: pytest.fail("measured"))
+    ContextualVectors(minilm, load_embeddings(), fuse=True).prepare()
+    assert not (tmp_path / "encoders").exists()  # read, so nothing to keep
 
 
 def test_explain_shows_the_flow_in_the_users_tokens(minilm):

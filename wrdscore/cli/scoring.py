@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -25,6 +25,9 @@ from wrdscore.cli._common import (
 from wrdscore.cli._tables import print_tables
 from wrdscore.errors import WrdscoreError
 from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 
 def _result_json(res: Any) -> dict[str, Any]:
@@ -102,18 +105,22 @@ def score(
         count_pairs(refs, preds)
     # Per-pair rows on standard output: everything else goes to standard error.
     to_stderr = per_pair == STDOUT
-    metrics = build_metrics(
-        metric,
-        embeddings,
-        metric_options(options),
-        oov=oov,
-        centering=centering,
-        rescale=rescale,
-        **encoder_options(encoder, layer, device, batch_size, fuse_weights),
-    )
     with progress_bar(quiet) as bar:
-        task = bar.add_task("scoring", total=None)
+        # Loading torch and an encoder takes seconds (a model given with -e may too).
+        loading = _loading_task(bar, encoder, embeddings)
+        metrics = build_metrics(
+            metric,
+            embeddings,
+            metric_options(options),
+            oov=oov,
+            centering=centering,
+            rescale=rescale,
+            **encoder_options(encoder, layer, device, batch_size, fuse_weights),
+        )
+        if loading is not None:
+            bar.update(loading, total=1, completed=1)
         _show_encoding(metrics, bar)
+        task = bar.add_task("scoring", total=None)
         results = score_files(
             metrics,
             refs,
@@ -159,13 +166,44 @@ def score(
         typer.echo(f"note: {note}", err=True)
 
 
+def _loading_task(bar: Progress, encoder: str | None, embeddings: str | None) -> TaskID | None:
+    """A line for loading the models, when one is named (the bundled one loads in a blink).
+
+    Short, like every stage's line, so that the bar and counts fit in 80 columns.
+    """
+    what = [w for w, given in (("encoder", encoder), ("embeddings", embeddings)) if given]
+    if not what:
+        return None
+    return bar.add_task(f"loading {' and '.join(what)}", total=None)
+
+
 def _show_encoding(metrics: list[Any], bar: Any) -> None:
-    """A second bar, of names encoded, when an encoder runs (the slow part then)."""
+    """Lines for an encoder's stages, with known totals: the fusion's probe when it must
+    be measured (done here, before the names, so the lines come in the order they run),
+    then the names encoded, counted as each part of the input is read."""
+    from wrdscore.embeddings.encoders._contextual import ENCODING
+
     contextual = [m.contextual for m in metrics if getattr(m, "contextual", None) is not None]
-    if contextual:
-        task = bar.add_task("encoding names", total=None)
-        for c in contextual:
-            c.progress = lambda k: bar.advance(task, k)
+    if not contextual:
+        return
+    tasks: dict[str, int] = {}
+    totals: dict[str, int] = {}
+
+    def report(stage: str, planned: int, done: int) -> None:
+        if stage not in tasks:
+            tasks[stage], totals[stage] = int(bar.add_task(stage, total=None)), 0
+        if planned:
+            totals[stage] += planned
+            bar.update(tasks[stage], total=totals[stage])
+        if done:
+            bar.advance(tasks[stage], done)
+
+    for c in contextual:
+        c.report = report
+    for c in contextual:
+        if c.fuse:
+            c.prepare()
+    report(ENCODING, 0, 0)
 
 
 def _corpus_tables(results: list[Any], counts: dict[str, tuple[str, ...]]) -> tuple[Any, Any]:

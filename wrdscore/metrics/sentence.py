@@ -172,11 +172,15 @@ class Sentence(EmbeddingMetric):
         return {"emb": self.contextual.label, "pool": "model"}
 
     def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray]:
+        from wrdscore.embeddings.encoders._contextual import ENCODING
+
         assert self.contextual is not None
         keys = [tuple(t) for t in (*refs, *preds)]
         distinct = list(dict.fromkeys(keys))
         index = {k: i for i, k in enumerate(distinct)}
-        vecs = self.contextual.encoder.sentence_vectors(distinct, self.contextual.progress)
+        vecs = self.contextual.encoder.sentence_vectors(
+            distinct, *self.contextual.callbacks(ENCODING)
+        )
         rows = np.fromiter(map(index.__getitem__, keys), dtype=np.int64, count=len(keys))
         n = len(refs)
         x, y = vecs[rows[:n]], vecs[rows[n:]]

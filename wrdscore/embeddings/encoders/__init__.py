@@ -19,7 +19,9 @@ without ``--encoder`` never pay for it.
 from wrdscore.embeddings.encoders._baselines import (
     cache_dir,
     read_encoder_baselines,
+    read_encoder_probe,
     store_encoder_baselines,
+    store_encoder_probe,
 )
 from wrdscore.embeddings.encoders._contextual import (
     PROBE_TOKENS,
@@ -86,12 +88,14 @@ __all__ = [
     "gather_pairs",
     "normalise",
     "read_encoder_baselines",
+    "read_encoder_probe",
     "read_pair_file",
     "reduce_distilled",
     "resolve_device",
     "resolve_encoder_path",
     "stack_versions",
     "store_encoder_baselines",
+    "store_encoder_probe",
     "tune_encoder",
     "tune_static",
     "weights_sha",

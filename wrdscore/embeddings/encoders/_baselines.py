@@ -1,4 +1,4 @@
-"""Where an encoder's rescaling baselines are kept: by the hash of its weights.
+"""Where an encoder's rescaling baselines and probe are kept: by the hash of its weights.
 
 A static model keeps its baselines in its own ``model.json``. An encoder's folder is not
 ours to write (a hub cache, site-packages), and bert_score's users lose rescaling as soon
@@ -14,6 +14,12 @@ find them wherever they lie:
 Each file maps a *scope* (the layer, the static model that supplies IDF and the probe,
 and the fusion) to a baselines block like a model's: ``settings`` maps each metric setting
 (:func:`~wrdscore.metrics.baseline_key`) to its mean values on random name pairs.
+
+The same files keep, under ``probes``, what :class:`~wrdscore.embeddings.encoders.ContextualVectors`
+measures on a static model's most frequent tokens (the encoder's mean state norm and
+mean state), keyed by the layer and the static model. Measuring it runs the encoder on
+2,000 tokens, which cost more than scoring a small file (issue 27), so it is measured
+once and kept: scoring writes it to the cache folder itself.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ def cache_dir() -> Path:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    """The whole file (``scopes`` and ``probes``), {} when there is none."""
     if not path.is_file():
         return {}
     try:
@@ -47,15 +54,27 @@ def _read(path: Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise WrdscoreError(f"{path}: unreadable encoder baselines ({exc}); delete it") from None
     scopes = data.get("scopes") if isinstance(data, dict) else None
-    if not isinstance(scopes, dict):
+    if not isinstance(scopes, dict) or not isinstance(data.get("probes", {}), dict):
         raise WrdscoreError(f"{path}: not an encoder baselines file (no scopes); delete it")
-    return scopes
+    return dict(data)
+
+
+def _store(sha: str, section: str, key: str, block: dict[str, Any], folder: Path) -> Path:
+    """Write ``block`` as ``key`` of ``section`` into ``folder/SHA.json``, keeping the rest."""
+    path = folder / f"{sha}.json"
+    data = _read(path)
+    out = {"weights_sha": sha, "scopes": data.get("scopes", {}), "probes": data.get("probes", {})}
+    out[section][key] = block
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(path) as fh:
+        fh.write(json.dumps(out, indent=2) + "\n")
+    return path
 
 
 def read_encoder_baselines(sha: str, scope: str) -> dict[str, Any]:
     """The baselines block of ``scope`` for the weights ``sha``: cached, else shipped, else {}."""
     for folder in (cache_dir(), SHIPPED):
-        block = _read(folder / f"{sha}.json").get(scope)
+        block = _read(folder / f"{sha}.json").get("scopes", {}).get(scope)
         if block:
             return dict(block)
     return {}
@@ -63,10 +82,20 @@ def read_encoder_baselines(sha: str, scope: str) -> dict[str, Any]:
 
 def store_encoder_baselines(sha: str, scope: str, block: dict[str, Any]) -> Path:
     """Write ``block`` for ``scope`` into the cache file of ``sha`` (atomically); its path."""
-    path = cache_dir() / f"{sha}.json"
-    scopes = _read(path)
-    scopes[scope] = block
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_write(path) as fh:
-        fh.write(json.dumps({"weights_sha": sha, "scopes": scopes}, indent=2) + "\n")
-    return path
+    return _store(sha, "scopes", scope, block, cache_dir())
+
+
+def read_encoder_probe(sha: str, key: str) -> dict[str, Any]:
+    """The probe stored as ``key`` for the weights ``sha``: cached, else shipped, else {}."""
+    for folder in (cache_dir(), SHIPPED):
+        block = _read(folder / f"{sha}.json").get("probes", {}).get(key)
+        if block:
+            return dict(block)
+    return {}
+
+
+def store_encoder_probe(
+    sha: str, key: str, block: dict[str, Any], folder: Path | None = None
+) -> Path:
+    """Write a probe into ``folder/SHA.json`` (default: the cache folder), atomically."""
+    return _store(sha, "probes", key, block, cache_dir() if folder is None else folder)

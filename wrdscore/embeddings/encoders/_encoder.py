@@ -350,7 +350,12 @@ class Encoder:
                 progress(len(idx))
 
     def word_states(
-        self, items: Sequence[Tokens], progress: Callable[[int], None] | None = None
+        self,
+        items: Sequence[Tokens],
+        progress: Callable[[int], None] | None = None,
+        planned: Callable[[int], None] | None = None,
+        *,
+        cache: bool = True,
     ) -> list[NDArray[np.float32]]:
         """One ``(len(item), dim)`` array per name: each token's pieces' mean state.
 
@@ -362,10 +367,20 @@ class Encoder:
         items : sequence of token lists
         progress : callable, optional
             Called with the number of names encoded after each batch.
+        planned : callable, optional
+            Called first with the number of names this call will encode (the distinct
+            ones not cached), so a progress bar can show a total.
+        cache : bool
+            Read and keep states in the run's cache. Without it the states depend only on
+            ``items`` (and the batch size), not on what was encoded before: the fusion's
+            probe, which is kept across runs, is encoded so.
         """
         keys = [tuple(t) for t in items]
-        todo = [k for k in dict.fromkeys(keys) if k not in self._cache and k]
-        if len(self._cache) + len(todo) > CACHE_NAMES:
+        store = self._cache if cache else {}
+        todo = [k for k in dict.fromkeys(keys) if k not in store and k]
+        if planned is not None:
+            planned(len(todo))
+        if cache and len(self._cache) + len(todo) > CACHE_NAMES:
             self._cache.clear()
         for idx, enc, states in self._batches(todo, progress):
             hidden = states.float().cpu().numpy()
@@ -378,19 +393,25 @@ class Encoder:
                 sums = np.zeros((n, self.dim), dtype=np.float64)
                 np.add.at(sums, words[keep], hidden[row, keep])
                 counts = np.bincount(words[keep], minlength=n)
-                self._cache[todo[i]] = (sums / np.maximum(counts, 1)[:, None]).astype(np.float32)
+                store[todo[i]] = (sums / np.maximum(counts, 1)[:, None]).astype(np.float32)
         empty = np.zeros((0, self.dim), dtype=np.float32)
-        return [self._cache[k] if k else empty for k in keys]
+        return [store[k] if k else empty for k in keys]
 
     def sentence_vectors(
-        self, items: Sequence[Tokens], progress: Callable[[int], None] | None = None
+        self,
+        items: Sequence[Tokens],
+        progress: Callable[[int], None] | None = None,
+        planned: Callable[[int], None] | None = None,
     ) -> NDArray[np.float64]:
         """One pooled vector per name, ``(len(items), dim)``.
 
         At the last layer this is the encoder's own pipeline (``SentenceTransformer.encode``:
         its pooling, and normalisation where the model has it); at another layer, the
         attention-masked mean of every piece's state there, as mean pooling does.
+        ``progress`` and ``planned`` are as in :meth:`word_states` (every item is encoded).
         """
+        if planned is not None:
+            planned(len(items))
         out = np.zeros((len(items), self.dim))
         if not len(items):
             return out
