@@ -146,7 +146,7 @@ def test_code_of_exactly_the_cap_is_read():
 
 @pytest.mark.parametrize(("option", "value"), [("target", "title"), ("strings", "split")])
 def test_unknown_options_are_one_line_errors(option, value):
-    with pytest.raises(WrdscoreError, match=f"choose one of"):
+    with pytest.raises(WrdscoreError, match="choose one of"):
         read_code("int f() {}", **{option: value})
     assert TARGETS == ("name", "summary") and STRING_POLICIES == ("drop", "keep")
 
@@ -189,16 +189,15 @@ def test_example_methods_agree_with_javalangs_tokenizer():
         assert _read_code(code, comments=False) == _javalang_identifiers(code, name), name
 
 
-_KEYWORDS = frozenset(
-    (
-        "abstract assert boolean break byte case catch char class const continue default do "
-        "double else enum extends final finally float for goto if implements import "
-        "instanceof int interface long native new package private protected public return "
-        "short static strictfp super switch synchronized this throw throws transient try void "
-        "volatile while true false null var yield record sealed permits non exports module "
-        "open opens requires to uses provides with transitive when"
-    ).split()
+_KEYWORD_TEXT = (
+    "abstract assert boolean break byte case catch char class const continue default do "
+    "double else enum extends final finally float for goto if implements import "
+    "instanceof int interface long native new package private protected public return "
+    "short static strictfp super switch synchronized this throw throws transient try void "
+    "volatile while true false null var yield record sealed permits non exports module "
+    "open opens requires to uses provides with transitive when"
 )
+_KEYWORDS = frozenset(_KEYWORD_TEXT.split())
 _identifiers = st.from_regex(r"[A-Za-z_$][A-Za-z0-9_$]{0,16}", fullmatch=True).filter(
     lambda s: s not in _KEYWORDS and s != "_"
 )
