@@ -69,6 +69,7 @@ import numpy as np
 
 from wrdscore.corpora import ingest, open_corpus, split_identifier
 from wrdscore.corpora._code import _read_code
+from wrdscore.metrics._engine import MAX_TOKENS
 
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / "work-data" / "code-signal"
@@ -233,7 +234,10 @@ def support_scores(
     ``metric.score(code_tokens, texts).precision`` is code support by definition; once
     the metrics' ``code=`` input lands this is ``metric.score(None, texts, code=...)``.
     """
-    refs = [c for c, item in zip(codes, items, strict=True) for _ in item.candidates]
+    # The engine refuses items over MAX_TOKENS sub-tokens (a guard against a whole file
+    # on one line); until the metrics read code themselves, longer code is cut there
+    # (a handful of methods per project).
+    refs = [c[:MAX_TOKENS] for c, item in zip(codes, items, strict=True) for _ in item.candidates]
     preds = [t for item in items for t in item.candidates]
     values = metric.score(refs, preds).precision
     out, at = [], 0
