@@ -244,7 +244,8 @@ def support_scores(
     # is cut at CODE_TOKENS tokens here (and for the encoder too, alike).
     refs = [c for c, item in zip(codes, items, strict=True) for _ in item.candidates]
     preds = [t for item in items for t in item.candidates]
-    values = metric.score(refs, preds).precision
+    # Code a reading leaves without tokens supports nothing: every candidate ties at 0.
+    values = metric.score(refs, preds, allow_empty_reference=True).precision
     out, at = [], 0
     for item in items:
         out.append(values[at : at + len(item.candidates)])
