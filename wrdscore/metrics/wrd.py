@@ -9,7 +9,8 @@ import itertools
 import re
 import sys
 import types
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -141,7 +142,7 @@ def _emd_many(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
     return flow
 
 
-def _flow_two_rows(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
+def _flow_two_rows(a: NDArray, b: NDArray, cost: NDArray, massless_last: bool = False) -> NDArray:
     """Optimal plans of a stack of 2 x m problems in closed form, ties left to the solver.
 
     Row 0 sends ``x_j`` to column ``j`` and row 1 the rest, ``b_j - x_j``, so the cost
@@ -149,9 +150,13 @@ def _flow_two_rows(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
     ``sum_j x_j = a_0``: row 0 fills the columns in increasing order of
     ``d_0j - d_1j`` until its mass is spent. When two of those differences are (nearly)
     equal several plans can be optimal, so such problems go to :func:`emd_flow`,
-    which picks the same one as ``ot.emd``.
+    which picks the same one as ``ot.emd``. With ``massless_last``, columns without mass
+    (padding, see :func:`code_precision`) are filled last and never count as ties: they
+    receive nothing whatever their order.
     """
     diff = cost[:, 0, :] - cost[:, 1, :]
+    if massless_last:
+        diff = np.where(b > 0, diff, np.inf)
     order = np.argsort(diff, axis=1, kind="stable")
     b_sorted = np.take_along_axis(b, order, axis=1)
     before = np.cumsum(b_sorted, axis=1) - b_sorted
@@ -227,6 +232,94 @@ def wrd_from_flow(
     p_terms = np.divide(moved.sum(axis=1), col, out=np.zeros_like(col), where=col > 0)
     r_terms = np.divide(moved.sum(axis=2), row, out=np.zeros_like(row), where=row > 0)
     return p_terms.mean(axis=1), r_terms.mean(axis=1)
+
+
+#: Most floats one stacked gather of code vectors may hold (about 32 MB): pairs are
+#: scored in stacks of at most this many code rows times the vectors' dimension.
+_CODE_STACK_FLOATS = 1 << 22
+
+
+def code_precision(
+    code_rows: list[NDArray[np.int64]],
+    code_mass: list[NDArray[np.float64]],
+    pred_rows: list[NDArray[np.int64]],
+    pred_mass: list[NDArray[np.float64]],
+    unit: NDArray[np.float64],
+    clip: bool = True,
+) -> NDArray[np.float64]:
+    r"""WRDScore precision of each prediction transported onto its method's code.
+
+    Pair ``k`` is the exact transport between the code's distinct token vectors
+    ``unit[code_rows[k]]`` with masses ``code_mass[k]`` (a repeated token is one point
+    with its summed mass) and the prediction's ``unit[pred_rows[k]]`` with masses
+    ``pred_mass[k]`` (each side summing to 1), read off as WRDScore's precision
+
+    .. math:: P = \frac1m \sum_j \frac{\sum_i F_{ij} c_{ij}}{\sum_i F_{ij}}
+
+    Merging equal code tokens is exact: their cost rows are equal, so any optimal plan
+    of the merged problem split in proportion to the masses is optimal for the
+    unmerged one, and ``P`` reads only the columns' sums of ``F c``, which splitting
+    does not change. The code side has hundreds of tokens and every pair another
+    count, so the pairs are grouped by the prediction's length ``m`` and the code
+    sides padded with massless rows to a power of two (massless rows receive no flow,
+    so they change nothing): ``m = 1`` forces the flow (``F = a b^T``, so ``P`` is the
+    mass-weighted mean clipped cosine), ``m = 2`` has a closed form (ties go to the
+    solver), and longer predictions go to POT's network simplex pair by pair.
+
+    Examples
+    --------
+    >>> unit = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
+    >>> code_precision([np.array([0, 1])], [np.array([0.75, 0.25])],
+    ...                [np.array([2])], [np.array([1.0])], unit).round(3).tolist()
+    [0.65]
+    """
+    n = len(code_rows)
+    out = np.zeros(n)
+    code_len = np.fromiter(map(len, code_rows), dtype=np.int64, count=n)
+    pred_len = np.fromiter(map(len, pred_rows), dtype=np.int64, count=n)
+    width = np.maximum(1 << np.ceil(np.log2(np.maximum(code_len, 1))).astype(np.int64), 1)
+    dim = unit.shape[1]
+    # A padded row points at an appended zero vector: its cosine is 0 and its mass 0.
+    unit = np.vstack([unit, np.zeros((1, dim))])
+    pad = len(unit) - 1
+    for (w, m), group in _groups(width, pred_len):
+        step = max(1, _CODE_STACK_FLOATS // (w * max(dim, m)))
+        for start in range(0, len(group), step):
+            part = group[start : start + step]
+            ci = np.full((len(part), w), pad, dtype=np.int64)
+            a = np.zeros((len(part), w))
+            for row, k in enumerate(part.tolist()):
+                ci[row, : code_len[k]] = code_rows[k]
+                a[row, : code_len[k]] = code_mass[k]
+            pi = np.stack([pred_rows[k] for k in part.tolist()])
+            b = np.stack([pred_mass[k] for k in part.tolist()])
+            cos = np.matmul(unit[ci], unit[pi].transpose(0, 2, 1))
+            if m == 1:
+                flow = a[:, :, None] * b[:, None, :]
+            elif m == 2:
+                flow = _flow_two_rows(
+                    b, a, (1.0 - cos).transpose(0, 2, 1), massless_last=True
+                ).transpose(0, 2, 1)
+            else:
+                flow = np.zeros_like(cos)
+                for row, k in enumerate(part.tolist()):
+                    size = code_len[k]
+                    flow[row, :size] = _emd_many(
+                        a[row : row + 1, :size], b[row : row + 1], 1.0 - cos[row : row + 1, :size]
+                    )[0]
+            out[part] = wrd_from_flow(flow, cos, clip)[0]
+    return out
+
+
+def _groups(
+    width: NDArray[np.int64], length: NDArray[np.int64]
+) -> Iterator[tuple[tuple[int, int], NDArray[np.intp]]]:
+    """``((w, m), indices)`` of the pairs with padded code width ``w`` and ``m`` predicted
+    tokens."""
+    code = width * (int(length.max(initial=0)) + 1) + length
+    for c in np.unique(code):
+        w, m = divmod(int(c), int(length.max(initial=0)) + 1)
+        yield (w, m), np.flatnonzero(code == c)
 
 
 def f1_score(p: NDArray[np.float64], r: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -322,6 +415,7 @@ class WRDScore(EmbeddingMetric):
 
     name = "wrd"
     label = "wrdscore"
+    code_key = "precision"
 
     def __init__(
         self,
@@ -437,6 +531,63 @@ class WRDScore(EmbeddingMetric):
         self._degenerate_entries = degenerate[inverse]
         f_out = f1_score(p_out, r_out)
         return {"precision": p_out[inverse], "recall": r_out[inverse], "f1": f_out[inverse]}
+
+    def _code_support(
+        self, codes: list[Tokens], preds: list[Tokens]
+    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        """Precision of each prediction transported onto its code (:func:`code_precision`).
+
+        Static vectors depend on the token alone, so each method's repeated tokens are
+        merged before embedding (one point, summed mass); under sentence centering or
+        with an encoder every occurrence keeps its own vector.
+        """
+        n = len(codes)
+        merge = self.contextual is None and self.centering != "sentence"
+        if merge:
+            counted = [Counter(c) for c in codes]
+            lists: list[Tokens] = [list(c) for c in counted]
+            counts = np.fromiter(
+                itertools.chain.from_iterable(c.values() for c in counted), dtype=np.float64
+            )
+        else:
+            lists = codes
+            counts = np.ones(sum(map(len, codes)))
+        unseen = None
+        if merge:
+            # embed counts (and under "drop" removes) each merged token once: its flag
+            # is weighed by the occurrences it stands for.
+            flat = list(itertools.chain.from_iterable(lists))
+            self._fill_cache([t for t in dict.fromkeys(flat) if t not in self._cache])
+            unseen = np.fromiter((self._cache[t][1] for t in flat), dtype=bool, count=len(flat))
+        batch = self.embed([*lists, *preds])
+        if unseen is not None:
+            self._oov_count += int(((counts - 1.0) * unseen).sum())
+            if self.oov == "drop":
+                counts = counts[~unseen]
+        masses = self._masses(batch.table, batch.tokens)
+        rows, off = batch.rows, batch.offsets
+        weight = masses[rows[: off[n]]] * counts
+        code_rows = [rows[off[k] : off[k + 1]] for k in range(n)]
+        code_mass = [weight[off[k] : off[k + 1]] for k in range(n)]
+        pred_rows = [rows[off[n + k] : off[n + k + 1]] for k in range(n)]
+        pred_mass = [masses[r] for r in pred_rows]
+        code_sum = np.fromiter(map(np.sum, code_mass), dtype=np.float64, count=n)
+        pred_sum = np.fromiter(map(np.sum, pred_mass), dtype=np.float64, count=n)
+        # A side of zero weight (unseen tokens under oov="zero", or none left under
+        # "drop") has nothing to transport: it scores 0 and is counted.
+        degenerate = (code_sum <= 0) | (pred_sum <= 0)
+        keep = np.flatnonzero(~degenerate).tolist()
+        out = np.zeros(n)
+        out[keep] = code_precision(
+            [code_rows[k] for k in keep],
+            [code_mass[k] / code_sum[k] for k in keep],
+            [pred_rows[k] for k in keep],
+            [pred_mass[k] / pred_sum[k] for k in keep],
+            unit_rows(batch.table),
+            self.clip,
+        )
+        self._advance(n)
+        return out, degenerate
 
     def transport(
         self, reference: str | Sequence[str], prediction: str | Sequence[str]
