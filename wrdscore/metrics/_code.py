@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -243,3 +244,88 @@ def score_with_code(
         oov_names=metric._oov_result_names(result.oov_names),
         empty_code=unmatched,
     )
+
+
+def corpus_inputs(
+    corpus_dir: str | Path, predictions: str | Path, target: str, workdir: Path
+) -> tuple[list[str], list[dict[str, str]], Path]:
+    """References, code and a predictions file for scoring a model's output on a corpus.
+
+    The references are the methods' names (``target="name"``) or Javadoc summaries
+    (``"summary"``; a method without one has an empty reference), the code each
+    method's source with its declared name (masked when the target is a name). The
+    predictions are aligned by record order (a text or JSON-lines file with one item
+    per record of the corpus), or by id: a ``.jsonl`` file of objects
+    ``{"id": ID, "prediction": ITEM}``, ``ID`` as
+    :func:`~wrdscore.corpora.corpus_methods` gives it, scoring only those methods, in
+    the file's order (a model's test set that is a subset of the corpus). Then the
+    predictions are rewritten, in order, to ``workdir``.
+
+    Raises
+    ------
+    WrdscoreError
+        A corpus without code (older format: the message names the re-ingest
+        command), an unknown or repeated id, or an id file with another kind of line.
+    """
+    import json
+
+    from wrdscore.corpora import corpus_methods
+    from wrdscore.inputs import _lines
+
+    predictions = Path(predictions)
+    by_id = None
+    if predictions.suffix.lower() == ".jsonl":
+        lines = _lines(predictions)
+        first = next((line for line in lines if line.strip()), "")
+        if first.lstrip().startswith("{"):
+            by_id = _id_predictions(lines, predictions)
+    methods = corpus_methods(corpus_dir, target=target)
+    if by_id is None:
+        chosen = list(methods)
+        path = predictions
+    else:
+        wanted = {i: k for k, i in enumerate(by_id)}
+        found: list[Any] = [None] * len(by_id)
+        for m in methods:
+            k = wanted.get(m.id)
+            if k is not None:
+                found[k] = m
+        missing = [i for i, m in zip(by_id, found, strict=True) if m is None]
+        if missing:
+            raise WrdscoreError(
+                f"{predictions}: {len(missing)} id(s) not in corpus {corpus_dir}, "
+                f"the first {missing[0]!r}"
+            )
+        chosen = found
+        path = workdir / "predictions.jsonl"
+        path.write_text(
+            "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in by_id.values()),
+            encoding="utf-8",
+        )
+    refs = [m.reference or "" for m in chosen]
+    code = [{"code": m.code, "name": m.name} for m in chosen]
+    return refs, code, path
+
+
+def _id_predictions(lines: list[str], path: Path) -> dict[str, Any]:
+    """``{id: prediction}`` of a predictions file aligned by id, in the file's order."""
+    import json
+
+    out: dict[str, Any] = {}
+    for i, line in enumerate(lines, start=1):
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise WrdscoreError(f"{path}:{i}: invalid JSON ({exc.msg})") from None
+        if not (
+            isinstance(value, dict)
+            and isinstance(value.get("id"), str)
+            and isinstance(value.get("prediction"), str | list)
+        ):
+            raise WrdscoreError(
+                f'{path}:{i}: expected {{"id": ID, "prediction": ITEM}} (predictions aligned by id)'
+            )
+        if value["id"] in out:
+            raise WrdscoreError(f"{path}:{i}: id {value['id']!r} given twice")
+        out[value["id"]] = value["prediction"]
+    return out
