@@ -164,7 +164,8 @@ def _flow_two_rows(a: NDArray, b: NDArray, cost: NDArray, massless_last: bool = 
     x = np.empty_like(x_sorted)
     np.put_along_axis(x, order, x_sorted, axis=1)
     flow = np.stack([x, np.maximum(b - x, 0.0)], axis=1)
-    tie = np.any(np.diff(np.take_along_axis(diff, order, axis=1), axis=1) <= 1e-9, axis=1)
+    with np.errstate(invalid="ignore"):  # inf - inf between massless columns: no tie
+        tie = np.any(np.diff(np.take_along_axis(diff, order, axis=1), axis=1) <= 1e-9, axis=1)
     if tie.any():
         flow[tie] = _emd_many(a[tie], b[tie], cost[tie])
     return flow
@@ -259,7 +260,8 @@ def code_precision(
     Merging equal code tokens is exact: their cost rows are equal, so any optimal plan
     of the merged problem split in proportion to the masses is optimal for the
     unmerged one, and ``P`` reads only the columns' sums of ``F c``, which splitting
-    does not change. The code side has hundreds of tokens and every pair another
+    does not change. (Where the prediction repeats a token, equal columns let optimal
+    plans differ in ``P`` whatever is merged: WRDScore's own tie, left to the solver.) The code side has hundreds of tokens and every pair another
     count, so the pairs are grouped by the prediction's length ``m`` and the code
     sides padded with massless rows to a power of two (massless rows receive no flow,
     so they change nothing): ``m = 1`` forces the flow (``F = a b^T``, so ``P`` is the
