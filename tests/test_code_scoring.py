@@ -61,9 +61,15 @@ def test_wrd_code_support_is_the_exact_transport_onto_the_split_code_tokens(emb)
     assert got.corpus["code"] == pytest.approx(np.mean(want), abs=1e-12)
 
 
+def _flat(rows, masses):
+    """Entries ordered by pair: (pair of each entry, rows, masses)."""
+    item = np.repeat(np.arange(len(rows)), [len(r) for r in rows])
+    return item, np.concatenate(rows), np.concatenate(masses)
+
+
 def test_merging_repeated_code_tokens_changes_no_precision():
     # The same problems with every occurrence its own point (rows repeated) and with
-    # repeated tokens merged into one point of summed mass.
+    # repeated tokens merged into one point of summed mass, against ot.emd.
     rng = np.random.default_rng(7)
     unit = unit_rows(rng.normal(size=(12, 5)))
     for m in (1, 2, 3, 4):
@@ -76,9 +82,10 @@ def test_merging_repeated_code_tokens_changes_no_precision():
         pred_mass = [b / b.sum() for b in pred_mass]
         occ_mass = [np.full(len(o), 1.0 / len(o)) for o in occurrences]
         merged = [np.unique(o, return_counts=True) for o in occurrences]
-        split = code_precision(occurrences, occ_mass, preds, pred_mass, unit)
+        pred_side = _flat(preds, pred_mass)
+        split = code_precision(*_flat(occurrences, occ_mass), *pred_side, unit, 30)
         joined = code_precision(
-            [r for r, _ in merged], [c / c.sum() for _, c in merged], preds, pred_mass, unit
+            *_flat([r for r, _ in merged], [c / c.sum() for _, c in merged]), *pred_side, unit, 30
         )
         np.testing.assert_allclose(joined, split, rtol=0, atol=1e-12)
         by_emd = []

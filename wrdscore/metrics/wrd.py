@@ -9,8 +9,7 @@ import itertools
 import re
 import sys
 import types
-from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -241,19 +240,24 @@ _CODE_STACK_FLOATS = 1 << 22
 
 
 def code_precision(
-    code_rows: list[NDArray[np.int64]],
-    code_mass: list[NDArray[np.float64]],
-    pred_rows: list[NDArray[np.int64]],
-    pred_mass: list[NDArray[np.float64]],
+    code_item: NDArray[np.int64],
+    code_row: NDArray[np.int64],
+    code_mass: NDArray[np.float64],
+    pred_item: NDArray[np.int64],
+    pred_row: NDArray[np.int64],
+    pred_mass: NDArray[np.float64],
     unit: NDArray[np.float64],
+    n: int,
     clip: bool = True,
 ) -> NDArray[np.float64]:
     r"""WRDScore precision of each prediction transported onto its method's code.
 
-    Pair ``k`` is the exact transport between the code's distinct token vectors
-    ``unit[code_rows[k]]`` with masses ``code_mass[k]`` (a repeated token is one point
-    with its summed mass) and the prediction's ``unit[pred_rows[k]]`` with masses
-    ``pred_mass[k]`` (each side summing to 1), read off as WRDScore's precision
+    Pair ``k``'s code is the entries ``e`` with ``code_item[e] == k``: distinct token
+    vectors ``unit[code_row[e]]`` with masses ``code_mass[e]`` (a repeated token is one
+    point with its summed mass); its prediction the entries with ``pred_item == k``,
+    one per token. Entries are ordered by pair, and each side's masses sum to 1 per
+    pair. The exact transport between the two sides (``ot.emd``) is read off as
+    WRDScore's precision
 
     .. math:: P = \frac1m \sum_j \frac{\sum_i F_{ij} c_{ij}}{\sum_i F_{ij}}
 
@@ -261,40 +265,60 @@ def code_precision(
     of the merged problem split in proportion to the masses is optimal for the
     unmerged one, and ``P`` reads only the columns' sums of ``F c``, which splitting
     does not change. (Where the prediction repeats a token, equal columns let optimal
-    plans differ in ``P`` whatever is merged: WRDScore's own tie, left to the solver.) The code side has hundreds of tokens and every pair another
-    count, so the pairs are grouped by the prediction's length ``m`` and the code
-    sides padded with massless rows to a power of two (massless rows receive no flow,
-    so they change nothing): ``m = 1`` forces the flow (``F = a b^T``, so ``P`` is the
-    mass-weighted mean clipped cosine), ``m = 2`` has a closed form (ties go to the
-    solver), and longer predictions go to POT's network simplex pair by pair.
+    plans differ in ``P`` whatever is merged: WRDScore's own tie, left to the solver.)
+    The code side has hundreds of tokens and every pair another count, so the pairs
+    are grouped by the prediction's length ``m`` and the code sides padded with
+    massless rows to a power of two (massless rows receive no flow, so they change
+    nothing): ``m = 1`` forces the flow (``F = a b^T``, so ``P`` is the mass-weighted
+    mean clipped cosine), ``m = 2`` has a closed form (ties go to the solver), and
+    longer predictions go to POT's network simplex pair by pair. A pair without an
+    entry on a side scores 0.
 
     Examples
     --------
     >>> unit = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
-    >>> code_precision([np.array([0, 1])], [np.array([0.75, 0.25])],
-    ...                [np.array([2])], [np.array([1.0])], unit).round(3).tolist()
+    >>> code_precision(np.array([0, 0]), np.array([0, 1]), np.array([0.75, 0.25]),
+    ...                np.array([0]), np.array([2]), np.array([1.0]), unit, 1).round(3).tolist()
     [0.65]
     """
-    n = len(code_rows)
     out = np.zeros(n)
-    code_len = np.fromiter(map(len, code_rows), dtype=np.int64, count=n)
-    pred_len = np.fromiter(map(len, pred_rows), dtype=np.int64, count=n)
-    width = np.maximum(1 << np.ceil(np.log2(np.maximum(code_len, 1))).astype(np.int64), 1)
+    code_len = np.bincount(code_item, minlength=n)
+    pred_len = np.bincount(pred_item, minlength=n)
+    code_pos = np.arange(len(code_item)) - (np.cumsum(code_len) - code_len)[code_item]
+    pred_pos = np.arange(len(pred_item)) - (np.cumsum(pred_len) - pred_len)[pred_item]
+    active = (code_len > 0) & (pred_len > 0)
+    width = 1 << np.ceil(np.log2(np.maximum(code_len, 1))).astype(np.int64)
+    most = int(pred_len.max(initial=0)) + 1
+    key = np.where(active, width * most + pred_len, -1)
+    # Entries sorted by their pair's group, stably: each group, and within it each
+    # pair, is then a contiguous run of entries.
+    c_order = np.argsort(key[code_item], kind="stable")
+    p_order = np.argsort(key[pred_item], kind="stable")
+    c_keys, p_keys = key[code_item][c_order], key[pred_item][p_order]
     dim = unit.shape[1]
     # A padded row points at an appended zero vector: its cosine is 0 and its mass 0.
     unit = np.vstack([unit, np.zeros((1, dim))])
     pad = len(unit) - 1
-    for (w, m), group in _groups(width, pred_len):
+    for k in np.unique(key[active]).tolist():
+        w, m = divmod(k, most)
+        items = np.flatnonzero(key == k)
+        c_lo, c_hi = np.searchsorted(c_keys, [k, k + 1])
+        p_lo, p_hi = np.searchsorted(p_keys, [k, k + 1])
+        ce, pe = c_order[c_lo:c_hi], p_order[p_lo:p_hi]
+        c_slot = np.searchsorted(items, code_item[ce])
         step = max(1, _CODE_STACK_FLOATS // (w * max(dim, m)))
-        for start in range(0, len(group), step):
-            part = group[start : start + step]
-            ci = np.full((len(part), w), pad, dtype=np.int64)
-            a = np.zeros((len(part), w))
-            for row, k in enumerate(part.tolist()):
-                ci[row, : code_len[k]] = code_rows[k]
-                a[row, : code_len[k]] = code_mass[k]
-            pi = np.stack([pred_rows[k] for k in part.tolist()])
-            b = np.stack([pred_mass[k] for k in part.tolist()])
+        for start in range(0, len(items), step):
+            part = items[start : start + step]
+            g = len(part)
+            lo, hi = np.searchsorted(c_slot, [start, start + g])
+            ci = np.full((g, w), pad, dtype=np.int64)
+            a = np.zeros((g, w))
+            slots, pos = c_slot[lo:hi] - start, code_pos[ce[lo:hi]]
+            ci[slots, pos] = code_row[ce[lo:hi]]
+            a[slots, pos] = code_mass[ce[lo:hi]]
+            pick = pe[start * m : (start + g) * m]
+            pi = pred_row[pick].reshape(g, m)
+            b = pred_mass[pick].reshape(g, m)
             cos = np.matmul(unit[ci], unit[pi].transpose(0, 2, 1))
             if m == 1:
                 flow = a[:, :, None] * b[:, None, :]
@@ -304,24 +328,12 @@ def code_precision(
                 ).transpose(0, 2, 1)
             else:
                 flow = np.zeros_like(cos)
-                for row, k in enumerate(part.tolist()):
-                    size = code_len[k]
+                for row, size in enumerate(code_len[part].tolist()):
                     flow[row, :size] = _emd_many(
                         a[row : row + 1, :size], b[row : row + 1], 1.0 - cos[row : row + 1, :size]
                     )[0]
             out[part] = wrd_from_flow(flow, cos, clip)[0]
     return out
-
-
-def _groups(
-    width: NDArray[np.int64], length: NDArray[np.int64]
-) -> Iterator[tuple[tuple[int, int], NDArray[np.intp]]]:
-    """``((w, m), indices)`` of the pairs with padded code width ``w`` and ``m`` predicted
-    tokens."""
-    code = width * (int(length.max(initial=0)) + 1) + length
-    for c in np.unique(code):
-        w, m = divmod(int(c), int(length.max(initial=0)) + 1)
-        yield (w, m), np.flatnonzero(code == c)
 
 
 def f1_score(p: NDArray[np.float64], r: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -540,52 +552,70 @@ class WRDScore(EmbeddingMetric):
         """Precision of each prediction transported onto its code (:func:`code_precision`).
 
         Static vectors depend on the token alone, so each method's repeated tokens are
-        merged before embedding (one point, summed mass); under sentence centering or
-        with an encoder every occurrence keeps its own vector.
+        merged (one point, summed mass) and every distinct token of the batch is
+        embedded once; under sentence centering or with an encoder every occurrence
+        keeps its own vector.
         """
         n = len(codes)
-        merge = self.contextual is None and self.centering != "sentence"
-        if merge:
-            counted = [Counter(c) for c in codes]
-            lists: list[Tokens] = [list(c) for c in counted]
-            counts = np.fromiter(
-                itertools.chain.from_iterable(c.values() for c in counted), dtype=np.float64
+        code_len = np.fromiter(map(len, codes), dtype=np.int64, count=n)
+        pred_len = np.fromiter(map(len, preds), dtype=np.int64, count=n)
+        code_item = np.repeat(np.arange(n), code_len)
+        pred_item = np.repeat(np.arange(n), pred_len)
+        if self.contextual is None and self.centering != "sentence":
+            flat = list(itertools.chain.from_iterable(codes))
+            pflat = list(itertools.chain.from_iterable(preds))
+            tokens = list(dict.fromkeys(itertools.chain(flat, pflat)))
+            index = dict(zip(tokens, itertools.count()))
+            code_id = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=len(flat))
+            pred_id = np.fromiter(map(index.__getitem__, pflat), dtype=np.int64, count=len(pflat))
+            # Centering of these modes is per vector, so one item holding every distinct
+            # token gives each its row.
+            batch = self.embed([tokens])
+            unseen = np.fromiter(
+                (self._cache[t][1] for t in tokens), dtype=bool, count=len(tokens)
             )
-        else:
-            lists = codes
-            counts = np.ones(sum(map(len, codes)))
-        unseen = None
-        if merge:
-            # embed counts (and under "drop" removes) each merged token once: its flag
-            # is weighed by the occurrences it stands for.
-            flat = list(itertools.chain.from_iterable(lists))
-            self._fill_cache([t for t in dict.fromkeys(flat) if t not in self._cache])
-            unseen = np.fromiter((self._cache[t][1] for t in flat), dtype=bool, count=len(flat))
-        batch = self.embed([*lists, *preds])
-        if unseen is not None:
-            self._oov_count += int(((counts - 1.0) * unseen).sum())
+            # embed counted each distinct unseen token once; these are occurrences.
+            self._oov_count = int(unseen[code_id].sum() + unseen[pred_id].sum())
+            row_of = np.full(len(tokens), -1, dtype=np.int64)
+            row_of[~unseen if self.oov == "drop" else slice(None)] = batch.rows
+            code_row, pred_row = row_of[code_id], row_of[pred_id]
             if self.oov == "drop":
-                counts = counts[~unseen]
+                code_item, code_row = code_item[code_row >= 0], code_row[code_row >= 0]
+                pred_item, pred_row = pred_item[pred_row >= 0], pred_row[pred_row >= 0]
+            merged, first, counts = np.unique(
+                code_item * len(batch.table) + code_row, return_index=True, return_counts=True
+            )
+            # Each method's tokens in order of first occurrence, not of their rows (which
+            # depend on the rest of the batch): sums over them then round the same way
+            # whatever the batch, so a pair's value does not depend on its chunk.
+            order = np.argsort(first)
+            code_item, code_row = np.divmod(merged[order], len(batch.table))
+            weights = counts[order].astype(np.float64)
+        else:
+            batch = self.embed([*codes, *preds])
+            lengths = np.diff(batch.offsets)
+            code_item = np.repeat(np.arange(n), lengths[:n])
+            pred_item = np.repeat(np.arange(n), lengths[n:])
+            code_row = batch.rows[: batch.offsets[n]]
+            pred_row = batch.rows[batch.offsets[n] :]
+            weights = np.ones(len(code_row))
         masses = self._masses(batch.table, batch.tokens)
-        rows, off = batch.rows, batch.offsets
-        weight = masses[rows[: off[n]]] * counts
-        code_rows = [rows[off[k] : off[k + 1]] for k in range(n)]
-        code_mass = [weight[off[k] : off[k + 1]] for k in range(n)]
-        pred_rows = [rows[off[n + k] : off[n + k + 1]] for k in range(n)]
-        pred_mass = [masses[r] for r in pred_rows]
-        code_sum = np.fromiter(map(np.sum, code_mass), dtype=np.float64, count=n)
-        pred_sum = np.fromiter(map(np.sum, pred_mass), dtype=np.float64, count=n)
+        code_mass, pred_mass = masses[code_row] * weights, masses[pred_row]
+        code_sum = np.bincount(code_item, weights=code_mass, minlength=n)
+        pred_sum = np.bincount(pred_item, weights=pred_mass, minlength=n)
         # A side of zero weight (unseen tokens under oov="zero", or none left under
         # "drop") has nothing to transport: it scores 0 and is counted.
         degenerate = (code_sum <= 0) | (pred_sum <= 0)
-        keep = np.flatnonzero(~degenerate).tolist()
-        out = np.zeros(n)
-        out[keep] = code_precision(
-            [code_rows[k] for k in keep],
-            [code_mass[k] / code_sum[k] for k in keep],
-            [pred_rows[k] for k in keep],
-            [pred_mass[k] / pred_sum[k] for k in keep],
+        keep_c, keep_p = ~degenerate[code_item], ~degenerate[pred_item]
+        out = code_precision(
+            code_item[keep_c],
+            code_row[keep_c],
+            code_mass[keep_c] / code_sum[code_item[keep_c]],
+            pred_item[keep_p],
+            pred_row[keep_p],
+            pred_mass[keep_p] / pred_sum[pred_item[keep_p]],
             unit_rows(batch.table),
+            n,
             self.clip,
         )
         self._advance(n)
