@@ -106,7 +106,14 @@ def read_codes(
 
     out = []
     for i, item in enumerate(code):
-        source, name = code_item(item, offset + i)
+        # Strings and the objects of a --code file (a plain dict with a string "code")
+        # without the general checks: this loop runs once per method.
+        if type(item) is str:
+            source, name = item, None
+        elif type(item) is dict and type(item.get("code")) is str and type(item.get("name", "")) is str:
+            source, name = item["code"], item.get("name")
+        else:
+            source, name = code_item(item, offset + i)
         try:
             out.append(read_code(source, target=target, name=name, strings=strings))
         except WrdscoreError as exc:
