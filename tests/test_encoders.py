@@ -347,7 +347,7 @@ def _cosine(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def test_sentence_code_support_chunks_long_code_and_mean_pools(minilm):
-    from wrdscore.corpora._code import read_code
+    from wrdscore.corpora import read_code
 
     short = "int size() { return items.count(); }"
     words = " ".join(f"value{i} = compute(item{i}, other{i});" for i in range(150))
