@@ -301,9 +301,7 @@ def _code_inputs(tmp_path, lines=None):
     (tmp_path / "refs.txt").write_text("update image\nadvance\n")
     (tmp_path / "preds.txt").write_text("set artwork\nnext char\n")
     code = tmp_path / "code.jsonl"
-    code.write_text(
-        "\n".join(lines if lines is not None else [json.dumps(c) for c in CODE]) + "\n"
-    )
+    code.write_text("\n".join(lines if lines is not None else [json.dumps(c) for c in CODE]) + "\n")
     return tmp_path / "refs.txt", tmp_path / "preds.txt", code
 
 
@@ -343,8 +341,8 @@ def test_score_against_code_alone_is_reference_free(model, tmp_path):
     [
         ([json.dumps(CODE[0])], [], "1 code items but 2 predictions"),
         (["not json", json.dumps(CODE[1])], [], "code.jsonl:1: invalid JSON"),
-        (["[1, 2]", json.dumps(CODE[1])], [], "code.jsonl:1: expected a JSON string"),
-        (['{"source": "x"}', json.dumps(CODE[1])], [], "code.jsonl:1: expected a JSON string"),
+        (["[1, 2]", json.dumps(CODE[1])], [], "code.jsonl:1: expected a string (the source)"),
+        (['{"source": "x"}', json.dumps(CODE[1])], [], "code.jsonl:1: expected a string (the"),
         ([json.dumps(CODE[0]), '""'], [], "code.jsonl:2: code 1 cannot be read: "),
         ([json.dumps(CODE[0]), json.dumps("int f\x00() {}")], [], "code.jsonl:2: code 1 cannot"),
         ([json.dumps("int f() {" + "x" * 2_000_000 + "}"), json.dumps(CODE[1])], [],

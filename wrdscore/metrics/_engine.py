@@ -534,7 +534,9 @@ def _located(job: _Job, exc: ItemError) -> WrdscoreError:
     return WrdscoreError(f"{path}:{exc.index + 1}: {exc}")
 
 
-def _batch_chunk(task: tuple[int, list[str], list[str]]) -> list[tuple[NDArray, int] | None]:
+def _batch_chunk(
+    task: tuple[int, list[str] | None, list[str], list[str] | None],
+) -> list[tuple[NDArray, int] | None]:
     """First pass over a chunk: each batch-centered metric's sum and count of vectors."""
     assert _JOB is not None
     job, (start, ref_lines, pred_lines, _code) = _JOB, task

@@ -26,10 +26,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore import __version__
+from wrdscore.corpora import DEFAULT_STRINGS, DEFAULT_TARGET
 from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import center, check_centering
-from wrdscore.corpora import DEFAULT_STRINGS, DEFAULT_TARGET
 from wrdscore.metrics._code import (
     CODE_KEYS,
     DEFAULT_CODE_WEIGHT,

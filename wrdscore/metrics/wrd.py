@@ -292,10 +292,10 @@ def code_precision(
     The code side has hundreds of tokens and every pair another count, so the pairs
     are grouped by the prediction's length ``m`` and the code sides padded with
     massless rows to a multiple of 8 (massless rows receive no flow, so they change
-    nothing): ``m = 1`` (or one code token) forces the flow (``F = a b^T``, so ``P`` is the mass-weighted
-    mean clipped cosine), ``m = 2`` (or two code tokens) has a closed form (ties go to
-    the solver), and longer sides go to POT's network simplex pair by pair. A pair without an
-    entry on a side scores 0.
+    nothing): ``m = 1`` (or one code token) forces the flow (``F = a b^T``, so ``P`` is
+    the mass-weighted mean clipped cosine), ``m = 2`` (or two code tokens) has a closed
+    form (ties go to the solver), and longer sides go to POT's network simplex pair by
+    pair. A pair without an entry on a side scores 0.
 
     Examples
     --------
@@ -308,7 +308,6 @@ def code_precision(
     code_len = np.bincount(code_item, minlength=n)
     pred_len = np.bincount(pred_item, minlength=n)
     code_pos = np.arange(len(code_item)) - (np.cumsum(code_len) - code_len)[code_item]
-    pred_pos = np.arange(len(pred_item)) - (np.cumsum(pred_len) - pred_len)[pred_item]
     active = (code_len > 0) & (pred_len > 0)
     # Padded widths: the next multiple of 8 up to 128 rows, the next power of two
     # beyond; few enough groups, little padding.
@@ -600,9 +599,7 @@ class WRDScore(EmbeddingMetric):
             # Centering of these modes is per vector, so one item holding every distinct
             # token gives each its row.
             batch = self.embed([tokens])
-            unseen = np.fromiter(
-                (self._cache[t][1] for t in tokens), dtype=bool, count=len(tokens)
-            )
+            unseen = np.fromiter((self._cache[t][1] for t in tokens), dtype=bool, count=len(tokens))
             # embed counted each distinct unseen token once; these are occurrences.
             self._oov_count = int(unseen[code_id].sum() + unseen[pred_id].sum())
             row_of = np.full(len(tokens), -1, dtype=np.int64)
