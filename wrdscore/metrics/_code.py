@@ -204,9 +204,12 @@ def score_with_code(
     allow_empty_reference: bool,
     progress: Callable[[int], None] | None,
     index_offset: int,
+    result_type: type[ScoreResult],
 ) -> ScoreResult:
     """:meth:`Metric.score` with ``code``: the reference's values (if any), ``code`` and
-    ``combined`` (see the module docstring)."""
+    ``combined`` (see the module docstring). ``result_type`` is
+    :class:`~wrdscore.metrics.ScoreResult`, handed in by the base module that defines it
+    (importing it here would be an import circle)."""
     from dataclasses import replace
 
     refuse_code(metric)
@@ -238,9 +241,7 @@ def score_with_code(
         None if result is None else result.values, support, metric.primary, metric.code_weight
     )
     if result is None:
-        from wrdscore.metrics.base import ScoreResult
-
-        return ScoreResult(
+        return result_type(
             metric=metric.name,
             signature=metric.code_signature,
             values=values,

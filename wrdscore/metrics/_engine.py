@@ -833,10 +833,8 @@ def score_files(
         raise WrdscoreError(f"--jobs must be at least 1, not {jobs}")
     metrics = list(metrics)
     if code is not None:
-        from wrdscore.metrics._code import refuse_code
-
         for m in metrics:
-            refuse_code(m)
+            m.check_reads_code()
     elif references is None:
         raise WrdscoreError("nothing to score against: give references, code or both")
     job = _Job(

@@ -36,6 +36,7 @@ from wrdscore.metrics._code import (
     CodeItem,
     check_code_options,
     code_fields,
+    refuse_code,
     score_with_code,
 )
 from wrdscore.metrics._engine import (
@@ -322,6 +323,10 @@ class Metric(ABC):
         fields = {**self._signature_fields(), **self._output_fields(), **extra, "v": __version__}
         return "|".join([self.label or self.name, *(f"{k}:{v}" for k, v in fields.items())])
 
+    def check_reads_code(self) -> None:
+        """A one-line error unless this metric, with its settings, can score against code."""
+        refuse_code(self)
+
     def result_keys(self, code: bool = False, references: bool = True) -> tuple[str, ...]:
         """The values of a result (the per-pair columns): ``keys``, then ``code`` and
         ``combined`` when scored against code (only ``code`` without references)."""
@@ -401,6 +406,7 @@ class Metric(ABC):
                 allow_empty_reference=allow_empty_reference,
                 progress=progress,
                 index_offset=index_offset,
+                result_type=ScoreResult,
             )
         if references is None:
             raise WrdscoreError("references may be None only when code is given (code=...)")
