@@ -155,6 +155,18 @@ class Metric(ABC):
     embeddings : TokenEmbeddings, path or None
         Ignored by metrics that need no embeddings (so every metric can be built the
         same way); see :class:`EmbeddingMetric` for those that do.
+    code_weight : float
+        Scoring against code (``score(..., code=...)``): the weight ``w`` of the code in
+        ``combined = (1 - w) * primary + w * code``, from 0 to 1. The default 0.5 is the
+        even mean of two independent views of what a method does, its reference and its
+        code, neither known to be the better judge; chosen on that principle, not fitted
+        (the repository's only ratings have no code).
+    target : {"name", "summary"}
+        What the predictions are; decides how code is read
+        (:func:`wrdscore.corpora.read_code`: the declared name masked for names,
+        comments removed for summaries).
+    strings : {"drop", "keep"}
+        String literals in code: left out, or split into words.
     **options
         Metric settings; unknown ones raise :class:`~wrdscore.errors.WrdscoreError`.
 
