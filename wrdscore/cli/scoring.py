@@ -249,6 +249,9 @@ def _corpus_tables(results: list[Any], counts: dict[str, tuple[str, ...]]) -> tu
     from rich.table import Table  # only for the table (--format json never needs rich)
 
     keys = list(dict.fromkeys(k for r in results for k in r.keys))
+    # The values against the code come last, after every metric's own.
+    code = [k for k in ("code", "combined") if k in keys]
+    keys = [k for k in keys if k not in code] + code
 
     def cell(r: Any, k: str) -> str:
         if k not in r.corpus:
