@@ -297,3 +297,139 @@ def test_a_wide_table_is_not_cut_when_piped(model):
     assert "…" not in res.stdout
     header = next(line for line in res.stdout.splitlines() if "bertscore" in line)
     assert all(n in header for n in names)
+
+
+# --- scoring against code (issue 25) -------------------------------------------------
+
+CODE = [
+    "void updateImage(Image image) { artwork.set(image); }",
+    "char advance() { return text.charAt(pos++); }",
+]
+
+
+def _code_inputs(tmp_path, lines=None):
+    (tmp_path / "refs.txt").write_text("update image\nadvance\n")
+    (tmp_path / "preds.txt").write_text("set artwork\nnext char\n")
+    code = tmp_path / "code.jsonl"
+    code.write_text("\n".join(lines if lines is not None else [json.dumps(c) for c in CODE]) + "\n")
+    return tmp_path / "refs.txt", tmp_path / "preds.txt", code
+
+
+def test_score_with_code_writes_code_and_combined_columns(emb, model, tmp_path):
+    refs, preds, code = _code_inputs(tmp_path)
+    out = tmp_path / "pairs.tsv"
+    res = run(
+        "score", "--refs", refs, "--preds", preds, "--code", code, "-e", model,
+        "-m", "wrd", "-m", "rouge1", "--per-pair", out, "--code-weight", "0.25", "-q",
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    header = out.read_text().splitlines()[0].split("\t")
+    assert header[3:] == [
+        f"{m}.{k}" for m in ("wrd", "rouge1")
+        for k in ("precision", "recall", "f1", "code", "combined")
+    ]  # fmt: skip
+    want = get_metric("wrd", embeddings=emb, code_weight=0.25).score(
+        ["update image", "advance"], ["set artwork", "next char"], code=CODE
+    )
+    rows = [line.split("\t") for line in out.read_text().splitlines()[1:]]
+    np.testing.assert_allclose([float(r[6]) for r in rows], want.values["code"], atol=1e-6)
+    np.testing.assert_allclose([float(r[7]) for r in rows], want.values["combined"], atol=1e-6)
+    assert "|code:yes|cw:0.25|tgt:name|mask:name|str:drop|" in res.stdout
+
+
+def test_score_against_code_alone_is_reference_free(model, tmp_path):
+    _, preds, code = _code_inputs(tmp_path)
+    res = run("score", "--preds", preds, "--code", code, "-e", model, "--format", "json", "-q")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)["metrics"]["wrd"]
+    assert out["primary"] == "code" and list(out["corpus"]) == ["code"]
+    assert out["empty_code"] == 0
+
+
+@pytest.mark.parametrize(
+    ("lines", "extra", "message"),
+    [
+        ([json.dumps(CODE[0])], [], "1 code items but 2 predictions"),
+        (["not json", json.dumps(CODE[1])], [], "code.jsonl:1: invalid JSON"),
+        (["[1, 2]", json.dumps(CODE[1])], [], "code.jsonl:1: expected a string (the source)"),
+        (['{"source": "x"}', json.dumps(CODE[1])], [], "code.jsonl:1: expected a string (the"),
+        ([json.dumps(CODE[0]), '""'], [], "code.jsonl:2: code 1 cannot be read: "),
+        ([json.dumps(CODE[0]), json.dumps("int f\x00() {}")], [], "code.jsonl:2: code 1 cannot"),
+        ([json.dumps("int f() {" + "x" * 2_000_000 + "}"), json.dumps(CODE[1])], [],
+         "code.jsonl:1: code 0 cannot be read: "),
+        (None, ["--code-weight", "1.5"], "--code-weight must be from 0 to 1, not 1.5"),
+        (None, ["--code-weight", "-0.1"], "--code-weight must be from 0 to 1"),
+        (None, ["-m", "bleu"], "metric 'bleu' cannot score against code: "),
+        (None, ["-m", "chrf"], "metric 'chrf' cannot score against code: "),
+    ],
+)  # fmt: skip
+def test_bad_code_input_is_one_line_and_exit_2(model, tmp_path, lines, extra, message):
+    refs, preds, code = _code_inputs(tmp_path, lines)
+    res = run("score", "--refs", refs, "--preds", preds, "--code", code, "-e", model, *extra)
+    assert res.exit_code == 2, res.output
+    assert res.output.startswith("error: ") and message in res.output
+    assert res.output.count("\n") == 1
+
+
+def test_code_options_without_code_are_refused(model, tmp_path):
+    refs, preds, _ = _code_inputs(tmp_path)
+    res = run("score", "--refs", refs, "--preds", preds, "-e", model, "--target", "summary")
+    assert res.exit_code == 2 and "--target only apply with --code or --corpus" in res.output
+    res = run("score", "--preds", preds, "-e", model)
+    assert res.exit_code == 2 and "give --refs, --code or --corpus" in res.output
+    res = run("score", "--preds", preds, "--code", tmp_path / "code.txt", "-e", model)
+    assert res.exit_code == 2 and "expected a .jsonl file" in res.output
+
+
+@pytest.fixture(scope="module")
+def project_corpus(tmp_path_factory):
+    from wrdscore.corpora import ingest
+
+    out = tmp_path_factory.mktemp("corpus") / "project"
+    ingest([EXAMPLES / "project"], out, jobs=1, quiet=True)
+    return out
+
+
+def test_score_a_corpus_by_record_order_and_by_id(model, project_corpus, tmp_path):
+    from wrdscore.corpora import corpus_methods
+
+    methods = list(corpus_methods(project_corpus))
+    preds = tmp_path / "preds.txt"
+    preds.write_text("".join(f"get {m.name}\n" for m in methods))
+    res = run("score", "--corpus", project_corpus, "--preds", preds, "-e", model, "-q",
+              "--format", "json")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["pairs"] == len(methods)
+    codes = [{"code": m.code, "name": m.name} for m in methods]
+    want = get_metric("wrd", embeddings=model).score(
+        [m.name for m in methods], preds.read_text().splitlines(), code=codes
+    )
+    for k, v in want.corpus.items():
+        assert out["metrics"]["wrd"]["corpus"][k] == pytest.approx(v, abs=1e-12)
+    # By id: a subset, in the file's order (a model's test set).
+    chosen = [methods[5], methods[2]]
+    by_id = tmp_path / "by-id.jsonl"
+    by_id.write_text("".join(json.dumps({"id": m.id, "prediction": "size"}) + "\n" for m in chosen))
+    pairs = tmp_path / "pairs.tsv"
+    res = run("score", "--corpus", project_corpus, "--preds", by_id, "-e", model, "-q",
+              "--per-pair", pairs)  # fmt: skip
+    assert res.exit_code == 0, res.output
+    rows = [r.split("\t") for r in pairs.read_text().splitlines()[1:]]
+    assert [r[1] for r in rows] == [m.name for m in chosen]
+    bad = tmp_path / "bad-id.jsonl"
+    bad.write_text(json.dumps({"id": "nope", "prediction": "size"}) + "\n")
+    res = run("score", "--corpus", project_corpus, "--preds", bad, "-e", model)
+    assert res.exit_code == 2 and "1 id(s) not in corpus" in res.output
+
+
+def test_a_corpus_without_code_is_refused_with_the_command_to_reingest(project_corpus, tmp_path):
+    old = tmp_path / "old"
+    shutil.copytree(project_corpus, old)
+    manifest = json.loads((old / "manifest.json").read_text())
+    manifest["format"] = 2
+    (old / "manifest.json").write_text(json.dumps(manifest))
+    (tmp_path / "preds.txt").write_text("size\n")
+    res = run("score", "--corpus", old, "--preds", tmp_path / "preds.txt")
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert "without the methods' code; re-ingest it with `wrdscore ingest" in res.output
