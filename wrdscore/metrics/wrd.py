@@ -254,6 +254,81 @@ class PairTransport:
     f1: float
 
 
+@dataclass(frozen=True)
+class CodeTransport:
+    """WRDScore's transport of a prediction onto its method's code (``explain --code``).
+
+    ``cosine`` and ``flow`` have one row per code token occurrence (in code order) and one
+    column per prediction token; each side's masses are normalised to sum 1, so column
+    ``j`` of ``flow`` sums to the mass of prediction token ``j``. ``support`` is the
+    precision of this transport: how well the prediction is grounded in the code.
+    ``masked`` is the declared name hidden from the code (target ``name``), else None.
+    """
+
+    code_tokens: list[str]
+    pred_tokens: list[str]
+    cosine: NDArray[np.float64]
+    flow: NDArray[np.float64]
+    code_weights: NDArray[np.float64]
+    pred_weights: NDArray[np.float64]
+    support: float
+    target: str
+    strings: str
+    masked: str | None
+
+    def distinct(self) -> tuple[list[str], NDArray[np.int64], NDArray, NDArray]:
+        """The code tokens once each: ``(tokens, occurrences, cosine, flow)``.
+
+        A token's flow row is summed over its occurrences and its cosine row is their
+        flow-weighted mean (their plain mean where no flow arrives); under static
+        embeddings every occurrence has the same cosine, so it is that cosine.
+
+        Examples
+        --------
+        >>> t = CodeTransport(["a", "b", "a"], ["x"], np.array([[0.5], [0.1], [0.5]]),
+        ...                   np.array([[0.25], [0.5], [0.25]]), np.full(3, 1 / 3),
+        ...                   np.ones(1), 0.3, "name", "drop", None)
+        >>> tokens, n, cos, flow = t.distinct()
+        >>> tokens, n.tolist(), cos.ravel().tolist(), flow.ravel().tolist()
+        (['a', 'b'], [2, 1], [0.5, 0.1], [0.5, 0.5])
+        """
+        tokens = list(dict.fromkeys(self.code_tokens))
+        index = {tok: i for i, tok in enumerate(tokens)}
+        row_of = np.fromiter(map(index.__getitem__, self.code_tokens), dtype=np.intp)
+        counts = np.bincount(row_of, minlength=len(tokens))
+        flow = np.zeros((len(tokens), len(self.pred_tokens)))
+        weighted, plain = np.zeros_like(flow), np.zeros_like(flow)
+        np.add.at(flow, row_of, self.flow)
+        np.add.at(weighted, row_of, self.flow * self.cosine)
+        np.add.at(plain, row_of, self.cosine)
+        has = flow > 0
+        cosine = np.where(has, weighted / np.where(has, flow, 1.0), plain / counts[:, None])
+        return tokens, counts, cosine, flow
+
+    def top(self, k: int = 3) -> list[list[tuple[str, int, float, float]]]:
+        """Per prediction token, the ``k`` distinct code tokens that carry most of its flow.
+
+        Each entry is ``(code token, occurrences, cosine, flow)`` as :meth:`distinct`
+        gives them, most flow first (ties in code order); tokens sending none are left out.
+
+        Examples
+        --------
+        >>> t = CodeTransport(["a", "b", "a"], ["x"], np.array([[0.5], [0.1], [0.5]]),
+        ...                   np.array([[0.25], [0.5], [0.25]]), np.full(3, 1 / 3),
+        ...                   np.ones(1), 0.3, "name", "drop", None)
+        >>> t.top(1)
+        [[('a', 2, 0.5, 0.5)]]
+        """
+        tokens, counts, cosine, flow = self.distinct()
+        out = []
+        for j in range(len(self.pred_tokens)):
+            order = [i for i in np.argsort(-flow[:, j], kind="stable") if flow[i, j] > 0][:k]
+            out.append(
+                [(tokens[i], int(counts[i]), float(cosine[i, j]), float(flow[i, j])) for i in order]
+            )
+        return out
+
+
 @register
 class WRDScore(EmbeddingMetric):
     r"""WRDScore: precision and recall of a predicted name, matched by optimal transport.
@@ -476,3 +551,141 @@ class WRDScore(EmbeddingMetric):
             recall=float(res.recall[0]),
             f1=float(res.f1[0]),
         )
+
+    def code_transport(
+        self,
+        prediction: str | Sequence[str],
+        code: str,
+        *,
+        target: str = "name",
+        name: str | None = None,
+        strings: str = "drop",
+    ) -> CodeTransport:
+        """The transport of ``prediction`` onto the tokens of its method's ``code``.
+
+        The code is read as code-aware scoring reads it
+        (:func:`wrdscore.corpora.read_code`: identifiers split into sub-tokens, keywords
+        and punctuation dropped, string literals per ``strings``, comments dropped for
+        target ``summary``, the declared name masked for target ``name``); the code tokens
+        take the reference's side of :meth:`transport`, so ``support`` is its precision.
+
+        Examples
+        --------
+        >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6]})
+        >>> t = WRDScore(emb).code_transport("count", "int size() { return count; }")
+        >>> t.code_tokens, t.masked, round(t.support, 2)
+        (['count'], 'size', 1.0)
+        """
+        if target not in _TARGETS:
+            raise WrdscoreError(f"unknown target {target!r}; choose one of {', '.join(_TARGETS)}")
+        if strings not in _STRING_POLICIES:
+            raise WrdscoreError(
+                f"unknown strings policy {strings!r}; choose one of {', '.join(_STRING_POLICIES)}"
+            )
+        tokens = _read_code_tokens(code, target=target, name=name, strings=strings)
+        if not tokens:
+            raise WrdscoreError(
+                "the code has no tokens to read (only keywords, punctuation, comments or "
+                "strings, or just the masked name)"
+            )
+        if not to_tokens(prediction):
+            raise WrdscoreError("the prediction needs at least one token (a letter or digit)")
+        t = self.transport(tokens, prediction)
+        return CodeTransport(
+            code_tokens=t.ref_tokens,
+            pred_tokens=t.pred_tokens,
+            cosine=t.cosine,
+            flow=t.flow,
+            code_weights=t.ref_weights,
+            pred_weights=t.pred_weights,
+            support=t.precision,
+            target=target,
+            strings=strings,
+            masked=(name or _declared_name(code)) if target == "name" else None,
+        )
+
+
+# TEMPORARY until wip/code is merged: replaced by wrdscore.corpora.read_code/declared_name.
+_TARGETS = ("name", "summary")
+_STRING_POLICIES = ("drop", "keep")
+_JAVA_KEYWORDS = frozenset(
+    [
+        "abstract",
+        "assert",
+        "boolean",
+        "break",
+        "byte",
+        "case",
+        "catch",
+        "char",
+        "class",
+        "const",
+        "continue",
+        "default",
+        "do",
+        "double",
+        "else",
+        "enum",
+        "extends",
+        "final",
+        "finally",
+        "float",
+        "for",
+        "goto",
+        "if",
+        "implements",
+        "import",
+        "instanceof",
+        "int",
+        "interface",
+        "long",
+        "native",
+        "new",
+        "package",
+        "private",
+        "protected",
+        "public",
+        "return",
+        "short",
+        "static",
+        "strictfp",
+        "super",
+        "switch",
+        "synchronized",
+        "this",
+        "throw",
+        "throws",
+        "transient",
+        "try",
+        "void",
+        "volatile",
+        "while",
+        "var",
+        "true",
+        "false",
+        "null",
+    ]
+)
+
+
+def _declared_name(source: str) -> str | None:
+    for match in re.finditer(r"(?<![@\w$])([A-Za-z_$][\w$]*)\s*\(", source):
+        if match[1] not in _JAVA_KEYWORDS:
+            return match[1]
+    return None
+
+
+def _read_code_tokens(
+    source: str, *, target: str = "name", name: str | None = None, strings: str = "drop"
+) -> list[str]:
+    if target == "summary":
+        source = re.sub(r"//[^\n]*|/\*.*?\*/", " ", source, flags=re.S)
+    literal = r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\''
+    if strings == "drop":
+        source = re.sub(literal, " ", source)
+    masked = (name or _declared_name(source)) if target == "name" else None
+    out: list[str] = []
+    for ident in re.findall(r"[A-Za-z_$][\w$]*", source):
+        if ident not in _JAVA_KEYWORDS and ident != masked:
+            out.extend(to_tokens(ident))
+    return out
