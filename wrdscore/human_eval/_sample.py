@@ -144,19 +144,23 @@ def pair_key(reference: str, prediction: str) -> tuple[tuple[str, ...], tuple[st
     return tuple(split_identifier(reference)), tuple(split_identifier(prediction))
 
 
-def distinct_pairs(references: Sequence[str], predictions: Sequence[str]) -> NDArray[np.intp]:
+def distinct_pairs(
+    references: Sequence[str], predictions: Sequence[str], codes: Sequence[str] | None = None
+) -> NDArray[np.intp]:
     """Index of the first occurrence of every distinct (reference, prediction) pair.
 
-    Pairs are compared by their sub-tokens, so ``getName``/``get name`` count as one.
+    Pairs are compared by their sub-tokens, so ``getName``/``get name`` count as one;
+    with ``codes`` also by their code: the same names on two methods are two questions
+    to a rater who reads the code.
 
     Examples
     --------
     >>> distinct_pairs(["getName", "get name", "run"], ["name", "name", "go"]).tolist()
     [0, 2]
     """
-    seen: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
+    seen: dict[tuple[object, ...], int] = {}
     for i, (ref, pred) in enumerate(zip(references, predictions, strict=True)):
-        seen.setdefault(pair_key(ref, pred), i)
+        seen.setdefault(pair_key(ref, pred) + (() if codes is None else (codes[i],)), i)
     return np.fromiter(seen.values(), dtype=np.intp, count=len(seen))
 
 

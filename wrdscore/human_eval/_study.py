@@ -55,11 +55,31 @@ def read_names(path: str | os.PathLike[str]) -> list[str]:
     return names
 
 
+def read_codes(path: str | os.PathLike[str]) -> list[str]:
+    # TEMPORARY until wip/metrics is merged: replaced by the CODE .jsonl reader of
+    # `wrdscore score --code`.
+    import json
+
+    out = []
+    for line, text in enumerate(_lines(Path(path)), start=1):
+        try:
+            item = json.loads(text)
+        except ValueError:
+            raise WrdscoreError(f"{path}:{line}: not JSON") from None
+        if isinstance(item, dict):
+            item = item.get("code")
+        if not isinstance(item, str) or not item.strip():
+            raise WrdscoreError(f"{path}:{line}: expected a JSON string or a code field")
+        out.append(item)
+    return out
+
+
 def sample_study(
     refs: str | os.PathLike[str],
     preds: str | os.PathLike[str],
     output: str | os.PathLike[str],
     *,
+    code: str | os.PathLike[str] | None = None,
     embeddings: Embeddings = None,
     oov: str = "zero",
     n_sets: int = 3,
@@ -79,6 +99,9 @@ def sample_study(
     (:func:`~wrdscore.human_eval.write_study`). ``oov`` is the unseen-token policy of the
     embedding metrics (``zero``, ``drop`` or ``subword``); ``encoder`` the encoder
     options of :func:`~wrdscore.metrics.build_metrics` (``{"encoder": NAME, "layer": 4}``).
+    ``code`` is a CODE ``.jsonl`` aligned with the pairs, as ``wrdscore score --code``
+    reads it (each line a JSON string of the method's source, or an object with a
+    ``code`` field): the raters then see each method's code (format ``wrdscore-study/3``).
 
     Returns
     -------
@@ -92,18 +115,22 @@ def sample_study(
         raise WrdscoreError(
             f"{refs} has {len(references)} names but {preds} has {len(predictions)}"
         )
+    codes = None if code is None else read_codes(code)
+    if codes is not None and len(codes) != len(references):
+        raise WrdscoreError(f"{code} has {len(codes)} lines but {refs} has {len(references)} names")
     metrics = strata_metrics(strata)
     scored = (
         score_pairs(references, predictions, metrics, embeddings, oov=oov, **(encoder or {}))
         if metrics
         else {}
     )
-    candidates = distinct_pairs(references, predictions)
+    candidates = distinct_pairs(references, predictions, codes)
     scores = {name: m.scores for name, m in scored.items()}
     design = stratified_design(scores, candidates, n_sets, strata, seed, strict)
     info = {
         "references": str(refs),
         "predictions": str(preds),
+        **({} if code is None else {"code": str(code)}),
         "input_pairs": len(references),
         "distinct_pairs": int(candidates.size),
         "metrics": {name: m.signature for name, m in scored.items()},
@@ -120,6 +147,7 @@ def sample_study(
         seed=seed,
         info=info,
         force=force,
+        codes=codes,
     )
     return design
 
