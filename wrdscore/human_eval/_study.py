@@ -177,7 +177,10 @@ def analyze_study(
     ``oov`` is the unseen-token policy of the embedding metrics; ``rescale`` rescales
     them against their baselines (see :class:`~wrdscore.metrics.EmbeddingMetric`);
     ``encoder`` gives the encoder options of :func:`~wrdscore.metrics.build_metrics`.
-    A ``baseline`` missing from ``metrics`` is analysed too, before them.
+    A ``baseline`` missing from ``metrics`` is analysed too, before them. A study with
+    code (``study sample --code``) is also scored against each method's code: every
+    metric that can read code adds ``<metric>.code`` and ``<metric>.combined``
+    (:func:`~wrdscore.human_eval.score_pairs`).
 
     Returns
     -------
@@ -211,6 +214,7 @@ def analyze_study(
         human.predictions,
         metrics,
         embeddings,
+        codes=human.codes,
         oov=oov,
         rescale=rescale,
         **(encoder or {}),
