@@ -211,8 +211,9 @@ def test_word_cache_agrees_with_the_splitter(word):
     path=st.text(min_size=1, max_size=12),
     source=st.integers(0, 5),
     words=st.lists(st.from_regex(r"[a-zA-Zäß0-9 ]{1,10}", fullmatch=True), max_size=5),
+    code=st.text(max_size=40),
 )
-def test_encoded_records_equal_json_dumps(name, summary, path, source, words):
+def test_encoded_records_equal_json_dumps(name, summary, path, source, words, code):
     context = " ".join(t for w in words for t in split_identifier(w))
     record = {
         "name": name,
@@ -221,19 +222,21 @@ def test_encoded_records_equal_json_dumps(name, summary, path, source, words):
         "line": 3,
         "summary": summary,
         "context": context,
+        "code": code,
+        "code_truncated": False,
     }
     line = encode_records([record], path, source)
     full = {**record, "path": path, "source": source}
     ordered = {k: full[k] for k in ("name", "tokens", "type", "path", "line", "summary")}
-    ordered.update(context=context, source=source)
+    ordered.update(context=context, source=source, code=code)
     assert line == json.dumps(ordered, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def test_ingest_writes_format_2_with_context(tmp_path):
+def test_ingest_writes_format_3_with_context(tmp_path):
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "Files.java").write_text(FILES, encoding="utf-8")
     manifest = ingest([tmp_path / "src"], tmp_path / "c", jobs=1, quiet=True)
-    assert manifest["format"] == 2
+    assert manifest["format"] == 3
     corpus = open_corpus(tmp_path / "c")
     corpus.require_context()
     records = {r["name"]: r for r in corpus.iter_methods()}

@@ -149,6 +149,7 @@ def test_manifest_counts_lists_and_hashes(project, tmp_path):
         "files_skipped_binary": 1,
         "files_non_utf8": 1,
         "methods": 6,
+        "methods_code_truncated": 0,
         "distinct_names": 6,
         "distinct_tokens": len({t for r in _records(out) for t in r["tokens"]}),
     }

@@ -1,5 +1,7 @@
 """Java corpora: find sources, parse them, extract method names, split them into sub-tokens.
 
+Also how a method's code is read for code-aware scoring (:func:`read_code`).
+
 The splitter and the defaults are imported eagerly; everything else (parsers, the
 ingest pipeline, corpus statistics) on first use, so scoring, which only splits
 names, never loads javalang, tree-sitter or rich.
@@ -8,17 +10,29 @@ names, never loads javalang, tree-sitter or rich.
 from typing import TYPE_CHECKING
 
 from wrdscore._lazy import lazy_getattr
-from wrdscore.corpora._defaults import DEFAULT_MAX_FILE_MB, DEFAULT_PARSER, PARSERS
+from wrdscore.corpora._defaults import (
+    DEFAULT_MAX_FILE_MB,
+    DEFAULT_PARSER,
+    DEFAULT_STRINGS,
+    DEFAULT_TARGET,
+    MAX_CODE_CHARS,
+    PARSERS,
+    STRING_POLICIES,
+    TARGETS,
+)
 from wrdscore.corpora._tokenize import split_identifier, to_tokens
 
 if TYPE_CHECKING:
+    from wrdscore.corpora._code import declared_name, read_code
     from wrdscore.corpora._corpus import (
         MANIFEST_FILE,
         METHODS_FILE,
         RECORD_FIELDS,
         Corpus,
+        CorpusMethod,
         CorpusWriter,
         ShardedCorpusWriter,
+        corpus_methods,
         open_corpus,
     )
     from wrdscore.corpora._extract import FileResult, extract_file
@@ -32,6 +46,10 @@ _LAZY = {
     "METHODS_FILE": "_corpus",
     "RECORD_FIELDS": "_corpus",
     "Corpus": "_corpus",
+    "CorpusMethod": "_corpus",
+    "corpus_methods": "_corpus",
+    "declared_name": "_code",
+    "read_code": "_code",
     "CorpusWriter": "_corpus",
     "ShardedCorpusWriter": "_corpus",
     "open_corpus": "_corpus",
@@ -55,24 +73,33 @@ __getattr__ = lazy_getattr("wrdscore.corpora", _LAZY)
 __all__ = [
     "DEFAULT_MAX_FILE_MB",
     "DEFAULT_PARSER",
+    "DEFAULT_STRINGS",
+    "DEFAULT_TARGET",
     "MANIFEST_FILE",
+    "MAX_CODE_CHARS",
     "METHODS_FILE",
     "PARSERS",
     "RECORD_FIELDS",
+    "STRING_POLICIES",
+    "TARGETS",
     "Corpus",
+    "CorpusMethod",
     "CorpusStats",
     "CorpusWriter",
     "FileResult",
     "JavaFile",
     "ShardedCorpusWriter",
     "Source",
+    "corpus_methods",
     "corpus_stats",
+    "declared_name",
     "extract_file",
     "first_sentence",
     "ingest",
     "iter_java_files",
     "open_corpus",
     "open_sources",
+    "read_code",
     "split_identifier",
     "stats_tables",
     "to_tokens",

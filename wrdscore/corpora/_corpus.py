@@ -5,15 +5,18 @@ A corpus is a folder with two files:
 ``methods.jsonl.gz``
     One JSON object per method, gzip-compressed JSON Lines, with the fields
     ``name``, ``tokens``, ``type``, ``path``, ``line``, ``summary``, ``context``
-    (sub-tokens joined by single spaces; see :mod:`wrdscore.corpora._context`) and
-    ``source`` (index into the manifest's ``sources`` list).
+    (sub-tokens joined by single spaces; see :mod:`wrdscore.corpora._context`),
+    ``source`` (index into the manifest's ``sources`` list) and ``code`` (the
+    method's source text, at most :data:`~wrdscore.corpora.MAX_CODE_CHARS`
+    characters).
 ``manifest.json``
     Format version, sources, counts, parser, options, versions and timing (see the
     README).
 
-Format 2 added ``context``. A format-1 corpus (its manifest has no ``format``) is
-still read for names and summaries; what needs context calls
-:meth:`Corpus.require_context`.
+Format 2 added ``context``, format 3 ``code``. An older corpus (format 1: its
+manifest has no ``format``) is still read for names and summaries; what needs
+context calls :meth:`Corpus.require_context`, what needs code
+:meth:`Corpus.require_code`.
 
 A corpus ingested on a Dask cluster holds its records in shards instead,
 ``methods-00000.jsonl.gz``, ``methods-00001.jsonl.gz``..., which the manifest lists
@@ -30,12 +33,14 @@ import itertools
 import json
 import os
 import re
+import shlex
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from wrdscore.corpora._defaults import DEFAULT_TARGET, TARGETS
 from wrdscore.errors import WrdscoreError
 
 METHODS_FILE = "methods.jsonl.gz"
@@ -45,9 +50,19 @@ SHARD_NAME = re.compile(r"methods-\d{5,}\.jsonl\.gz")
 #: Records per shard: big enough that a shard is a worthwhile Dask task when
 #: ``wrdscore train --scheduler`` reduces over them, small enough for many of them.
 SHARD_RECORDS = 100_000
-RECORD_FIELDS = ("name", "tokens", "type", "path", "line", "summary", "context", "source")
+RECORD_FIELDS = (
+    "name",
+    "tokens",
+    "type",
+    "path",
+    "line",
+    "summary",
+    "context",
+    "source",
+    "code",
+)
 #: The version ``wrdscore ingest`` writes into the manifest's ``format``.
-CORPUS_FORMAT = 2
+CORPUS_FORMAT = 3
 
 
 @dataclass(frozen=True)
@@ -85,6 +100,37 @@ class Corpus:
             raise WrdscoreError(
                 f"corpus {self.path} has format {self.format}, without method context; "
                 "re-ingest its sources with `wrdscore ingest` to train on context"
+            )
+
+    def require_code(self) -> None:
+        """Refuse a corpus whose records have no ``code`` (written before format 3).
+
+        Raises
+        ------
+        WrdscoreError
+            Naming the command that ingests the sources again.
+
+        Examples
+        --------
+        >>> Corpus(Path("old"), {"format": 2}, "").require_code()
+        Traceback (most recent call last):
+        ...
+        wrdscore.errors.WrdscoreError: corpus old has format 2, without the methods' code; \
+re-ingest it with `wrdscore ingest SOURCE... -o old --force` to score against code
+        """
+        if self.format < 3:
+            sources = self.manifest.get("sources")
+            paths = [
+                s["path"]
+                for s in (sources if isinstance(sources, list) else [])
+                if isinstance(s, dict) and isinstance(s.get("path"), str)
+            ]
+            command = shlex.join(["wrdscore", "ingest", *paths, "-o", str(self.path), "--force"])
+            if not paths:
+                command = command.replace(" ingest ", " ingest SOURCE... ", 1)
+            raise WrdscoreError(
+                f"corpus {self.path} has format {self.format}, without the methods' code; "
+                f"re-ingest it with `{command}` to score against code"
             )
 
     def iter_methods(self) -> Iterator[dict[str, Any]]:
@@ -162,6 +208,91 @@ def open_corpus(path: str | os.PathLike[str]) -> Corpus:
                 "(create one with `wrdscore ingest`)"
             )
     return Corpus(folder, manifest, hashlib.sha256(raw).hexdigest())
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusMethod:
+    """One method of a corpus, as code-aware scoring reads it (:func:`corpus_methods`).
+
+    A dataclass, not a named tuple, because a tuple's ``index`` method would hide
+    the field.
+
+    Attributes
+    ----------
+    index : int
+        Its record's position in the corpus, from 0: the line of a predictions file
+        aligned by record order.
+    id : str
+        ``path:line:name`` (``2/path:line:name`` for the third source of a corpus of
+        several), with ``#2``, ``#3``... after the second, third... method of one
+        file with the same ``path:line:name`` (overloads written on one line).
+        Stable: the same sources ingested again give the same ids.
+    reference : str or None
+        The method's name, or with target ``"summary"`` its Javadoc summary
+        (``None`` when it has none).
+    code : str
+        Its source text (empty only where the javalang fallback could not place the
+        declaration; see docs/ingest.md).
+    name : str
+        Its name, which code reading masks with target ``"name"``.
+    """
+
+    index: int
+    id: str
+    reference: str | None
+    code: str
+    name: str
+
+
+def corpus_methods(
+    corpus_dir: str | os.PathLike[str], target: str = DEFAULT_TARGET
+) -> Iterator[CorpusMethod]:
+    """Stream the methods of a corpus with their references and code, in record order.
+
+    Parameters
+    ----------
+    corpus_dir : path-like
+        A folder written by ``wrdscore ingest`` (format 3 or later).
+    target : {"name", "summary"}
+        Which reference: the method's name or its Javadoc summary.
+
+    Raises
+    ------
+    WrdscoreError
+        An unknown target, a folder that is not a corpus, a corpus without code
+        (:meth:`Corpus.require_code`), or a damaged records file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from wrdscore.corpora import ingest
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "A.java").write_text("class A {\\n  /** Runs. */\\n  void runFast() { go(); }\\n}")
+    >>> _ = ingest([d], d / "corpus", jobs=1, quiet=True)
+    >>> list(corpus_methods(d / "corpus", target="summary"))
+    [CorpusMethod(index=0, id='A.java:3:runFast', reference='Runs.', \
+code='void runFast() { go(); }', name='runFast')]
+    """
+    if target not in TARGETS:
+        raise WrdscoreError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
+    corpus = open_corpus(corpus_dir)
+    corpus.require_code()
+    sources = corpus.manifest.get("sources")
+    several = isinstance(sources, list) and len(sources) > 1
+    key = "name" if target == "name" else "summary"
+    file: tuple[Any, Any] | None = None
+    seen: dict[str, int] = {}
+    for index, record in enumerate(corpus.iter_methods()):
+        if (record.get("source"), record.get("path")) != file:
+            file, seen = (record.get("source"), record.get("path")), {}
+        where = f"{record.get('source')}/" if several else ""
+        method_id = f"{where}{record.get('path')}:{record.get('line')}:{record['name']}"
+        seen[method_id] = seen.get(method_id, 0) + 1
+        if seen[method_id] > 1:
+            method_id += f"#{seen[method_id]}"
+        yield CorpusMethod(
+            index, method_id, record.get(key), record.get("code") or "", record["name"]
+        )
 
 
 def record_files(folder: Path, manifest: Any) -> list[Path]:

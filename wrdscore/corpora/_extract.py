@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from wrdscore.corpora._defaults import PARSERS
+from wrdscore.corpora._defaults import MAX_CODE_CHARS, PARSERS
 from wrdscore.corpora._javalang import extract_javalang
 from wrdscore.corpora._scope import (
     MethodFound,
@@ -35,8 +35,11 @@ class FileResult(NamedTuple):
         other parser did), ``"failed"`` (neither did) or ``"binary"`` (NUL bytes:
         not a text file, not parsed).
     records : list of dict
-        ``name``, ``tokens``, ``type``, ``line``, ``summary`` and ``context`` (the
-        context's sub-tokens joined by single spaces) per method, in source order.
+        ``name``, ``tokens``, ``type``, ``line``, ``summary``, ``context`` (the
+        context's sub-tokens joined by single spaces), ``code`` (the method's source
+        text, capped by :func:`capped_code`; empty where the parser could not place
+        it) and ``code_truncated`` (whether the cap cut it) per method, in source
+        order.
     reason : str or None
         Why the file failed or was skipped.
     non_utf8 : bool
@@ -60,20 +63,46 @@ def _run(parser: str, data: bytes, text: str) -> tuple[list[MethodFound], ParseF
     return extract_javalang(text, data)
 
 
+def capped_code(code: str) -> tuple[str, bool]:
+    """``code`` cut to at most :data:`MAX_CODE_CHARS` characters, and whether it was cut.
+
+    A longer method keeps its lines up to the last line break within the cap (its
+    first :data:`MAX_CODE_CHARS` characters if that one long line is longer), so no
+    identifier is cut in two unless a single line is over the cap.
+
+    Examples
+    --------
+    >>> capped_code("int f() {}")
+    ('int f() {}', False)
+    >>> code, cut = capped_code("void f() {\\n" + "  g();\\n" * 5000 + "}")
+    >>> cut, len(code) <= MAX_CODE_CHARS, code.endswith("g();\\n")
+    (True, True, True)
+    """
+    if len(code) <= MAX_CODE_CHARS:
+        return code, False
+    line_end = code.rfind("\n", 0, MAX_CODE_CHARS) + 1
+    return code[: line_end or MAX_CODE_CHARS], True
+
+
 def _records(methods: list[MethodFound]) -> list[dict[str, Any]]:
-    return [
-        {
-            "name": m.name,
-            "tokens": split_identifier(m.name),
-            "type": m.type,
-            "line": m.line,
-            "summary": m.summary,
-            # One string: a list of hundreds of JSON strings per record costs three
-            # times as much to decode, and training reads the corpus once per epoch.
-            "context": " ".join(m.context),
-        }
-        for m in methods
-    ]
+    records = []
+    for m in methods:
+        code, cut = capped_code(m.code)
+        records.append(
+            {
+                "name": m.name,
+                "tokens": split_identifier(m.name),
+                "type": m.type,
+                "line": m.line,
+                "summary": m.summary,
+                # One string: a list of hundreds of JSON strings per record costs three
+                # times as much to decode, and training reads the corpus once per epoch.
+                "context": " ".join(m.context),
+                "code": code,
+                "code_truncated": cut,
+            }
+        )
+    return records
 
 
 def extract_file(data: bytes, parser: str = "tree-sitter", fallback: bool = True) -> FileResult:

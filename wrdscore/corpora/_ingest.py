@@ -68,6 +68,7 @@ COUNT_KEYS = (
     "files_skipped_binary",
     "files_non_utf8",
     "methods",
+    "methods_code_truncated",
     "distinct_names",
     "distinct_tokens",
 )
@@ -98,6 +99,8 @@ class EncodedFile(NamedTuple):
         The method names, one per record.
     lines : str
         The records, one JSON line each.
+    truncated : int
+        How many of the records' ``code`` the cap cut.
     """
 
     status: str
@@ -105,6 +108,7 @@ class EncodedFile(NamedTuple):
     non_utf8: bool
     names: list[str]
     lines: str
+    truncated: int
 
 
 def encode_records(records: list[dict[str, Any]], path: str, source: int) -> str:
@@ -115,7 +119,7 @@ def encode_records(records: list[dict[str, Any]], path: str, source: int) -> str
     >>> records = extract_file(b"class A { int getX() { return x; } }").records
     >>> print(encode_records(records, "A.java", 0), end="")
     {"name":"getX","tokens":["get","x"],"type":"A","path":"A.java","line":1,"summary":null,\
-"context":"x","source":0}
+"context":"x","source":0,"code":"int getX() { return x; }"}
     """
     return "".join(
         encode_record(
@@ -128,6 +132,7 @@ def encode_records(records: list[dict[str, Any]], path: str, source: int) -> str
                 "summary": r["summary"],
                 "context": r["context"],
                 "source": source,
+                "code": r["code"],
             }
         )
         for r in records
@@ -142,6 +147,7 @@ def encode_file(result: FileResult, path: str, source: int) -> EncodedFile:
         result.non_utf8,
         [r["name"] for r in result.records],
         encode_records(result.records, path, source),
+        sum(r["code_truncated"] for r in result.records),
     )
 
 
@@ -230,7 +236,7 @@ def ingest(
     """Extract every method of the Java files in ``sources`` into a corpus folder.
 
     Writes ``output/methods.jsonl.gz`` (one record per method: ``name``, ``tokens``,
-    ``type``, ``path``, ``line``, ``summary``, ``context``, ``source``) and
+    ``type``, ``path``, ``line``, ``summary``, ``context``, ``source``, ``code``) and
     ``output/manifest.json``,
     atomically: an error or Ctrl-C part way leaves no ``output`` and no temporary folder.
 
@@ -352,6 +358,7 @@ def ingest(
                     writer.write_lines(result.lines, len(result.names))
                     names.update(result.names)
                     counts["methods"] += len(result.names)
+                    counts["methods_code_truncated"] += result.truncated
                 elapsed = time.perf_counter() - started
                 bar.update(
                     task,

@@ -16,6 +16,7 @@ from wrdscore.corpora._scope import (
     CONSTRUCTOR,
     MethodFound,
     ParseFailure,
+    method_source,
 )
 
 _NAMED = (
@@ -104,14 +105,15 @@ def _line_starts(text: AnyStr) -> list[int]:
     return starts
 
 
-def _context(node: jt.MethodDeclaration, offsets: _Offsets) -> list[str]:
-    """The method's context, read from where javalang says the declaration starts.
+def _context_and_code(node: jt.MethodDeclaration, offsets: _Offsets) -> tuple[list[str], str]:
+    """The method's context and source text, read from where javalang says it starts.
 
     javalang reports the position after the modifiers; the name and the end are
-    found from there. Where that position cannot be trusted (a Unicode escape of a
-    line break before it shifts javalang's line count), the name found there differs
-    from the method's and only the Javadoc gives context, rather than words taken
-    from the wrong place.
+    found from there, and the source text starts at the first annotation or
+    modifier before it (:func:`_code_start`). Where that position cannot be trusted
+    (a Unicode escape of a line break before it shifts javalang's line count), the
+    name found there differs from the method's: then only the Javadoc gives context
+    and the source text is empty, rather than words taken from the wrong place.
     """
     start = offsets(node.position.line, node.position.column) if node.position else -1
     span = declaration_span(offsets.data, start) if start >= 0 else None
@@ -119,8 +121,35 @@ def _context(node: jt.MethodDeclaration, offsets: _Offsets) -> list[str]:
     if span is not None:
         name_at, name_end, end = span
         if offsets.data[name_at:name_end].decode("utf-8", "replace") == node.name:
-            return context_tokens(offsets.data, start, end, name_at, name_end, javadoc)
-    return context_tokens(b"", 0, 0, 0, 0, javadoc)
+            context = context_tokens(offsets.data, start, end, name_at, name_end, javadoc)
+            code_at = _code_start(node, offsets, start)
+            return context, method_source(offsets.data, code_at, end)
+    return context_tokens(b"", 0, 0, 0, 0, javadoc), ""
+
+
+# A modifier word ending right before an offset (white space between).
+_MODIFIER_BEFORE = re.compile(rb"(?<![\w$])([a-z]+)\s+\Z")
+
+
+def _code_start(node: jt.MethodDeclaration, offsets: _Offsets, start: int) -> int:
+    """Where the declaration starting at ``start`` begins with its annotations and modifiers.
+
+    javalang places annotations but not modifiers: the declaration starts at its
+    first annotation, or earlier at the modifiers written before it, which are
+    found by walking back over the words of ``node.modifiers`` (only those, and at
+    most that many, so a word in a comment before the method is never taken).
+    """
+    for annotation in node.annotations:
+        at = offsets(*annotation.position) if annotation.position else -1
+        if 0 <= at < start:
+            start = at
+    modifiers = set(node.modifiers)
+    for _ in range(len(modifiers)):
+        word = _MODIFIER_BEFORE.search(offsets.data, max(0, start - 64), start)
+        if word is None or word.group(1).decode("ascii") not in modifiers:
+            break
+        start = word.start()
+    return start
 
 
 def _failure(exc: Exception) -> ParseFailure:
@@ -178,7 +207,7 @@ def extract_javalang(
             scope,
             node.position.line if node.position else 0,
             first_sentence(node.documentation),
-            _context(node, offsets),
+            *_context_and_code(node, offsets),
         )
         for scope, node in found
     ]

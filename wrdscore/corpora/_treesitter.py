@@ -14,6 +14,7 @@ from wrdscore.corpora._scope import (
     CONSTRUCTOR,
     MethodFound,
     ParseFailure,
+    method_source,
 )
 
 _LANGUAGE = Language(tree_sitter_java.language())
@@ -165,6 +166,7 @@ def extract_treesitter(source: bytes) -> tuple[list[MethodFound], ParseFailure |
                 name.start_point.row + 1,
                 first_sentence(javadoc.decode("utf-8", "replace")) if javadoc else None,
                 _context(source, node, name, javadoc),
+                method_source(source, node.start_byte, node.end_byte),
             )
         )
     failure = ParseFailure("tree-sitter", _first_error(root)) if root.has_error else None

@@ -1,0 +1,323 @@
+"""Reading a method's code for code-aware scoring (issue 25): every rule of read_code,
+checked by hand and against javalang's tokenizer, and the code that ingest keeps."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import javalang
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.corpus_fixtures import method_record, write_records
+from wrdscore.corpora import (
+    MAX_CODE_CHARS,
+    STRING_POLICIES,
+    TARGETS,
+    CorpusMethod,
+    corpus_methods,
+    declared_name,
+    extract_file,
+    ingest,
+    open_corpus,
+    read_code,
+    split_identifier,
+)
+from wrdscore.corpora._code import _read_code
+from wrdscore.errors import WrdscoreError
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "project"
+
+GET_USER_NAME = """\
+/** Gets the user's <b>name</b>, see {@link #getUserName}. */
+@Override @javax.annotation.Nullable
+public String getUserName() {
+    log("getUserName called", 3); // cheap: no lookup
+    var cached = this.userName;
+    return cached == null ? getUserName() : cached;
+}"""
+
+
+def test_name_target_keeps_comments_masks_the_name_and_drops_the_rest():
+    # By hand: Javadoc words (the HTML tag, `{@link` and the masked name left out),
+    # annotation names, keywords, `var`, `this`, `null`, the number, the string dropped.
+    assert read_code(GET_USER_NAME) == [
+        *["gets", "the", "user", "s", "name", "see"],
+        "string",
+        "log",
+        *["cheap", "no", "lookup"],
+        *["cached", "user", "name"],
+        *["cached", "cached"],
+    ]
+
+
+def test_summary_target_removes_comments_and_does_not_mask():
+    assert read_code(GET_USER_NAME, target="summary") == [
+        "string",
+        *["get", "user", "name"],
+        "log",
+        *["cached", "user", "name"],
+        *["cached", "get", "user", "name", "cached"],
+    ]
+
+
+def test_kept_strings_give_their_words_and_the_name_is_masked_in_them_too():
+    assert read_code(GET_USER_NAME, strings="keep")[6:9] == ["string", "log", "called"]
+    code = 'void f() { s = "a\\tfor-value\\u00e9x" + """\n  text block\n  """; }'
+    assert read_code(code, strings="keep") == ["s", "a", "value", "x", "text", "block"]
+    assert read_code(code, strings="drop") == ["s"]
+
+
+def test_a_leaked_name_is_masked_everywhere_but_its_words_elsewhere_stay():
+    # The field userName is evidence, not the answer; the name itself, in the
+    # declaration, the recursive call, the Javadoc link and a kept string, is gone.
+    tokens = read_code(GET_USER_NAME, strings="keep")
+    assert "get" not in tokens
+    masked_by_hand = GET_USER_NAME.replace("getUserName", "_")
+    assert tokens == read_code(masked_by_hand, strings="keep", name="noSuchName")
+    # The given name wins over the declared one; a summary masks nothing.
+    assert "get" in read_code(GET_USER_NAME, name="log")
+    assert "log" not in read_code(GET_USER_NAME, name="log")
+
+
+def test_without_a_declaration_nothing_is_masked():
+    assert declared_name("return size(items) + 1;") is None
+    assert read_code("return size(items) + 1;") == ["size", "items"]
+
+
+@pytest.mark.parametrize(
+    ("snippet", "name", "tokens"),
+    [
+        # A bare method, a whole class, members that only parse inside a class.
+        ("int size() { return n; }", "size", ["n"]),
+        ("class A { int size() { return n; } }", "size", ["a", "n"]),
+        ("int n; int size() { return n; }", "size", ["n", "n"]),
+        # Cut short (a method over the cap, a pasted fragment): the name is still found.
+        (
+            "int sizeOf(List<X> xs) {\n  for (X x : xs) { total += x.size(",
+            "sizeOf",
+            ["list", "x", "xs", "x", "x", "xs", "total", "x", "size"],
+        ),
+        # The outer method, not one in an anonymous class inside it.
+        (
+            "void start() { new Thread() { public void run() { go(); } }.start(); }",
+            "start",
+            ["thread", "run", "go"],
+        ),
+    ],
+)
+def test_snippets_of_any_shape(snippet, name, tokens):
+    assert declared_name(snippet) == name
+    assert read_code(snippet) == tokens
+
+
+def test_literal_true_false_null_and_numbers_are_dropped_unless_asked():
+    code = "boolean isOn() { return x == null ? false : 0x1F > 2; }"
+    assert read_code(code) == ["x"]
+    assert _read_code(code, literals=True) == ["x", "null", "false"]
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("", "error: empty code"),
+        ("  \n\t ", "error: empty code"),
+        ("int f() {\0}", "error: binary code (contains NUL bytes)"),
+        ("x" * (MAX_CODE_CHARS + 1), f"error: code of {MAX_CODE_CHARS + 1:,} characters is over"),
+        (b"int f() {}", "error: code must be a string, not bytes"),
+    ],
+)
+def test_bad_code_is_a_one_line_error(code, message):
+    with pytest.raises(WrdscoreError) as err:
+        read_code(code)
+    assert f"error: {err.value}".startswith(message) and "\n" not in str(err.value)
+    with pytest.raises(WrdscoreError):
+        declared_name(code)
+
+
+def test_code_of_exactly_the_cap_is_read():
+    body = "int f() { return x; }\n"
+    code = body + " " * (MAX_CODE_CHARS - len(body))
+    assert len(code) == MAX_CODE_CHARS and read_code(code) == ["x"]
+
+
+@pytest.mark.parametrize(("option", "value"), [("target", "title"), ("strings", "split")])
+def test_unknown_options_are_one_line_errors(option, value):
+    with pytest.raises(WrdscoreError, match="choose one of"):
+        read_code("int f() {}", **{option: value})
+    assert TARGETS == ("name", "summary") and STRING_POLICIES == ("drop", "keep")
+
+
+# --- against an independent computation: javalang's tokenizer -----------------------
+
+
+def _javalang_identifiers(code: str, mask: str | None = None) -> list[str]:
+    """Identifier sub-tokens as javalang lexes them: comments and literals are not
+    identifiers; an annotation's (dotted) name follows ``@``; ``var`` and ``yield``
+    are contextual keywords."""
+    tokens = list(javalang.tokenizer.tokenize(code))
+    out: list[str] = []
+    annotation = False
+    for i, token in enumerate(tokens):
+        before = tokens[i - 1].value if i else ""
+        if isinstance(token, javalang.tokenizer.Identifier):
+            annotation = before == "@" or (annotation and before == ".")
+            if not annotation and token.value not in ("var", "yield", mask):
+                out += split_identifier(token.value)
+        elif token.value != ".":
+            annotation = False
+    return out
+
+
+def _example_methods() -> list[tuple[str, str]]:
+    records = []
+    for path in sorted(EXAMPLES.rglob("*.java")):
+        result = extract_file(path.read_bytes())
+        records += [(r["name"], r["code"]) for r in result.records]
+    return records
+
+
+def test_example_methods_agree_with_javalangs_tokenizer():
+    methods = _example_methods()
+    assert len(methods) > 20
+    for name, code in methods:
+        assert read_code(code, target="summary") == _javalang_identifiers(code), name
+        # Names: the same identifiers with the declared name masked (comments apart).
+        assert _read_code(code, comments=False) == _javalang_identifiers(code, name), name
+
+
+_KEYWORD_TEXT = (
+    "abstract assert boolean break byte case catch char class const continue default do "
+    "double else enum extends final finally float for goto if implements import "
+    "instanceof int interface long native new package private protected public return "
+    "short static strictfp super switch synchronized this throw throws transient try void "
+    "volatile while true false null var yield record sealed permits non exports module "
+    "open opens requires to uses provides with transitive when"
+)
+_KEYWORDS = frozenset(_KEYWORD_TEXT.split())
+_identifiers = st.from_regex(r"[A-Za-z_$][A-Za-z0-9_$]{0,16}", fullmatch=True).filter(
+    lambda s: s not in _KEYWORDS and s != "_"
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=_identifiers, ids=st.lists(_identifiers, min_size=3, max_size=3))
+def test_generated_methods(name, ids):
+    a, b, c = ids
+    code = (
+        f"/** Calls {name} on {a}. */\n"
+        f"int {name}(int {a}) {{ return {name}({b}) + {c}.length; }} // {name}\n"
+    )
+    split = split_identifier
+    masked = [t for x in ids if x != name for t in split(x)]  # an id may equal the name
+    assert read_code(code, target="summary") == [
+        *split(name),
+        *split(a),
+        *split(name),
+        *split(b),
+        *split(c),
+        "length",
+    ]
+    assert read_code(code) == ["calls", "on", *([] if a == name else split(a)), *masked, "length"]
+    assert _javalang_identifiers(code) == read_code(code, target="summary")
+
+
+# --- what ingest keeps ---------------------------------------------------------------
+
+_SPANS = """\
+class A {
+    /** Doc. */
+    @Deprecated(since = "9") public static <T extends Comparable<T>> T max(T[] xs) {
+        return xs[0];
+    }
+    // make it final
+    int plain() { return 1; }
+    public @SuppressWarnings("x") final void mixed() {}
+    abstract void none();
+}
+"""
+
+
+@pytest.mark.parametrize("parser", ["tree-sitter", "javalang"])
+def test_both_parsers_keep_the_same_source_text(parser):
+    result = extract_file(_SPANS.encode(), parser, fallback=False)
+    assert result.status == "parsed"
+    assert [r["code"] for r in result.records] == [
+        '@Deprecated(since = "9") public static <T extends Comparable<T>> T max(T[] xs) {\n'
+        "    return xs[0];\n}",
+        "int plain() { return 1; }",
+        'public @SuppressWarnings("x") final void mixed() {}',
+        "abstract void none();",
+    ]
+    assert not any(r["code_truncated"] for r in result.records)
+
+
+@pytest.mark.parametrize("parser", ["tree-sitter", "javalang"])
+def test_a_method_over_the_cap_keeps_whole_lines_up_to_it(parser, tmp_path):
+    lines = "".join(f"        call{i}();\n" for i in range(MAX_CODE_CHARS // 10))
+    source = f"class Big {{\n    void big() {{\n{lines}    }}\n    void small() {{}}\n}}\n"
+    result = extract_file(source.encode(), parser, fallback=False)
+    big, small = result.records
+    assert big["code_truncated"] and not small["code_truncated"]
+    assert len(big["code"]) <= MAX_CODE_CHARS and big["code"].endswith("();\n")
+    assert big["code"].startswith("void big() {\n    call0();\n")
+    tokens = read_code(big["code"])  # cut short, but still read, with the name masked
+    assert tokens[:2] == ["call", "0"] and "big" not in tokens
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "Big.java").write_text(source)
+    manifest = ingest([tmp_path / "src"], tmp_path / "c", jobs=1, quiet=True, parser=parser)
+    assert manifest["counts"]["methods_code_truncated"] == 1
+    assert manifest["format"] == 3
+
+
+def test_corpus_methods_give_ids_references_and_code(tmp_path):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "A.java").write_text(
+        "class A {\n  /** Gets x. */\n  int getX() { return x; }\n"
+        "  void f() {} void f(int y) {}\n}\n"
+    )
+    ingest([tmp_path / "src"], tmp_path / "c", jobs=1, quiet=True)
+    names = list(corpus_methods(tmp_path / "c"))
+    assert names == [
+        CorpusMethod(0, "A.java:3:getX", "getX", "int getX() { return x; }", "getX"),
+        CorpusMethod(1, "A.java:4:f", "f", "void f() {}", "f"),
+        CorpusMethod(2, "A.java:4:f#2", "f", "void f(int y) {}", "f"),
+    ]
+    summaries = [m.reference for m in corpus_methods(tmp_path / "c", target="summary")]
+    assert summaries == ["Gets x.", None, None]
+    with pytest.raises(WrdscoreError, match="unknown target 'title'"):
+        next(corpus_methods(tmp_path / "c", target="title"))
+
+
+def test_corpus_methods_of_several_sources_name_the_source(tmp_path):
+    for d in ("one", "two"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "A.java").write_text("class A { void run() {} }")
+    ingest([tmp_path / "one", tmp_path / "two"], tmp_path / "c", jobs=1, quiet=True)
+    assert [m.id for m in corpus_methods(tmp_path / "c")] == ["0/A.java:1:run", "1/A.java:1:run"]
+
+
+def test_an_older_corpus_names_the_re_ingest_command(tmp_path):
+    old = write_records(
+        tmp_path / "old",
+        [method_record("getX")],
+        {"format": 2, "sources": [{"path": "/data/my src"}], "counts": {"methods": 1}},
+    )
+    with pytest.raises(WrdscoreError) as err:
+        next(corpus_methods(old))
+    assert str(err.value) == (
+        f"corpus {old} has format 2, without the methods' code; re-ingest it with "
+        f"`wrdscore ingest '/data/my src' -o {old} --force` to score against code"
+    )
+    open_corpus(old).require_context()  # still fine for what it has
+
+
+def test_records_on_disk_carry_the_code_last(tmp_path):
+    ingest([EXAMPLES], tmp_path / "c", jobs=1, quiet=True)
+    with gzip.open(tmp_path / "c" / "methods.jsonl.gz", "rt", encoding="utf-8") as fh:
+        records = [json.loads(line) for line in fh]
+    assert all(list(r)[-1] == "code" and r["code"] for r in records)
+    assert all(declared_name(r["code"]) == r["name"] for r in records)

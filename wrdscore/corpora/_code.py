@@ -1,0 +1,305 @@
+r"""Reading a method's code as the sub-tokens that code-aware scoring compares with.
+
+A predicted name or summary is judged against its method's code (issue 25) by
+comparing the prediction's sub-tokens with the code's. :func:`read_code` turns the
+source text of one method (or any Java fragment) into those sub-tokens. It lexes the
+snippet with tree-sitter-java, which reads a bare method, a whole class or a
+fragment (a snippet that does not parse alone is parsed again inside a class; where
+neither parses, tree-sitter's error recovery still classifies the tokens it can), and
+keeps, in source order:
+
+* **identifiers** (names of types, variables, fields, parameters, called methods,
+  labels), each split into lower-case sub-tokens by
+  :func:`~wrdscore.corpora.split_identifier` (``getUserName`` -> ``get user name``),
+  exactly as names are split everywhere else in the toolkit;
+* **comments and Javadoc** when the target is ``"name"``: their words, read as the
+  corpus's ``context`` reads Javadoc (HTML tags, tag names such as ``@param``,
+  entities such as ``&lt;``, numbers and words spelled as Java keywords left out).
+  With target ``"summary"`` every comment is removed: the reference summary was
+  taken from the Javadoc, so a summary would otherwise be scored against itself;
+* **string literals** (text blocks included) only with ``strings="keep"``: their
+  words, split like identifiers (escapes such as ``\n`` separate words). The default
+  ``"drop"`` leaves them out: messages, keys and formats are often long and say how
+  the method reports, not what it does, and their words would outnumber the
+  identifiers in short methods (chosen with the held-out signal in
+  ``scripts/code_support_signal.py``, see docs/history.md);
+
+and drops
+
+* **Java keywords, operators, punctuation, number and character literals** and the
+  literals ``true``, ``false`` and ``null``: they are in nearly every method
+  (``return``, ``public``, ``if``, ``0``) and say nothing about what this one does,
+  so they would only give every prediction the same free matches; identifiers
+  spelled ``var`` or ``yield`` (contextual keywords) go with them;
+* **annotation names** (``@Override``, ``@Test``): they describe the declaration,
+  not what it does (the ``context`` field leaves them out for the same reason);
+* with target ``"name"``, **the method's own declared name, everywhere**: the
+  declaring identifier, recursive calls, ``{@link #name}`` in comments and the word
+  in kept strings. Otherwise the code gives the answer away and the true name wins
+  by being copied. It is masked whole (an identifier or word equal to the name), so
+  a field ``userName`` in ``getUserName`` still counts: that is evidence, not the
+  answer. The name is ``name`` when given, else :func:`declared_name`.
+
+Segmentation of run-together words is not done here: the metrics engine applies it
+to every token list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import chain
+
+from tree_sitter import Node, Query, QueryCursor
+
+from wrdscore.corpora._context import _CODE_SPACES, _DOC_SPACES, _HTML_TAG, _word_tokens, _words
+from wrdscore.corpora._defaults import (
+    DEFAULT_STRINGS,
+    DEFAULT_TARGET,
+    MAX_CODE_CHARS,
+    STRING_POLICIES,
+    TARGETS,
+)
+from wrdscore.corpora._treesitter import _LANGUAGE, warm_up
+from wrdscore.errors import WrdscoreError
+
+_CAPTURES = Query(
+    _LANGUAGE,
+    """
+    (identifier) @id
+    (type_identifier) @id
+    (line_comment) @comment
+    (block_comment) @comment
+    (string_literal) @string
+    (marker_annotation name: (_) @annotation)
+    (annotation name: (_) @annotation)
+    (true) @literal
+    (false) @literal
+    (null_literal) @literal
+    """,
+)
+_DECLARED = Query(_LANGUAGE, "(method_declaration name: (identifier) @name)")
+# A fragment that does not parse alone (a member with a field, statements with a
+# method) usually does as a class body; the wrapper's own tokens are never read.
+_WRAP_HEAD = b"class _Snippet {\n"
+_WRAP_TAIL = b"\n}\n"
+
+
+def _check(source: object) -> bytes:
+    if not isinstance(source, str):
+        raise WrdscoreError(f"code must be a string, not {type(source).__name__}")
+    if not source.strip():
+        raise WrdscoreError("empty code: a method's source is needed")
+    if "\0" in source:
+        raise WrdscoreError("binary code (contains NUL bytes)")
+    if len(source) > MAX_CODE_CHARS:
+        raise WrdscoreError(
+            f"code of {len(source):,} characters is over the cap of {MAX_CODE_CHARS:,}"
+        )
+    return source.encode("utf-8", "replace")
+
+
+def _parse(data: bytes) -> tuple[Node, int, int]:
+    """The parsed snippet's root and the byte range of the snippet in what was parsed."""
+    parser = warm_up()
+    root = parser.parse(data).root_node
+    if not root.has_error:
+        return root, 0, len(data)
+    wrapped = parser.parse(_WRAP_HEAD + data + _WRAP_TAIL).root_node
+    if not wrapped.has_error:
+        return wrapped, len(_WRAP_HEAD), len(_WRAP_HEAD) + len(data)
+    return root, 0, len(data)
+
+
+def _inside(nodes: list[Node], start: int, end: int) -> Iterable[Node]:
+    if start == 0:
+        return nodes  # not wrapped: every node is the snippet's
+    return [n for n in nodes if start <= n.start_byte and n.end_byte <= end]
+
+
+def _first_declared(root: Node, start: int, end: int) -> str | None:
+    names = _inside(QueryCursor(_DECLARED).captures(root).get("name", []), start, end)
+    first = min(names, key=lambda n: n.start_byte, default=None)
+    if first is not None:
+        return _text(first)
+    return _declared_in_head(root.text[start:end]) if root.has_error and root.text else None
+
+
+# How many ``{`` a broken snippet's declaration head may be looked for before.
+_HEAD_TRIES = 4
+
+
+def _declared_in_head(data: bytes) -> str | None:
+    """The name of a method whose body is broken (cut by the cap, or a fragment).
+
+    The declaration's head, up to one of its first ``{``, is parsed again with an
+    empty body; the first ``{`` that gives a clean method declaration is the body's.
+    """
+    parser = warm_up()
+    brace = data.find(b"{")
+    for _ in range(_HEAD_TRIES):
+        if brace < 0:
+            return None
+        head = parser.parse(data[: brace + 1] + b"}").root_node
+        if not head.has_error:
+            names = QueryCursor(_DECLARED).captures(head).get("name", [])
+            return _text(min(names, key=lambda n: n.start_byte)) if names else None
+        brace = data.find(b"{", brace + 1)
+    return None
+
+
+def declared_name(source: str) -> str | None:
+    """The name of the first (outermost) method declared in ``source``, if any.
+
+    Parameters
+    ----------
+    source : str
+        A method, a class or a fragment of Java.
+
+    Returns
+    -------
+    str or None
+        ``None`` when ``source`` declares no method (a constructor is not one).
+
+    Raises
+    ------
+    WrdscoreError
+        For empty, binary or over-cap code.
+
+    Examples
+    --------
+    >>> declared_name("int size() { return new Object() { int hash() { return 1; } }.hash(); }")
+    'size'
+    >>> declared_name("return x + 1;") is None
+    True
+    """
+    return _first_declared(*_parse(_check(source)))
+
+
+def _text(node: Node) -> str:
+    assert node.text is not None
+    return node.text.decode("utf-8", "replace")
+
+
+def read_code(
+    source: str,
+    *,
+    target: str = DEFAULT_TARGET,
+    name: str | None = None,
+    strings: str = DEFAULT_STRINGS,
+) -> list[str]:
+    """The sub-tokens of a method's code that code-aware scoring reads.
+
+    The rules (which tokens are kept, why, and how the name is masked) are in the
+    module docstring, :mod:`wrdscore.corpora._code`, and on the docs' code-aware
+    scoring page.
+
+    Parameters
+    ----------
+    source : str
+        The method's source text (at most :data:`MAX_CODE_CHARS` characters); a
+        whole class or a fragment also works.
+    target : {"name", "summary"}
+        What the predictions are. ``"summary"`` removes comments and Javadoc;
+        ``"name"`` masks the method's declared name everywhere.
+    name : str, optional
+        The name to mask with target ``"name"`` (default: :func:`declared_name`;
+        nothing is masked when the code declares no method). Ignored for summaries.
+    strings : {"drop", "keep"}
+        Leave string literals out, or keep their words.
+
+    Returns
+    -------
+    list of str
+        Lower-case sub-tokens in source order (empty when the code has no words).
+
+    Raises
+    ------
+    WrdscoreError
+        One line, for empty code, binary code (NUL bytes), code over
+        :data:`MAX_CODE_CHARS`, or an unknown ``target`` or ``strings``.
+
+    Examples
+    --------
+    >>> src = '''/** Gets the user's name, see {@link #getUserName}. */
+    ... @Override public String getUserName() {
+    ...     log("getUserName called"); // cheap
+    ...     return userName == null ? getUserName() : userName;
+    ... }'''
+    >>> read_code(src)  # doctest: +NORMALIZE_WHITESPACE
+    ['gets', 'the', 'user', 's', 'name', 'see', 'string', 'log', 'cheap',
+     'user', 'name', 'user', 'name']
+    >>> read_code(src, target="summary", strings="keep")  # doctest: +NORMALIZE_WHITESPACE
+    ['string', 'get', 'user', 'name', 'log', 'get', 'user', 'name', 'called',
+     'user', 'name', 'get', 'user', 'name', 'user', 'name']
+    """
+    return _read_code(source, target=target, name=name, strings=strings)
+
+
+def _read_code(
+    source: str,
+    *,
+    target: str = DEFAULT_TARGET,
+    name: str | None = None,
+    strings: str = DEFAULT_STRINGS,
+    comments: bool | None = None,
+    literals: bool = False,
+) -> list[str]:
+    """:func:`read_code`, with the rules the held-out signal chose between as options.
+
+    ``comments`` (default: kept for names, removed for summaries) and ``literals``
+    (keep ``true``, ``false``, ``null``) exist for ``scripts/code_support_signal.py``,
+    which measured each candidate rule; :func:`read_code` is the chosen one.
+    """
+    if target not in TARGETS:
+        raise WrdscoreError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
+    if strings not in STRING_POLICIES:
+        raise WrdscoreError(
+            f"unknown string policy {strings!r}: choose one of {', '.join(STRING_POLICIES)}"
+        )
+    data = _check(source)
+    root, start, end = _parse(data)
+    captures = QueryCursor(_CAPTURES).captures(root)
+    mask: bytes | None = None
+    if target == "name":
+        found = name if name is not None else _first_declared(root, start, end)
+        mask = found.encode("utf-8", "replace") if found else None
+    if comments is None:
+        comments = target == "name"
+    annotations = {(n.start_byte, n.end_byte) for n in captures.get("annotation", [])}
+
+    pieces: list[tuple[int, list[str] | tuple[str, ...]]] = []
+    for node in _inside(captures.get("id", []), start, end):
+        text = node.text
+        assert text is not None
+        if text == mask or _annotated(node, annotations):
+            continue
+        pieces.append((node.start_byte, _word_tokens[text]))
+    if comments:
+        for node in _inside(captures.get("comment", []), start, end):
+            assert node.text is not None
+            plain = _HTML_TAG.sub(b" ", node.text).replace(b"&", b" &")
+            pieces.append((node.start_byte, _tokens(_words(plain, _DOC_SPACES), mask)))
+    if strings == "keep":
+        for node in _inside(captures.get("string", []), start, end):
+            assert node.text is not None
+            pieces.append((node.start_byte, _tokens(_words(node.text, _CODE_SPACES), mask)))
+    if literals:
+        for node in _inside(captures.get("literal", []), start, end):
+            pieces.append((node.start_byte, [_text(node)]))
+    pieces.sort(key=lambda piece: piece[0])
+    return list(chain.from_iterable(tokens for _, tokens in pieces))
+
+
+def _annotated(node: Node, annotations: set[tuple[int, int]]) -> bool:
+    """Whether ``node`` is (part of) an annotation's name, such as ``Override``."""
+    if not annotations:
+        return False
+    parent = node.parent
+    # ``@Override`` names an identifier; ``@javax.annotation.Nullable`` a scoped one.
+    while parent is not None and parent.type == "scoped_identifier":
+        node, parent = parent, parent.parent
+    return (node.start_byte, node.end_byte) in annotations
+
+
+def _tokens(words: list[bytes], mask: bytes | None) -> list[str]:
+    return list(chain.from_iterable(_word_tokens[w] for w in words if w != mask))
