@@ -287,3 +287,87 @@ def test_a_wide_table_is_not_cut_when_piped(model):
     assert "…" not in res.stdout
     header = next(line for line in res.stdout.splitlines() if "bertscore" in line)
     assert all(n in header for n in names)
+
+
+# --- scoring against code (issue 25) -------------------------------------------------
+
+CODE = [
+    "void updateImage(Image image) { artwork.set(image); }",
+    "char advance() { return text.charAt(pos++); }",
+]
+
+
+def _code_inputs(tmp_path, lines=None):
+    (tmp_path / "refs.txt").write_text("update image\nadvance\n")
+    (tmp_path / "preds.txt").write_text("set artwork\nnext char\n")
+    code = tmp_path / "code.jsonl"
+    code.write_text(
+        "\n".join(lines if lines is not None else [json.dumps(c) for c in CODE]) + "\n"
+    )
+    return tmp_path / "refs.txt", tmp_path / "preds.txt", code
+
+
+def test_score_with_code_writes_code_and_combined_columns(emb, model, tmp_path):
+    refs, preds, code = _code_inputs(tmp_path)
+    out = tmp_path / "pairs.tsv"
+    res = run(
+        "score", "--refs", refs, "--preds", preds, "--code", code, "-e", model,
+        "-m", "wrd", "-m", "rouge1", "--per-pair", out, "--code-weight", "0.25", "-q",
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    header = out.read_text().splitlines()[0].split("\t")
+    assert header[3:] == [
+        f"{m}.{k}" for m in ("wrd", "rouge1")
+        for k in ("precision", "recall", "f1", "code", "combined")
+    ]  # fmt: skip
+    want = get_metric("wrd", embeddings=emb, code_weight=0.25).score(
+        ["update image", "advance"], ["set artwork", "next char"], code=CODE
+    )
+    rows = [line.split("\t") for line in out.read_text().splitlines()[1:]]
+    np.testing.assert_allclose([float(r[6]) for r in rows], want.values["code"], atol=1e-6)
+    np.testing.assert_allclose([float(r[7]) for r in rows], want.values["combined"], atol=1e-6)
+    assert "|code:yes|cw:0.25|tgt:name|mask:name|str:drop|" in res.stdout
+
+
+def test_score_against_code_alone_is_reference_free(model, tmp_path):
+    _, preds, code = _code_inputs(tmp_path)
+    res = run("score", "--preds", preds, "--code", code, "-e", model, "--format", "json", "-q")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)["metrics"]["wrd"]
+    assert out["primary"] == "code" and list(out["corpus"]) == ["code"]
+    assert out["empty_code"] == 0
+
+
+@pytest.mark.parametrize(
+    ("lines", "extra", "message"),
+    [
+        ([json.dumps(CODE[0])], [], "1 code items but 2 predictions"),
+        (["not json", json.dumps(CODE[1])], [], "code.jsonl:1: invalid JSON"),
+        (["[1, 2]", json.dumps(CODE[1])], [], "code.jsonl:1: expected a JSON string"),
+        (['{"source": "x"}', json.dumps(CODE[1])], [], "code.jsonl:1: expected a JSON string"),
+        ([json.dumps(CODE[0]), '""'], [], "code.jsonl:2: code 1 cannot be read: "),
+        ([json.dumps(CODE[0]), json.dumps("int f\x00() {}")], [], "code.jsonl:2: code 1 cannot"),
+        ([json.dumps("int f() {" + "x" * 2_000_000 + "}"), json.dumps(CODE[1])], [],
+         "code.jsonl:1: code 0 cannot be read: "),
+        (None, ["--code-weight", "1.5"], "--code-weight must be from 0 to 1, not 1.5"),
+        (None, ["--code-weight", "-0.1"], "--code-weight must be from 0 to 1"),
+        (None, ["-m", "bleu"], "metric 'bleu' cannot score against code: "),
+        (None, ["-m", "chrf"], "metric 'chrf' cannot score against code: "),
+    ],
+)  # fmt: skip
+def test_bad_code_input_is_one_line_and_exit_2(model, tmp_path, lines, extra, message):
+    refs, preds, code = _code_inputs(tmp_path, lines)
+    res = run("score", "--refs", refs, "--preds", preds, "--code", code, "-e", model, *extra)
+    assert res.exit_code == 2, res.output
+    assert res.output.startswith("error: ") and message in res.output
+    assert res.output.count("\n") == 1
+
+
+def test_code_options_without_code_are_refused(model, tmp_path):
+    refs, preds, _ = _code_inputs(tmp_path)
+    res = run("score", "--refs", refs, "--preds", preds, "-e", model, "--target", "summary")
+    assert res.exit_code == 2 and "--target only apply with --code or --corpus" in res.output
+    res = run("score", "--preds", preds, "-e", model)
+    assert res.exit_code == 2 and "give --refs, --code or --corpus" in res.output
+    res = run("score", "--preds", preds, "--code", tmp_path / "code.txt", "-e", model)
+    assert res.exit_code == 2 and "expected a .jsonl file" in res.output

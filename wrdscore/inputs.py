@@ -174,6 +174,56 @@ def parse_lines(
     ]
 
 
+def check_code_path(path: str | Path) -> Path:
+    """Refuse a code file that is not JSON lines (``--code CODE.jsonl``)."""
+    path = Path(path)
+    if path.suffix.lower() != ".jsonl":
+        raise WrdscoreError(
+            f"--code {path}: expected a .jsonl file, one JSON string (the method's source) "
+            "or object with a 'code' field per line"
+        )
+    return path
+
+
+def parse_code_lines(
+    lines: Sequence[str], path: str | Path, *, first_line: int = 1
+) -> list[str | dict[str, str]]:
+    """The code items of some lines of a ``--code`` file: each a JSON string holding a
+    method's source, or an object with a string ``code`` (and optionally ``name``, the
+    declared name to mask).
+
+    Examples
+    --------
+    >>> parse_code_lines(['"int f() { return 1; }"', '{"code": "void g() {}", "name": "g"}'],
+    ...                  "c.jsonl")
+    ['int f() { return 1; }', {'code': 'void g() {}', 'name': 'g'}]
+    >>> parse_code_lines(["[1]"], "c.jsonl", first_line=4)
+    Traceback (most recent call last):
+    ...
+    wrdscore.errors.WrdscoreError: c.jsonl:4: expected a JSON string (the method's source) or an object with a string 'code'
+    """
+    out: list[str | dict[str, str]] = []
+    for i, line in enumerate(lines, start=first_line):
+        where = f"{path}:{i}"
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            what = "an empty line" if not line.strip() else f"invalid JSON ({exc.msg})"
+            raise WrdscoreError(f"{where}: {what}; expected the method's code") from None
+        if isinstance(value, dict) and isinstance(value.get("code"), str):
+            name = value.get("name")
+            if name is not None and not isinstance(name, str):
+                raise WrdscoreError(f"{where}: 'name' must be a string")
+            value = {"code": value["code"], **({"name": name} if name is not None else {})}
+        elif not isinstance(value, str):
+            raise WrdscoreError(
+                f"{where}: expected a JSON string (the method's source) or an object with "
+                "a string 'code'"
+            )
+        out.append(value)
+    return out
+
+
 # Bytes read at a time when streaming: large enough that reading costs little per line.
 _BLOCK = 1 << 20
 

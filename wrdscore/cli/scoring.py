@@ -24,8 +24,8 @@ from wrdscore.errors import WrdscoreError
 from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
 
 
-def _result_json(res: Any) -> dict[str, Any]:
-    return {
+def _result_json(res: Any, code: bool) -> dict[str, Any]:
+    out = {
         "corpus": res.corpus,
         "primary": res.primary,
         "signature": res.signature,
@@ -33,11 +33,63 @@ def _result_json(res: Any) -> dict[str, Any]:
         "empty_predictions": res.empty_predictions,
         "degenerate_pairs": res.degenerate_pairs,
     }
+    if code:
+        out["empty_code"] = res.empty_code
+    return out
+
+
+def _code_options(
+    code: bool, target: str | None, code_weight: float | None, strings: str | None
+) -> dict[str, Any]:
+    """The code options every metric gets (none without code: each would be ignored)."""
+    given = {"--target": target, "--code-weight": code_weight, "--strings": strings}
+    if not code:
+        stray = [k for k, v in given.items() if v is not None]
+        if stray:
+            raise WrdscoreError(f"{', '.join(stray)} only apply with --code or --corpus")
+        return {}
+    if code_weight is not None and not 0.0 <= code_weight <= 1.0:
+        raise WrdscoreError(f"--code-weight must be from 0 to 1, not {code_weight:g}")
+    out: dict[str, Any] = {}
+    for key, value in (("target", target), ("code_weight", code_weight), ("strings", strings)):
+        if value is not None:
+            out[key] = value
+    return out
 
 
 def score(
-    refs: Path = typer.Option(..., "--refs", help="References: one item per line, or .jsonl."),
+    refs: Path | None = typer.Option(
+        None, "--refs", help="References: one item per line, or .jsonl (optional with --code)."
+    ),
     preds: Path = typer.Option(..., "--preds", help="Predictions, same number of items."),
+    code: Path | None = typer.Option(
+        None,
+        "--code",
+        help="CODE.jsonl aligned with --preds: per line, a JSON string holding the method's "
+        "source, or an object with a 'code' field (and optionally 'name', the name to mask). "
+        "Adds <metric>.code (support in the code) and <metric>.combined.",
+    ),
+    corpus: Path | None = typer.Option(
+        None,
+        "--corpus",
+        help="An ingested CORPUS_DIR: references are its methods' names (summaries with "
+        "--target summary), code their source; --preds by record order, or a .jsonl of "
+        '{"id": ..., "prediction": ...} objects.',
+    ),
+    target: str | None = typer.Option(
+        None,
+        "--target",
+        help="What the predictions are, name or summary: how code is read \\[default: name].",
+    ),
+    code_weight: float | None = typer.Option(
+        None,
+        "--code-weight",
+        help="Weight w of the code in combined = (1 - w) ref + w code, from 0 to 1 "
+        "\\[default: 0.5, the even mean].",
+    ),
+    strings: str | None = typer.Option(
+        None, "--strings", help="String literals in code: drop or keep \\[default: drop]."
+    ),
     embeddings: str | None = typer.Option(
         None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
     ),
@@ -81,35 +133,56 @@ def score(
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
 ) -> None:
-    """Score a file of predicted names against a file of true names (the main job)."""
+    """Score predicted names or summaries against true ones, their methods' code, or both."""
     import json
+    import tempfile
 
-    from wrdscore.inputs import STDOUT, check_per_pair_path
+    from wrdscore.inputs import STDOUT, check_code_path, check_per_pair_path
     from wrdscore.metrics import build_metrics, score_files
+    from wrdscore.metrics._code import corpus_inputs
     from wrdscore.metrics._engine import OOV_NAMES, first_names
     from wrdscore.progress import progress_bar
 
     check_format(fmt)
+    if corpus is not None and (refs is not None or code is not None):
+        raise WrdscoreError("--corpus gives the references and the code: drop --refs and --code")
+    if refs is None and code is None and corpus is None:
+        raise WrdscoreError("nothing to score against: give --refs, --code or --corpus")
+    if code is not None:
+        check_code_path(code)
+    reads_code = code is not None or corpus is not None
+    shared = _code_options(reads_code, target, code_weight, strings)
     if per_pair is not None:
         check_per_pair_path(per_pair, force)
     # Per-pair rows on standard output: everything else goes to standard error.
     to_stderr = per_pair == STDOUT
+    per_metric = metric_options(options)
+    if shared:
+        # The code options go to every metric; a --set for one metric wins.
+        per_metric = {n: {**shared, **per_metric.get(n, {})} for n in dict.fromkeys(metric)}
     metrics = build_metrics(
         metric,
         embeddings,
-        metric_options(options),
+        per_metric,
         oov=oov,
         centering=centering,
         rescale=rescale,
         **encoder_options(encoder, layer, device, batch_size, fuse_weights),
     )
-    with progress_bar(quiet) as bar:
+    references: Any = refs
+    code_items: Any = code
+    with tempfile.TemporaryDirectory() as workdir, progress_bar(quiet) as bar:
+        if corpus is not None:
+            references, code_items, preds = corpus_inputs(
+                corpus, preds, metrics[0].target, Path(workdir)
+            )
         task = bar.add_task("scoring", total=None)
         _show_encoding(metrics, bar)
         results = score_files(
             metrics,
-            refs,
+            references,
             preds,
+            code=code_items,
             allow_empty_reference=allow_empty_reference,
             per_pair=per_pair,
             force=force,
@@ -122,7 +195,10 @@ def score(
         wrote(per_pair, f"{results[0].pairs} pairs")
     pairs = results[0].pairs
     if fmt == "json":
-        out = {"pairs": pairs, "metrics": {r.metric: _result_json(r) for r in results}}
+        out = {
+            "pairs": pairs,
+            "metrics": {r.metric: _result_json(r, reads_code) for r in results},
+        }
         typer.echo(json.dumps(out, indent=2), err=to_stderr)
         return
     counts = {m.name: m.count_keys for m in metrics}
@@ -143,6 +219,10 @@ def score(
         f"{degenerate} pair(s) with no known token scored 0"
         + (" before rescaling" if rescale else "")
         if degenerate
+        else "",
+        f"{max(r.empty_code for r in results)} pair(s) with nothing to match in their code "
+        "(no code token with weight, or a prediction of unseen tokens) scored 0 on code"
+        if reads_code and max(r.empty_code for r in results)
         else "",
     ]
     # Inputs cut at a model's maximum length are never dropped silently.

@@ -427,6 +427,9 @@ class CorpusScores:
         Counts over the whole file.
     oov_names : tuple of str
         The first few unseen tokens of the whole file (:func:`first_names`).
+    empty_code : int
+        Scored against code: pairs whose code support had nothing to transport
+        (:attr:`~wrdscore.metrics.ScoreResult.empty_code`).
     """
 
     metric: str
@@ -439,6 +442,7 @@ class CorpusScores:
     empty_predictions: int
     degenerate_pairs: int
     oov_names: tuple[str, ...] = ()
+    empty_code: int = 0
 
 
 #: How many unseen tokens a result names.
@@ -464,10 +468,13 @@ class _Job:
     """What every chunk of one run shares (inherited by forked workers)."""
 
     metrics: list[Metric]
-    references: Path
+    #: A file, the items themselves (a corpus's), or None (scored against code alone).
+    references: Path | Sequence[Any] | None
     predictions: Path
     allow_empty_reference: bool
     per_pair: Path | None
+    #: The code of each pair's method: a ``--code`` file, the items, or None.
+    code: Path | Sequence[Any] | None = None
     #: Whether some reference is a list of alternatives: the per-pair output then has
     #: each metric's ``best_ref``. Found by the first read of the whole file (which
     #: counts the items), since the header is written before the first chunk, which may
@@ -492,25 +499,46 @@ _MEMO_ITEMS = 250_000
 _JOB: _Job | None = None
 
 
-def _items(job: _Job, start: int, ref_lines: list[str], pred_lines: list[str]) -> tuple:
-    from wrdscore.inputs import parse_lines
+def _items(
+    job: _Job,
+    start: int,
+    ref_lines: list[str] | None,
+    pred_lines: list[str],
+    code_lines: list[str] | None = None,
+) -> tuple[Any, Any, Any]:
+    """The chunk's references (None without), predictions and code (None without)."""
+    from wrdscore.inputs import parse_code_lines, parse_lines
 
-    refs = parse_lines(ref_lines, job.references, references=True, first_line=start + 1)
     preds = parse_lines(pred_lines, job.predictions, first_line=start + 1)
-    return refs, preds
+    end = start + len(preds)
+    refs: Any = None
+    if isinstance(job.references, Path):
+        assert ref_lines is not None
+        refs = parse_lines(ref_lines, job.references, references=True, first_line=start + 1)
+    elif job.references is not None:
+        refs = list(job.references[start:end])
+    code: Any = None
+    if isinstance(job.code, Path):
+        assert code_lines is not None
+        code = parse_code_lines(code_lines, job.code, first_line=start + 1)
+    elif job.code is not None:
+        code = list(job.code[start:end])
+    return refs, preds, code
 
 
 def _located(job: _Job, exc: ItemError) -> WrdscoreError:
-    # Items are lines, so item i is line i + 1 of its file.
-    path = job.references if exc.side == "reference" else job.predictions
+    # Items are lines, so item i is line i + 1 of its file (or record i + 1 of a corpus).
+    path = {"reference": job.references, "code": job.code}.get(exc.side, job.predictions)
+    if not isinstance(path, Path):
+        return WrdscoreError(f"item {exc.index + 1}: {exc}")
     return WrdscoreError(f"{path}:{exc.index + 1}: {exc}")
 
 
 def _batch_chunk(task: tuple[int, list[str], list[str]]) -> list[tuple[NDArray, int] | None]:
     """First pass over a chunk: each batch-centered metric's sum and count of vectors."""
     assert _JOB is not None
-    job, (start, ref_lines, pred_lines) = _JOB, task
-    refs, preds = _items(job, start, ref_lines, pred_lines)
+    job, (start, ref_lines, pred_lines, _code) = _JOB, task
+    refs, preds, _ = _items(job, start, ref_lines, pred_lines)
     try:
         with gc_paused():
             flat = flatten(refs, preds, job.allow_empty_reference, start, _memo(job))
@@ -529,6 +557,11 @@ def _memo(job: _Job) -> dict[str | tuple[str, ...], Tokens]:
     return job.memo
 
 
+def _in_memory(source: object) -> bool:
+    """Whether an input is items in memory (or none), not a file's path."""
+    return source is None or not isinstance(source, str | Path)
+
+
 def _batch_centered(metric: Metric) -> TypeGuard[EmbeddingMetric]:
     """Whether ``metric`` centers on the whole batch: an embedding metric, the only
     kind with a centering (and :meth:`~EmbeddingMetric.batch_sums`)."""
@@ -538,13 +571,13 @@ def _batch_centered(metric: Metric) -> TypeGuard[EmbeddingMetric]:
 
 
 def _score_chunk(
-    task: tuple[int, list[str], list[str], list[NDArray | None]],
-) -> tuple[int, list[tuple[dict[str, float], tuple[int, int, int], tuple[str, ...]]], str]:
+    task: tuple[int, list[str] | None, list[str], list[str] | None, list[NDArray | None]],
+) -> tuple[int, list[tuple[dict[str, float], tuple[int, int, int, int], tuple[str, ...]]], str]:
     """Score one chunk with every metric: per-metric sums, counts and unseen names, and
     per-pair rows."""
     assert _JOB is not None
-    job, (start, ref_lines, pred_lines, means) = _JOB, task
-    refs, preds = _items(job, start, ref_lines, pred_lines)
+    job, (start, ref_lines, pred_lines, code_lines, means) = _JOB, task
+    refs, preds, code = _items(job, start, ref_lines, pred_lines, code_lines)
     results = []
     memo = _memo(job)
     for metric, mean in zip(job.metrics, means, strict=True):
@@ -557,6 +590,7 @@ def _score_chunk(
                 metric.score(
                     refs,
                     preds,
+                    code=code,
                     allow_empty_reference=job.allow_empty_reference,
                     index_offset=start,
                 )
@@ -567,27 +601,37 @@ def _score_chunk(
     if job.per_pair is not None:
         from wrdscore.inputs import per_pair_text
 
-        rows = per_pair_text(job.per_pair, start, refs, preds, results, job.alternatives)
+        # Scored against code alone, the reference column is empty.
+        shown = [""] * len(preds) if refs is None else refs
+        rows = per_pair_text(job.per_pair, start, shown, preds, results, job.alternatives)
     summary = [
         (
             m._corpus_sums(r.values),
-            (r.oov_tokens, r.empty_predictions, r.degenerate_pairs),
+            (r.oov_tokens, r.empty_predictions, r.degenerate_pairs, r.empty_code),
             r.oov_names,
         )
         for m, r in zip(job.metrics, results, strict=True)
     ]
-    return len(refs), summary, rows
+    return len(preds), summary, rows
 
 
-def _chunks(job: _Job, size: int) -> Iterator[tuple[int, list[str], list[str]]]:
+def _chunks(
+    job: _Job, size: int
+) -> Iterator[tuple[int, list[str] | None, list[str], list[str] | None]]:
+    """``(start, reference lines, prediction lines, code lines)`` per chunk; a side that
+    is not a file (items in memory, or none) gives None: the chunk takes its slice."""
     from wrdscore.inputs import iter_line_chunks
 
+    def lines(source: Path | Sequence[Any] | None) -> Iterator[list[str] | None]:
+        if isinstance(source, Path):
+            return iter_line_chunks(source, size)
+        return itertools.repeat(None)
+
     start = 0
-    refs, preds = iter_line_chunks(job.references, size), iter_line_chunks(job.predictions, size)
-    pairs = zip(refs, preds, strict=True)
-    for ref_lines, pred_lines in pairs:
-        yield start, ref_lines, pred_lines
-        start += len(ref_lines)
+    refs, code = lines(job.references), lines(job.code)
+    for pred_lines in iter_line_chunks(job.predictions, size):
+        yield start, next(refs), pred_lines, next(code)
+        start += len(pred_lines)
 
 
 def _serve(conn: Any) -> None:
@@ -682,9 +726,10 @@ def default_jobs() -> int:
 
 def score_files(
     metrics: Sequence[Metric],
-    references: str | Path,
+    references: str | Path | Sequence[Any] | None,
     predictions: str | Path,
     *,
+    code: str | Path | Sequence[Any] | None = None,
     allow_empty_reference: bool = False,
     per_pair: str | Path | None = None,
     force: bool = False,
@@ -712,7 +757,13 @@ def score_files(
     metrics : sequence of Metric
         The metrics, e.g. from :func:`~wrdscore.metrics.build_metrics`.
     references, predictions : path
-        The two files, one item per line.
+        The two files, one item per line. ``references`` may also be the items
+        themselves (a corpus's names or summaries), or None with ``code``.
+    code : path or sequence, optional
+        The code of each pair's method: a ``.jsonl`` file aligned with the
+        predictions (:func:`~wrdscore.inputs.parse_code_lines`), or the items. Every
+        metric then also gives ``code`` and, with references, ``combined`` (see
+        :meth:`Metric.score`).
     allow_empty_reference : bool
         Score references without tokens as 0 instead of refusing them.
     per_pair : path, optional
@@ -773,31 +824,50 @@ def score_files(
     )
 
     global _JOB
+    reads = (code is not None, references is not None)
     if chunk_pairs < 1:
         raise WrdscoreError(f"chunk size must be at least 1 pair, not {chunk_pairs}")
     if jobs is not None and jobs < 1:
         raise WrdscoreError(f"--jobs must be at least 1, not {jobs}")
     metrics = list(metrics)
+    if code is not None:
+        from wrdscore.metrics._code import refuse_code
+
+        for m in metrics:
+            refuse_code(m)
+    elif references is None:
+        raise WrdscoreError("nothing to score against: give references, code or both")
     job = _Job(
         metrics,
-        Path(references),
+        references if _in_memory(references) else Path(references),  # type: ignore[arg-type]
         Path(predictions),
         allow_empty_reference,
         None if per_pair is None else check_per_pair_path(per_pair, force),
+        code if _in_memory(code) else Path(code),  # type: ignore[arg-type]
     )
     # A first read counts the items (and checks the encoding), so a length mismatch
     # is refused before any scoring.
-    n_refs, job.alternatives = count_references(job.references)
-    if n_refs == 0:
-        raise WrdscoreError(f"{job.references}: the file is empty")
     n_preds = count_items(job.predictions)
     if n_preds == 0:
         raise WrdscoreError(f"{job.predictions}: the file is empty")
+    if isinstance(job.references, Path):
+        n_refs, job.alternatives = count_references(job.references)
+        if n_refs == 0:
+            raise WrdscoreError(f"{job.references}: the file is empty")
+    else:
+        n_refs = n_preds if job.references is None else len(job.references)
     if n_refs != n_preds:
         raise WrdscoreError(
             f"{n_refs} references but {n_preds} predictions; "
             "every prediction needs exactly one reference item"
         )
+    if job.code is not None:
+        n_code = count_items(job.code) if isinstance(job.code, Path) else len(job.code)
+        if n_code != n_preds:
+            raise WrdscoreError(
+                f"{n_code} code items but {n_preds} predictions; "
+                "every prediction needs the code of its method, one per line"
+            )
     if on_count is not None:
         on_count(n_refs)
     # A small input is still cut into a few chunks, so that every core gets some. The
@@ -834,7 +904,7 @@ def score_files(
             ]
         tasks = ((*chunk, means) for chunk in _chunks(job, chunk_pairs))
         sums: list[list[dict[str, float]]] = [[] for _ in metrics]
-        counts = np.zeros((len(metrics), 3), dtype=np.int64)
+        counts = np.zeros((len(metrics), 4), dtype=np.int64)
         names: list[tuple[str, ...]] = [() for _ in metrics]
         with contextlib.ExitStack() as stack:
             out = None
@@ -844,7 +914,7 @@ def score_files(
                     if job.per_pair == STDOUT
                     else stack.enter_context(atomic_write(job.per_pair))
                 )
-                columns = [(m.name, m.keys) for m in metrics]
+                columns = [(m.name, m.result_keys(*reads)) for m in metrics]
                 out.write(per_pair_header(job.per_pair, columns, job.alternatives))
             for n, summary, rows in _run(_score_chunk, tasks, workers):
                 for k, (chunk_sums, chunk_counts, chunk_names) in enumerate(summary):
@@ -866,12 +936,12 @@ def score_files(
     return [
         CorpusScores(
             metric=m.name,
-            signature=m.signature,
-            primary=m.primary,
-            keys=tuple(m.keys),
+            signature=m.code_signature if code is not None else m.signature,
+            primary=m.primary if references is not None else "code",
+            keys=m.result_keys(*reads),
             # Every key a metric's _corpus_sums gives, not only its value keys: corpus
             # statistics such as BLEU's n-gram counts add up over chunks too.
-            corpus=m._corpus_from_sums(
+            corpus=m._corpus_values(
                 {k: math.fsum(part[k] for part in parts) for k in parts[0]}, n_refs
             ),
             pairs=n_refs,
@@ -879,6 +949,7 @@ def score_files(
             empty_predictions=int(c[1]),
             degenerate_pairs=int(c[2]),
             oov_names=n,
+            empty_code=int(c[3]),
         )
         for m, parts, c, n in zip(metrics, sums, counts, names, strict=True)
     ]

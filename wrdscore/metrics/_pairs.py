@@ -223,6 +223,7 @@ class SimilarityMetric(PairEmbeddingMetric):
 
     keys = ("score",)
     primary = "score"
+    code_key = "score"
 
     @abstractmethod
     def _similarities(self, x: FloatArray, y: FloatArray) -> FloatArray:

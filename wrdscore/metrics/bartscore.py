@@ -140,6 +140,10 @@ class BARTScore(Metric):
     """
 
     name = "bartscore"
+    no_code_reason = (
+        "its values are log-likelihoods, not similarities in [0, 1], so mixing them with "
+        "the reference's would mix scales, and its BART model reads English, not Java"
+    )
     in_process = True
     empty_scores_zero = False
     needs_model = True

@@ -29,6 +29,16 @@ from wrdscore import __version__
 from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import center, check_centering
+from wrdscore.metrics._code import (
+    CODE_KEYS,
+    DEFAULT_CODE_WEIGHT,
+    DEFAULT_STRINGS,
+    DEFAULT_TARGET,
+    CodeItem,
+    check_code_options,
+    code_fields,
+    score_with_code,
+)
 from wrdscore.metrics._engine import (
     FlatBatch,
     Prediction,
@@ -86,6 +96,10 @@ class ScoreResult:
         (this metric's best: the highest primary value, the first on ties; the first
         where none was scored, as for an empty prediction); None when no reference of
         the batch is a list of alternatives.
+    empty_code : int
+        Scored against code: pairs whose code support had nothing to transport (code
+        without tokens or token weight, e.g. only keywords and the masked name, or a
+        prediction of only unseen tokens); their ``code`` value is 0.
     """
 
     metric: str
@@ -98,6 +112,7 @@ class ScoreResult:
     degenerate_pairs: int = 0
     oov_names: tuple[str, ...] = ()
     best_reference: NDArray[np.int64] | None = None
+    empty_code: int = 0
 
     @property
     def scores(self) -> NDArray[np.float64]:
@@ -176,14 +191,34 @@ class Metric(ABC):
     #: [0, 1] gives). Not for log-likelihoods (BARTScore), where 0 is the best: such a
     #: metric refuses empty predictions instead of ranking them first.
     empty_scores_zero: ClassVar[bool] = True
+    #: Which of the metric's values against the code is its code support (the code's
+    #: tokens on the reference side): ``"precision"`` for precision/recall metrics (the
+    #: prediction matched onto the code), ``"score"`` for similarities; None when the
+    #: metric cannot read code (:attr:`no_code_reason` says why).
+    code_key: ClassVar[str | None] = None
+    #: Why a metric with no :attr:`code_key` cannot read code (its one-line error).
+    no_code_reason: ClassVar[str] = ""
 
     def __init__(
-        self, embeddings: TokenEmbeddings | str | Path | None = None, **options: Any
+        self,
+        embeddings: TokenEmbeddings | str | Path | None = None,
+        *,
+        code_weight: float = DEFAULT_CODE_WEIGHT,
+        target: str = DEFAULT_TARGET,
+        strings: str = DEFAULT_STRINGS,
+        **options: Any,
     ) -> None:
         if options:
             raise WrdscoreError(
                 f"unknown option(s) for metric {self.name!r}: {', '.join(sorted(options))}"
             )
+        if (code_weight, target, strings) != (DEFAULT_CODE_WEIGHT, DEFAULT_TARGET, DEFAULT_STRINGS):
+            check_code_options(code_weight, target, strings)
+        #: Options of scoring against code (see :mod:`wrdscore.metrics._code`); they
+        #: enter the signature only when code is read.
+        self.code_weight = float(code_weight)
+        self.target = target
+        self.strings = strings
         self._oov_count = 0
         self._oov_names: set[str] = set()
         # Set by _score_tokens: which scored entries (pair, alternative) had a side of
@@ -203,8 +238,25 @@ class Metric(ABC):
         return {}
 
     def _corpus(self, values: dict[str, NDArray[np.float64]]) -> dict[str, float]:
-        """Corpus-level values: :meth:`_corpus_from_sums` of the values' sums."""
-        return self._corpus_from_sums(self._corpus_sums(values), len(values[self.primary]))
+        """Corpus-level values: :meth:`_corpus_values` of the values' sums."""
+        return self._corpus_values(self._corpus_sums(values), len(next(iter(values.values()))))
+
+    def _corpus_values(self, sums: dict[str, float], pairs: int) -> dict[str, float]:
+        """Corpus values from summed :meth:`_corpus_sums`, the code's included.
+
+        The reference's values are :meth:`_corpus_from_sums`'s; ``code`` is the mean
+        code support, and ``combined`` mixes the corpus values as each pair's are mixed
+        (for a metric whose corpus value is not a mean, such as subtoken's micro
+        average, it is not the mean of the pairs' ``combined``).
+        """
+        reference = {k: v for k, v in sums.items() if k not in CODE_KEYS}
+        out = self._corpus_from_sums(reference, pairs) if reference else {}
+        if "code" in sums:
+            out["code"] = sums["code"] / pairs
+            if reference:
+                w = self.code_weight
+                out["combined"] = (1.0 - w) * out[self.primary] + w * out["code"]
+        return out
 
     def _corpus_sums(self, values: dict[str, NDArray[np.float64]]) -> dict[str, float]:
         """Sums that corpus values are computed from; they add up over parts of a batch.
@@ -258,29 +310,56 @@ class Metric(ABC):
     @property
     def signature(self) -> str:
         """``label|key:value|...|v:VERSION`` with every setting that changes the numbers."""
-        fields = {**self._signature_fields(), **self._output_fields(), "v": __version__}
+        return self._signature_with({})
+
+    @property
+    def code_signature(self) -> str:
+        """:attr:`signature` of scoring against code: it adds that code was read, the code
+        weight, the target, the masking and the string policy
+        (``...|code:yes|cw:0.5|tgt:name|mask:name|str:drop|v:...``)."""
+        return self._signature_with(code_fields(self))
+
+    def _signature_with(self, extra: dict[str, str]) -> str:
+        fields = {**self._signature_fields(), **self._output_fields(), **extra, "v": __version__}
         return "|".join([self.label or self.name, *(f"{k}:{v}" for k, v in fields.items())])
+
+    def result_keys(self, code: bool = False, references: bool = True) -> tuple[str, ...]:
+        """The values of a result (the per-pair columns): ``keys``, then ``code`` and
+        ``combined`` when scored against code (only ``code`` without references)."""
+        if not code:
+            return tuple(self.keys)
+        return (*self.keys, *CODE_KEYS) if references else ("code",)
 
     def score(
         self,
-        references: Sequence[Reference],
+        references: Sequence[Reference] | None,
         predictions: Sequence[Prediction],
         *,
+        code: Sequence[CodeItem] | None = None,
         allow_empty_reference: bool = False,
         progress: Callable[[int], None] | None = None,
         index_offset: int = 0,
     ) -> ScoreResult:
-        """Score predictions against references, per pair and for the whole set.
+        """Score predictions against references and/or their methods' code.
 
         Parameters
         ----------
-        references : sequence
+        references : sequence or None
             One item per pair: a raw identifier (``"getUserName"``), sub-tokens
             (``"get user name"``), free text, or a list of tokens. A list of lists is
             a set of alternative references; the pair scores as its best alternative
-            (highest primary value, the first one on ties).
+            (highest primary value, the first one on ties). None (reference-free
+            scoring) only with ``code``.
         predictions : sequence
             One string or token list per pair.
+        code : sequence, optional
+            The code of each pair's method: its source text, or a mapping
+            ``{"code": source, "name": declared_name}`` (the name masked when the
+            metric's ``target`` is ``"name"``; by default the name the source
+            declares). The result then also has ``code`` (the prediction's support
+            in the code, see :attr:`code_key`) and, with references, ``combined``
+            (``(1 - code_weight) * primary + code_weight * code``); without
+            references its primary is ``code``. Its signature records the code options.
         allow_empty_reference : bool
             Score a reference without tokens as 0 instead of raising.
         progress : callable, optional
@@ -299,12 +378,97 @@ class Metric(ABC):
         ------
         WrdscoreError
             Different lengths, no pairs, an item that is neither text nor a list of
-            text, or an empty reference (unless allowed).
+            text, or an empty reference (unless allowed); with code, a metric that
+            cannot read it, or code that cannot be read (empty, binary, over the cap).
+
+        Examples
+        --------
+        >>> from wrdscore.embeddings import TokenEmbeddings
+        >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6],
+        ...                                     "items": [0.0, 1.0]})
+        >>> res = get_metric("wrd", embeddings=emb).score(
+        ...     ["size"], ["count"], code=["int size() { return items.count(); }"])
+        >>> res.values["f1"].round(3).tolist(), res.values["code"].round(3).tolist()
+        ([0.8], [0.8])
+        >>> res.values["combined"].round(3).tolist()
+        [0.8]
         """
+        if code is not None:
+            return score_with_code(
+                self,
+                references,
+                predictions,
+                code,
+                allow_empty_reference=allow_empty_reference,
+                progress=progress,
+                index_offset=index_offset,
+            )
+        if references is None:
+            raise WrdscoreError("references may be None only when code is given (code=...)")
+        return self._score(
+            references,
+            predictions,
+            allow_empty_reference=allow_empty_reference,
+            progress=progress,
+            index_offset=index_offset,
+        )
+
+    def _score(
+        self,
+        references: Sequence[Reference],
+        predictions: Sequence[Prediction],
+        *,
+        allow_empty_reference: bool = False,
+        progress: Callable[[int], None] | None = None,
+        index_offset: int = 0,
+    ) -> ScoreResult:
+        """:meth:`score` against references alone (subclasses extend this one)."""
         with gc_paused():
             return self._score_batch(
                 references, predictions, allow_empty_reference, progress, index_offset
             )
+
+    def _code_values(
+        self, codes: list[Tokens], preds: list[Tokens]
+    ) -> tuple[NDArray[np.float64], int]:
+        """Code support of every pair, and how many had nothing to transport.
+
+        Pairs with an empty side score 0 without reaching :meth:`_code_support`.
+        """
+        self._oov_count = 0
+        self._oov_names = set()
+        out = np.zeros(len(preds))
+        scored = [i for i, (c, p) in enumerate(zip(codes, preds, strict=True)) if c and p]
+        unmatched = sum(1 for c, p in zip(codes, preds, strict=True) if p and not c)
+        if scored:
+            values, degenerate = self._code_support(
+                [codes[i] for i in scored], [preds[i] for i in scored]
+            )
+            if np.shape(values) != (len(scored),) or not np.all(np.isfinite(values)):
+                raise RuntimeError(f"metric {self.name!r} returned bad code support values")
+            out[scored] = values
+            unmatched += int(np.count_nonzero(degenerate))
+        return out, unmatched
+
+    def _code_support(
+        self, codes: list[Tokens], preds: list[Tokens]
+    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        """Code support of non-empty pairs, and which had a side of zero weight.
+
+        By default the metric's :attr:`code_key` value with the code's tokens on the
+        reference side; metrics override it where the code's size calls for a faster way.
+        """
+        assert self.code_key is not None
+        self._degenerate_entries = None
+        raw = self._score_tokens(codes, preds)
+        degenerate = self._degenerate_entries
+        if degenerate is None:
+            degenerate = np.zeros(len(preds), dtype=bool)
+        return np.asarray(raw[self.code_key], dtype=np.float64), degenerate
+
+    def _oov_result_names(self, earlier: tuple[str, ...] = ()) -> tuple[str, ...]:
+        """The first few unseen tokens of this call, with ``earlier`` ones."""
+        return first_names([*earlier, *self._oov_names])
 
     def _score_batch(
         self,
@@ -751,13 +915,13 @@ class EmbeddingMetric(Metric):
             )
         return dict(stored[key])
 
-    def score(self, *args: Any, **kwargs: Any) -> ScoreResult:
+    def _score(self, *args: Any, **kwargs: Any) -> ScoreResult:
         """:meth:`Metric.score`, then rescaled against :attr:`baseline` if ``rescale``.
 
         Rescaling is monotone per value, so the best reference alternative, the order
         of pairs and every rank correlation are unchanged.
         """
-        result = super().score(*args, **kwargs)
+        result = super()._score(*args, **kwargs)
         if not self.rescale:
             return result
         b = self.baseline

@@ -129,6 +129,7 @@ class BERTScore(PairEmbeddingMetric):
     """
 
     name = "bertscore"
+    code_key = "precision"
 
     def __init__(
         self,

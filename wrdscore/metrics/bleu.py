@@ -158,7 +158,7 @@ class _SacreMetric(Metric):
         self._advance(len(refs))
         return {"score": out}
 
-    def score(
+    def _score(
         self,
         references: Sequence[Reference],
         predictions: Sequence[Prediction],
@@ -173,7 +173,7 @@ class _SacreMetric(Metric):
         references, predictions = list(references), list(predictions)
         self._memo, self._scoring = {}, True
         try:
-            res = super().score(references, predictions, **kwargs)
+            res = super()._score(references, predictions, **kwargs)
             total: list[int] | None = None
             for i, (ref, pred) in enumerate(zip(references, predictions, strict=True)):
                 pred_tokens = to_tokens(pred)
@@ -250,6 +250,11 @@ class Bleu(_SacreMetric):
     """
 
     name = "bleu"
+    no_code_reason = (
+        "its n-gram precisions need the prediction's word order in the reference, and its "
+        "brevity penalty compares lengths: against a method's code neither means anything; "
+        "use rouge1 or subtoken"
+    )
 
     def __init__(self, embeddings: object = None, *, smooth: str = "exp", **options: Any) -> None:
         super().__init__(**options)
@@ -302,6 +307,10 @@ class Chrf(_SacreMetric):
     """
 
     name = "chrf"
+    no_code_reason = (
+        "it is an F-score that weighs recall twice (beta 2), and recall of a whole "
+        "method's characters is not what a name or summary is judged by; use rouge1 or subtoken"
+    )
 
     def __init__(self, embeddings: object = None, *, word_order: int = 0, **options: Any) -> None:
         super().__init__(**options)

@@ -228,6 +228,7 @@ class Rouge1(_TokenPairMetric):
     """
 
     name = "rouge1"
+    code_key = "precision"
 
     def _pair(self, ref: Tokens, pred: Tokens) -> tuple[float, ...]:
         return rouge1(ref, pred)
@@ -244,6 +245,10 @@ class RougeL(_TokenPairMetric):
     """
 
     name = "rougeL"
+    no_code_reason = (
+        "its longest common subsequence rewards the reference's token order, and a "
+        "method's code has no order a name follows; use rouge1 or subtoken"
+    )
 
     def _pair(self, ref: Tokens, pred: Tokens) -> tuple[float, ...]:
         return rougeL(ref, pred)
@@ -272,6 +277,7 @@ class Subtoken(_TokenPairMetric):
     """
 
     name = "subtoken"
+    code_key = "precision"
     keys = ("precision", "recall", "f1", "tp", "fp", "fn")
     count_keys = ("tp", "fp", "fn")
 
@@ -292,7 +298,7 @@ class Subtoken(_TokenPairMetric):
         p, r, f = subtoken_prf(tp, fp, fn)
         return {"precision": p, "recall": r, "f1": f, "tp": tp, "fp": fp, "fn": fn}
 
-    def score(
+    def _score(
         self,
         references: Sequence[Reference],
         predictions: Sequence[Prediction],
@@ -301,7 +307,7 @@ class Subtoken(_TokenPairMetric):
         """Score as :meth:`Metric.score`, counting empty sides as code2seq does."""
         # Read twice below: an iterator would be empty the second time.
         references, predictions = list(references), list(predictions)
-        res = super().score(references, predictions, **kwargs)
+        res = super()._score(references, predictions, **kwargs)
         # Pairs that never reached _score_tokens (an empty prediction, or no reference
         # alternative with tokens) still count their tokens: a missed name is all false
         # negatives. Such a pair scores 0 against every alternative, so it takes the

@@ -154,6 +154,7 @@ class Sentence(EmbeddingMetric):
     keys = ("score",)
     primary = "score"
     needs_encoder = True
+    code_key = "score"
 
     def __init__(self, embeddings: Any = None, **options: Any) -> None:
         super().__init__(embeddings, **options)
@@ -166,6 +167,76 @@ class Sentence(EmbeddingMetric):
             )
         if self.oov != "zero" or self.centering != "none":
             raise WrdscoreError("metric 'sentence' takes no --oov or --centering")
+        #: Methods whose code was longer than the encoder's maximum, scored in chunks.
+        self.chunked = 0
+
+    def truncation_note(self) -> str:
+        """Inputs cut at the encoder's maximum, and methods whose code was chunked."""
+        assert self.contextual is not None
+        notes = [super().truncation_note()]
+        if self.chunked:
+            notes.append(
+                f"{self.chunked} method(s) longer than the encoder's maximum of "
+                f"{self.contextual.encoder.max_length} word pieces were encoded in chunks "
+                "and the chunks' vectors mean-pooled"
+            )
+        return "; ".join(filter(None, notes))
+
+    def _code_chunks(self, tokens: Tokens) -> list[Tokens]:
+        """``tokens`` cut into runs of whole tokens that each fit the encoder's maximum."""
+        assert self.contextual is not None
+        encoder = self.contextual.encoder
+        budget = encoder.max_length - encoder.tokenizer.num_special_tokens_to_add()
+        words = encoder.tokenizer([tokens], is_split_into_words=True, add_special_tokens=False)
+        pieces = np.bincount(
+            [w for w in words.word_ids(0) if w is not None], minlength=len(tokens)
+        ).tolist()
+        chunks: list[Tokens] = [[]]
+        used = 0
+        for token, size in zip(tokens, pieces, strict=True):
+            if chunks[-1] and used + size > budget:
+                chunks.append([])
+                used = 0
+            chunks[-1].append(token)
+            used += size
+        return chunks
+
+    def _code_support(
+        self, codes: list[Tokens], preds: list[Tokens]
+    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        """Cosine of each prediction's sentence vector with its code's.
+
+        Code longer than the encoder's maximum is not truncated: it is cut into runs of
+        whole tokens that fit, each run encoded, and their vectors averaged weighted by
+        their number of tokens (mean pooling over the chunks); :attr:`chunked` counts
+        such methods and :meth:`truncation_note` reports them.
+        """
+        assert self.contextual is not None
+        encoder = self.contextual.encoder
+        too_long = np.flatnonzero(encoder._lengths(codes) > encoder.max_length).tolist()
+        self.chunked += len(too_long)
+        pieces: list[Tokens] = []
+        owner: list[int] = []
+        long = set(too_long)
+        for k, tokens in enumerate(codes):
+            parts = self._code_chunks(tokens) if k in long else [tokens]
+            pieces.extend(parts)
+            owner.extend([k] * len(parts))
+        keys = [tuple(t) for t in (*pieces, *preds)]
+        distinct = list(dict.fromkeys(keys))
+        index = {k: i for i, k in enumerate(distinct)}
+        vecs = encoder.sentence_vectors(distinct, self.contextual.progress)
+        rows = np.fromiter(map(index.__getitem__, keys), dtype=np.int64, count=len(keys))
+        sizes = np.fromiter(map(len, pieces), dtype=np.float64, count=len(pieces))
+        n = len(codes)
+        x = np.zeros((n, vecs.shape[1]))
+        np.add.at(x, np.asarray(owner), vecs[rows[: len(pieces)]] * sizes[:, None])
+        x /= np.bincount(owner, weights=sizes, minlength=n)[:, None]
+        y = vecs[rows[len(pieces) :]]
+        denom = np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1)
+        dot = np.einsum("gd,gd->g", x, y)
+        self._advance(n)
+        return snap_to_one(np.divide(dot, denom, out=np.zeros(n), where=denom > 0)), denom <= 0
 
     def _signature_fields(self) -> dict[str, str]:
         assert self.contextual is not None

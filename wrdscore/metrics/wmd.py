@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
@@ -375,6 +376,18 @@ class TRWMD(_TemperedMetric):
     """
 
     name = "trwmd"
+
+    def _code_support(
+        self, codes: list[list[str]], preds: list[list[str]]
+    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        """TRWMD with the prediction as ``X_1``: each predicted token's softened best
+        match in the code (as ``T -> 0``, BERTScore's precision). With the code as
+        ``X_1`` it would average over the code's tokens, asking how much of the method
+        the name says, which no name can."""
+        self._degenerate_entries = None
+        values = self._score_tokens(preds, codes)["score"]
+        degenerate = self._degenerate_entries
+        return values, np.zeros(len(preds), dtype=bool) if degenerate is None else degenerate
 
     def _similarities(self, x: FloatArray, y: FloatArray) -> FloatArray:
         t = self.temperature

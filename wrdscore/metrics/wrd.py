@@ -141,7 +141,7 @@ def _emd_many(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
     return flow
 
 
-def _flow_two_rows(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
+def _flow_two_rows(a: NDArray, b: NDArray, cost: NDArray, massless_last: bool = False) -> NDArray:
     """Optimal plans of a stack of 2 x m problems in closed form, ties left to the solver.
 
     Row 0 sends ``x_j`` to column ``j`` and row 1 the rest, ``b_j - x_j``, so the cost
@@ -149,9 +149,13 @@ def _flow_two_rows(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
     ``sum_j x_j = a_0``: row 0 fills the columns in increasing order of
     ``d_0j - d_1j`` until its mass is spent. When two of those differences are (nearly)
     equal several plans can be optimal, so such problems go to :func:`emd_flow`,
-    which picks the same one as ``ot.emd``.
+    which picks the same one as ``ot.emd``. With ``massless_last``, columns without mass
+    (padding, see :func:`code_precision`) are filled last and never count as ties: they
+    receive nothing whatever their order.
     """
     diff = cost[:, 0, :] - cost[:, 1, :]
+    if massless_last:
+        diff = np.where(b > 0, diff, np.inf)
     order = np.argsort(diff, axis=1, kind="stable")
     b_sorted = np.take_along_axis(b, order, axis=1)
     before = np.cumsum(b_sorted, axis=1) - b_sorted
@@ -159,7 +163,8 @@ def _flow_two_rows(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
     x = np.empty_like(x_sorted)
     np.put_along_axis(x, order, x_sorted, axis=1)
     flow = np.stack([x, np.maximum(b - x, 0.0)], axis=1)
-    tie = np.any(np.diff(np.take_along_axis(diff, order, axis=1), axis=1) <= 1e-9, axis=1)
+    with np.errstate(invalid="ignore"):  # inf - inf between massless columns: no tie
+        tie = np.any(np.diff(np.take_along_axis(diff, order, axis=1), axis=1) <= 1e-9, axis=1)
     if tie.any():
         flow[tie] = _emd_many(a[tie], b[tie], cost[tie])
     return flow
@@ -227,6 +232,108 @@ def wrd_from_flow(
     p_terms = np.divide(moved.sum(axis=1), col, out=np.zeros_like(col), where=col > 0)
     r_terms = np.divide(moved.sum(axis=2), row, out=np.zeros_like(row), where=row > 0)
     return p_terms.mean(axis=1), r_terms.mean(axis=1)
+
+
+#: Most floats one stacked gather of code vectors may hold (about 32 MB): pairs are
+#: scored in stacks of at most this many code rows times the vectors' dimension.
+_CODE_STACK_FLOATS = 1 << 22
+
+
+def code_precision(
+    code_item: NDArray[np.int64],
+    code_row: NDArray[np.int64],
+    code_mass: NDArray[np.float64],
+    pred_item: NDArray[np.int64],
+    pred_row: NDArray[np.int64],
+    pred_mass: NDArray[np.float64],
+    unit: NDArray[np.float64],
+    n: int,
+    clip: bool = True,
+) -> NDArray[np.float64]:
+    r"""WRDScore precision of each prediction transported onto its method's code.
+
+    Pair ``k``'s code is the entries ``e`` with ``code_item[e] == k``: distinct token
+    vectors ``unit[code_row[e]]`` with masses ``code_mass[e]`` (a repeated token is one
+    point with its summed mass); its prediction the entries with ``pred_item == k``,
+    one per token. Entries are ordered by pair, and each side's masses sum to 1 per
+    pair. The exact transport between the two sides (``ot.emd``) is read off as
+    WRDScore's precision
+
+    .. math:: P = \frac1m \sum_j \frac{\sum_i F_{ij} c_{ij}}{\sum_i F_{ij}}
+
+    Merging equal code tokens is exact: their cost rows are equal, so any optimal plan
+    of the merged problem split in proportion to the masses is optimal for the
+    unmerged one, and ``P`` reads only the columns' sums of ``F c``, which splitting
+    does not change. (Where the prediction repeats a token, equal columns let optimal
+    plans differ in ``P`` whatever is merged: WRDScore's own tie, left to the solver.)
+    The code side has hundreds of tokens and every pair another count, so the pairs
+    are grouped by the prediction's length ``m`` and the code sides padded with
+    massless rows to a power of two (massless rows receive no flow, so they change
+    nothing): ``m = 1`` forces the flow (``F = a b^T``, so ``P`` is the mass-weighted
+    mean clipped cosine), ``m = 2`` has a closed form (ties go to the solver), and
+    longer predictions go to POT's network simplex pair by pair. A pair without an
+    entry on a side scores 0.
+
+    Examples
+    --------
+    >>> unit = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
+    >>> code_precision(np.array([0, 0]), np.array([0, 1]), np.array([0.75, 0.25]),
+    ...                np.array([0]), np.array([2]), np.array([1.0]), unit, 1).round(3).tolist()
+    [0.65]
+    """
+    out = np.zeros(n)
+    code_len = np.bincount(code_item, minlength=n)
+    pred_len = np.bincount(pred_item, minlength=n)
+    code_pos = np.arange(len(code_item)) - (np.cumsum(code_len) - code_len)[code_item]
+    pred_pos = np.arange(len(pred_item)) - (np.cumsum(pred_len) - pred_len)[pred_item]
+    active = (code_len > 0) & (pred_len > 0)
+    width = 1 << np.ceil(np.log2(np.maximum(code_len, 1))).astype(np.int64)
+    most = int(pred_len.max(initial=0)) + 1
+    key = np.where(active, width * most + pred_len, -1)
+    # Entries sorted by their pair's group, stably: each group, and within it each
+    # pair, is then a contiguous run of entries.
+    c_order = np.argsort(key[code_item], kind="stable")
+    p_order = np.argsort(key[pred_item], kind="stable")
+    c_keys, p_keys = key[code_item][c_order], key[pred_item][p_order]
+    dim = unit.shape[1]
+    # A padded row points at an appended zero vector: its cosine is 0 and its mass 0.
+    unit = np.vstack([unit, np.zeros((1, dim))])
+    pad = len(unit) - 1
+    for k in np.unique(key[active]).tolist():
+        w, m = divmod(k, most)
+        items = np.flatnonzero(key == k)
+        c_lo, c_hi = np.searchsorted(c_keys, [k, k + 1])
+        p_lo, p_hi = np.searchsorted(p_keys, [k, k + 1])
+        ce, pe = c_order[c_lo:c_hi], p_order[p_lo:p_hi]
+        c_slot = np.searchsorted(items, code_item[ce])
+        step = max(1, _CODE_STACK_FLOATS // (w * max(dim, m)))
+        for start in range(0, len(items), step):
+            part = items[start : start + step]
+            g = len(part)
+            lo, hi = np.searchsorted(c_slot, [start, start + g])
+            ci = np.full((g, w), pad, dtype=np.int64)
+            a = np.zeros((g, w))
+            slots, pos = c_slot[lo:hi] - start, code_pos[ce[lo:hi]]
+            ci[slots, pos] = code_row[ce[lo:hi]]
+            a[slots, pos] = code_mass[ce[lo:hi]]
+            pick = pe[start * m : (start + g) * m]
+            pi = pred_row[pick].reshape(g, m)
+            b = pred_mass[pick].reshape(g, m)
+            cos = np.matmul(unit[ci], unit[pi].transpose(0, 2, 1))
+            if m == 1:
+                flow = a[:, :, None] * b[:, None, :]
+            elif m == 2:
+                flow = _flow_two_rows(
+                    b, a, (1.0 - cos).transpose(0, 2, 1), massless_last=True
+                ).transpose(0, 2, 1)
+            else:
+                flow = np.zeros_like(cos)
+                for row, size in enumerate(code_len[part].tolist()):
+                    flow[row, :size] = _emd_many(
+                        a[row : row + 1, :size], b[row : row + 1], 1.0 - cos[row : row + 1, :size]
+                    )[0]
+            out[part] = wrd_from_flow(flow, cos, clip)[0]
+    return out
 
 
 def f1_score(p: NDArray[np.float64], r: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -397,6 +504,7 @@ class WRDScore(EmbeddingMetric):
 
     name = "wrd"
     label = "wrdscore"
+    code_key = "precision"
 
     def __init__(
         self,
@@ -512,6 +620,81 @@ class WRDScore(EmbeddingMetric):
         self._degenerate_entries = degenerate[inverse]
         f_out = f1_score(p_out, r_out)
         return {"precision": p_out[inverse], "recall": r_out[inverse], "f1": f_out[inverse]}
+
+    def _code_support(
+        self, codes: list[Tokens], preds: list[Tokens]
+    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        """Precision of each prediction transported onto its code (:func:`code_precision`).
+
+        Static vectors depend on the token alone, so each method's repeated tokens are
+        merged (one point, summed mass) and every distinct token of the batch is
+        embedded once; under sentence centering or with an encoder every occurrence
+        keeps its own vector.
+        """
+        n = len(codes)
+        code_len = np.fromiter(map(len, codes), dtype=np.int64, count=n)
+        pred_len = np.fromiter(map(len, preds), dtype=np.int64, count=n)
+        code_item = np.repeat(np.arange(n), code_len)
+        pred_item = np.repeat(np.arange(n), pred_len)
+        if self.contextual is None and self.centering != "sentence":
+            flat = list(itertools.chain.from_iterable(codes))
+            pflat = list(itertools.chain.from_iterable(preds))
+            tokens = list(dict.fromkeys(itertools.chain(flat, pflat)))
+            index = dict(zip(tokens, itertools.count()))
+            code_id = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=len(flat))
+            pred_id = np.fromiter(map(index.__getitem__, pflat), dtype=np.int64, count=len(pflat))
+            # Centering of these modes is per vector, so one item holding every distinct
+            # token gives each its row.
+            batch = self.embed([tokens])
+            unseen = np.fromiter(
+                (self._cache[t][1] for t in tokens), dtype=bool, count=len(tokens)
+            )
+            # embed counted each distinct unseen token once; these are occurrences.
+            self._oov_count = int(unseen[code_id].sum() + unseen[pred_id].sum())
+            row_of = np.full(len(tokens), -1, dtype=np.int64)
+            row_of[~unseen if self.oov == "drop" else slice(None)] = batch.rows
+            code_row, pred_row = row_of[code_id], row_of[pred_id]
+            if self.oov == "drop":
+                code_item, code_row = code_item[code_row >= 0], code_row[code_row >= 0]
+                pred_item, pred_row = pred_item[pred_row >= 0], pred_row[pred_row >= 0]
+            merged, first, counts = np.unique(
+                code_item * len(batch.table) + code_row, return_index=True, return_counts=True
+            )
+            # Each method's tokens in order of first occurrence, not of their rows (which
+            # depend on the rest of the batch): sums over them then round the same way
+            # whatever the batch, so a pair's value does not depend on its chunk.
+            order = np.argsort(first)
+            code_item, code_row = np.divmod(merged[order], len(batch.table))
+            weights = counts[order].astype(np.float64)
+        else:
+            batch = self.embed([*codes, *preds])
+            lengths = np.diff(batch.offsets)
+            code_item = np.repeat(np.arange(n), lengths[:n])
+            pred_item = np.repeat(np.arange(n), lengths[n:])
+            code_row = batch.rows[: batch.offsets[n]]
+            pred_row = batch.rows[batch.offsets[n] :]
+            weights = np.ones(len(code_row))
+        masses = self._masses(batch.table, batch.tokens)
+        code_mass, pred_mass = masses[code_row] * weights, masses[pred_row]
+        code_sum = np.bincount(code_item, weights=code_mass, minlength=n)
+        pred_sum = np.bincount(pred_item, weights=pred_mass, minlength=n)
+        # A side of zero weight (unseen tokens under oov="zero", or none left under
+        # "drop") has nothing to transport: it scores 0 and is counted.
+        degenerate = (code_sum <= 0) | (pred_sum <= 0)
+        keep_c, keep_p = ~degenerate[code_item], ~degenerate[pred_item]
+        out = code_precision(
+            code_item[keep_c],
+            code_row[keep_c],
+            code_mass[keep_c] / code_sum[code_item[keep_c]],
+            pred_item[keep_p],
+            pred_row[keep_p],
+            pred_mass[keep_p] / pred_sum[pred_item[keep_p]],
+            unit_rows(batch.table),
+            n,
+            self.clip,
+        )
+        self._advance(n)
+        return out, degenerate
 
     def transport(
         self, reference: str | Sequence[str], prediction: str | Sequence[str]

@@ -1,0 +1,331 @@
+"""Scoring against a method's code: code support, combined scores and their checks.
+
+A prediction is judged the way people judge it, by reading the method: *code support*
+is how well the prediction is grounded in the words of the method's code (read by
+:func:`wrdscore.corpora.read_code`: identifiers split into sub-tokens, keywords and
+punctuation dropped, the declared name masked when the target is a name). Each metric
+that can read code says which of its values against the code is the support
+(:attr:`~wrdscore.metrics.Metric.code_key`): for precision/recall metrics the precision,
+the prediction's tokens matched onto the code's (the code says far more than any name,
+so recall against it means nothing), for single-valued similarities the value itself.
+
+With references too, the *combined* value is
+
+.. math:: \\mathrm{combined} = (1 - w)\\, s_{\\mathrm{ref}} + w\\, s_{\\mathrm{code}}
+
+with ``s_ref`` the metric's headline value against the reference and ``w`` the
+metric's ``code_weight``. Its default, 0.5, is chosen on principle, not fitted: the
+reference and the code are two independent views of what the method does, neither
+known to be the better judge of a prediction, so they count evenly. (The only ratings
+in this repository have no code, so nothing here could have been fitted to them.)
+
+This module is the engine's part; the arithmetic of each metric stays in its module
+(:meth:`~wrdscore.metrics.Metric._code_support`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._engine import (
+    ItemError,
+    Prediction,
+    Reference,
+    Tokens,
+    _check_text_sizes,
+    _tokens_of,
+    gc_paused,
+)
+
+if TYPE_CHECKING:
+    from wrdscore.metrics.base import Metric, ScoreResult
+
+#: One method's code: its source text, or ``{"code": source, "name": declared_name}``
+#: (``name`` optional: the name to mask when the target is a name; by default the
+#: name the source declares).
+CodeItem = str | Mapping[str, Any]
+
+#: The values scoring against code adds: the support, and (with references) the mix.
+CODE_KEYS = ("code", "combined")
+#: The even mean of the reference's and the code's view (see the module docstring).
+DEFAULT_CODE_WEIGHT = 0.5
+DEFAULT_TARGET = "name"
+DEFAULT_STRINGS = "drop"
+
+
+def check_code_options(code_weight: object, target: object, strings: object) -> None:
+    """Refuse a code weight outside [0, 1], an unknown target or string policy."""
+    number = isinstance(code_weight, int | float) and not isinstance(code_weight, bool)
+    if not (number and math.isfinite(code_weight) and 0.0 <= code_weight <= 1.0):  # type: ignore[arg-type]
+        raise WrdscoreError(f"code weight must be a number from 0 to 1, not {code_weight!r}")
+    from wrdscore.corpora._code import STRING_POLICIES, TARGETS
+
+    if target not in TARGETS:
+        raise WrdscoreError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
+    if strings not in STRING_POLICIES:
+        raise WrdscoreError(
+            f"unknown string policy {strings!r}; choose one of {', '.join(STRING_POLICIES)}"
+        )
+
+
+def code_item(item: object, i: int) -> tuple[str, str | None]:
+    """``(source, name to mask or None)`` of code item ``i``; an :class:`ItemError` if bad."""
+    if isinstance(item, str):
+        return item, None
+    if isinstance(item, Mapping):
+        source, name = item.get("code"), item.get("name")
+        if isinstance(source, str) and (name is None or isinstance(name, str)):
+            return source, name
+    raise ItemError(
+        "code",
+        i,
+        "must be a string (the method's source) or an object with a string 'code' "
+        "(and optionally a string 'name')",
+    )
+
+
+def read_codes(
+    code: Sequence[CodeItem], target: str, strings: str, offset: int = 0
+) -> list[Tokens]:
+    """The sub-tokens scoring reads from each code item (:func:`wrdscore.corpora.read_code`).
+
+    Raises
+    ------
+    ItemError
+        An item that is not code, or code the reader refuses (empty, binary, over the
+        cap), numbered from ``offset``.
+    """
+    from wrdscore.corpora._code import read_code
+
+    out = []
+    for i, item in enumerate(code):
+        source, name = code_item(item, offset + i)
+        try:
+            out.append(read_code(source, target=target, name=name, strings=strings))
+        except WrdscoreError as exc:
+            raise ItemError("code", offset + i, f"cannot be read: {exc}") from None
+    return out
+
+
+def prediction_tokens(predictions: Sequence[Prediction], offset: int) -> list[Tokens]:
+    """Check and tokenise predictions alone (reference-free scoring)."""
+    if isinstance(predictions, str):
+        raise WrdscoreError("predictions must be a list of items, not a single string")
+    predictions = list(predictions)
+    if not predictions:
+        raise WrdscoreError("nothing to score: no pairs given")
+    _check_text_sizes([], predictions, offset, (set(), set(map(type, predictions))))
+    tokens = [_tokens_of(p, "prediction", offset + i) for i, p in enumerate(predictions)]
+    from wrdscore.metrics._engine import MAX_TOKENS
+
+    for i, t in enumerate(tokens):
+        if len(t) > MAX_TOKENS:
+            raise ItemError(
+                "prediction",
+                offset + i,
+                f"has {len(t):,} sub-tokens, more than the {MAX_TOKENS:,} an item may have",
+            )
+    return tokens
+
+
+def code_fields(metric: Metric) -> dict[str, str]:
+    """The signature fields of scoring against code (only when code is read)."""
+    return {
+        "code": "yes",
+        "cw": f"{metric.code_weight:g}",
+        "tgt": metric.target,
+        "mask": "name" if metric.target == "name" else "none",
+        "str": metric.strings,
+    }
+
+
+def refuse_code(metric: Metric) -> None:
+    """A one-line error when ``metric`` cannot score against code with its settings."""
+    if metric.code_key is None:
+        why = metric.no_code_reason or "it has no value that reads code"
+        raise WrdscoreError(f"metric {metric.name!r} cannot score against code: {why}")
+    if getattr(metric, "rescale", False):
+        raise WrdscoreError(
+            f"metric {metric.name!r}: rescaling does not apply to code support (the "
+            "baselines are for pairs of names); score against code without --rescale"
+        )
+    if getattr(metric, "centering", None) == "batch":
+        raise WrdscoreError(
+            f"metric {metric.name!r}: centering 'batch' does not apply to code support "
+            "(the code is not part of the batch mean); choose another centering"
+        )
+
+
+def combine(
+    values: dict[str, NDArray[np.float64]] | None,
+    support: NDArray[np.float64],
+    primary: str,
+    weight: float,
+) -> dict[str, NDArray[np.float64]]:
+    """The values of a code-aware result: the reference's, ``code``, and ``combined``."""
+    if values is None:
+        return {"code": support}
+    return {
+        **values,
+        "code": support,
+        "combined": (1.0 - weight) * values[primary] + weight * support,
+    }
+
+
+def score_with_code(
+    metric: Metric,
+    references: Sequence[Reference] | None,
+    predictions: Sequence[Prediction],
+    code: Sequence[CodeItem],
+    *,
+    allow_empty_reference: bool,
+    progress: Callable[[int], None] | None,
+    index_offset: int,
+) -> ScoreResult:
+    """:meth:`Metric.score` with ``code``: the reference's values (if any), ``code`` and
+    ``combined`` (see the module docstring)."""
+    from dataclasses import replace
+
+    refuse_code(metric)
+    if isinstance(code, str):
+        raise WrdscoreError("code must be a list of items (one per prediction), not one string")
+    code = list(code)
+    predictions = list(predictions)
+    if len(code) != len(predictions):
+        raise WrdscoreError(
+            f"{len(code)} code items but {len(predictions)} predictions; "
+            "every prediction needs the code of its method"
+        )
+    preds = prediction_tokens(predictions, index_offset)
+    codes = read_codes(code, metric.target, metric.strings, index_offset)
+    result = None
+    if references is not None:
+        result = metric._score(
+            references,
+            predictions,
+            allow_empty_reference=allow_empty_reference,
+            progress=None,
+            index_offset=index_offset,
+        )
+    with gc_paused():
+        support, unmatched = metric._code_values(codes, preds)
+    if progress is not None:
+        progress(len(preds))
+    values = combine(
+        None if result is None else result.values, support, metric.primary, metric.code_weight
+    )
+    if result is None:
+        from wrdscore.metrics.base import ScoreResult
+
+        return ScoreResult(
+            metric=metric.name,
+            signature=metric.code_signature,
+            values=values,
+            primary="code",
+            corpus=metric._corpus(values),
+            oov_tokens=metric._oov_count,
+            empty_predictions=sum(1 for p in preds if not p),
+            oov_names=metric._oov_result_names(),
+            empty_code=unmatched,
+        )
+    return replace(
+        result,
+        signature=metric.code_signature,
+        values=values,
+        corpus=metric._corpus(values),
+        oov_tokens=result.oov_tokens + metric._oov_count,
+        oov_names=metric._oov_result_names(result.oov_names),
+        empty_code=unmatched,
+    )
+
+
+def corpus_inputs(
+    corpus_dir: str | Path, predictions: str | Path, target: str, workdir: Path
+) -> tuple[list[str], list[dict[str, str]], Path]:
+    """References, code and a predictions file for scoring a model's output on a corpus.
+
+    The references are the methods' names (``target="name"``) or Javadoc summaries
+    (``"summary"``; a method without one has an empty reference), the code each
+    method's source with its declared name (masked when the target is a name). The
+    predictions are aligned by record order (a text or JSON-lines file with one item
+    per record of the corpus), or by id: a ``.jsonl`` file of objects
+    ``{"id": ID, "prediction": ITEM}``, ``ID`` as
+    :func:`~wrdscore.corpora.corpus_methods` gives it, scoring only those methods, in
+    the file's order (a model's test set that is a subset of the corpus). Then the
+    predictions are rewritten, in order, to ``workdir``.
+
+    Raises
+    ------
+    WrdscoreError
+        A corpus without code (older format: the message names the re-ingest
+        command), an unknown or repeated id, or an id file with another kind of line.
+    """
+    import json
+
+    from wrdscore.corpora import corpus_methods
+    from wrdscore.inputs import _lines
+
+    predictions = Path(predictions)
+    by_id = None
+    if predictions.suffix.lower() == ".jsonl":
+        lines = _lines(predictions)
+        first = next((line for line in lines if line.strip()), "")
+        if first.lstrip().startswith("{"):
+            by_id = _id_predictions(lines, predictions)
+    methods = corpus_methods(corpus_dir, target=target)
+    if by_id is None:
+        chosen = list(methods)
+        path = predictions
+    else:
+        wanted = {i: k for k, i in enumerate(by_id)}
+        found: list[Any] = [None] * len(by_id)
+        for m in methods:
+            k = wanted.get(m.id)
+            if k is not None:
+                found[k] = m
+        missing = [i for i, m in zip(by_id, found, strict=True) if m is None]
+        if missing:
+            raise WrdscoreError(
+                f"{predictions}: {len(missing)} id(s) not in corpus {corpus_dir}, "
+                f"the first {missing[0]!r}"
+            )
+        chosen = found
+        path = workdir / "predictions.jsonl"
+        path.write_text(
+            "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in by_id.values()),
+            encoding="utf-8",
+        )
+    refs = [m.reference or "" for m in chosen]
+    code = [{"code": m.code, "name": m.name} for m in chosen]
+    return refs, code, path
+
+
+def _id_predictions(lines: list[str], path: Path) -> dict[str, Any]:
+    """``{id: prediction}`` of a predictions file aligned by id, in the file's order."""
+    import json
+
+    out: dict[str, Any] = {}
+    for i, line in enumerate(lines, start=1):
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise WrdscoreError(f"{path}:{i}: invalid JSON ({exc.msg})") from None
+        if not (
+            isinstance(value, dict)
+            and isinstance(value.get("id"), str)
+            and isinstance(value.get("prediction"), str | list)
+        ):
+            raise WrdscoreError(
+                f'{path}:{i}: expected {{"id": ID, "prediction": ITEM}} (predictions aligned by id)'
+            )
+        if value["id"] in out:
+            raise WrdscoreError(f"{path}:{i}: id {value['id']!r} given twice")
+        out[value["id"]] = value["prediction"]
+    return out
