@@ -118,6 +118,17 @@ def test_code_flow_is_ot_emd_on_the_split_code_tokens(code_emb):
     received = flow.sum(axis=0)
     precision = np.mean((flow * cos.clip(0)).sum(axis=0) / received)
     assert t.support == pytest.approx(precision, abs=1e-6)
+    # ...and the metric's own code value for the pair.
+    res = WRDScore(code_emb).score(None, ["numberOfActiveUsers"], code=[METHOD])
+    assert t.support == pytest.approx(float(res.values["code"][0]), abs=1e-9)
+
+
+def test_code_support_reads_the_flow_even_for_a_copied_unknown_name(code_emb):
+    # transport() scores equal token lists 1 even when no token is known; code support
+    # is the metric's value, 0 when nothing has a vector.
+    t = WRDScore(code_emb).code_transport("qzxv", "int f() { return qzxv; }")
+    res = WRDScore(code_emb).score(None, ["qzxv"], code=["int f() { return qzxv; }"])
+    assert t.support == float(res.values["code"][0]) == 0.0
 
 
 def test_the_declared_name_is_masked_for_target_name(code_emb):
@@ -160,7 +171,9 @@ def test_code_table_fits_80_columns_and_plot_writes_a_png(code_emb, tmp_path):
 
 def test_code_with_nothing_to_read_is_one_error(code_emb):
     with pytest.raises(WrdscoreError, match="the code has no tokens to read"):
-        WRDScore(code_emb).code_transport("size", "int f() { return 0; }")
+        WRDScore(code_emb).code_transport("size", "@Override int f() { return 0; }")
+    with pytest.raises(WrdscoreError, match="empty"):
+        WRDScore(code_emb).code_transport("size", "  ")
 
 
 def _cli(*args, **kwargs):
@@ -192,6 +205,9 @@ def test_cli_explain_code_from_stdin_and_file(code_model, code_emb, tmp_path):
     np.testing.assert_allclose(out["flow"], want.flow)
     assert [len(t["code"]) for t in out["top"]] == [2, 2, 2, 2]
     assert out["reference"]["reference_tokens"] == ["count", "users"]
+    both = WRDScore(code_emb).score(["countUsers"], ["numberOfActiveUsers"], code=[METHOD])
+    assert out["combined"] == pytest.approx(float(both.values["combined"][0]), abs=1e-9)
+    assert "|code:yes|cw:0.5|tgt:name|" in out["signature"]
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
@@ -202,7 +218,8 @@ def test_cli_explain_code_from_stdin_and_file(code_model, code_emb, tmp_path):
         (["explain", "a", "b", "--target", "summary"], "need --code"),
         (["explain", "size", "--code", "/nonexistent.java"], "no such file"),
         (["explain", "size", "--code", "-", "--top", "0"], "--top must be at least 1"),
-        (["explain", "size", "--code", "-", "--target", "doc"], "target"),
+        (["explain", "size", "--code", "-", "--target", "doc"], "unknown target 'doc'"),
+        (["explain", "size", "--code", "-", "--strings", "all"], "unknown string policy"),
     ],
 )
 def test_cli_explain_code_bad_input(code_model, args, message):

@@ -295,3 +295,18 @@ def test_code_form_in_headless_chromium_shows_code_as_text(code_study, tmp_path)
                              if SELF_TEST_MARK not in line))  # fmt: skip
     ratings = load_sheet_ratings(code_study, [sheet])
     assert sorted(ratings.codes) == sorted(HOSTILE_CODE)
+
+
+def test_a_code_items_name_to_mask_is_kept_for_scoring(tmp_path):
+    strata = [parse_stratum("2")]
+    design = stratified_design({}, np.arange(2), 1, strata, seed=0)
+    codes = ["int size() { return n; }", {"code": "return items.size();", "name": "count"}]
+    out = write_study(tmp_path / "s", ["size", "count"], ["n", "items"], design, {}, strata,
+                      raters=1, codes=codes)  # fmt: skip
+    rows = {r["reference"]: r for r in csv.DictReader((out / "pairs.csv").open(newline=""))}
+    assert (rows["size"]["code_name"], rows["count"]["code_name"]) == ("", "count")
+    items = {p.reference: p.code_item for p in read_study(out).pairs}
+    assert items == {"size": codes[0], "count": codes[1]}
+    # The raters see the source only.
+    sheet = (out / "sheets" / "set1-rater1.csv").read_text()
+    assert "return items.size();" in sheet and "code_name" not in sheet

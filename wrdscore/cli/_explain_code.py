@@ -62,15 +62,15 @@ def explain_code(
     code: str,
     reference: str | None,
     *,
-    target: str,
-    strings: str,
     top: int,
     plot: Path | None,
     fmt: str,
 ) -> None:
     """Print (and with ``plot`` draw) the transport of ``prediction`` onto ``code``.
 
-    With a ``reference`` the reference's tables come first, as ``explain`` prints them.
+    ``code`` is a file or ``-``; the scorer's ``target`` and ``strings`` say how it is
+    read. With a ``reference`` the reference's tables come first, as ``explain`` prints
+    them, and the combined value follows the code support.
     """
     from rich.console import Console
 
@@ -79,8 +79,11 @@ def explain_code(
     if top < 1:
         raise WrdscoreError(f"--top must be at least 1, got {top}")
     source = read_code_arg(code)
-    t = scorer.code_transport(prediction, source, target=target, strings=strings)
+    t = scorer.code_transport(prediction, source)
     pair = scorer.transport(reference, prediction) if reference is not None else None
+    w = scorer.code_weight
+    # The metric's combined value: (1 - w) * its reference primary (F1) + w * support.
+    combined = None if pair is None else (1 - w) * pair.f1 + w * t.support
     if fmt == "json":
         out: dict[str, Any] = _code_json(t, top)
         if pair is not None:
@@ -92,7 +95,8 @@ def explain_code(
                 "recall": pair.recall,
                 "f1": pair.f1,
             }
-        out["signature"] = scorer.signature
+            out["combined"] = combined
+        out["signature"] = scorer.code_signature
         typer.echo(json.dumps(out, indent=2))
     else:
         console = Console()
@@ -111,7 +115,12 @@ def explain_code(
             highlight=False,
             soft_wrap=True,
         )
-        console.print(scorer.signature, highlight=False, soft_wrap=True)
+        if combined is not None:
+            console.print(
+                f"combined {combined:.4f} ((1 - {w:g}) * F1 + {w:g} * code support)",
+                highlight=False,
+            )
+        console.print(scorer.code_signature, highlight=False, soft_wrap=True)
     if plot is not None:
         plot_code_transport(t, plot, max(top, 1))
         wrote(plot)

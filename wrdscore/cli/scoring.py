@@ -318,10 +318,13 @@ def explain(
         raise WrdscoreError("give REFERENCE PREDICTION, or PREDICTION with --code")
     if code is None and (target, strings, top) != ("name", "drop", 3):
         raise WrdscoreError("--target, --strings and --top need --code")
+    # With --code the target and string policy are the metric's options, so its code
+    # signature records them.
+    code_options = {} if code is None else {"target": target, "strings": strings}
     (scorer,) = build_metrics(
         ["wrd"],
         embeddings,
-        {"wrd": {"weights": weights, "clip": clip}},
+        {"wrd": {"weights": weights, "clip": clip, **code_options}},
         oov=oov,
         centering=centering,
         **encoder_options(encoder, layer, device, batch_size, fuse_weights),
@@ -330,8 +333,7 @@ def explain(
     if code is not None:
         # One name with --code is the prediction; two are the reference and the prediction.
         ref, pred = (None, reference) if prediction is None else (reference, prediction)
-        explain_code(scorer, pred, code, ref, target=target, strings=strings, top=top,
-                     plot=plot, fmt=fmt)  # fmt: skip
+        explain_code(scorer, pred, code, ref, top=top, plot=plot, fmt=fmt)
         return
     assert prediction is not None
     t = scorer.transport(reference, prediction)

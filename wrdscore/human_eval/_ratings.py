@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval._form import SELF_TEST_MARK
 from wrdscore.human_eval._sample import pair_key
-from wrdscore.human_eval._sheets import SHEET_STEM, Study, csv_rows, sheet_title
+from wrdscore.human_eval._sheets import SHEET_STEM, CodeItem, Study, csv_rows, sheet_title
 
 PUBLISHED_COLUMNS = ("reference", "prediction", "score")
 #: The optional column of a headed pairs file that names each row's set.
@@ -78,7 +78,7 @@ class HumanRatings:
     human: NDArray[np.float64]
     raters: list[str]
     by_rater: NDArray[np.float64] | None
-    codes: list[str] | None = None
+    codes: list[CodeItem] | None = None
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -263,8 +263,13 @@ def load_sheet_ratings(study: Study, paths: Sequence[Path]) -> HumanRatings:
         np.nanmean(matrix, axis=0),
         names,
         matrix,
-        [p.code or "" for p in study.pairs] if study.has_code else None,
+        [p.code_item or "" for p in study.pairs] if study.has_code else None,
     )
+
+
+def _code_key(item: CodeItem) -> tuple[str, str | None]:
+    """What makes two methods' code the same: the source and the name masked in it."""
+    return (item, None) if isinstance(item, str) else (item["code"], item.get("name"))
 
 
 def _lines_of(text: str) -> list[str]:
@@ -452,7 +457,7 @@ def deduplicate(ratings: HumanRatings) -> tuple[HumanRatings, NDArray[np.intp]]:
     groups: dict[tuple[object, ...], list[int]] = {}
     codes = ratings.codes
     for i, (ref, pred) in enumerate(zip(ratings.references, ratings.predictions, strict=True)):
-        key = pair_key(ref, pred) + (() if codes is None else (codes[i],))
+        key = pair_key(ref, pred) + (() if codes is None else (_code_key(codes[i]),))
         groups.setdefault(key, []).append(i)
     first = np.array([members[0] for members in groups.values()], dtype=np.intp)
     distinct = HumanRatings(

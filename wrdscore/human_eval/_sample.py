@@ -145,7 +145,9 @@ def pair_key(reference: str, prediction: str) -> tuple[tuple[str, ...], tuple[st
 
 
 def distinct_pairs(
-    references: Sequence[str], predictions: Sequence[str], codes: Sequence[str] | None = None
+    references: Sequence[str],
+    predictions: Sequence[str],
+    codes: Sequence[str | Mapping[str, str]] | None = None,
 ) -> NDArray[np.intp]:
     """Index of the first occurrence of every distinct (reference, prediction) pair.
 
@@ -160,7 +162,10 @@ def distinct_pairs(
     """
     seen: dict[tuple[object, ...], int] = {}
     for i, (ref, pred) in enumerate(zip(references, predictions, strict=True)):
-        seen.setdefault(pair_key(ref, pred) + (() if codes is None else (codes[i],)), i)
+        code = () if codes is None else (codes[i],)
+        # A code item may be a mapping (source and name): compared by its items.
+        key = code if not code or isinstance(code[0], str) else (tuple(sorted(code[0].items())),)
+        seen.setdefault(pair_key(ref, pred) + key, i)
     return np.fromiter(seen.values(), dtype=np.intp, count=len(seen))
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,7 +65,7 @@ def score_pairs(
     metrics: Sequence[str],
     embeddings: TokenEmbeddings | str | Path | None = None,
     *,
-    codes: Sequence[str] | None = None,
+    codes: Sequence[str | Mapping[str, str]] | None = None,
     **embedding_options: Any,
 ) -> dict[str, MetricScores]:
     """Score every pair with each named metric.
@@ -74,7 +74,8 @@ def score_pairs(
     the bundled default) are loaded once, only if a metric needs them, and
     ``embedding_options`` (``oov``, ``centering``) go to the embedding metrics.
 
-    With ``codes`` (each pair's method source), every metric that can read code also
+    With ``codes`` (each pair's method source, or ``{"code": source, "name": name}``
+    with the name to mask), every metric that can read code also
     gives ``<metric>.code``, the prediction's support in the code, and
     ``<metric>.combined``, its mix with the reference's value (see
     :meth:`wrdscore.metrics.Metric.score`), each with the signature of scoring against

@@ -11,9 +11,11 @@ Raters get only the sheets or forms: no scores, no strata, and ids that are numb
 after shuffling, so neither the id nor the row order hints at a stratum.
 
 A study with code (``write_study(..., codes=...)``, format ``wrdscore-study/3``) shows
-each method's source to its raters: ``pairs.csv`` gains a ``code`` column after
-``prediction``, the sheets are ``id, reference, prediction, code, score`` and the forms
-show the code under each pair, so that raters judge the prediction against the method.
+each method's source to its raters: ``pairs.csv`` gains the columns ``code`` and
+``code_name`` (the name to mask when scoring against the code, where the code file gave
+one) after ``prediction``, the sheets are ``id, reference, prediction, code, score`` and
+the forms show the code under each pair, so that raters judge the prediction against
+the method.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from wrdscore.human_eval._stats import check_seed
 from wrdscore.inputs import utf8_text
 
 STUDY_FORMAT = "wrdscore-study/2"
-#: The format of a study with code: format 2 plus a ``code`` column (module docstring).
+#: The format of a study with code: format 2 plus code columns (module docstring).
 CODE_STUDY_FORMAT = "wrdscore-study/3"
 #: Study formats :func:`read_study` reads; format 1 wrote names into CSV cells unescaped.
 _READABLE_FORMATS = ("wrdscore-study/1", STUDY_FORMAT, CODE_STUDY_FORMAT)
@@ -50,13 +52,19 @@ _READABLE_FORMATS = ("wrdscore-study/1", STUDY_FORMAT, CODE_STUDY_FORMAT)
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
 PAIR_COLUMNS = ("id", "set", "stratum", "reference", "prediction")
 SHEET_COLUMNS = ("id", "reference", "prediction", "score")
+#: The columns ``pairs.csv`` of a study with code adds after :data:`PAIR_COLUMNS`.
+CODE_PAIR_COLUMNS = ("code", "code_name")
+#: One method's code as a study takes it: its source, or ``{"code": source, "name":
+#: name to mask}`` (as a ``--code`` file's line gives it).
+CodeItem = str | Mapping[str, str]
 #: The columns of a sheet of a study with code: the method's source before the score.
 CODE_SHEET_COLUMNS = ("id", "reference", "prediction", "code", "score")
 
 
 @dataclass(frozen=True)
 class StudyPair:
-    """One pair of a study as ``pairs.csv`` lists it; ``code`` is None in a study without."""
+    """One pair of a study as ``pairs.csv`` lists it; ``code`` is None in a study without,
+    ``code_name`` the name to mask in it where the code file gave one."""
 
     id: str
     set: str
@@ -64,6 +72,14 @@ class StudyPair:
     reference: str
     prediction: str
     code: str | None = None
+    code_name: str | None = None
+
+    @property
+    def code_item(self) -> CodeItem | None:
+        """The code as scoring takes it (:meth:`wrdscore.metrics.Metric.score`)."""
+        if self.code is None or self.code_name is None:
+            return self.code
+        return {"code": self.code, "name": self.code_name}
 
 
 @dataclass(frozen=True)
@@ -202,7 +218,7 @@ def write_study(
     seed: int = 0,
     info: Mapping[str, object] | None = None,
     force: bool = False,
-    codes: Sequence[str] | None = None,
+    codes: Sequence[CodeItem] | None = None,
 ) -> Path:
     """Write a study folder for ``design`` (see the module docstring for its layout).
 
@@ -228,9 +244,10 @@ def write_study(
         Extra provenance for ``study.json`` (input files, metric signatures...).
     force : bool
         Replace an existing folder.
-    codes : sequence of str, optional
-        Each pair's method source (indexed like ``references``): shown to the raters in
-        the sheets and forms, and kept in ``pairs.csv`` (format ``wrdscore-study/3``).
+    codes : sequence of str or mapping, optional
+        Each pair's method source (indexed like ``references``), or ``{"code": source,
+        "name": name to mask}``: the source is shown to the raters in the sheets and
+        forms, and both are kept in ``pairs.csv`` (format ``wrdscore-study/3``).
 
     Examples
     --------
@@ -254,9 +271,15 @@ def write_study(
     for k, members in enumerate(design.sets, start=1):
         for n, j in enumerate(rng.permutation(len(members)), start=1):
             index, stratum = members[j]
-            code = None if codes is None else codes[index]
+            code, code_name = (None, None) if codes is None else _code_parts(codes[index])
             pair = StudyPair(
-                f"s{k}p{n:03d}", str(k), stratum, references[index], predictions[index], code
+                f"s{k}p{n:03d}",
+                str(k),
+                stratum,
+                references[index],
+                predictions[index],
+                code,
+                code_name,
             )
             pairs.append((pair, index))
     metrics = list(scores)
@@ -267,15 +290,16 @@ def write_study(
             for p, _ in pairs
         ).encode()
     ).hexdigest()[:12]
-    code_columns = ("code",) if codes is not None else ()
+    code_columns = CODE_PAIR_COLUMNS if codes is not None else ()
     sheet_columns = CODE_SHEET_COLUMNS if codes is not None else SHEET_COLUMNS
     with atomic_dir(output, force=force) as tmp:
         with open(tmp / "pairs.csv", "w", newline="", encoding="utf-8") as fh:
             writer = csv.writer(fh, lineterminator="\n")
             writer.writerow([*PAIR_COLUMNS, *code_columns, *metrics])
             for pair, index in pairs:
+                masked = [] if pair.code is None else [sheet_cell(pair.code_name or "")]
                 writer.writerow(
-                    [pair.id, pair.set, pair.stratum, *_cells(pair)]
+                    [pair.id, pair.set, pair.stratum, *_cells(pair), *masked]
                     + [f"{scores[m][index]:.6f}" for m in metrics]
                 )
         (tmp / "sheets").mkdir()
@@ -317,6 +341,13 @@ def write_study(
     return Path(output)
 
 
+def _code_parts(item: CodeItem) -> tuple[str, str | None]:
+    """``(source, name to mask or None)`` of a code item."""
+    if isinstance(item, str):
+        return item, None
+    return item["code"], item.get("name")
+
+
 def _cells(pair: StudyPair) -> list[str]:
     """The escaped CSV cells of a pair's texts: reference, prediction (and its code)."""
     texts = [pair.reference, pair.prediction] + ([] if pair.code is None else [pair.code])
@@ -355,7 +386,7 @@ create one with `wrdscore study sample`
     if info.get("format") not in _READABLE_FORMATS:
         raise WrdscoreError(f"{meta_path}: format {info.get('format')!r}, expected {STUDY_FORMAT}")
     text = sheet_text if _escaped(info) else str
-    columns = PAIR_COLUMNS + (("code",) if info["format"] == CODE_STUDY_FORMAT else ())
+    columns = PAIR_COLUMNS + (CODE_PAIR_COLUMNS if info["format"] == CODE_STUDY_FORMAT else ())
     pairs_path = folder / "pairs.csv"
     rows = csv_rows(pairs_path)
     _, header = next(rows, (1, []))
@@ -369,8 +400,9 @@ create one with `wrdscore study sample`
             )
         pair_id, set_name, stratum, *texts = row[: len(columns)]
         reference, prediction, *code = map(text, texts)
+        source, name = code or (None, None)
         pairs.append(
-            StudyPair(pair_id, set_name, stratum, reference, prediction, code[0] if code else None)
+            StudyPair(pair_id, set_name, stratum, reference, prediction, source, name or None)
         )
     ids = [p.id for p in pairs]
     if len(set(ids)) != len(ids):

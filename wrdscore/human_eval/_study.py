@@ -22,7 +22,7 @@ from wrdscore.human_eval._sample import (
     stratified_design,
 )
 from wrdscore.human_eval._scoring import check_metrics, score_pairs
-from wrdscore.human_eval._sheets import read_study, write_study
+from wrdscore.human_eval._sheets import CodeItem, read_study, write_study
 from wrdscore.human_eval._stats import check_seed
 from wrdscore.inputs import _lines
 from wrdscore.significance import check_resamples
@@ -55,23 +55,25 @@ def read_names(path: str | os.PathLike[str]) -> list[str]:
     return names
 
 
-def read_codes(path: str | os.PathLike[str]) -> list[str]:
-    # TEMPORARY until wip/metrics is merged: replaced by the CODE .jsonl reader of
-    # `wrdscore score --code`.
-    import json
+def read_code_file(path: str | os.PathLike[str]) -> list[CodeItem]:
+    """The code items of a ``--code`` file, read as ``wrdscore score --code`` reads one.
 
-    out = []
-    for line, text in enumerate(_lines(Path(path)), start=1):
+    Each line is a JSON string (the method's source) or an object with a string
+    ``code`` and optionally ``name`` (the name to mask); each source must be code that
+    scoring can read (not empty, not binary, within the cap), else a one-line error
+    naming the line.
+    """
+    from wrdscore.corpora import read_code
+    from wrdscore.inputs import check_code_path, parse_code_lines
+
+    items = parse_code_lines(_lines(check_code_path(Path(path))), Path(path))
+    for line, item in enumerate(items, start=1):
+        source, name = (item, None) if isinstance(item, str) else (item["code"], item.get("name"))
         try:
-            item = json.loads(text)
-        except ValueError:
-            raise WrdscoreError(f"{path}:{line}: not JSON") from None
-        if isinstance(item, dict):
-            item = item.get("code")
-        if not isinstance(item, str) or not item.strip():
-            raise WrdscoreError(f"{path}:{line}: expected a JSON string or a code field")
-        out.append(item)
-    return out
+            read_code(source, name=name)
+        except WrdscoreError as exc:
+            raise WrdscoreError(f"{path}:{line}: {exc}") from None
+    return list(items)
 
 
 def sample_study(
@@ -115,7 +117,7 @@ def sample_study(
         raise WrdscoreError(
             f"{refs} has {len(references)} names but {preds} has {len(predictions)}"
         )
-    codes = None if code is None else read_codes(code)
+    codes = None if code is None else read_code_file(code)
     if codes is not None and len(codes) != len(references):
         raise WrdscoreError(f"{code} has {len(codes)} lines but {refs} has {len(references)} names")
     metrics = strata_metrics(strata)

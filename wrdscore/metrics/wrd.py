@@ -740,9 +740,9 @@ class WRDScore(EmbeddingMetric):
         prediction: str | Sequence[str],
         code: str,
         *,
-        target: str = "name",
+        target: str | None = None,
         name: str | None = None,
-        strings: str = "drop",
+        strings: str | None = None,
     ) -> CodeTransport:
         """The transport of ``prediction`` onto the tokens of its method's ``code``.
 
@@ -750,7 +750,9 @@ class WRDScore(EmbeddingMetric):
         (:func:`wrdscore.corpora.read_code`: identifiers split into sub-tokens, keywords
         and punctuation dropped, string literals per ``strings``, comments dropped for
         target ``summary``, the declared name masked for target ``name``); the code tokens
-        take the reference's side of :meth:`transport`, so ``support`` is its precision.
+        take the reference's side of :meth:`transport`, so ``support`` is its precision,
+        the metric's ``code`` value for this pair. ``target`` and ``strings`` default to
+        the metric's options; ``name`` is the name to mask (default: the declared one).
 
         Examples
         --------
@@ -759,21 +761,24 @@ class WRDScore(EmbeddingMetric):
         >>> t.code_tokens, t.masked, round(t.support, 2)
         (['count'], 'size', 1.0)
         """
-        if target not in _TARGETS:
-            raise WrdscoreError(f"unknown target {target!r}; choose one of {', '.join(_TARGETS)}")
-        if strings not in _STRING_POLICIES:
-            raise WrdscoreError(
-                f"unknown strings policy {strings!r}; choose one of {', '.join(_STRING_POLICIES)}"
-            )
-        tokens = _read_code_tokens(code, target=target, name=name, strings=strings)
+        # Imported here: the code reader loads tree-sitter, which scoring names never needs.
+        from wrdscore.corpora import declared_name, read_code
+
+        target = self.target if target is None else target
+        strings = self.strings if strings is None else strings
+        tokens = read_code(code, target=target, name=name, strings=strings)
         if not tokens:
             raise WrdscoreError(
-                "the code has no tokens to read (only keywords, punctuation, comments or "
-                "strings, or just the masked name)"
+                "the code has no tokens to read (only keywords, punctuation, literals or "
+                "annotations, or just the masked name)"
             )
         if not to_tokens(prediction):
             raise WrdscoreError("the prediction needs at least one token (a letter or digit)")
         t = self.transport(tokens, prediction)
+        # Read off the flow, as the metric's code value is: transport's P/R/F1 score a
+        # prediction equal to the code's tokens 1 whatever the model knows, code support
+        # does not (see the class docstring's identity rule).
+        support = float(wrd_from_flow(t.flow[None], t.cosine[None], self.clip)[0][0])
         return CodeTransport(
             code_tokens=t.ref_tokens,
             pred_tokens=t.pred_tokens,
@@ -781,94 +786,8 @@ class WRDScore(EmbeddingMetric):
             flow=t.flow,
             code_weights=t.ref_weights,
             pred_weights=t.pred_weights,
-            support=t.precision,
+            support=support,
             target=target,
             strings=strings,
-            masked=(name or _declared_name(code)) if target == "name" else None,
+            masked=(name or declared_name(code)) if target == "name" else None,
         )
-
-
-# TEMPORARY until wip/code is merged: replaced by wrdscore.corpora.read_code/declared_name.
-_TARGETS = ("name", "summary")
-_STRING_POLICIES = ("drop", "keep")
-_JAVA_KEYWORDS = frozenset(
-    [
-        "abstract",
-        "assert",
-        "boolean",
-        "break",
-        "byte",
-        "case",
-        "catch",
-        "char",
-        "class",
-        "const",
-        "continue",
-        "default",
-        "do",
-        "double",
-        "else",
-        "enum",
-        "extends",
-        "final",
-        "finally",
-        "float",
-        "for",
-        "goto",
-        "if",
-        "implements",
-        "import",
-        "instanceof",
-        "int",
-        "interface",
-        "long",
-        "native",
-        "new",
-        "package",
-        "private",
-        "protected",
-        "public",
-        "return",
-        "short",
-        "static",
-        "strictfp",
-        "super",
-        "switch",
-        "synchronized",
-        "this",
-        "throw",
-        "throws",
-        "transient",
-        "try",
-        "void",
-        "volatile",
-        "while",
-        "var",
-        "true",
-        "false",
-        "null",
-    ]
-)
-
-
-def _declared_name(source: str) -> str | None:
-    for match in re.finditer(r"(?<![@\w$])([A-Za-z_$][\w$]*)\s*\(", source):
-        if match[1] not in _JAVA_KEYWORDS:
-            return match[1]
-    return None
-
-
-def _read_code_tokens(
-    source: str, *, target: str = "name", name: str | None = None, strings: str = "drop"
-) -> list[str]:
-    if target == "summary":
-        source = re.sub(r"//[^\n]*|/\*.*?\*/", " ", source, flags=re.S)
-    literal = r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\''
-    if strings == "drop":
-        source = re.sub(literal, " ", source)
-    masked = (name or _declared_name(source)) if target == "name" else None
-    out: list[str] = []
-    for ident in re.findall(r"[A-Za-z_$][\w$]*", source):
-        if ident not in _JAVA_KEYWORDS and ident != masked:
-            out.extend(to_tokens(ident))
-    return out
