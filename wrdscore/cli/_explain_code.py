@@ -122,5 +122,6 @@ def explain_code(
             )
         console.print(scorer.code_signature, highlight=False, soft_wrap=True)
     if plot is not None:
-        plot_code_transport(t, plot, max(top, 1))
+        # The heat map has room for more rows than the table: at least 5 per token.
+        plot_code_transport(t, plot, max(top, 5))
         wrote(plot)
