@@ -316,3 +316,18 @@ def test_a_bad_code_file_is_one_line(inputs, tmp_path, lines, content, message):
     code, _, err = sample(inputs, tmp_path / "s", "--code", code_file, "--stratum", "2")
     assert code == 2 and err.startswith("error: ") and message in err and err.count("\n") == 1
     assert not (tmp_path / "s").exists()
+
+
+def test_strata_may_condition_on_code_support(inputs, tmp_path):
+    code_file = write_code(inputs, tmp_path / "code.jsonl")
+    strata = ["--stratum", "5:wrd.code<0.3", "--stratum", "5:wrd.code>=0.3"]
+    code, _, err = sample(inputs, tmp_path / "s", "--code", code_file, "--sets", "1", *strata)
+    assert code == 0, err
+    rows = list(csv.DictReader((tmp_path / "s" / "pairs.csv").open(newline="")))
+    low = [float(r["wrd.code"]) for r in rows if r["stratum"] == "wrd.code<0.3"]
+    high = [float(r["wrd.code"]) for r in rows if r["stratum"] == "wrd.code>=0.3"]
+    assert len(low) == len(high) == 5 and max(low) < 0.3 <= min(high)
+    signatures = json.loads((tmp_path / "s" / "study.json").read_text())["metrics"]
+    assert "|code:yes|" in signatures["wrd.code"] and "code:" not in signatures["wrd"]
+    code, _, err = sample(inputs, tmp_path / "t", "--stratum", "5:wrd.code<0.3")
+    assert code == 2 and err == "error: the stratum condition on wrd.code needs --code\n"

@@ -20,7 +20,10 @@ _OPERATORS: dict[str, Callable[[NDArray[np.float64], float], NDArray[np.bool_]]]
     "<": operator.lt,
     ">": operator.gt,
 }
-_CONDITION = re.compile(r"^\s*([A-Za-z][\w-]*)\s*(<=|>=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*$")
+# METRIC is a metric's name, or with --code its code support or combined value (wrd.code).
+_CONDITION = re.compile(
+    r"^\s*([A-Za-z][\w-]*(?:\.(?:code|combined))?)\s*(<=|>=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*$"
+)
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,8 @@ def parse_stratum(spec: str) -> Stratum:
     'wrd>=0.8,wrd<=1,rouge1<0.5'
     >>> parse_stratum("10").name
     'random'
+    >>> parse_stratum("10:wrd.code<0.3").name
+    'wrd.code<0.3'
     """
     size_text, colon, rest = spec.partition(":")
     if not size_text.strip().isdigit() or int(size_text) < 1:

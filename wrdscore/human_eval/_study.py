@@ -103,7 +103,8 @@ def sample_study(
     options of :func:`~wrdscore.metrics.build_metrics` (``{"encoder": NAME, "layer": 4}``).
     ``code`` is a CODE ``.jsonl`` aligned with the pairs, as ``wrdscore score --code``
     reads it (each line a JSON string of the method's source, or an object with a
-    ``code`` field): the raters then see each method's code (format ``wrdscore-study/3``).
+    ``code`` field): the raters then see each method's code (format ``wrdscore-study/3``),
+    and strata may condition on code-aware values (``10:wrd.code<0.3``).
 
     Returns
     -------
@@ -121,8 +122,20 @@ def sample_study(
     if codes is not None and len(codes) != len(references):
         raise WrdscoreError(f"{code} has {len(codes)} lines but {refs} has {len(references)} names")
     metrics = strata_metrics(strata)
+    # A stratum on a code-aware value (wrd.code<0.5) scores its metric against the code.
+    on_code = [m for m in metrics if "." in m]
+    if on_code and codes is None:
+        raise WrdscoreError(f"the stratum condition on {on_code[0]} needs --code")
     scored = (
-        score_pairs(references, predictions, metrics, embeddings, oov=oov, **(encoder or {}))
+        score_pairs(
+            references,
+            predictions,
+            list(dict.fromkeys(m.partition(".")[0] for m in metrics)),
+            embeddings,
+            codes=codes if on_code else None,
+            oov=oov,
+            **(encoder or {}),
+        )
         if metrics
         else {}
     )
