@@ -13,7 +13,7 @@ import ot
 import pytest
 from rouge_score import rouge_scorer
 
-from wrdscore.corpora._code import read_code
+from wrdscore.corpora import read_code
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics import METRICS, get_metric, score_files

@@ -337,3 +337,44 @@ def test_batch_size_zero_is_refused_not_replaced_by_the_default():
     # `--batch-size 0` once became 64 silently (a falsy value took the default).
     res = _score_examples("--encoder", MINILM, "--batch-size", "0")
     assert res.exit_code == 2 and "--batch-size must be at least 1, not 0" in res.output
+
+
+# --- scoring against code (issue 25) -------------------------------------------------
+
+
+def _cosine(x: np.ndarray, y: np.ndarray) -> float:
+    return float(x @ y / np.linalg.norm(x) / np.linalg.norm(y))
+
+
+def test_sentence_code_support_chunks_long_code_and_mean_pools(minilm):
+    from wrdscore.corpora import read_code
+
+    short = "int size() { return items.count(); }"
+    words = " ".join(f"value{i} = compute(item{i}, other{i});" for i in range(150))
+    long = f"void refreshAll() {{ {words} }}"
+    metric = get_metric("sentence", encoder=minilm)
+    res = metric.score(None, ["count items", "update values"], code=[short, long])
+    # Short code: the encoder's own cosine of the prediction with the code's words.
+    vecs = minilm.model.encode(["count items", " ".join(read_code(short))])
+    assert res.values["code"][0] == pytest.approx(_cosine(vecs[0], vecs[1]), abs=1e-6)
+    # Long code: cut into runs of whole tokens that each fit the encoder, never truncated.
+    tokens = read_code(long)
+    assert len(minilm.tokenizer(" ".join(tokens))["input_ids"]) > minilm.max_length
+    chunks = metric._code_chunks(tokens)
+    assert len(chunks) > 1 and [t for c in chunks for t in c] == tokens
+    assert all(len(minilm.tokenizer(" ".join(c))["input_ids"]) <= minilm.max_length for c in chunks)
+    parts = minilm.model.encode([" ".join(c) for c in chunks])
+    pooled = np.average(parts, axis=0, weights=[len(c) for c in chunks])
+    pred = minilm.model.encode(["update values"])[0]
+    assert res.values["code"][1] == pytest.approx(_cosine(pred, pooled), abs=1e-6)
+    assert metric.chunked == 1 and minilm.truncated == 0
+    assert "1 method(s) longer than the encoder's maximum of 256" in metric.truncation_note()
+
+
+@pytest.mark.parametrize("name", ["wrd", "bertscore"])
+def test_contextual_metrics_embed_the_code_too(minilm, name):
+    res = get_metric(name, encoder=minilm).score(
+        ["getUserName"], ["fetchUser"], code=["String getUserName() { return user.name; }"]
+    )
+    assert 0.0 < res.values["code"][0] <= 1.0
+    assert f"enc:{MINILM}" in res.signature and "|code:yes|" in res.signature

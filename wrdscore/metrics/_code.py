@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from wrdscore.corpora import DEFAULT_STRINGS, DEFAULT_TARGET, STRING_POLICIES, TARGETS
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._engine import (
     ItemError,
@@ -49,15 +50,14 @@ if TYPE_CHECKING:
 
 #: One method's code: its source text, or ``{"code": source, "name": declared_name}``
 #: (``name`` optional: the name to mask when the target is a name; by default the
-#: name the source declares).
-CodeItem = str | Mapping[str, Any]
+#: name the source declares), or None where a method's code is unknown (a corpus
+#: record whose declaration the parser could not place): its support is then 0.
+CodeItem = str | Mapping[str, Any] | None
 
 #: The values scoring against code adds: the support, and (with references) the mix.
 CODE_KEYS = ("code", "combined")
 #: The even mean of the reference's and the code's view (see the module docstring).
 DEFAULT_CODE_WEIGHT = 0.5
-DEFAULT_TARGET = "name"
-DEFAULT_STRINGS = "drop"
 
 
 def check_code_options(code_weight: object, target: object, strings: object) -> None:
@@ -65,8 +65,6 @@ def check_code_options(code_weight: object, target: object, strings: object) -> 
     number = isinstance(code_weight, int | float) and not isinstance(code_weight, bool)
     if not (number and math.isfinite(code_weight) and 0.0 <= code_weight <= 1.0):  # type: ignore[arg-type]
         raise WrdscoreError(f"code weight must be a number from 0 to 1, not {code_weight!r}")
-    from wrdscore.corpora._code import STRING_POLICIES, TARGETS
-
     if target not in TARGETS:
         raise WrdscoreError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
     if strings not in STRING_POLICIES:
@@ -102,11 +100,21 @@ def read_codes(
         An item that is not code, or code the reader refuses (empty, binary, over the
         cap), numbered from ``offset``.
     """
-    from wrdscore.corpora._code import read_code
+    from wrdscore.corpora import read_code
 
     out = []
     for i, item in enumerate(code):
-        source, name = code_item(item, offset + i)
+        # Strings and the objects of a --code file (a plain dict with a string "code")
+        # without the general checks: this loop runs once per method.
+        if item is None:
+            out.append([])
+            continue
+        if type(item) is str:
+            source, name = item, None
+        elif type(item) is dict and type(item.get("code")) is str and type(item.get("name", "")) is str:
+            source, name = item["code"], item.get("name")
+        else:
+            source, name = code_item(item, offset + i)
         try:
             out.append(read_code(source, target=target, name=name, strings=strings))
         except WrdscoreError as exc:
@@ -303,7 +311,9 @@ def corpus_inputs(
             encoding="utf-8",
         )
     refs = [m.reference or "" for m in chosen]
-    code = [{"code": m.code, "name": m.name} for m in chosen]
+    # An empty code is a record whose declaration the parser could not place: unknown
+    # code, support 0 (counted), not an error that stops the whole run.
+    code = [{"code": m.code, "name": m.name} if m.code else None for m in chosen]
     return refs, code, path
 
 

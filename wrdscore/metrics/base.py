@@ -29,11 +29,10 @@ from wrdscore import __version__
 from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import center, check_centering
+from wrdscore.corpora import DEFAULT_STRINGS, DEFAULT_TARGET
 from wrdscore.metrics._code import (
     CODE_KEYS,
     DEFAULT_CODE_WEIGHT,
-    DEFAULT_STRINGS,
-    DEFAULT_TARGET,
     CodeItem,
     check_code_options,
     code_fields,

@@ -141,6 +141,29 @@ def _emd_many(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
     return flow
 
 
+def _emd_each(a: NDArray, b: NDArray, cost: NDArray, sizes: NDArray[np.int64]) -> NDArray:
+    """:func:`_emd_many` of a stack of padded problems, each cut to its ``sizes`` rows.
+
+    Problem ``g`` is ``a[g, :sizes[g]]`` onto ``b[g]`` at ``cost[g, :sizes[g]]``; the
+    padding's rows get no flow. The solver is called directly on each row's
+    contiguous slices: on problems of a few hundred rows the preparation of
+    :func:`_emd_many` cost as much as the solve.
+    """
+    emd_c = _load_emd_c()
+    # As _emd_many: b rescaled to a's mass, so rounding never makes a problem infeasible.
+    b = np.ascontiguousarray(b * a.sum(axis=1, keepdims=True) / b.sum(axis=1, keepdims=True))
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    cost = np.ascontiguousarray(cost, dtype=np.float64)
+    flow = np.zeros_like(cost)
+    for g, size in enumerate(sizes.tolist()):
+        flow[g, :size], _cost, _u, _v, code = emd_c(
+            a[g, :size], b[g], cost[g, :size], _EMD_MAX_ITER, 1
+        )
+        if code != 1:  # 1 = OPTIMAL in POT's result codes
+            raise RuntimeError(f"the transport solver did not reach an optimum (code {code})")
+    return flow
+
+
 def _flow_two_rows(a: NDArray, b: NDArray, cost: NDArray, massless_last: bool = False) -> NDArray:
     """Optimal plans of a stack of 2 x m problems in closed form, ties left to the solver.
 
@@ -268,10 +291,10 @@ def code_precision(
     plans differ in ``P`` whatever is merged: WRDScore's own tie, left to the solver.)
     The code side has hundreds of tokens and every pair another count, so the pairs
     are grouped by the prediction's length ``m`` and the code sides padded with
-    massless rows to a power of two (massless rows receive no flow, so they change
-    nothing): ``m = 1`` forces the flow (``F = a b^T``, so ``P`` is the mass-weighted
-    mean clipped cosine), ``m = 2`` has a closed form (ties go to the solver), and
-    longer predictions go to POT's network simplex pair by pair. A pair without an
+    massless rows to a multiple of 8 (massless rows receive no flow, so they change
+    nothing): ``m = 1`` (or one code token) forces the flow (``F = a b^T``, so ``P`` is the mass-weighted
+    mean clipped cosine), ``m = 2`` (or two code tokens) has a closed form (ties go to
+    the solver), and longer sides go to POT's network simplex pair by pair. A pair without an
     entry on a side scores 0.
 
     Examples
@@ -287,7 +310,14 @@ def code_precision(
     code_pos = np.arange(len(code_item)) - (np.cumsum(code_len) - code_len)[code_item]
     pred_pos = np.arange(len(pred_item)) - (np.cumsum(pred_len) - pred_len)[pred_item]
     active = (code_len > 0) & (pred_len > 0)
-    width = 1 << np.ceil(np.log2(np.maximum(code_len, 1))).astype(np.int64)
+    # Padded widths: the next multiple of 8 up to 128 rows, the next power of two
+    # beyond; few enough groups, little padding.
+    width = np.where(
+        code_len <= 128,
+        -(-code_len // 8) * 8,
+        1 << np.ceil(np.log2(np.maximum(code_len, 1))).astype(np.int64),
+    )
+    width = np.where(code_len <= 2, code_len, width)
     most = int(pred_len.max(initial=0)) + 1
     key = np.where(active, width * most + pred_len, -1)
     # Entries sorted by their pair's group, stably: each group, and within it each
@@ -320,18 +350,17 @@ def code_precision(
             pi = pred_row[pick].reshape(g, m)
             b = pred_mass[pick].reshape(g, m)
             cos = np.matmul(unit[ci], unit[pi].transpose(0, 2, 1))
-            if m == 1:
+            if m == 1 or w == 1:
                 flow = a[:, :, None] * b[:, None, :]
             elif m == 2:
                 flow = _flow_two_rows(
                     b, a, (1.0 - cos).transpose(0, 2, 1), massless_last=True
                 ).transpose(0, 2, 1)
+            elif w == 2:
+                # Code of one or two distinct tokens: the closed form with the code as rows.
+                flow = _flow_two_rows(a, b, 1.0 - cos, massless_last=True)
             else:
-                flow = np.zeros_like(cos)
-                for row, size in enumerate(code_len[part].tolist()):
-                    flow[row, :size] = _emd_many(
-                        a[row : row + 1, :size], b[row : row + 1], 1.0 - cos[row : row + 1, :size]
-                    )[0]
+                flow = _emd_each(a, b, 1.0 - cos, code_len[part])
             out[part] = wrd_from_flow(flow, cos, clip)[0]
     return out
 
