@@ -330,3 +330,12 @@ def test_strata_may_condition_on_code_support(inputs, tmp_path):
     assert "|code:yes|" in signatures["wrd.code"] and "code:" not in signatures["wrd"]
     code, _, err = sample(inputs, tmp_path / "t", "--stratum", "5:wrd.code<0.3")
     assert code == 2 and err == "error: the stratum condition on wrd.code needs --code\n"
+
+
+def test_empty_code_in_a_code_file_is_refused_naming_its_line(inputs, tmp_path):
+    code_file = write_code(inputs, tmp_path / "code.jsonl")
+    lines = code_file.read_text().splitlines()
+    lines[2] = json.dumps("   ")
+    code_file.write_text("\n".join(lines) + "\n")
+    code, _, err = sample(inputs, tmp_path / "s", "--code", code_file, "--stratum", "2")
+    assert code == 2 and err == f"error: {code_file}:3: empty code: a method's source is needed\n"
