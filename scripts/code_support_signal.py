@@ -21,7 +21,10 @@ random siblings (fixed seed). A method is a positive when its name has at least 
 sub-tokens (one-token names such as ``run`` or ``close`` are mostly interface
 obligations), it has a body, and its code gives at least three tokens under the baseline
 reading; for summaries, when its Javadoc summary has at least three words. At most
-:data:`METHODS_PER_PROJECT` positives per project and target (a seeded sample).
+:data:`METHODS_PER_PROJECT` positives per project and target (a seeded sample), and the
+first :data:`CODE_TOKENS` tokens of each method's code (the engine refuses items over
+1,000 tokens, and the first run, with 600 methods and code cut at 1,000 tokens, stopped
+before printing any result when POT's solver ran out of iterations on a long method).
 
 Scorers: code support (the score of the text against the code's tokens, the code as the
 reference: its precision) with the bundled default WRDScore (torch-free) and with
@@ -69,7 +72,6 @@ import numpy as np
 
 from wrdscore.corpora import ingest, open_corpus, split_identifier
 from wrdscore.corpora._code import _read_code
-from wrdscore.metrics._engine import MAX_TOKENS
 
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / "work-data" / "code-signal"
@@ -83,7 +85,9 @@ HELD_OUT = {
     "libjsyntaxpane-java": "a syntax-highlighting editor component",
 }
 SEED = 20261126
-METHODS_PER_PROJECT = 600
+METHODS_PER_PROJECT = 300
+#: Code tokens read per method (the first ones); see :func:`code_tokens`.
+CODE_TOKENS = 256
 ENCODER_METHODS = 120
 MAX_NEGATIVES = 20
 CHUNK_TOKENS = 128
@@ -223,7 +227,8 @@ def code_tokens(item: Item, target: str, options: dict[str, Any]) -> list[str]:
     options = dict(options)
     # The check reads the code without masking: a name no identifier can equal.
     masked = options.pop("mask", True)
-    return _read_code(item.code, target=target, name=item.name if masked else "\0", **options)
+    name = item.name if masked else "\0"
+    return _read_code(item.code, target=target, name=name, **options)[:CODE_TOKENS]
 
 
 def support_scores(
@@ -234,12 +239,13 @@ def support_scores(
     ``metric.score(code_tokens, texts).precision`` is code support by definition; once
     the metrics' ``code=`` input lands this is ``metric.score(None, texts, code=...)``.
     """
-    # The engine refuses items over MAX_TOKENS sub-tokens (a guard against a whole file
-    # on one line); until the metrics read code themselves, longer code is cut there
-    # (a handful of methods per project).
-    refs = [c[:MAX_TOKENS] for c, item in zip(codes, items, strict=True) for _ in item.candidates]
+    # The engine refuses items over 1,000 sub-tokens, and POT's solver ran out of
+    # iterations on a 1,000-token method: until the metrics read code themselves, code
+    # is cut at CODE_TOKENS tokens here (and for the encoder too, alike).
+    refs = [c for c, item in zip(codes, items, strict=True) for _ in item.candidates]
     preds = [t for item in items for t in item.candidates]
-    values = metric.score(refs, preds).precision
+    # Code a reading leaves without tokens supports nothing: every candidate ties at 0.
+    values = metric.score(refs, preds, allow_empty_reference=True).precision
     out, at = [], 0
     for item in items:
         out.append(values[at : at + len(item.candidates)])
