@@ -15,7 +15,8 @@ from rich.table import Table
 
 from wrdscore.atomic import atomic_write
 from wrdscore.errors import WrdscoreError
-from wrdscore.metrics.wrd import CodeTransport, PairTransport
+from wrdscore.metrics._code_transport import CodeTransport
+from wrdscore.metrics.wrd import PairTransport
 
 
 def matrix_table(

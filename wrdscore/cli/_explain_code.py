@@ -11,7 +11,8 @@ import typer
 
 from wrdscore.cli._common import wrote
 from wrdscore.errors import WrdscoreError
-from wrdscore.metrics.wrd import CodeTransport, WRDScore
+from wrdscore.metrics._code_transport import CodeTransport
+from wrdscore.metrics.wrd import WRDScore
 
 
 def read_code_arg(code: str) -> str:
