@@ -207,7 +207,10 @@ def build_items(corpus_dir: Path, target: str, rng: random.Random) -> list[Item]
                             others[o["summary"]] = o["name"]
             if not others:
                 continue
-            if len(_read_code(m["code"], target=target, name=m["name"])) < 3:
+            baseline = _read_code(
+                m["code"], target=target, name=m["name"], comments=target == "name"
+            )
+            if len(baseline) < 3:
                 continue
             hard = [t for t, n in others.items() if _shares_token(n, m["name"])]
             easy = [t for t in others if t not in set(hard)]
@@ -227,6 +230,9 @@ def code_tokens(item: Item, target: str, options: dict[str, Any]) -> list[str]:
     options = dict(options)
     # The check reads the code without masking: a name no identifier can equal.
     masked = options.pop("mask", True)
+    # The baseline, as written down before scoring: comments read for names only
+    # (read_code has since dropped them for names too, as the signal chose).
+    options.setdefault("comments", target == "name")
     name = item.name if masked else "\0"
     return _read_code(item.code, target=target, name=name, **options)[:CODE_TOKENS]
 

@@ -12,32 +12,33 @@ keeps, in source order:
   labels), each split into lower-case sub-tokens by
   :func:`~wrdscore.corpora.split_identifier` (``getUserName`` -> ``get user name``),
   exactly as names are split everywhere else in the toolkit;
-* **comments and Javadoc** when the target is ``"name"``: their words, read as the
-  corpus's ``context`` reads Javadoc (HTML tags, tag names such as ``@param``,
-  entities such as ``&lt;``, numbers and words spelled as Java keywords left out).
-  With target ``"summary"`` every comment is removed: the reference summary was
-  taken from the Javadoc, so a summary would otherwise be scored against itself;
 * **string literals** (text blocks included) only with ``strings="keep"``: their
   words, split like identifiers (escapes such as ``\n`` separate words). The default
-  ``"drop"`` leaves them out: messages, keys and formats are often long and say how
-  the method reports, not what it does, and their words would outnumber the
-  identifiers in short methods (chosen with the held-out signal in
-  ``scripts/code_support_signal.py``, see docs/history.md);
+  ``"drop"`` leaves them out: messages, keys and formats say how the method reports
+  rather than what it does, and the held-out signal found no gain in keeping them
+  (mean AUC 0.827 against 0.825, a tie that goes to the simpler reading);
 
 and drops
 
+* **comments and Javadoc**, for both targets: a reference summary was taken from the
+  Javadoc, so a summary would otherwise be scored against itself; for names, the
+  held-out signal found that comments add nothing (``scripts/code_support_signal.py``:
+  mean AUC 0.791 without them, 0.793 with them, a tie that goes to the simpler
+  reading; docs/history.md);
 * **Java keywords, operators, punctuation, number and character literals** and the
   literals ``true``, ``false`` and ``null``: they are in nearly every method
   (``return``, ``public``, ``if``, ``0``) and say nothing about what this one does,
-  so they would only give every prediction the same free matches; identifiers
-  spelled ``var`` or ``yield`` (contextual keywords) go with them;
+  so they would only give every prediction the same free matches (keeping ``true``,
+  ``false`` and ``null`` changed the held-out signal's mean AUC by 0.0001);
+  identifiers spelled ``var`` or ``yield`` (contextual keywords) go with them;
 * **annotation names** (``@Override``, ``@Test``): they describe the declaration,
   not what it does (the ``context`` field leaves them out for the same reason);
 * with target ``"name"``, **the method's own declared name, everywhere**: the
-  declaring identifier, recursive calls, ``{@link #name}`` in comments and the word
-  in kept strings. Otherwise the code gives the answer away and the true name wins
-  by being copied. It is masked whole (an identifier or word equal to the name), so
-  a field ``userName`` in ``getUserName`` still counts: that is evidence, not the
+  declaring identifier, recursive calls and the word in kept strings. Otherwise the
+  code gives the answer away and the true name wins by being copied (on the held-out
+  projects, unmasked code lifts the true name's mean AUC against its siblings from
+  0.79 to 0.89). It is masked whole (an identifier or word equal to the name), so a
+  field ``userName`` in ``getUserName`` still counts: that is evidence, not the
   answer. The name is ``name`` when given, else :func:`declared_name`.
 
 Segmentation of run-together words is not done here: the metrics engine applies it
@@ -199,8 +200,8 @@ def read_code(
         The method's source text (at most :data:`MAX_CODE_CHARS` characters); a
         whole class or a fragment also works.
     target : {"name", "summary"}
-        What the predictions are. ``"summary"`` removes comments and Javadoc;
-        ``"name"`` masks the method's declared name everywhere.
+        What the predictions are: ``"name"`` masks the method's declared name
+        everywhere. (Comments are removed for both.)
     name : str, optional
         The name to mask with target ``"name"`` (default: :func:`declared_name`;
         nothing is masked when the code declares no method). Ignored for summaries.
@@ -225,9 +226,8 @@ def read_code(
     ...     log("getUserName called"); // cheap
     ...     return userName == null ? getUserName() : userName;
     ... }'''
-    >>> read_code(src)  # doctest: +NORMALIZE_WHITESPACE
-    ['gets', 'the', 'user', 's', 'name', 'see', 'string', 'log', 'cheap',
-     'user', 'name', 'user', 'name']
+    >>> read_code(src)
+    ['string', 'log', 'user', 'name', 'user', 'name']
     >>> read_code(src, target="summary", strings="keep")  # doctest: +NORMALIZE_WHITESPACE
     ['string', 'get', 'user', 'name', 'log', 'get', 'user', 'name', 'called',
      'user', 'name', 'get', 'user', 'name', 'user', 'name']
@@ -241,14 +241,14 @@ def _read_code(
     target: str = DEFAULT_TARGET,
     name: str | None = None,
     strings: str = DEFAULT_STRINGS,
-    comments: bool | None = None,
+    comments: bool = False,
     literals: bool = False,
 ) -> list[str]:
     """:func:`read_code`, with the rules the held-out signal chose between as options.
 
-    ``comments`` (default: kept for names, removed for summaries) and ``literals``
-    (keep ``true``, ``false``, ``null``) exist for ``scripts/code_support_signal.py``,
-    which measured each candidate rule; :func:`read_code` is the chosen one.
+    ``comments`` (read the words of comments and Javadoc) and ``literals`` (keep
+    ``true``, ``false``, ``null``) exist for ``scripts/code_support_signal.py``, which
+    measured each candidate rule; :func:`read_code` is the chosen one.
     """
     if target not in TARGETS:
         raise WrdscoreError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
@@ -263,8 +263,6 @@ def _read_code(
     if target == "name":
         found = name if name is not None else _first_declared(root, start, end)
         mask = found.encode("utf-8", "replace") if found else None
-    if comments is None:
-        comments = target == "name"
     annotations = {(n.start_byte, n.end_byte) for n in captures.get("annotation", [])}
 
     pieces: list[tuple[int, list[str] | tuple[str, ...]]] = []
