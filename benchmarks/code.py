@@ -46,7 +46,37 @@ def read_methods(args: argparse.Namespace) -> list[tuple[str, str]]:
         return [(r["name"], r["code"]) for r in rows]
     from wrdscore.corpora import corpus_methods
 
-    return [(m.name, m.code) for m in corpus_methods(args.corpus, target="name")]
+    # A record without code (the fallback parser could not place it) cannot be a line
+    # of a --code file: such methods are left out of both runs.
+    return [(m.name, m.code) for m in corpus_methods(args.corpus, target="name") if m.code]
+
+
+def breakdown(methods: list[tuple[str, str]]) -> None:
+    """Where code-aware scoring's time goes, in this process (CPU seconds, one core):
+    reference-only scoring, reading the code (``read_code``) and the code support."""
+    import time
+
+    from wrdscore.corpora import to_tokens
+    from wrdscore.metrics import get_metric
+    from wrdscore.metrics._code import read_codes
+
+    names = [n for n, _ in methods]
+    preds = [names[-1], *names[:-1]]
+    metric = get_metric("wrd")
+    metric.score(names[:100], preds[:100])  # loads the model and the solver
+    clock = time.process_time
+    t0 = clock()
+    metric.score(names, preds)
+    t1 = clock()
+    codes = read_codes([{"code": c, "name": n} for n, c in methods], "name", "drop")
+    t2 = clock()
+    metric._code_values(codes, [to_tokens(p) for p in preds])
+    t3 = clock()
+    print(
+        f"in-process CPU s, one core: reference-only {t1 - t0:.2f}, read_code {t2 - t1:.2f} "
+        f"({sum(map(len, codes)):,} code tokens), code support {t3 - t2:.2f}; "
+        f"scoring alone {(t1 - t0 + t3 - t2) / (t1 - t0):.2f}x reference-only"
+    )
 
 
 def main() -> None:
@@ -57,8 +87,13 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, required=True)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--limit", type=int, default=None, help="first N methods only")
+    parser.add_argument(
+        "--breakdown", action="store_true", help="also time the parts in this process"
+    )
     args = parser.parse_args()
     methods = read_methods(args)[: args.limit]
+    if args.breakdown:
+        breakdown(methods)
     refs, preds, code = write_inputs(methods, args.workdir)
     base = [sys.executable, "-m", "wrdscore", "score", "--refs", str(refs), "--preds", str(preds)]
     base += ["-q", "--force", "--per-pair"]

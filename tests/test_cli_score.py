@@ -301,9 +301,7 @@ def _code_inputs(tmp_path, lines=None):
     (tmp_path / "refs.txt").write_text("update image\nadvance\n")
     (tmp_path / "preds.txt").write_text("set artwork\nnext char\n")
     code = tmp_path / "code.jsonl"
-    code.write_text(
-        "\n".join(lines if lines is not None else [json.dumps(c) for c in CODE]) + "\n"
-    )
+    code.write_text("\n".join(lines if lines is not None else [json.dumps(c) for c in CODE]) + "\n")
     return tmp_path / "refs.txt", tmp_path / "preds.txt", code
 
 
@@ -343,8 +341,8 @@ def test_score_against_code_alone_is_reference_free(model, tmp_path):
     [
         ([json.dumps(CODE[0])], [], "1 code items but 2 predictions"),
         (["not json", json.dumps(CODE[1])], [], "code.jsonl:1: invalid JSON"),
-        (["[1, 2]", json.dumps(CODE[1])], [], "code.jsonl:1: expected a JSON string"),
-        (['{"source": "x"}', json.dumps(CODE[1])], [], "code.jsonl:1: expected a JSON string"),
+        (["[1, 2]", json.dumps(CODE[1])], [], "code.jsonl:1: expected a string (the source)"),
+        (['{"source": "x"}', json.dumps(CODE[1])], [], "code.jsonl:1: expected a string (the"),
         ([json.dumps(CODE[0]), '""'], [], "code.jsonl:2: code 1 cannot be read: "),
         ([json.dumps(CODE[0]), json.dumps("int f\x00() {}")], [], "code.jsonl:2: code 1 cannot"),
         ([json.dumps("int f() {" + "x" * 2_000_000 + "}"), json.dumps(CODE[1])], [],
@@ -371,3 +369,57 @@ def test_code_options_without_code_are_refused(model, tmp_path):
     assert res.exit_code == 2 and "give --refs, --code or --corpus" in res.output
     res = run("score", "--preds", preds, "--code", tmp_path / "code.txt", "-e", model)
     assert res.exit_code == 2 and "expected a .jsonl file" in res.output
+
+
+@pytest.fixture(scope="module")
+def project_corpus(tmp_path_factory):
+    from wrdscore.corpora import ingest
+
+    out = tmp_path_factory.mktemp("corpus") / "project"
+    ingest([EXAMPLES / "project"], out, jobs=1, quiet=True)
+    return out
+
+
+def test_score_a_corpus_by_record_order_and_by_id(model, project_corpus, tmp_path):
+    from wrdscore.corpora import corpus_methods
+
+    methods = list(corpus_methods(project_corpus))
+    preds = tmp_path / "preds.txt"
+    preds.write_text("".join(f"get {m.name}\n" for m in methods))
+    res = run("score", "--corpus", project_corpus, "--preds", preds, "-e", model, "-q",
+              "--format", "json")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["pairs"] == len(methods)
+    codes = [{"code": m.code, "name": m.name} for m in methods]
+    want = get_metric("wrd", embeddings=model).score(
+        [m.name for m in methods], preds.read_text().splitlines(), code=codes
+    )
+    for k, v in want.corpus.items():
+        assert out["metrics"]["wrd"]["corpus"][k] == pytest.approx(v, abs=1e-12)
+    # By id: a subset, in the file's order (a model's test set).
+    chosen = [methods[5], methods[2]]
+    by_id = tmp_path / "by-id.jsonl"
+    by_id.write_text("".join(json.dumps({"id": m.id, "prediction": "size"}) + "\n" for m in chosen))
+    pairs = tmp_path / "pairs.tsv"
+    res = run("score", "--corpus", project_corpus, "--preds", by_id, "-e", model, "-q",
+              "--per-pair", pairs)  # fmt: skip
+    assert res.exit_code == 0, res.output
+    rows = [r.split("\t") for r in pairs.read_text().splitlines()[1:]]
+    assert [r[1] for r in rows] == [m.name for m in chosen]
+    bad = tmp_path / "bad-id.jsonl"
+    bad.write_text(json.dumps({"id": "nope", "prediction": "size"}) + "\n")
+    res = run("score", "--corpus", project_corpus, "--preds", bad, "-e", model)
+    assert res.exit_code == 2 and "1 id(s) not in corpus" in res.output
+
+
+def test_a_corpus_without_code_is_refused_with_the_command_to_reingest(project_corpus, tmp_path):
+    old = tmp_path / "old"
+    shutil.copytree(project_corpus, old)
+    manifest = json.loads((old / "manifest.json").read_text())
+    manifest["format"] = 2
+    (old / "manifest.json").write_text(json.dumps(manifest))
+    (tmp_path / "preds.txt").write_text("size\n")
+    res = run("score", "--corpus", old, "--preds", tmp_path / "preds.txt")
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert "without the methods' code; re-ingest it with `wrdscore ingest" in res.output

@@ -55,7 +55,9 @@ def test_wrd_code_support_is_the_exact_transport_onto_the_split_code_tokens(emb)
     # Predictions of 1 to 5 tokens: the closed forms (1, 2) and the solver (3+).
     preds = [list(rng.choice(VOCAB, size=1 + k % 5, replace=False)) for k in range(60)]
     got = get_metric("wrd", embeddings=emb).score(None, preds, code=sources)
-    want = [_wrd_precision_by_emd(read_code(s), p, emb) for s, p in zip(sources, preds)]
+    want = [
+        _wrd_precision_by_emd(read_code(s), p, emb) for s, p in zip(sources, preds, strict=True)
+    ]
     assert got.primary == "code" and list(got.values) == ["code"]
     np.testing.assert_allclose(got.values["code"], want, rtol=0, atol=1e-9)
     assert got.corpus["code"] == pytest.approx(np.mean(want), abs=1e-12)
@@ -110,7 +112,9 @@ def test_rouge1_code_support_is_rouge_score_precision_against_the_code():
 
 
 def test_subtoken_code_support_is_the_share_of_predicted_tokens_in_the_code():
-    got = get_metric("subtoken").score(None, ["get user id"], code=["int find() { return userId; }"])
+    got = get_metric("subtoken").score(
+        None, ["get user id"], code=["int find() { return userId; }"]
+    )
     assert got.values["code"].tolist() == [pytest.approx(2 / 3)]
 
 
@@ -193,7 +197,7 @@ def test_reference_free_needs_code_and_code_needs_one_item_per_prediction(emb):
         metric.score(None, ["size"])
     with pytest.raises(WrdscoreError, match="1 code items but 2 predictions"):
         metric.score(None, ["size", "count"], code=["int size() { return n; }"])
-    with pytest.raises(WrdscoreError, match="code 0 must be a string .* or an object"):
+    with pytest.raises(WrdscoreError, match=r"code 0 must be a string .* or an object"):
         metric.score(None, ["size"], code=[{"source": "int f() {}"}])
     with pytest.raises(WrdscoreError, match="code 1 cannot be read"):
         metric.score(None, ["size", "count"], code=["int f() { return n; }", ""])
@@ -205,7 +209,9 @@ def test_reference_free_needs_code_and_code_needs_one_item_per_prediction(emb):
 
 def test_empty_predictions_and_codes_without_tokens_score_zero_and_are_counted(emb):
     res = get_metric("wrd", embeddings=emb).score(
-        None, ["", "size", "zzz"], code=["int a() { return n; }", "void size() {}", "int b() { c; }"]
+        None,
+        ["", "size", "zzz"],
+        code=["int a() { return n; }", "void size() {}", "int b() { c; }"],
     )
     assert res.values["code"].tolist() == [0.0, 0.0, 0.0]
     assert res.empty_predictions == 1

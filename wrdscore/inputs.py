@@ -200,7 +200,7 @@ def parse_code_lines(
     >>> parse_code_lines(["[1]"], "c.jsonl", first_line=4)
     Traceback (most recent call last):
     ...
-    wrdscore.errors.WrdscoreError: c.jsonl:4: expected a JSON string (the method's source) or an object with a string 'code'
+    wrdscore.errors.WrdscoreError: c.jsonl:4: expected a string (the source) or {"code": ...}
     """
     # Most chunks are all good: one parse of them as a JSON array, at C speed, and one
     # look at the values' types; a line-by-line parse names the first bad line.
@@ -232,10 +232,7 @@ def parse_code_lines(
                 raise WrdscoreError(f"{where}: 'name' must be a string")
             value = {"code": value["code"], **({"name": name} if name is not None else {})}
         elif not isinstance(value, str):
-            raise WrdscoreError(
-                f"{where}: expected a JSON string (the method's source) or an object with "
-                "a string 'code'"
-            )
+            raise WrdscoreError(f'{where}: expected a string (the source) or {{"code": ...}}')
         out.append(value)
     return out
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.corpora import DEFAULT_STRINGS, DEFAULT_TARGET, STRING_POLICIES, TARGETS
+from wrdscore.corpora import STRING_POLICIES, TARGETS
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._engine import (
     ItemError,
@@ -62,8 +62,12 @@ DEFAULT_CODE_WEIGHT = 0.5
 
 def check_code_options(code_weight: object, target: object, strings: object) -> None:
     """Refuse a code weight outside [0, 1], an unknown target or string policy."""
-    number = isinstance(code_weight, int | float) and not isinstance(code_weight, bool)
-    if not (number and math.isfinite(code_weight) and 0.0 <= code_weight <= 1.0):  # type: ignore[arg-type]
+    if not (
+        isinstance(code_weight, int | float)
+        and not isinstance(code_weight, bool)
+        and math.isfinite(code_weight)
+        and 0.0 <= code_weight <= 1.0
+    ):
         raise WrdscoreError(f"code weight must be a number from 0 to 1, not {code_weight!r}")
     if target not in TARGETS:
         raise WrdscoreError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
@@ -102,7 +106,7 @@ def read_codes(
     """
     from wrdscore.corpora import read_code
 
-    out = []
+    out: list[Tokens] = []
     for i, item in enumerate(code):
         # Strings and the objects of a --code file (a plain dict with a string "code")
         # without the general checks: this loop runs once per method.
@@ -111,7 +115,11 @@ def read_codes(
             continue
         if type(item) is str:
             source, name = item, None
-        elif type(item) is dict and type(item.get("code")) is str and type(item.get("name", "")) is str:
+        elif (
+            type(item) is dict
+            and type(item.get("code")) is str
+            and type(item.get("name", "")) is str
+        ):
             source, name = item["code"], item.get("name")
         else:
             source, name = code_item(item, offset + i)
@@ -196,9 +204,12 @@ def score_with_code(
     allow_empty_reference: bool,
     progress: Callable[[int], None] | None,
     index_offset: int,
+    result_type: type[ScoreResult],
 ) -> ScoreResult:
     """:meth:`Metric.score` with ``code``: the reference's values (if any), ``code`` and
-    ``combined`` (see the module docstring)."""
+    ``combined`` (see the module docstring). ``result_type`` is
+    :class:`~wrdscore.metrics.ScoreResult`, handed in by the base module that defines it
+    (importing it here would be an import circle)."""
     from dataclasses import replace
 
     refuse_code(metric)
@@ -230,9 +241,7 @@ def score_with_code(
         None if result is None else result.values, support, metric.primary, metric.code_weight
     )
     if result is None:
-        from wrdscore.metrics.base import ScoreResult
-
-        return ScoreResult(
+        return result_type(
             metric=metric.name,
             signature=metric.code_signature,
             values=values,
@@ -256,7 +265,7 @@ def score_with_code(
 
 def corpus_inputs(
     corpus_dir: str | Path, predictions: str | Path, target: str, workdir: Path
-) -> tuple[list[str], list[dict[str, str]], Path]:
+) -> tuple[list[str], list[dict[str, str] | None], Path]:
     """References, code and a predictions file for scoring a model's output on a corpus.
 
     The references are the methods' names (``target="name"``) or Javadoc summaries

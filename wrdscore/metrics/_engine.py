@@ -534,7 +534,9 @@ def _located(job: _Job, exc: ItemError) -> WrdscoreError:
     return WrdscoreError(f"{path}:{exc.index + 1}: {exc}")
 
 
-def _batch_chunk(task: tuple[int, list[str], list[str]]) -> list[tuple[NDArray, int] | None]:
+def _batch_chunk(
+    task: tuple[int, list[str] | None, list[str], list[str] | None],
+) -> list[tuple[NDArray, int] | None]:
     """First pass over a chunk: each batch-centered metric's sum and count of vectors."""
     assert _JOB is not None
     job, (start, ref_lines, pred_lines, _code) = _JOB, task
@@ -831,10 +833,8 @@ def score_files(
         raise WrdscoreError(f"--jobs must be at least 1, not {jobs}")
     metrics = list(metrics)
     if code is not None:
-        from wrdscore.metrics._code import refuse_code
-
         for m in metrics:
-            refuse_code(m)
+            m.check_reads_code()
     elif references is None:
         raise WrdscoreError("nothing to score against: give references, code or both")
     job = _Job(

@@ -26,16 +26,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore import __version__
+from wrdscore.corpora import DEFAULT_STRINGS, DEFAULT_TARGET
 from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import center, check_centering
-from wrdscore.corpora import DEFAULT_STRINGS, DEFAULT_TARGET
 from wrdscore.metrics._code import (
     CODE_KEYS,
     DEFAULT_CODE_WEIGHT,
     CodeItem,
     check_code_options,
     code_fields,
+    refuse_code,
     score_with_code,
 )
 from wrdscore.metrics._engine import (
@@ -154,6 +155,18 @@ class Metric(ABC):
     embeddings : TokenEmbeddings, path or None
         Ignored by metrics that need no embeddings (so every metric can be built the
         same way); see :class:`EmbeddingMetric` for those that do.
+    code_weight : float
+        Scoring against code (``score(..., code=...)``): the weight ``w`` of the code in
+        ``combined = (1 - w) * primary + w * code``, from 0 to 1. The default 0.5 is the
+        even mean of two independent views of what a method does, its reference and its
+        code, neither known to be the better judge; chosen on that principle, not fitted
+        (the repository's only ratings have no code).
+    target : {"name", "summary"}
+        What the predictions are; decides how code is read
+        (:func:`wrdscore.corpora.read_code`: the declared name masked for names,
+        comments removed for summaries).
+    strings : {"drop", "keep"}
+        String literals in code: left out, or split into words.
     **options
         Metric settings; unknown ones raise :class:`~wrdscore.errors.WrdscoreError`.
 
@@ -322,6 +335,10 @@ class Metric(ABC):
         fields = {**self._signature_fields(), **self._output_fields(), **extra, "v": __version__}
         return "|".join([self.label or self.name, *(f"{k}:{v}" for k, v in fields.items())])
 
+    def check_reads_code(self) -> None:
+        """A one-line error unless this metric, with its settings, can score against code."""
+        refuse_code(self)
+
     def result_keys(self, code: bool = False, references: bool = True) -> tuple[str, ...]:
         """The values of a result (the per-pair columns): ``keys``, then ``code`` and
         ``combined`` when scored against code (only ``code`` without references)."""
@@ -401,6 +418,7 @@ class Metric(ABC):
                 allow_empty_reference=allow_empty_reference,
                 progress=progress,
                 index_offset=index_offset,
+                result_type=ScoreResult,
             )
         if references is None:
             raise WrdscoreError("references may be None only when code is given (code=...)")

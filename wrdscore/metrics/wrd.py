@@ -142,6 +142,21 @@ def _emd_many(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
     return flow
 
 
+def _runs(lengths: NDArray[np.int64], order: NDArray[np.intp]) -> NDArray[np.int64]:
+    """Indices of the entries of pairs ``order`` (pair ``k`` owning the ``lengths[k]``
+    entries after those of pairs ``0..k-1``), pair after pair.
+
+    Examples
+    --------
+    >>> _runs(np.array([2, 1, 3]), np.array([2, 0, 1])).tolist()
+    [3, 4, 5, 0, 1, 2]
+    """
+    starts = np.cumsum(lengths) - lengths
+    sizes = lengths[order]
+    before = np.cumsum(sizes) - sizes
+    return np.repeat(starts[order] - before, sizes) + np.arange(int(sizes.sum()))
+
+
 def _emd_each(a: NDArray, b: NDArray, cost: NDArray, sizes: NDArray[np.int64]) -> NDArray:
     """:func:`_emd_many` of a stack of padded problems, each cut to its ``sizes`` rows.
 
@@ -293,10 +308,10 @@ def code_precision(
     The code side has hundreds of tokens and every pair another count, so the pairs
     are grouped by the prediction's length ``m`` and the code sides padded with
     massless rows to a multiple of 8 (massless rows receive no flow, so they change
-    nothing): ``m = 1`` (or one code token) forces the flow (``F = a b^T``, so ``P`` is the mass-weighted
-    mean clipped cosine), ``m = 2`` (or two code tokens) has a closed form (ties go to
-    the solver), and longer sides go to POT's network simplex pair by pair. A pair without an
-    entry on a side scores 0.
+    nothing): ``m = 1`` (or one code token) forces the flow (``F = a b^T``, so ``P`` is
+    the mass-weighted mean clipped cosine), ``m = 2`` (or two code tokens) has a closed
+    form (ties go to the solver), and longer sides go to POT's network simplex pair by
+    pair. A pair without an entry on a side scores 0.
 
     Examples
     --------
@@ -309,7 +324,6 @@ def code_precision(
     code_len = np.bincount(code_item, minlength=n)
     pred_len = np.bincount(pred_item, minlength=n)
     code_pos = np.arange(len(code_item)) - (np.cumsum(code_len) - code_len)[code_item]
-    pred_pos = np.arange(len(pred_item)) - (np.cumsum(pred_len) - pred_len)[pred_item]
     active = (code_len > 0) & (pred_len > 0)
     # Padded widths: the next multiple of 8 up to 128 rows, the next power of two
     # beyond; few enough groups, little padding.
@@ -321,11 +335,16 @@ def code_precision(
     width = np.where(code_len <= 2, code_len, width)
     most = int(pred_len.max(initial=0)) + 1
     key = np.where(active, width * most + pred_len, -1)
-    # Entries sorted by their pair's group, stably: each group, and within it each
-    # pair, is then a contiguous run of entries.
-    c_order = np.argsort(key[code_item], kind="stable")
-    p_order = np.argsort(key[pred_item], kind="stable")
-    c_keys, p_keys = key[code_item][c_order], key[pred_item][p_order]
+    # Entries reordered by their pair's group, pairs in order within a group: each group,
+    # and within it each pair, is then a contiguous run of entries. Pairs are sorted
+    # (few), and their runs of entries laid end to end (no sort of the entries).
+    pair_order = np.argsort(key, kind="stable")
+    c_order = _runs(code_len, pair_order)
+    p_order = _runs(pred_len, pair_order)
+    c_keys, p_keys = (
+        np.repeat(key[pair_order], code_len[pair_order]),
+        np.repeat(key[pair_order], pred_len[pair_order]),
+    )
     dim = unit.shape[1]
     # A padded row points at an appended zero vector: its cosine is 0 and its mass 0.
     unit = np.vstack([unit, np.zeros((1, dim))])
@@ -594,16 +613,17 @@ class WRDScore(EmbeddingMetric):
         if self.contextual is None and self.centering != "sentence":
             flat = list(itertools.chain.from_iterable(codes))
             pflat = list(itertools.chain.from_iterable(preds))
-            tokens = list(dict.fromkeys(itertools.chain(flat, pflat)))
+            # Sorted, so that a token's row, and with it the order of each method's merged
+            # tokens below, does not depend on the rest of the batch: sums over them round
+            # the same way whatever the chunk.
+            tokens = sorted(set(flat).union(pflat))
             index = dict(zip(tokens, itertools.count()))
             code_id = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=len(flat))
             pred_id = np.fromiter(map(index.__getitem__, pflat), dtype=np.int64, count=len(pflat))
             # Centering of these modes is per vector, so one item holding every distinct
             # token gives each its row.
             batch = self.embed([tokens])
-            unseen = np.fromiter(
-                (self._cache[t][1] for t in tokens), dtype=bool, count=len(tokens)
-            )
+            unseen = np.fromiter((self._cache[t][1] for t in tokens), dtype=bool, count=len(tokens))
             # embed counted each distinct unseen token once; these are occurrences.
             self._oov_count = int(unseen[code_id].sum() + unseen[pred_id].sum())
             row_of = np.full(len(tokens), -1, dtype=np.int64)
@@ -612,15 +632,9 @@ class WRDScore(EmbeddingMetric):
             if self.oov == "drop":
                 code_item, code_row = code_item[code_row >= 0], code_row[code_row >= 0]
                 pred_item, pred_row = pred_item[pred_row >= 0], pred_row[pred_row >= 0]
-            merged, first, counts = np.unique(
-                code_item * len(batch.table) + code_row, return_index=True, return_counts=True
-            )
-            # Each method's tokens in order of first occurrence, not of their rows (which
-            # depend on the rest of the batch): sums over them then round the same way
-            # whatever the batch, so a pair's value does not depend on its chunk.
-            order = np.argsort(first)
-            code_item, code_row = np.divmod(merged[order], len(batch.table))
-            weights = counts[order].astype(np.float64)
+            merged, counts = np.unique(code_item * len(batch.table) + code_row, return_counts=True)
+            code_item, code_row = np.divmod(merged, len(batch.table))
+            weights = counts.astype(np.float64)
         else:
             batch = self.embed([*codes, *preds])
             lengths = np.diff(batch.offsets)
