@@ -716,9 +716,9 @@ class WRDScore(EmbeddingMetric):
         """The transport of ``prediction`` onto the tokens of its method's ``code``.
 
         The code is read as code-aware scoring reads it
-        (:func:`wrdscore.corpora.read_code`: identifiers split into sub-tokens, keywords
-        and punctuation dropped, string literals per ``strings``, comments dropped for
-        target ``summary``, the declared name masked for target ``name``); the code tokens
+        (:func:`wrdscore.corpora.read_code`: identifiers split into sub-tokens, keywords,
+        punctuation and comments dropped, string literals per ``strings``, the declared
+        name masked for target ``name``); the code tokens
         take the reference's side of :meth:`transport`, so ``support`` is its precision,
         the metric's ``code`` value for this pair. ``target`` and ``strings`` default to
         the metric's options; ``name`` is the name to mask (default: the declared one).
