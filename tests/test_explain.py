@@ -1,13 +1,25 @@
-"""Tables and heat maps of one pair's transport."""
+"""Tables and heat maps of one pair's transport, and of a prediction's onto its code."""
 
 from __future__ import annotations
 
-import numpy as np
-import pytest
+import json
+import os
 
+import numpy as np
+import ot
+import pytest
+from typer.testing import CliRunner
+
+from wrdscore.cli import app
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
-from wrdscore.explain import matrix_table, plot_transport, transport_tables
+from wrdscore.explain import (
+    code_table,
+    matrix_table,
+    plot_code_transport,
+    plot_transport,
+    transport_tables,
+)
 from wrdscore.metrics.wrd import WRDScore
 
 
@@ -52,3 +64,167 @@ def test_plot_refuses_a_side_that_drop_emptied(tmp_path, ref, pred, side):
     assert not any(tmp_path.iterdir())
     # The tables still print the empty side.
     assert len(transport_tables(t)) == 2
+
+
+# --- explain --code: the transport of a prediction onto its method's code ---------------
+
+# No comments and no strings: every code-reading rule reads it the same way.
+METHOD = """public int countActiveUsers(List<User> users) {
+    int total = 0;
+    for (User user : users) {
+        if (user.isActive()) {
+            total += countActiveUsers(user.children());
+        }
+    }
+    return total;
+}
+"""
+# Its identifiers, split by hand: keywords and the declared name (also called inside) gone.
+METHOD_TOKENS = ["list", "user", "users", "total", "user", "user", "users", "user", "is",
+                 "active", "total", "user", "children", "total"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def code_emb():
+    rng = np.random.default_rng(5)
+    words = {*METHOD_TOKENS, "count", "active", "sum", "number", "of"}
+    return TokenEmbeddings.from_vectors({w: rng.normal(size=6) for w in sorted(words)})
+
+
+def test_code_flow_is_ot_emd_on_the_split_code_tokens(code_emb):
+    t = WRDScore(code_emb).code_transport("numberOfActiveUsers", METHOD)
+    assert t.code_tokens == METHOD_TOKENS and t.pred_tokens == ["number", "of", "active", "users"]
+    # Independently: norm masses, cost 1 - cosine, POT's own ot.emd.
+    code_vecs = np.array([code_emb.kv[w] for w in METHOD_TOKENS], dtype=np.float64)
+    pred_vecs = np.array([code_emb.kv[w] for w in t.pred_tokens], dtype=np.float64)
+    a = np.linalg.norm(code_vecs, axis=1)
+    b = np.linalg.norm(pred_vecs, axis=1)
+    a, b = a / a.sum(), b / b.sum()
+    cos = (code_vecs @ pred_vecs.T) / np.outer(
+        np.linalg.norm(code_vecs, axis=1), np.linalg.norm(pred_vecs, axis=1)
+    )
+    flow = ot.emd(a, b, 1.0 - cos)
+    np.testing.assert_allclose(t.cosine, cos, atol=1e-6)
+    # Repeated code tokens make the plan non-unique (identical rows can trade flow), so
+    # compare the cost, and the plan with each token's occurrences summed, which is unique.
+    assert (t.flow * (1 - cos)).sum() == pytest.approx((flow * (1 - cos)).sum(), abs=1e-7)
+    tokens, _, _, summed = t.distinct()
+    by_token = np.array([flow[[c == tok for c in METHOD_TOKENS]].sum(axis=0) for tok in tokens])
+    np.testing.assert_allclose(summed, by_token, atol=1e-9)
+    np.testing.assert_allclose(t.flow.sum(axis=1), a, atol=1e-9)
+    np.testing.assert_allclose(t.flow.sum(axis=0), b, atol=1e-9)
+    np.testing.assert_allclose(t.code_weights, a, atol=1e-9)
+    # Code support is the precision: each prediction token's flow-weighted clipped cosine.
+    received = flow.sum(axis=0)
+    precision = np.mean((flow * cos.clip(0)).sum(axis=0) / received)
+    assert t.support == pytest.approx(precision, abs=1e-6)
+    # ...and the metric's own code value for the pair.
+    res = WRDScore(code_emb).score(None, ["numberOfActiveUsers"], code=[METHOD])
+    assert t.support == pytest.approx(float(res.values["code"][0]), abs=1e-9)
+
+
+def test_code_support_reads_the_flow_even_for_a_copied_unknown_name(code_emb):
+    # transport() scores equal token lists 1 even when no token is known; code support
+    # is the metric's value, 0 when nothing has a vector.
+    t = WRDScore(code_emb).code_transport("qzxv", "int f() { return qzxv; }")
+    res = WRDScore(code_emb).score(None, ["qzxv"], code=["int f() { return qzxv; }"])
+    assert t.support == float(res.values["code"][0]) == 0.0
+
+
+def test_the_declared_name_is_masked_for_target_name(code_emb):
+    named = WRDScore(code_emb).code_transport("countActiveUsers", METHOD, target="name")
+    assert named.masked == "countActiveUsers"
+    assert "count" not in named.code_tokens  # the declaration and the recursive call
+    # For a summary the name is part of the code the summary describes.
+    summary = WRDScore(code_emb).code_transport("counts active users", METHOD, target="summary")
+    assert summary.masked is None and summary.code_tokens.count("count") == 2
+
+
+def test_top_sums_occurrences_and_ranks_by_flow(code_emb):
+    t = WRDScore(code_emb).code_transport("activeUsers", METHOD)
+    tokens, counts, _, flow = t.distinct()
+    assert dict(zip(tokens, counts.tolist(), strict=True))["user"] == 5
+    np.testing.assert_allclose(flow.sum(axis=0), t.pred_weights)
+    for j, carriers in enumerate(t.top(2)):
+        assert len(carriers) == 2
+        flows = [f for *_, f in carriers]
+        assert flows == sorted(flows, reverse=True) and flows[0] == pytest.approx(flow[:, j].max())
+        for tok, n, cos, f in carriers:
+            i = tokens.index(tok)
+            assert (n, f) == (counts[i], pytest.approx(flow[i, j]))
+            # Static embeddings: every occurrence of a token has the same cosine.
+            assert cos == pytest.approx(t.cosine[t.code_tokens.index(tok), j])
+
+
+def test_code_table_fits_80_columns_and_plot_writes_a_png(code_emb, tmp_path):
+    from rich.console import Console
+
+    t = WRDScore(code_emb).code_transport("numberOfActiveUsers", METHOD)
+    console = Console(width=80, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    console.print(code_table(t, 3))
+    text = console.export_text()
+    assert max(map(len, text.splitlines())) <= 80
+    assert "number (" in text and "users" in text
+    out = plot_code_transport(t, tmp_path / "code.png")
+    assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_code_with_nothing_to_read_is_one_error(code_emb):
+    with pytest.raises(WrdscoreError, match="the code has no tokens to read"):
+        WRDScore(code_emb).code_transport("size", "@Override int f() { return 0; }")
+    with pytest.raises(WrdscoreError, match="empty"):
+        WRDScore(code_emb).code_transport("size", "  ")
+
+
+def _cli(*args, **kwargs):
+    return CliRunner().invoke(app, [str(a) for a in args], **kwargs)
+
+
+@pytest.fixture(scope="module")
+def code_model(code_emb, tmp_path_factory):
+    path = tmp_path_factory.mktemp("code-model") / "vectors.txt"
+    code_emb.kv.save_word2vec_format(str(path))
+    return str(path)
+
+
+def test_cli_explain_code_from_stdin_and_file(code_model, code_emb, tmp_path):
+    res = _cli("explain", "numberOfActiveUsers", "--code", "-", "-e", code_model, input=METHOD)
+    assert res.exit_code == 0, res.output
+    assert "code tokens carrying each prediction token" in res.stdout
+    assert "masked countActiveUsers" in res.stdout
+    # The table fits 80 columns; only the summary and the signature are printed unwrapped.
+    table = [line for line in res.stdout.splitlines() if not line.startswith(("code ", "wrd"))]
+    assert len(table) > 10 and max(map(len, table)) <= 80
+    source = tmp_path / "method.java"
+    source.write_text(METHOD)
+    png = tmp_path / "c.png"
+    res = _cli("explain", "countUsers", "numberOfActiveUsers", "--code", source, "-e",
+               code_model, "--format", "json", "--top", "2", "--plot", png)  # fmt: skip
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    want = WRDScore(code_emb).code_transport("numberOfActiveUsers", METHOD)
+    assert out["code_support"] == pytest.approx(want.support)
+    np.testing.assert_allclose(out["flow"], want.flow)
+    assert [len(t["code"]) for t in out["top"]] == [2, 2, 2, 2]
+    assert out["reference"]["reference_tokens"] == ["count", "users"]
+    both = WRDScore(code_emb).score(["countUsers"], ["numberOfActiveUsers"], code=[METHOD])
+    assert out["combined"] == pytest.approx(float(both.values["combined"][0]), abs=1e-9)
+    assert "|code:yes|cw:0.5|tgt:name|" in out["signature"]
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["explain", "size"], "give REFERENCE PREDICTION, or PREDICTION with --code"),
+        (["explain", "a", "b", "--target", "summary"], "need --code"),
+        (["explain", "size", "--code", "/nonexistent.java"], "no such file"),
+        (["explain", "size", "--code", "-", "--top", "0"], "--top must be at least 1"),
+        (["explain", "size", "--code", "-", "--target", "doc"], "unknown target 'doc'"),
+        (["explain", "size", "--code", "-", "--strings", "all"], "unknown string policy"),
+    ],
+)
+def test_cli_explain_code_bad_input(code_model, args, message):
+    res = _cli(*args, "-e", code_model, input=METHOD)
+    assert res.exit_code == 2 and res.stderr.startswith("error: ") and message in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1

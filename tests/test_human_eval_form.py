@@ -187,3 +187,126 @@ def test_a_rater_form_ignores_the_self_test_hooks(study, tmp_path, fragment):
     assert 'id="status" role="status"></p>' in dom and "self-test" not in dom
     time.sleep(1)
     assert not (tmp_path / "home" / "Downloads").exists()
+
+
+# --- a study with code: raters read each method's source --------------------------------
+
+HOSTILE_CODE = [
+    'void a() { String s = "</textarea><script>alert(1)</script>"; }',
+    "@Override\nint b() { return x < y && y > z ? 1 : 0; } // &amp; &lt;b&gt;",
+    'int c() {\n    // "quoted", with, commas\n\treturn 0; }',
+    "=cmd|' /C calc'!A0 </script><!-- </pre>",
+]
+
+
+@pytest.fixture
+def code_study(tmp_path):
+    strata = [parse_stratum("4")]
+    design = stratified_design({}, np.arange(4), 1, strata, seed=0)
+    refs, preds = ["a", "b", "c", "d"], ["x", "y", "z", "w"]
+    out = write_study(
+        tmp_path / "code-study", refs, preds, design, {}, strata, raters=1, codes=HOSTILE_CODE
+    )
+    return read_study(out)
+
+
+def test_a_study_with_code_keeps_it_in_pairs_and_sheets(code_study):
+    assert code_study.has_code and code_study.info["format"] == "wrdscore-study/3"
+    assert {p.reference: p.code for p in code_study.pairs} == dict(
+        zip("abcd", HOSTILE_CODE, strict=True)
+    )
+    sheet = code_study.path / "sheets" / "set1-rater1.csv"
+    rows = list(csv.reader(line for line in sheet.open(newline="") if not line.startswith("#")))
+    assert rows[0] == ["id", "reference", "prediction", "code", "score"]
+    codes = {row[3] for row in rows[1:]}
+    # A code cell is escaped like a name: '@Override' and '=cmd' would be formulas.
+    assert "'@Override\nint b() { return x < y && y > z ? 1 : 0; } // &amp; &lt;b&gt;" in codes
+    assert "'=cmd|' /C calc'!A0 </script><!-- </pre>" in codes
+    assert not [c for c in codes if c.startswith(tuple("=+-@"))]
+
+
+def test_code_reaches_the_form_only_as_escaped_json(code_study):
+    page = (code_study.path / "forms" / "set1-rater1.html").read_text()
+    assert page.count("<script") == 2 and page.lower().count("</script") == 2
+    assert "</textarea" not in page and "<!--" not in page and "</pre>\\" not in page
+    assert "&amp;" not in page and "&lt;b" not in page  # no entity reaches the markup raw
+    data = json.loads(re.search(r'id="sheet-data">(.*?)</script>', page, re.S)[1])
+    assert data["columns"] == ["id", "reference", "prediction", "code", "score"]
+    assert sorted(row[3] for row in data["rows"]) == sorted(HOSTILE_CODE)
+    assert "pre.code" in page and "overflow: auto" in page and "monospace" in page
+
+
+def test_code_sheets_import_and_refuse_an_edited_code(code_study, tmp_path):
+    from wrdscore.human_eval import deduplicate
+
+    sheet = code_study.path / "sheets" / "set1-rater1.csv"
+    rows = list(csv.reader(line for line in sheet.open(newline="") if not line.startswith("#")))
+    comments = [line for line in sheet.open() if line.startswith("#")]
+    filled = tmp_path / "set1-rater1.csv"
+
+    def write(body_rows, line_break="\n"):
+        with filled.open("w", newline="") as fh:
+            fh.writelines(comments)
+            csv.writer(fh, lineterminator="\n").writerows(
+                [rows[0]] + [[*r[:3], r[3].replace("\n", line_break), r[4]] for r in body_rows]
+            )
+
+    # A spreadsheet that writes a cell's line breaks as \r\n changes nothing.
+    write([[*r[:4], "5"] for r in rows[1:]], "\r\n")
+    ratings = load_sheet_ratings(code_study, [filled])
+    assert ratings.human.tolist() == [0.5] * 4
+    assert sorted(ratings.codes) == sorted(HOSTILE_CODE)
+    assert deduplicate(ratings)[0].codes == ratings.codes
+    edited = [[*r[:3], r[3] + " ", "5"] if r[1] == "c" else [*r[:4], "5"] for r in rows[1:]]
+    write(edited)
+    with pytest.raises(WrdscoreError, match=r"the code of s1p\d+ differs from pairs.csv"):
+        load_sheet_ratings(code_study, [filled])
+    # A sheet without the code column does not belong to a study with code.
+    with filled.open("w") as fh:
+        fh.write("id,reference,prediction,score\n")
+    with pytest.raises(WrdscoreError, match="expected the header id,reference,prediction,code"):
+        load_sheet_ratings(code_study, [filled])
+
+
+def test_the_same_names_on_two_methods_are_two_pairs():
+    from wrdscore.human_eval import HumanRatings, deduplicate, distinct_pairs
+
+    refs, preds = ["getName", "get name", "getName"], ["name"] * 3
+    assert distinct_pairs(refs, preds).tolist() == [0]
+    assert distinct_pairs(refs, preds, ["m1", "m2", "m1"]).tolist() == [0, 1]
+    r = HumanRatings(["a", "b", "c"], ["1"] * 3, refs, preds, np.array([0.2, 0.4, 0.6]), [],
+                     None, ["m1", "m2", "m1"])  # fmt: skip
+    dedup, kept = deduplicate(r)
+    assert kept.tolist() == [0, 1] and dedup.human.tolist() == [0.4, 0.4]
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_code_form_in_headless_chromium_shows_code_as_text(code_study, tmp_path):
+    dom = dump_dom(self_test_build(code_study, tmp_path), "selftest", tmp_path)
+    assert "self-test: exported" in dom
+    assert dom.count('<pre class="code"') == 4 and "<textarea" not in dom
+    assert "&lt;/textarea&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in dom
+    assert "&amp;amp; &amp;lt;b&amp;gt;" in dom  # entities in code shown as written
+    exported = html.unescape(re.search(r'<pre id="export-output">(.*?)</pre>', dom, re.S)[1])
+    sheet = tmp_path / "returned" / "set1-rater1.csv"
+    sheet.parent.mkdir()
+    sheet.write_text("".join(line for line in exported.splitlines(keepends=True)
+                             if SELF_TEST_MARK not in line))  # fmt: skip
+    ratings = load_sheet_ratings(code_study, [sheet])
+    assert sorted(ratings.codes) == sorted(HOSTILE_CODE)
+
+
+def test_a_code_items_name_to_mask_is_kept_for_scoring(tmp_path):
+    strata = [parse_stratum("2")]
+    design = stratified_design({}, np.arange(2), 1, strata, seed=0)
+    codes = ["int size() { return n; }", {"code": "return items.size();", "name": "count"}]
+    out = write_study(tmp_path / "s", ["size", "count"], ["n", "items"], design, {}, strata,
+                      raters=1, codes=codes)  # fmt: skip
+    rows = {r["reference"]: r for r in csv.DictReader((out / "pairs.csv").open(newline=""))}
+    assert (rows["size"]["code_name"], rows["count"]["code_name"]) == ("", "count")
+    items = {p.reference: p.code_item for p in read_study(out).pairs}
+    assert items == {"size": codes[0], "count": codes[1]}
+    # The raters see the source only.
+    sheet = (out / "sheets" / "set1-rater1.csv").read_text()
+    assert "return items.size();" in sheet and "code_name" not in sheet

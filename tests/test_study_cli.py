@@ -265,3 +265,114 @@ def test_n_boot_is_the_old_name_of_resamples_in_the_python_api():
     assert old.metrics[0].errors["mse"] == new.metrics[0].errors["mse"]
     with pytest.warns(DeprecationWarning):
         assert new.n_boot == 40
+
+
+def write_code(inputs, path, lines=None):
+    """A CODE .jsonl aligned with refs.txt: a method declaring the reference as its name."""
+    rng = np.random.default_rng(3)
+    refs = (inputs / "refs.txt").read_text().splitlines()
+    items = []
+    for ref in refs[:lines]:
+        words = ref.split()
+        name = words[0] + "".join(w.title() for w in words[1:])
+        body = " + ".join(rng.choice(TOKENS, size=3))
+        items.append(json.dumps(f"int {name}(int size) {{\n    return {body};\n}}"))
+    path.write_text("\n".join(items) + "\n")
+    return path
+
+
+def fill_code_sheets(study, target):
+    """Rate every row of the sheets of a study with code (the score is the last column)."""
+    rng = np.random.default_rng(2)
+    target.mkdir()
+    for sheet in sorted((study / "sheets").glob("*.csv")):
+        with sheet.open(newline="") as fh:
+            text = fh.read()
+        comments = [x for x in text.splitlines(keepends=True) if x.startswith("#")]
+        rows = list(csv.reader([x for x in text.splitlines(keepends=True) if x[0] != "#"]))
+        for row in rows[1:]:
+            row[-1] = str(int(rng.integers(0, 11)))
+        with (target / sheet.name).open("w", newline="") as fh:
+            fh.writelines(comments)
+            csv.writer(fh, lineterminator="\n").writerows(rows)
+
+
+def test_a_study_with_code_shows_it_and_analyses_code_aware_scores(inputs, tmp_path):
+    from wrdscore.metrics.base import get_metric
+
+    code_file = write_code(inputs, tmp_path / "code.jsonl")
+    study = tmp_path / "study"
+    code, _, err = sample(inputs, study, "--code", code_file, "--sets", "2", "--raters", "2")
+    assert code == 0, err
+    meta = json.loads((study / "study.json").read_text())
+    assert meta["format"] == "wrdscore-study/3" and meta["code"] == str(code_file)
+    pairs = list(csv.DictReader((study / "pairs.csv").open(newline="")))
+    assert list(pairs[0])[:6] == ["id", "set", "stratum", "reference", "prediction", "code"]
+    assert all(p["code"].startswith("int ") for p in pairs)
+    sheet = (study / "sheets" / "set1-rater1.csv").read_text()
+    assert "\nid,reference,prediction,code,score\n" in sheet and "Read the code" in sheet
+    fill_code_sheets(study, tmp_path / "filled")
+    report = tmp_path / "report"
+    code, out, err = run(
+        "study", "analyze", "--study", study, "--ratings", str(tmp_path / "filled" / "*.csv"),
+        "-m", "rouge1", "-m", "wrd", "--embeddings", inputs / "model", "--output", report,
+    )  # fmt: skip
+    assert code == 0, err
+    assert out.startswith("the raters saw each method's code: ")
+    assert "WRDScore code support: MSE" in out and "WRDScore combined: MSE" in out
+    data = json.loads((report / "report.json").read_text())
+    per_pair = data["per_pair"]
+    assert {"wrd.code", "wrd.combined"} <= set(per_pair)
+    by_id = {p["id"]: p for p in pairs}
+    wrd = get_metric("wrd", embeddings=inputs / "model")
+    want = wrd.score(
+        [by_id[i]["reference"] for i in per_pair["id"]],
+        [by_id[i]["prediction"] for i in per_pair["id"]],
+        code=[by_id[i]["code"] for i in per_pair["id"]],
+    )
+    np.testing.assert_allclose(per_pair["wrd.code"], want.values["code"])
+    np.testing.assert_allclose(per_pair["wrd.combined"], want.values["combined"])
+    signatures = {m["metric"]: m["signature"] for m in data["metrics"]}
+    assert "|code:yes|" in signatures["wrd.code"] and "code:" not in signatures["wrd"]
+    md = (report / "report.md").read_text()
+    assert "The raters saw each method's code" in md and "| WRDScore code support |" in md
+
+
+@pytest.mark.parametrize(
+    ("lines", "content", "message"),
+    [
+        (5, None, "has 5 lines but"),
+        (None, "not json\n", ":1: "),
+    ],
+)
+def test_a_bad_code_file_is_one_line(inputs, tmp_path, lines, content, message):
+    code_file = write_code(inputs, tmp_path / "code.jsonl", lines)
+    if content is not None:
+        code_file.write_text(content + code_file.read_text().split("\n", 1)[1])
+    code, _, err = sample(inputs, tmp_path / "s", "--code", code_file, "--stratum", "2")
+    assert code == 2 and err.startswith("error: ") and message in err and err.count("\n") == 1
+    assert not (tmp_path / "s").exists()
+
+
+def test_strata_may_condition_on_code_support(inputs, tmp_path):
+    code_file = write_code(inputs, tmp_path / "code.jsonl")
+    strata = ["--stratum", "5:wrd.code<0.3", "--stratum", "5:wrd.code>=0.3"]
+    code, _, err = sample(inputs, tmp_path / "s", "--code", code_file, "--sets", "1", *strata)
+    assert code == 0, err
+    rows = list(csv.DictReader((tmp_path / "s" / "pairs.csv").open(newline="")))
+    low = [float(r["wrd.code"]) for r in rows if r["stratum"] == "wrd.code<0.3"]
+    high = [float(r["wrd.code"]) for r in rows if r["stratum"] == "wrd.code>=0.3"]
+    assert len(low) == len(high) == 5 and max(low) < 0.3 <= min(high)
+    signatures = json.loads((tmp_path / "s" / "study.json").read_text())["metrics"]
+    assert "|code:yes|" in signatures["wrd.code"] and "code:" not in signatures["wrd"]
+    code, _, err = sample(inputs, tmp_path / "t", "--stratum", "5:wrd.code<0.3")
+    assert code == 2 and err == "error: the stratum condition on wrd.code needs --code\n"
+
+
+def test_empty_code_in_a_code_file_is_refused_naming_its_line(inputs, tmp_path):
+    code_file = write_code(inputs, tmp_path / "code.jsonl")
+    lines = code_file.read_text().splitlines()
+    lines[2] = json.dumps("   ")
+    code_file.write_text("\n".join(lines) + "\n")
+    code, _, err = sample(inputs, tmp_path / "s", "--code", code_file, "--stratum", "2")
+    assert code == 2 and err == f"error: {code_file}:3: empty code: a method's source is needed\n"

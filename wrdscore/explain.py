@@ -1,4 +1,9 @@
-"""Why a pair got its WRDScore: the cosine and flow matrices as tables and heat maps."""
+"""Why a pair got its WRDScore: the cosine and flow matrices as tables and heat maps.
+
+Against a method's code (``explain --code``) a full matrix would have a row per code
+token; :func:`code_table` and :func:`plot_code_transport` show, per prediction token, only
+the code tokens that carry most of its flow.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from rich.table import Table
 
 from wrdscore.atomic import atomic_write
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._code_transport import CodeTransport
 from wrdscore.metrics.wrd import PairTransport
 
 
@@ -73,6 +79,102 @@ def plot_transport(t: PairTransport, path: str | Path) -> Path:
         raise WrdscoreError(
             f"nothing to draw: the {side} has no tokens left (--oov drop removed them all)"
         )
+    return _draw(t, path, "reference", f"P {t.precision:.3f}   R {t.recall:.3f}   F1 {t.f1:.3f}")
+
+
+def code_table(t: CodeTransport, k: int = 3) -> Table:
+    """Per prediction token, the ``k`` code tokens carrying most of its flow (80 columns).
+
+    A prediction token's row shows its mass and its precision ``P`` (the cosine
+    average of the flow it receives, clipped at 0, as WRDScore's precision reads it);
+    each code token its occurrences, cosine and flow (see :meth:`CodeTransport.top`).
+
+    Examples
+    --------
+    >>> t = CodeTransport(["a", "b"], ["x"], np.array([[0.5], [0.1]]), np.array([[0.5], [0.5]]),
+    ...                   np.full(2, 0.5), np.ones(1), 0.3, "name", "drop", None)
+    >>> table = code_table(t)
+    >>> list(table.columns[2].cells), list(table.columns[5].cells)
+    (['a', 'b'], ['0.500', '0.500'])
+    """
+    table = Table(
+        title="code tokens carrying each prediction token (flow onto the code)",
+        title_justify="left",
+    )
+    table.add_column("prediction (mass)")
+    table.add_column("P", justify="right")
+    table.add_column("code token", overflow="fold")
+    table.add_column("n", justify="right")
+    table.add_column("cosine", justify="right")
+    table.add_column("flow", justify="right")
+    received = t.flow.sum(axis=0)
+    carried = (t.flow * np.maximum(t.cosine, 0.0)).sum(axis=0)
+    precision = np.divide(carried, received, out=np.zeros_like(carried), where=received > 0)
+    rows = zip(t.pred_tokens, t.pred_weights, precision, t.top(k), strict=True)
+    for tok, mass, p, top in rows:
+        head = [f"{tok} ({mass:.2f})", f"{p:.3f}"]
+        if not top:
+            table.add_row(*head, "(no flow)", "", "", "", end_section=True)
+        for i, (code_tok, n, cos, flow) in enumerate(top):
+            cells = head if i == 0 else ["", ""]
+            table.add_row(
+                *cells,
+                code_tok,
+                str(n),
+                f"{cos:.3f}",
+                f"{flow:.3f}",
+                end_section=i == len(top) - 1,
+            )
+    return table
+
+
+def plot_code_transport(t: CodeTransport, path: str | Path, k: int = 5) -> Path:
+    """Draw the cosine and flow of a prediction's top code tokens as two heat maps.
+
+    The rows are the distinct code tokens among each prediction token's ``k`` largest
+    flows (:meth:`CodeTransport.top`), in code order; the columns the prediction tokens.
+
+    Parameters
+    ----------
+    t : CodeTransport
+        From :meth:`wrdscore.metrics.wrd.WRDScore.code_transport`.
+    path : path-like
+        Output PNG, written atomically.
+    k : int
+        Code tokens kept per prediction token.
+
+    Returns
+    -------
+    Path
+        ``path``.
+    """
+    if not t.pred_tokens or not t.code_tokens:
+        side = "code" if not t.code_tokens else "prediction"
+        raise WrdscoreError(
+            f"nothing to draw: the {side} has no tokens left (--oov drop removed them all)"
+        )
+    keep = {tok for top in t.top(k) for tok, *_ in top}
+    tokens, _, cosine, flow = t.distinct()
+    rows = [i for i, tok in enumerate(tokens) if tok in keep]
+    if not rows:
+        raise WrdscoreError("nothing to draw: no flow reaches the code (no token has mass)")
+    shown = PairTransport(
+        ref_tokens=[tokens[i] for i in rows],
+        pred_tokens=t.pred_tokens,
+        cosine=cosine[rows],
+        flow=flow[rows],
+        ref_weights=np.zeros(len(rows)),
+        pred_weights=t.pred_weights,
+        precision=t.support,
+        recall=0.0,
+        f1=0.0,
+    )
+    heading = f"code support (precision onto the code) {t.support:.3f}"
+    return _draw(shown, path, "code token", heading)
+
+
+def _draw(t: PairTransport, path: str | Path, row_label: str, heading: str) -> Path:
+    """The two heat maps (cosine, flow) of ``t``: rows ``row_label``, columns prediction."""
     # Agg renders without a display; imported here so scoring never loads matplotlib.
     import matplotlib
 
@@ -93,7 +195,7 @@ def plot_transport(t: PairTransport, path: str | Path) -> Path:
             ax.set_xticks(range(len(t.pred_tokens)), t.pred_tokens, rotation=30, ha="right")
             ax.set_yticks(range(len(t.ref_tokens)), t.ref_tokens)
             ax.set_xlabel("prediction")
-            ax.set_ylabel("reference")
+            ax.set_ylabel(row_label)
             ax.set_title(title)
             for (i, j), v in np.ndenumerate(matrix):
                 # White on the darkest cells of either colour map, black elsewhere.
@@ -108,7 +210,7 @@ def plot_transport(t: PairTransport, path: str | Path) -> Path:
                     color="white" if dark else "black",
                 )
             fig.colorbar(image, ax=ax, shrink=0.8)
-        fig.suptitle(f"P {t.precision:.3f}   R {t.recall:.3f}   F1 {t.f1:.3f}")
+        fig.suptitle(heading)
         with atomic_write(path, "wb") as fh:
             fig.savefig(fh, format="png", dpi=120)
     finally:

@@ -325,7 +325,9 @@ def _corpus_tables(results: list[Any], counts: dict[str, tuple[str, ...]]) -> tu
 
 def explain(
     reference: str = typer.Argument(..., help="True name, e.g. getUserName or 'get user name'."),
-    prediction: str = typer.Argument(..., help="Predicted name."),
+    prediction: str | None = typer.Argument(
+        None, help="Predicted name (with --code, a lone name is the prediction)."
+    ),
     embeddings: str | None = typer.Option(
         None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
     ),
@@ -340,10 +342,20 @@ def explain(
     device: str | None = DEVICE_OPTION,
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    code: str | None = typer.Option(
+        None, "--code", help="A file holding the method's source, or '-' for standard input."
+    ),
+    target: str = typer.Option("name", "--target", help="With --code: name or summary."),
+    strings: str = typer.Option("drop", "--strings", help="With --code: drop or keep literals."),
+    top: int = typer.Option(3, "--top", help="With --code: code tokens shown per token."),
 ) -> None:
-    """Show the cosine and optimal-flow matrices behind one pair's WRDScore."""
+    """Show the cosine and optimal-flow matrices behind one pair's WRDScore.
+
+    With --code, show which tokens of the method's code carry each prediction token.
+    """
     import json
 
+    from wrdscore.cli._explain_code import explain_code
     from wrdscore.explain import plot_transport, transport_tables
     from wrdscore.metrics.base import build_metrics
     from wrdscore.metrics.wrd import WRDScore
@@ -351,15 +363,28 @@ def explain(
     check_format(fmt)
     if plot is not None and plot.suffix.lower() != ".png":
         raise WrdscoreError(f"--plot {plot} must end in .png")
+    if code is None and prediction is None:
+        raise WrdscoreError("give REFERENCE PREDICTION, or PREDICTION with --code")
+    if code is None and (target, strings, top) != ("name", "drop", 3):
+        raise WrdscoreError("--target, --strings and --top need --code")
+    # With --code the target and string policy are the metric's options, so its code
+    # signature records them.
+    code_options = {} if code is None else {"target": target, "strings": strings}
     (scorer,) = build_metrics(
         ["wrd"],
         embeddings,
-        {"wrd": {"weights": weights, "clip": clip}},
+        {"wrd": {"weights": weights, "clip": clip, **code_options}},
         oov=oov,
         centering=centering,
         **encoder_options(encoder, layer, device, batch_size, fuse_weights),
     )
     assert isinstance(scorer, WRDScore)
+    if code is not None:
+        # One name with --code is the prediction; two are the reference and the prediction.
+        ref, pred = (None, reference) if prediction is None else (reference, prediction)
+        explain_code(scorer, pred, code, ref, top=top, plot=plot, fmt=fmt)
+        return
+    assert prediction is not None
     t = scorer.transport(reference, prediction)
     # The tables are printed before the plot is drawn: a pair the plot refuses (a side
     # --oov drop emptied) still shows its tables, and the error line follows them.

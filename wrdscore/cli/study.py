@@ -30,6 +30,12 @@ def study_sample(
     refs: Path = typer.Option(..., "--refs", help="Reference names, one per line."),
     preds: Path = typer.Option(..., "--preds", help="Predicted names, one per line, same order."),
     output: Path = typer.Option(..., "--output", "-o", help="Study folder to create."),
+    code: Path | None = typer.Option(
+        None,
+        "--code",
+        help='CODE.jsonl aligned with the pairs (a JSON string or {"code": ...} a line): '
+        "the sheets and forms show each method's code.",
+    ),
     embeddings: str | None = typer.Option(
         None, "--embeddings", help="MODEL_DIR for the WRDScore strata (default: bundled)."
     ),
@@ -61,6 +67,7 @@ def study_sample(
         refs,
         preds,
         output,
+        code=code,
         embeddings=embeddings,
         oov=oov,
         n_sets=sets,

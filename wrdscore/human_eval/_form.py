@@ -41,6 +41,9 @@ input { width: 5em; }
 tr.bad input { background: #fdd; }
 #status { font-weight: bold; margin: 1em 0; }
 pre { background: #f4f4f4; padding: 0.5em; white-space: pre-wrap; }
+tr.code td { border-bottom: 2px solid #888; }
+pre.code { font-family: monospace; white-space: pre; overflow: auto; max-height: 24em;
+  margin: 0; }
 </style>
 </head>
 <body>
@@ -101,7 +104,8 @@ pre { background: #f4f4f4; padding: 0.5em; white-space: pre-wrap; }
     const lines = data.comments.concat(marks).map(function (c) { return "# " + c; });
     lines.push(data.columns.join(","));
     data.rows.forEach(function (row, i) {
-      const cells = [row[0], sheetCell(row[1]), sheetCell(row[2]), inputs[i].value.trim()];
+      // id, the texts (reference, prediction and, in a study with code, the code), score.
+      const cells = [row[0]].concat(row.slice(1).map(sheetCell), [inputs[i].value.trim()]);
       lines.push(cells.map(csvField).join(","));
     });
     return lines.join("\\n") + "\\n";
@@ -157,6 +161,21 @@ pre { background: #f4f4f4; padding: 0.5em; white-space: pre-wrap; }
     tr.appendChild(cell);
     body.appendChild(tr);
     inputs.push(input);
+    if (row.length > 3) {
+      // The method's code, in a row of its own under the pair: monospaced, scrollable,
+      // and set as text like everything else.
+      const codeRow = el("tr");
+      codeRow.className = "code";
+      const codeCell = el("td");
+      codeCell.colSpan = 4;
+      const pre = el("pre", row[3]);
+      pre.className = "code";
+      pre.tabIndex = 0;
+      pre.setAttribute("aria-label", "code of row " + (i + 1));
+      codeCell.appendChild(pre);
+      codeRow.appendChild(codeCell);
+      body.appendChild(codeRow);
+    }
   });
   document.getElementById("export").addEventListener("click", function () {
     exportCsv(download, []);
@@ -196,7 +215,7 @@ def render_form(
     title: str,
     comments: Sequence[str],
     columns: Sequence[str],
-    rows: Sequence[tuple[str, str, str]],
+    rows: Sequence[tuple[str, ...]],
     scale: int,
     fingerprint: str,
     *,
@@ -213,9 +232,11 @@ def render_form(
     comments : sequence of str
         Instructions, shown as a list and written as ``# `` lines atop the exported CSV.
     columns : sequence of str
-        The CSV header (``id, reference, prediction, score``).
-    rows : sequence of (id, reference, prediction)
-        The pairs in the order the rater sees them.
+        The CSV header (``id, reference, prediction, score``, or with ``code`` before
+        ``score`` in a study with code).
+    rows : sequence of (id, reference, prediction) or (id, reference, prediction, code)
+        The pairs in the order the rater sees them; a code is shown under its pair,
+        monospaced and scrollable.
     scale : int
         Highest score; scores run from 0 to ``scale``.
     fingerprint : str

@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval._form import SELF_TEST_MARK
 from wrdscore.human_eval._sample import pair_key
-from wrdscore.human_eval._sheets import SHEET_COLUMNS, SHEET_STEM, Study, csv_rows, sheet_title
+from wrdscore.human_eval._sheets import SHEET_STEM, CodeItem, Study, csv_rows, sheet_title
 
 PUBLISHED_COLUMNS = ("reference", "prediction", "score")
 #: The optional column of a headed pairs file that names each row's set.
@@ -67,7 +67,8 @@ class HumanRatings:
     """Rated pairs and their ground truth (the mean over raters, on 0-1).
 
     ``by_rater`` is ``(len(raters), n_pairs)`` with NaN where a rater did not rate a
-    pair, or ``None`` where only the means are known.
+    pair, or ``None`` where only the means are known. ``codes`` holds each pair's method
+    source where the raters saw it (a study with code), else ``None``.
     """
 
     ids: list[str]
@@ -77,6 +78,7 @@ class HumanRatings:
     human: NDArray[np.float64]
     raters: list[str]
     by_rater: NDArray[np.float64] | None
+    codes: list[CodeItem] | None = None
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -133,6 +135,7 @@ def _read_sheet(
     may drop it) there is nothing to check.
     """
     scores: dict[int, float] = {}
+    columns = study.sheet_columns
     header_seen = False
     title: str | None = None
     for line, row in csv_rows(path):
@@ -153,20 +156,20 @@ def _read_sheet(
                         f"{path.stem} (rename it {title}.csv)"
                     )
                 continue
-            if tuple(c.strip().lower() for c in row) != SHEET_COLUMNS:
-                raise WrdscoreError(f"{where}: expected the header {','.join(SHEET_COLUMNS)}")
+            if tuple(c.strip().lower() for c in row) != columns:
+                raise WrdscoreError(f"{where}: expected the header {','.join(columns)}")
             header_seen = True
             continue
         if not row:
             continue
-        if len(row) != len(SHEET_COLUMNS):
+        if len(row) != len(columns):
             hint = (
                 " (a decimal comma in the score? write 7.5, not 7,5)"
-                if len(row) == len(SHEET_COLUMNS) + 1 and row[-1].strip().isdigit()
+                if len(row) == len(columns) + 1 and row[-1].strip().isdigit()
                 else ""
             )
-            raise WrdscoreError(f"{where}: {len(row)} fields, expected {len(SHEET_COLUMNS)}{hint}")
-        pair_id, reference, prediction, text = row
+            raise WrdscoreError(f"{where}: {len(row)} fields, expected {len(columns)}{hint}")
+        pair_id, reference, prediction, *code, text = row
         index = by_id.get(pair_id.strip())
         if index is None:
             raise WrdscoreError(f"{where}: unknown id {pair_id!r} (not in {study.path}/pairs.csv)")
@@ -177,11 +180,17 @@ def _read_sheet(
                 f"{where}: reference/prediction of {pair.id} differ from pairs.csv "
                 "(the sheet was edited or belongs to another study)"
             )
+        # A spreadsheet may write a cell's line breaks as \r\n: only those may differ.
+        if code and _lines_of(study.cell_text(code[0])) != _lines_of(pair.code or ""):
+            raise WrdscoreError(
+                f"{where}: the code of {pair.id} differs from pairs.csv "
+                "(the sheet was edited or belongs to another study)"
+            )
         if index in scores:
             raise WrdscoreError(f"{where}: second rating of {pair.id} in the same sheet")
         scores[index] = _score(text, study.scale, where)
     if not header_seen:
-        raise WrdscoreError(f"{path}: no header {','.join(SHEET_COLUMNS)}: not a rating sheet")
+        raise WrdscoreError(f"{path}: no header {','.join(columns)}: not a rating sheet")
     if not scores:
         raise WrdscoreError(f"{path}: the sheet has no rows")
     sets = sorted({study.pairs[i].set for i in scores})
@@ -254,7 +263,17 @@ def load_sheet_ratings(study: Study, paths: Sequence[Path]) -> HumanRatings:
         np.nanmean(matrix, axis=0),
         names,
         matrix,
+        [p.code_item or "" for p in study.pairs] if study.has_code else None,
     )
+
+
+def _code_key(item: CodeItem) -> tuple[str, str | None]:
+    """What makes two methods' code the same: the source and the name masked in it."""
+    return (item, None) if isinstance(item, str) else (item["code"], item.get("name"))
+
+
+def _lines_of(text: str) -> list[str]:
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
 def _published_file(path: Path, scale: float) -> list[tuple[str, str, str, str, float]]:
@@ -410,14 +429,17 @@ def select(ratings: HumanRatings, indices: Sequence[int] | NDArray[np.intp]) -> 
         ratings.human[at],
         raters,
         by_rater,
+        None if ratings.codes is None else [ratings.codes[i] for i in at],
     )
 
 
 def deduplicate(ratings: HumanRatings) -> tuple[HumanRatings, NDArray[np.intp]]:
     """One row per distinct (reference, prediction) pair, its score the mean of its rows.
 
-    Pairs are compared by sub-tokens; the first row's id, set and texts are kept, and
-    rater-level scores are dropped (a repeated pair may have had different raters).
+    Pairs are compared by sub-tokens, and where the raters saw code by their code too
+    (the same names on two methods are two questions); the first row's id, set and texts
+    are kept, and rater-level scores are dropped (a repeated pair may have had different
+    raters).
 
     Returns
     -------
@@ -432,9 +454,11 @@ def deduplicate(ratings: HumanRatings) -> tuple[HumanRatings, NDArray[np.intp]]:
     >>> dedup.human.tolist(), kept.tolist()
     ([0.5], [0])
     """
-    groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[int]] = {}
+    groups: dict[tuple[object, ...], list[int]] = {}
+    codes = ratings.codes
     for i, (ref, pred) in enumerate(zip(ratings.references, ratings.predictions, strict=True)):
-        groups.setdefault(pair_key(ref, pred), []).append(i)
+        key = pair_key(ref, pred) + (() if codes is None else (_code_key(codes[i]),))
+        groups.setdefault(key, []).append(i)
     first = np.array([members[0] for members in groups.values()], dtype=np.intp)
     distinct = HumanRatings(
         [ratings.ids[i] for i in first],
@@ -444,5 +468,6 @@ def deduplicate(ratings: HumanRatings) -> tuple[HumanRatings, NDArray[np.intp]]:
         np.array([ratings.human[m].mean() for m in groups.values()]),
         [],
         None,
+        None if codes is None else [codes[i] for i in first],
     )
     return distinct, first

@@ -121,6 +121,27 @@ def _views_section(
     return out
 
 
+def _code_note(analysis: Analysis) -> list[str]:
+    """Where the raters saw each method's code: what the code-aware rows are."""
+    if analysis.ratings.codes is None:
+        return []
+    names = [m.metric.name for m in analysis.metrics]
+    coded = [n for n in names if "." not in n and f"{n}.code" in names]
+    blind = [n for n in names if "." not in n and n not in coded]
+    out = [
+        "",
+        "The raters saw each method's code (a study sampled with `--code`), so each metric "
+        "that can read code is also scored against it: `<metric>.code` (code support) is how "
+        "well the prediction is grounded in the code's words, with no reference; "
+        "`<metric>.combined` mixes it with the value against the reference, "
+        "(1 - w) * reference + w * code, w the code weight in its signature. "
+        f"Scored against the code: {', '.join(coded) or 'none'}.",
+    ]
+    if blind:
+        out[-1] += f" Cannot read code: {', '.join(blind)}."
+    return out
+
+
 def render_markdown(analysis: Analysis, source: str) -> str:
     """``report.md``: the paper's Table 1 with intervals, correlations, tests, agreement.
 
@@ -146,6 +167,7 @@ def render_markdown(analysis: Analysis, source: str) -> str:
         "mean over its raters on 0-1. MSE and MAE are means over "
         f"{analysis.resamples} bootstrap resamples of the pairs (seed {analysis.seed}) with "
         f"{level} percentile intervals; 'all pairs' is the same error without resampling.",
+        *_code_note(analysis),
         "",
         "## Errors against human scores (lower is better)",
         "",
@@ -255,6 +277,13 @@ def summary_lines(analysis: Analysis) -> list[str]:
       m  MSE 0.0227  MAE 0.1425  rho 1.000
     """
     lines = []
+    if analysis.ratings.codes is not None:
+        coded = [m.metric.name for m in analysis.metrics if "." in m.metric.name]
+        lines.append(
+            "the raters saw each method's code: "
+            + (", ".join(coded) or "no metric")
+            + " scored against it"
+        )
     for m in analysis.metrics:
         mse, mae = m.errors["mse"], m.errors["mae"]
         vs = m.comparison["mse"].improvement_pct if m.comparison else None

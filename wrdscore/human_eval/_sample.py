@@ -20,7 +20,10 @@ _OPERATORS: dict[str, Callable[[NDArray[np.float64], float], NDArray[np.bool_]]]
     "<": operator.lt,
     ">": operator.gt,
 }
-_CONDITION = re.compile(r"^\s*([A-Za-z][\w-]*)\s*(<=|>=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*$")
+# METRIC is a metric's name, or with --code its code support or combined value (wrd.code).
+_CONDITION = re.compile(
+    r"^\s*([A-Za-z][\w-]*(?:\.(?:code|combined))?)\s*(<=|>=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*$"
+)
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,8 @@ def parse_stratum(spec: str) -> Stratum:
     'wrd>=0.8,wrd<=1,rouge1<0.5'
     >>> parse_stratum("10").name
     'random'
+    >>> parse_stratum("10:wrd.code<0.3").name
+    'wrd.code<0.3'
     """
     size_text, colon, rest = spec.partition(":")
     if not size_text.strip().isdigit() or int(size_text) < 1:
@@ -144,19 +149,28 @@ def pair_key(reference: str, prediction: str) -> tuple[tuple[str, ...], tuple[st
     return tuple(split_identifier(reference)), tuple(split_identifier(prediction))
 
 
-def distinct_pairs(references: Sequence[str], predictions: Sequence[str]) -> NDArray[np.intp]:
+def distinct_pairs(
+    references: Sequence[str],
+    predictions: Sequence[str],
+    codes: Sequence[str | Mapping[str, str]] | None = None,
+) -> NDArray[np.intp]:
     """Index of the first occurrence of every distinct (reference, prediction) pair.
 
-    Pairs are compared by their sub-tokens, so ``getName``/``get name`` count as one.
+    Pairs are compared by their sub-tokens, so ``getName``/``get name`` count as one;
+    with ``codes`` also by their code: the same names on two methods are two questions
+    to a rater who reads the code.
 
     Examples
     --------
     >>> distinct_pairs(["getName", "get name", "run"], ["name", "name", "go"]).tolist()
     [0, 2]
     """
-    seen: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
+    seen: dict[tuple[object, ...], int] = {}
     for i, (ref, pred) in enumerate(zip(references, predictions, strict=True)):
-        seen.setdefault(pair_key(ref, pred), i)
+        code = () if codes is None else (codes[i],)
+        # A code item may be a mapping (source and name): compared by its items.
+        key = code if not code or isinstance(code[0], str) else (tuple(sorted(code[0].items())),)
+        seen.setdefault(pair_key(ref, pred) + key, i)
     return np.fromiter(seen.values(), dtype=np.intp, count=len(seen))
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,8 @@ LABELS = {
     "bleu": "sentence BLEU",
     "chrf": "chrF",
 }
+#: How reports name a metric's values against code (``wrd.code``: ``WRDScore code support``).
+CODE_LABELS = {"code": "code support", "combined": "combined"}
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,13 @@ class MetricScores:
 
     @property
     def label(self) -> str:
-        """Display name (``WRDScore F1`` for ``wrd``)."""
+        """Display name (``WRDScore F1`` for ``wrd``, ``WRDScore code support`` for
+        ``wrd.code``)."""
+        metric, _, value = self.name.partition(".")
+        if value in CODE_LABELS:
+            # The metric's name without its headline value (WRDScore, not WRDScore F1).
+            base = LABELS.get(metric, metric).removesuffix(" F1").removesuffix(" F")
+            return f"{base} {CODE_LABELS[value]}"
         return LABELS.get(self.name, self.name)
 
 
@@ -56,6 +64,8 @@ def score_pairs(
     predictions: Sequence[str],
     metrics: Sequence[str],
     embeddings: TokenEmbeddings | str | Path | None = None,
+    *,
+    codes: Sequence[str | Mapping[str, str]] | None = None,
     **embedding_options: Any,
 ) -> dict[str, MetricScores]:
     """Score every pair with each named metric.
@@ -63,6 +73,13 @@ def score_pairs(
     The metrics come from :func:`wrdscore.metrics.base.build_metrics`: the embeddings (``None``:
     the bundled default) are loaded once, only if a metric needs them, and
     ``embedding_options`` (``oov``, ``centering``) go to the embedding metrics.
+
+    With ``codes`` (each pair's method source, or ``{"code": source, "name": name}``
+    with the name to mask), every metric that can read code also
+    gives ``<metric>.code``, the prediction's support in the code, and
+    ``<metric>.combined``, its mix with the reference's value (see
+    :meth:`wrdscore.metrics.Metric.score`), each with the signature of scoring against
+    code; a metric that cannot read code gives its reference value alone.
 
     Examples
     --------
@@ -77,4 +94,10 @@ def score_pairs(
         result = metric.score(list(references), list(predictions))
         scores = np.asarray(result.scores, dtype=np.float64)
         out[metric.name] = MetricScores(metric.name, scores, result.signature)
+        if codes is not None and metric.code_key is not None:
+            coded = metric.score(list(references), list(predictions), code=list(codes))
+            for value in CODE_LABELS:
+                name = f"{metric.name}.{value}"
+                values = np.asarray(coded.values[value], dtype=np.float64)
+                out[name] = MetricScores(name, values, coded.signature)
     return out

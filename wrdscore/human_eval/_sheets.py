@@ -9,6 +9,13 @@ Layout written by :func:`write_study`::
 
 Raters get only the sheets or forms: no scores, no strata, and ids that are numbered
 after shuffling, so neither the id nor the row order hints at a stratum.
+
+A study with code (``write_study(..., codes=...)``, format ``wrdscore-study/3``) shows
+each method's source to its raters: ``pairs.csv`` gains the columns ``code`` and
+``code_name`` (the name to mask when scoring against the code, where the code file gave
+one) after ``prediction``, the sheets are ``id, reference, prediction, code, score`` and
+the forms show the code under each pair, so that raters judge the prediction against
+the method.
 """
 
 from __future__ import annotations
@@ -35,25 +42,44 @@ from wrdscore.human_eval._stats import check_seed
 from wrdscore.inputs import utf8_text
 
 STUDY_FORMAT = "wrdscore-study/2"
+#: The format of a study with code: format 2 plus code columns (module docstring).
+CODE_STUDY_FORMAT = "wrdscore-study/3"
 #: Study formats :func:`read_study` reads; format 1 wrote names into CSV cells unescaped.
-_READABLE_FORMATS = ("wrdscore-study/1", STUDY_FORMAT)
+_READABLE_FORMATS = ("wrdscore-study/1", STUDY_FORMAT, CODE_STUDY_FORMAT)
 #: A CSV cell starting with one of these is a formula to a spreadsheet (OWASP's CSV
 #: injection list); the apostrophe is written before them too, so that escaping can be
 #: undone without guessing.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
 PAIR_COLUMNS = ("id", "set", "stratum", "reference", "prediction")
 SHEET_COLUMNS = ("id", "reference", "prediction", "score")
+#: The columns ``pairs.csv`` of a study with code adds after :data:`PAIR_COLUMNS`.
+CODE_PAIR_COLUMNS = ("code", "code_name")
+#: One method's code as a study takes it: its source, or ``{"code": source, "name":
+#: name to mask}`` (as a ``--code`` file's line gives it).
+CodeItem = str | Mapping[str, str]
+#: The columns of a sheet of a study with code: the method's source before the score.
+CODE_SHEET_COLUMNS = ("id", "reference", "prediction", "code", "score")
 
 
 @dataclass(frozen=True)
 class StudyPair:
-    """One pair of a study as ``pairs.csv`` lists it."""
+    """One pair of a study as ``pairs.csv`` lists it; ``code`` is None in a study without,
+    ``code_name`` the name to mask in it where the code file gave one."""
 
     id: str
     set: str
     stratum: str
     reference: str
     prediction: str
+    code: str | None = None
+    code_name: str | None = None
+
+    @property
+    def code_item(self) -> CodeItem | None:
+        """The code as scoring takes it (:meth:`wrdscore.metrics.Metric.score`)."""
+        if self.code is None or self.code_name is None:
+            return self.code
+        return {"code": self.code, "name": self.code_name}
 
 
 @dataclass(frozen=True)
@@ -69,10 +95,20 @@ class Study:
         """The name a CSV cell of this study's sheets holds (:func:`sheet_text`)."""
         return sheet_text(cell) if _escaped(self.info) else cell
 
+    @property
+    def has_code(self) -> bool:
+        """Whether raters saw each method's code (a format-3 study)."""
+        return self.info.get("format") == CODE_STUDY_FORMAT
+
+    @property
+    def sheet_columns(self) -> tuple[str, ...]:
+        """The header of this study's rating sheets."""
+        return CODE_SHEET_COLUMNS if self.has_code else SHEET_COLUMNS
+
 
 def _escaped(info: Mapping[str, Any]) -> bool:
     """Whether the study's CSVs escape names (format 1 wrote them as they are)."""
-    return info.get("format") == STUDY_FORMAT
+    return info.get("format") in (STUDY_FORMAT, CODE_STUDY_FORMAT)
 
 
 def sheet_cell(text: str) -> str:
@@ -137,15 +173,35 @@ def sheet_title(row: Sequence[str]) -> str | None:
     return match[1] if match else None
 
 
-def sheet_comments(set_number: int, rater: int, raters: int, scale: int) -> list[str]:
-    """Instructions at the top of a sheet (and its form), without the ``# `` prefix."""
-    return [
+def sheet_comments(
+    set_number: int, rater: int, raters: int, scale: int, code: bool = False
+) -> list[str]:
+    """Instructions at the top of a sheet (and its form), without the ``# `` prefix.
+
+    With ``code`` the raters judge the prediction against the method's source, as the
+    published studies of predicted names did, not against the reference alone.
+    """
+    title = (
         f"wrdscore rating sheet {sheet_name(set_number, rater)}: "
-        f"set {set_number}, rater {rater} of {raters}",
+        f"set {set_number}, rater {rater} of {raters}"
+    )
+    last = "Rate every row in the score column on your own; leave the other columns unchanged."
+    if code:
+        return [
+            title,
+            "Each row pairs the true name of a Java method (reference) with a predicted name, "
+            "and shows the method's source code.",
+            "Read the code, then rate how well the prediction names what the method does, "
+            f"from 0 (unrelated) to {scale} (as good a name as the reference or better); "
+            "fractions are allowed.",
+            last,
+        ]
+    return [
+        title,
         "Each row pairs the true name of a Java method (reference) with a predicted name.",
         "Rate how well the prediction conveys the meaning of the reference, "
         f"from 0 (unrelated) to {scale} (same meaning); fractions are allowed.",
-        "Rate every row in the score column on your own; leave the other columns unchanged.",
+        last,
     ]
 
 
@@ -162,6 +218,7 @@ def write_study(
     seed: int = 0,
     info: Mapping[str, object] | None = None,
     force: bool = False,
+    codes: Sequence[CodeItem] | None = None,
 ) -> Path:
     """Write a study folder for ``design`` (see the module docstring for its layout).
 
@@ -187,6 +244,10 @@ def write_study(
         Extra provenance for ``study.json`` (input files, metric signatures...).
     force : bool
         Replace an existing folder.
+    codes : sequence of str or mapping, optional
+        Each pair's method source (indexed like ``references``), or ``{"code": source,
+        "name": name to mask}``: the source is shown to the raters in the sheets and
+        forms, and both are kept in ``pairs.csv`` (format ``wrdscore-study/3``).
 
     Examples
     --------
@@ -203,59 +264,69 @@ def write_study(
         raise WrdscoreError(f"the number of raters must be at least 1, got {raters}")
     if scale < 1:
         raise WrdscoreError(f"the rating scale must be at least 1, got {scale}")
+    if codes is not None and len(codes) != len(references):
+        raise WrdscoreError(f"{len(codes)} code items for {len(references)} pairs")
     rng = np.random.default_rng(check_seed(seed))
     pairs: list[tuple[StudyPair, int]] = []
     for k, members in enumerate(design.sets, start=1):
         for n, j in enumerate(rng.permutation(len(members)), start=1):
             index, stratum = members[j]
+            code, code_name = (None, None) if codes is None else _code_parts(codes[index])
             pair = StudyPair(
-                f"s{k}p{n:03d}", str(k), stratum, references[index], predictions[index]
+                f"s{k}p{n:03d}",
+                str(k),
+                stratum,
+                references[index],
+                predictions[index],
+                code,
+                code_name,
             )
             pairs.append((pair, index))
     metrics = list(scores)
+    # Code is in the fingerprint, so progress saved in a form never fills another study's.
     fingerprint = hashlib.sha256(
-        "\n".join(f"{p.id}\t{p.reference}\t{p.prediction}" for p, _ in pairs).encode()
+        "\n".join(
+            f"{p.id}\t{p.reference}\t{p.prediction}" + ("" if p.code is None else f"\t{p.code}")
+            for p, _ in pairs
+        ).encode()
     ).hexdigest()[:12]
+    code_columns = CODE_PAIR_COLUMNS if codes is not None else ()
+    sheet_columns = CODE_SHEET_COLUMNS if codes is not None else SHEET_COLUMNS
     with atomic_dir(output, force=force) as tmp:
         with open(tmp / "pairs.csv", "w", newline="", encoding="utf-8") as fh:
             writer = csv.writer(fh, lineterminator="\n")
-            writer.writerow([*PAIR_COLUMNS, *metrics])
+            writer.writerow([*PAIR_COLUMNS, *code_columns, *metrics])
             for pair, index in pairs:
-                row = [
-                    pair.id,
-                    pair.set,
-                    pair.stratum,
-                    sheet_cell(pair.reference),
-                    sheet_cell(pair.prediction),
-                ]
-                writer.writerow(row + [f"{scores[m][index]:.6f}" for m in metrics])
+                masked = [] if pair.code is None else [sheet_cell(pair.code_name or "")]
+                writer.writerow(
+                    [pair.id, pair.set, pair.stratum, *_cells(pair), *masked]
+                    + [f"{scores[m][index]:.6f}" for m in metrics]
+                )
         (tmp / "sheets").mkdir()
         (tmp / "forms").mkdir()
         for k in range(1, len(design.sets) + 1):
             set_pairs = [p for p, _ in pairs if p.set == str(k)]
             for r in range(1, raters + 1):
                 order = [set_pairs[j] for j in rng.permutation(len(set_pairs))]
-                comments = sheet_comments(k, r, raters, scale)
+                comments = sheet_comments(k, r, raters, scale, code=codes is not None)
                 name = sheet_name(k, r)
                 with open(tmp / "sheets" / f"{name}.csv", "w", newline="", encoding="utf-8") as fh:
                     fh.writelines(f"# {c}\n" for c in comments)
                     writer = csv.writer(fh, lineterminator="\n")
-                    writer.writerow(SHEET_COLUMNS)
-                    writer.writerows(
-                        [p.id, sheet_cell(p.reference), sheet_cell(p.prediction), ""] for p in order
-                    )
+                    writer.writerow(sheet_columns)
+                    writer.writerows([p.id, *_cells(p), ""] for p in order)
                 page = render_form(
                     name,
                     comments[0],
                     comments,
-                    SHEET_COLUMNS,
-                    [(p.id, p.reference, p.prediction) for p in order],
+                    sheet_columns,
+                    [_form_row(p) for p in order],
                     scale,
                     fingerprint,
                 )
                 (tmp / "forms" / f"{name}.html").write_text(page, encoding="utf-8")
         meta = {
-            "format": STUDY_FORMAT,
+            "format": STUDY_FORMAT if codes is None else CODE_STUDY_FORMAT,
             "seed": seed,
             "sets": len(design.sets),
             "raters": raters,
@@ -268,6 +339,25 @@ def write_study(
         }
         (tmp / "study.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return Path(output)
+
+
+def _code_parts(item: CodeItem) -> tuple[str, str | None]:
+    """``(source, name to mask or None)`` of a code item."""
+    if isinstance(item, str):
+        return item, None
+    return item["code"], item.get("name")
+
+
+def _cells(pair: StudyPair) -> list[str]:
+    """The escaped CSV cells of a pair's texts: reference, prediction (and its code)."""
+    texts = [pair.reference, pair.prediction] + ([] if pair.code is None else [pair.code])
+    return [sheet_cell(t) for t in texts]
+
+
+def _form_row(pair: StudyPair) -> tuple[str, ...]:
+    """A pair as the form lists it: id, reference, prediction (and its code)."""
+    texts = (pair.id, pair.reference, pair.prediction)
+    return texts if pair.code is None else (*texts, pair.code)
 
 
 def read_study(path: str | os.PathLike[str]) -> Study:
@@ -296,19 +386,24 @@ create one with `wrdscore study sample`
     if info.get("format") not in _READABLE_FORMATS:
         raise WrdscoreError(f"{meta_path}: format {info.get('format')!r}, expected {STUDY_FORMAT}")
     text = sheet_text if _escaped(info) else str
+    columns = PAIR_COLUMNS + (CODE_PAIR_COLUMNS if info["format"] == CODE_STUDY_FORMAT else ())
     pairs_path = folder / "pairs.csv"
     rows = csv_rows(pairs_path)
     _, header = next(rows, (1, []))
-    if tuple(header[: len(PAIR_COLUMNS)]) != PAIR_COLUMNS:
-        raise WrdscoreError(f"{pairs_path}:1: header must start with {','.join(PAIR_COLUMNS)}")
+    if tuple(header[: len(columns)]) != columns:
+        raise WrdscoreError(f"{pairs_path}:1: header must start with {','.join(columns)}")
     pairs = []
     for line, row in rows:
         if len(row) != len(header):
             raise WrdscoreError(
                 f"{pairs_path}:{line}: {len(row)} fields, the header has {len(header)}"
             )
-        pair_id, set_name, stratum, reference, prediction = row[: len(PAIR_COLUMNS)]
-        pairs.append(StudyPair(pair_id, set_name, stratum, text(reference), text(prediction)))
+        pair_id, set_name, stratum, *texts = row[: len(columns)]
+        reference, prediction, *code = map(text, texts)
+        source, name = code or (None, None)
+        pairs.append(
+            StudyPair(pair_id, set_name, stratum, reference, prediction, source, name or None)
+        )
     ids = [p.id for p in pairs]
     if len(set(ids)) != len(ids):
         raise WrdscoreError(f"{pairs_path}: an id appears twice")

@@ -22,7 +22,7 @@ from wrdscore.human_eval._sample import (
     stratified_design,
 )
 from wrdscore.human_eval._scoring import check_metrics, score_pairs
-from wrdscore.human_eval._sheets import read_study, write_study
+from wrdscore.human_eval._sheets import CodeItem, read_study, write_study
 from wrdscore.human_eval._stats import check_seed
 from wrdscore.inputs import _lines
 from wrdscore.significance import check_resamples
@@ -55,11 +55,33 @@ def read_names(path: str | os.PathLike[str]) -> list[str]:
     return names
 
 
+def read_code_file(path: str | os.PathLike[str]) -> list[CodeItem]:
+    """The code items of a ``--code`` file, read as ``wrdscore score --code`` reads one.
+
+    Each line is a JSON string (the method's source) or an object with a string
+    ``code`` and optionally ``name`` (the name to mask); each source must be code that
+    scoring can read (not empty, not binary, within the cap), else a one-line error
+    naming the line.
+    """
+    from wrdscore.corpora import read_code
+    from wrdscore.inputs import check_code_path, parse_code_lines
+
+    items = parse_code_lines(_lines(check_code_path(Path(path))), Path(path))
+    for line, item in enumerate(items, start=1):
+        source, name = (item, None) if isinstance(item, str) else (item["code"], item.get("name"))
+        try:
+            read_code(source, name=name)
+        except WrdscoreError as exc:
+            raise WrdscoreError(f"{path}:{line}: {exc}") from None
+    return list(items)
+
+
 def sample_study(
     refs: str | os.PathLike[str],
     preds: str | os.PathLike[str],
     output: str | os.PathLike[str],
     *,
+    code: str | os.PathLike[str] | None = None,
     embeddings: Embeddings = None,
     oov: str = "auto",
     n_sets: int = 3,
@@ -79,6 +101,10 @@ def sample_study(
     (:func:`~wrdscore.human_eval.write_study`). ``oov`` is the unseen-token policy of the
     embedding metrics (``auto``, ``zero``, ``drop`` or ``subword``); ``encoder`` the encoder
     options of :func:`~wrdscore.metrics.build_metrics` (``{"encoder": NAME, "layer": 4}``).
+    ``code`` is a CODE ``.jsonl`` aligned with the pairs, as ``wrdscore score --code``
+    reads it (each line a JSON string of the method's source, or an object with a
+    ``code`` field): the raters then see each method's code (format ``wrdscore-study/3``),
+    and strata may condition on code-aware values (``10:wrd.code<0.3``).
 
     Returns
     -------
@@ -92,18 +118,34 @@ def sample_study(
         raise WrdscoreError(
             f"{refs} has {len(references)} names but {preds} has {len(predictions)}"
         )
+    codes = None if code is None else read_code_file(code)
+    if codes is not None and len(codes) != len(references):
+        raise WrdscoreError(f"{code} has {len(codes)} lines but {refs} has {len(references)} names")
     metrics = strata_metrics(strata)
+    # A stratum on a code-aware value (wrd.code<0.5) scores its metric against the code.
+    on_code = [m for m in metrics if "." in m]
+    if on_code and codes is None:
+        raise WrdscoreError(f"the stratum condition on {on_code[0]} needs --code")
     scored = (
-        score_pairs(references, predictions, metrics, embeddings, oov=oov, **(encoder or {}))
+        score_pairs(
+            references,
+            predictions,
+            list(dict.fromkeys(m.partition(".")[0] for m in metrics)),
+            embeddings,
+            codes=codes if on_code else None,
+            oov=oov,
+            **(encoder or {}),
+        )
         if metrics
         else {}
     )
-    candidates = distinct_pairs(references, predictions)
+    candidates = distinct_pairs(references, predictions, codes)
     scores = {name: m.scores for name, m in scored.items()}
     design = stratified_design(scores, candidates, n_sets, strata, seed, strict)
     info = {
         "references": str(refs),
         "predictions": str(preds),
+        **({} if code is None else {"code": str(code)}),
         "input_pairs": len(references),
         "distinct_pairs": int(candidates.size),
         "metrics": {name: m.signature for name, m in scored.items()},
@@ -120,6 +162,7 @@ def sample_study(
         seed=seed,
         info=info,
         force=force,
+        codes=codes,
     )
     return design
 
@@ -152,7 +195,10 @@ def analyze_study(
     ``encoder`` gives the encoder options of :func:`~wrdscore.metrics.build_metrics`.
     A ``baseline`` missing from ``metrics`` is analysed too, before them. ``resamples``
     is the number of bootstrap resamples (:func:`analyze`; ``n_boot``, its old name, is
-    still taken, with a :class:`DeprecationWarning`).
+    still taken, with a :class:`DeprecationWarning`). A study with
+    code (``study sample --code``) is also scored against each method's code: every
+    metric that can read code adds ``<metric>.code`` and ``<metric>.combined``
+    (:func:`~wrdscore.human_eval.score_pairs`).
 
     Returns
     -------
@@ -187,6 +233,7 @@ def analyze_study(
         human.predictions,
         metrics,
         embeddings,
+        codes=human.codes,
         oov=oov,
         rescale=rescale,
         **(encoder or {}),

@@ -184,8 +184,6 @@ class Sentence(EmbeddingMetric):
 
     def _code_chunks(self, tokens: Tokens) -> list[Tokens]:
         """``tokens`` cut into runs of whole tokens that each fit the encoder's maximum."""
-        from wrdscore.embeddings.encoders._contextual import ENCODING
-
         assert self.contextual is not None
         encoder = self.contextual.encoder
         budget = encoder.max_length - encoder.tokenizer.num_special_tokens_to_add()
@@ -213,6 +211,8 @@ class Sentence(EmbeddingMetric):
         their number of tokens (mean pooling over the chunks); :attr:`chunked` counts
         such methods and :meth:`truncation_note` reports them.
         """
+        from wrdscore.embeddings.encoders._contextual import ENCODING
+
         assert self.contextual is not None
         encoder = self.contextual.encoder
         too_long = np.flatnonzero(encoder._lengths(codes) > encoder.max_length).tolist()

@@ -21,6 +21,7 @@ from wrdscore.corpora import to_tokens
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import cosine_matrix, unit_rows
+from wrdscore.metrics._code_transport import CodeTransport
 from wrdscore.metrics._pairs import embed_pairs, shape_groups
 from wrdscore.metrics.base import EmbeddingMetric, Tokens, check_flag, register
 
@@ -701,4 +702,61 @@ class WRDScore(EmbeddingMetric):
             precision=float(res.precision[0]),
             recall=float(res.recall[0]),
             f1=float(res.f1[0]),
+        )
+
+    def code_transport(
+        self,
+        prediction: str | Sequence[str],
+        code: str,
+        *,
+        target: str | None = None,
+        name: str | None = None,
+        strings: str | None = None,
+    ) -> CodeTransport:
+        """The transport of ``prediction`` onto the tokens of its method's ``code``.
+
+        The code is read as code-aware scoring reads it
+        (:func:`wrdscore.corpora.read_code`: identifiers split into sub-tokens, keywords,
+        punctuation and comments dropped, string literals per ``strings``, the declared
+        name masked for target ``name``); the code tokens
+        take the reference's side of :meth:`transport`, so ``support`` is its precision,
+        the metric's ``code`` value for this pair. ``target`` and ``strings`` default to
+        the metric's options; ``name`` is the name to mask (default: the declared one).
+
+        Examples
+        --------
+        >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6]})
+        >>> t = WRDScore(emb).code_transport("count", "int size() { return count; }")
+        >>> t.code_tokens, t.masked, round(t.support, 2)
+        (['count'], 'size', 1.0)
+        """
+        # Imported here: the code reader loads tree-sitter, which scoring names never needs.
+        from wrdscore.corpora import declared_name, read_code
+
+        target = self.target if target is None else target
+        strings = self.strings if strings is None else strings
+        tokens = read_code(code, target=target, name=name, strings=strings)
+        if not tokens:
+            raise WrdscoreError(
+                "the code has no tokens to read (only keywords, punctuation, literals or "
+                "annotations, or just the masked name)"
+            )
+        if not to_tokens(prediction):
+            raise WrdscoreError("the prediction needs at least one token (a letter or digit)")
+        t = self.transport(tokens, prediction)
+        # Read off the flow, as the metric's code value is: transport's P/R/F1 score a
+        # prediction equal to the code's tokens 1 whatever the model knows, code support
+        # does not (see the class docstring's identity rule).
+        support = float(wrd_from_flow(t.flow[None], t.cosine[None], self.clip)[0][0])
+        return CodeTransport(
+            code_tokens=t.ref_tokens,
+            pred_tokens=t.pred_tokens,
+            cosine=t.cosine,
+            flow=t.flow,
+            code_weights=t.ref_weights,
+            pred_weights=t.pred_weights,
+            support=support,
+            target=target,
+            strings=strings,
+            masked=(name or declared_name(code)) if target == "name" else None,
         )
