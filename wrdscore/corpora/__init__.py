@@ -1,6 +1,7 @@
 """Java corpora: find sources, parse them, extract method names, split them into sub-tokens.
 
-The splitter and the defaults are imported eagerly; everything else (parsers, the
+The splitter, the segmenter of run-together words (whose word list loads on first use)
+and the defaults are imported eagerly; everything else (parsers, the
 ingest pipeline, corpus statistics) on first use, so scoring, which only splits
 names, never loads javalang, tree-sitter or rich.
 """
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from wrdscore._lazy import lazy_getattr
 from wrdscore.corpora._defaults import DEFAULT_MAX_FILE_MB, DEFAULT_PARSER, PARSERS
+from wrdscore.corpora._segment import clean_prediction, segment
 from wrdscore.corpora._tokenize import split_identifier, to_tokens
 
 if TYPE_CHECKING:
@@ -66,6 +68,7 @@ __all__ = [
     "JavaFile",
     "ShardedCorpusWriter",
     "Source",
+    "clean_prediction",
     "corpus_stats",
     "extract_file",
     "first_sentence",
@@ -73,6 +76,7 @@ __all__ = [
     "iter_java_files",
     "open_corpus",
     "open_sources",
+    "segment",
     "split_identifier",
     "stats_tables",
     "to_tokens",

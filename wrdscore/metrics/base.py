@@ -26,6 +26,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore import __version__
+from wrdscore.corpora import clean_prediction
+from wrdscore.corpora._segment import WORDS_ID
 from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import center, check_centering
@@ -39,6 +41,7 @@ from wrdscore.metrics._engine import (
     first_names,
     flatten,
     gc_paused,
+    splitter,
 )
 from wrdscore.significance import (
     DEFAULT_RESAMPLES,
@@ -140,6 +143,14 @@ class Metric(ABC):
     embeddings : TokenEmbeddings, path or None
         Ignored by metrics that need no embeddings (so every metric can be built the
         same way); see :class:`EmbeddingMetric` for those that do.
+    segment : bool
+        Split all-lowercase run-together sub-tokens (``getuserbyid`` -> ``get user by
+        id``) of references and predictions into words (:func:`~wrdscore.corpora.segment`;
+        signature ``seg:<word list>``, or ``seg:no`` when off).
+    clean : bool
+        Pass string predictions through :func:`~wrdscore.corpora.clean_prediction` (code
+        fences, Javadoc markers and block tags, quotes, a trailing ``()``) before they
+        are split, as chat models return them (signature ``clean:yes``).
     **options
         Metric settings; unknown ones raise :class:`~wrdscore.errors.WrdscoreError`.
 
@@ -178,12 +189,20 @@ class Metric(ABC):
     empty_scores_zero: ClassVar[bool] = True
 
     def __init__(
-        self, embeddings: TokenEmbeddings | str | Path | None = None, **options: Any
+        self,
+        embeddings: TokenEmbeddings | str | Path | None = None,
+        *,
+        segment: bool = True,
+        clean: bool = False,
+        **options: Any,
     ) -> None:
         if options:
             raise WrdscoreError(
                 f"unknown option(s) for metric {self.name!r}: {', '.join(sorted(options))}"
             )
+        check_flag("segment", segment)
+        check_flag("clean", clean)
+        self.segment, self.clean = segment, clean
         self._oov_count = 0
         self._oov_names: set[str] = set()
         # Set by _score_tokens: which scored entries (pair, alternative) had a side of
@@ -255,10 +274,34 @@ class Metric(ABC):
         """Signature fields of what is done to the values after scoring (``rescale:yes``)."""
         return {}
 
+    def _tokenising_fields(self) -> dict[str, str]:
+        """Signature fields of how items become tokens (``seg``, and ``clean`` when on).
+
+        Kept out of :meth:`_signature_fields`: rescaling baselines are keyed by those
+        (:func:`baseline_key`), and were measured on camelCase names, which segmentation
+        leaves as they are.
+        """
+        fields = {"seg": WORDS_ID if self.segment else "no"}
+        if self.clean:
+            fields["clean"] = "yes"
+        return fields
+
+    def tokens(self, item: Prediction, prediction: bool = False) -> Tokens:
+        """The tokens this metric reads for one item (a ``prediction`` is cleaned first
+        when ``clean`` is on), as :func:`~wrdscore.metrics.flatten` splits them."""
+        if prediction and self.clean and isinstance(item, str):
+            item = clean_prediction(item)
+        return splitter(self.segment)(item)
+
     @property
     def signature(self) -> str:
         """``label|key:value|...|v:VERSION`` with every setting that changes the numbers."""
-        fields = {**self._signature_fields(), **self._output_fields(), "v": __version__}
+        fields = {
+            **self._signature_fields(),
+            **self._tokenising_fields(),
+            **self._output_fields(),
+            "v": __version__,
+        }
         return "|".join([self.label or self.name, *(f"{k}:{v}" for k, v in fields.items())])
 
     def score(
@@ -315,7 +358,13 @@ class Metric(ABC):
         index_offset: int = 0,
     ) -> ScoreResult:
         batch = flatten(
-            references, predictions, allow_empty_reference, index_offset, self._token_memo
+            references,
+            predictions,
+            allow_empty_reference,
+            index_offset,
+            self._token_memo,
+            self.segment,
+            self.clean,
         )
         if not self.empty_scores_zero and batch.empty_predictions:
             first = index_offset + next(i for i, p in enumerate(batch.preds) if not p) + 1

@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.corpora import to_tokens
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import cosine_matrix, unit_rows
@@ -450,7 +449,7 @@ class WRDScore(EmbeddingMetric):
         >>> t.cosine.round(2).tolist(), t.flow.tolist(), round(t.f1, 2)
         ([[0.8]], [[1.0]], 0.8)
         """
-        ref, pred = to_tokens(reference), to_tokens(prediction)
+        ref, pred = self.tokens(reference), self.tokens(prediction, prediction=True)
         if not ref or not pred:
             raise WrdscoreError("both names need at least one token (a letter or digit)")
         batch = self.embed([ref, pred])
