@@ -160,6 +160,19 @@ def metric_options(specs: list[str]) -> dict[str, dict[str, Any]]:
 FORCE_OPTION = typer.Option(False, "--force", help="Replace an existing MODEL_DIR.")
 QUIET_OPTION = typer.Option(False, "--quiet", "-q", help="No progress bar.")
 
+# How items become tokens, shared by every command that scores.
+SEGMENT_OPTION = typer.Option(
+    True,
+    "--segment/--no-segment",
+    help="Split run-together lower-case names (getuserbyid -> get user by id) into words.",
+)
+CLEAN_OPTION = typer.Option(
+    False,
+    "--clean-predictions",
+    help="Strip what chat models wrap predictions in: code fences, Javadoc markers and "
+    "@param/@return tags, quotes, a trailing ().",
+)
+
 # The --encoder family, shared by every command that scores (one definition, one help).
 ENCODER_OPTION = typer.Option(
     None,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gzip
 import itertools
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -44,9 +45,14 @@ class Segmenter:
     """Split all-lowercase run-together tokens into the words of a frequency-ordered list.
 
     A token is a candidate only if it is lower-case ASCII letters; a token in the list
-    (a known word) stays whole. A split is kept only if every piece is in the list and
-    no two single letters are neighbours: camelCase never writes those (``getXY`` splits
-    as ``get xy``), so an unknown abbreviation (``xqzv``) is not cut into letters.
+    (a known word) stays whole. wordninja's split is kept only if every piece is in the
+    list, no two single letters are neighbours (camelCase never writes those: ``getXY``
+    splits as ``get xy``, so ``xqzv`` is not cut into letters), and the split is more
+    likely than the token being one unknown word. That likelihood is Norvig's for an
+    unknown word of ``L`` letters, ``10 / (N 10^L)`` (*Beautiful Data*, ch. 14), on
+    wordninja's Zipf scale: cost ``log(N log N) + (L - 1) log 10`` against the pieces'
+    summed ``log((rank + 1) log N)``. It keeps rare whole words such as ``evaluator``
+    whole (not ``eval ua tor``) and splits long run-together names.
 
     Parameters
     ----------
@@ -68,7 +74,9 @@ class Segmenter:
         # The last word may be cut by the byte limit: the head ends at the last newline.
         self.head = frozenset(head[: head.rfind(b"\n") + 1].decode("utf-8").split())
         self._known: frozenset[str] | None = None
+        self._rank: dict[str, int] = {}  # each word's first rank, built with the model
         self._model: Any = None  # the wordninja.LanguageModel, built on first need
+        self._log_n = 0.0
         self._memo: dict[str, list[str]] = {}
 
     @property
@@ -87,22 +95,40 @@ class Segmenter:
         pieces = [token]
         candidate = token.isascii() and token.isalpha() and token.islower()
         if candidate and token not in self.head and token not in self.known:
-            if self._model is None:
-                # Imported here: importing wordninja loads its own 126k-word list.
-                import wordninja  # type: ignore[import-untyped]
-
-                self._model = wordninja.LanguageModel(str(self.words_file))
-            words = self._model.split(token)
+            words = self._wordninja().split(token)
             if (
                 len(words) > 1
                 and all(w in self.known for w in words)
                 and not any(len(a) == len(b) == 1 for a, b in itertools.pairwise(words))
+                and self._cost(words) < self._unknown_cost(token)
             ):
                 pieces = words
         if len(self._memo) >= MEMO_TOKENS:
             self._memo.clear()
         self._memo[token] = pieces
         return pieces
+
+    def _wordninja(self) -> Any:
+        if self._model is None:
+            # Imported here: importing wordninja loads its own 126k-word list.
+            import wordninja  # type: ignore[import-untyped]
+
+            self._model = wordninja.LanguageModel(str(self.words_file))
+            with gzip.open(self.words_file, "rt", encoding="utf-8") as f:
+                words = f.read().split()
+            # Reversed, so a word listed twice keeps its first (lowest) rank.
+            self._rank = dict(zip(reversed(words), range(len(words) - 1, -1, -1), strict=True))
+            self._log_n = math.log(len(words))
+        return self._model
+
+    def _cost(self, words: list[str]) -> float:
+        """wordninja's cost of a split: the sum of ``log((rank + 1) log N)``."""
+        return sum(math.log((self._rank[w] + 1) * self._log_n) for w in words)
+
+    def _unknown_cost(self, token: str) -> float:
+        """The cost of ``token`` as one unknown word (Norvig's probability)."""
+        n = math.exp(self._log_n)
+        return math.log(n * self._log_n) + (len(token) - 1) * math.log(10)
 
     def segment(self, tokens: list[str]) -> list[str]:
         """Every token of a list split; the same list object when nothing was split."""

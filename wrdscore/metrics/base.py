@@ -1015,21 +1015,25 @@ def build_metrics(
     names: Sequence[str],
     embeddings: TokenEmbeddings | str | Path | None = None,
     per_metric: Mapping[str, Mapping[str, Any]] | None = None,
+    *,
+    segment: bool = True,
+    clean: bool = False,
     **embedding_options: Any,
 ) -> list[Metric]:
     """Build several metrics that share one loaded model (what ``wrdscore score`` runs).
 
     The model is loaded once, and only if some metric reads vectors;
     ``embedding_options`` (``oov``, ``centering``) are checked, then go to those
-    metrics only. ``per_metric`` gives options to one metric by name
-    (``{"wrd": {"weights": "idf"}}``); they win over ``embedding_options``.
+    metrics only. ``segment`` and ``clean`` (see :class:`Metric`) go to every metric.
+    ``per_metric`` gives options to one metric by name (``{"wrd": {"weights": "idf"}}``);
+    they win over the others.
 
     Examples
     --------
     >>> emb = TokenEmbeddings.from_vectors({"a": [1.0, 0.0]})
     >>> metrics = build_metrics(["wrd"], emb, {"wrd": {"clip": False}}, oov="drop")
     >>> [m.signature for m in metrics]  # doctest: +ELLIPSIS
-    ['wrdscore|emb:custom@sha:...|w:norm|c:none|oov:drop|clip:no|solver:emd|v:0.1.0']
+    ['wrdscore|emb:custom@sha:...|w:norm|c:none|oov:drop|clip:no|solver:emd|seg:jdk17c20+wiki|v:0.1.0']
     """
     # Checked even when no metric reads vectors, so a typo is never silently ignored.
     _check_vector_options(**embedding_options)
@@ -1055,9 +1059,10 @@ def build_metrics(
                     batch_size=embedding_options.pop("batch_size", None),
                 )
             embedding_options["fuse"] = given
+    shared = {"segment": segment, "clean": clean}
     return [
-        c(embeddings, **{**embedding_options, **per_metric.get(n, {})})
+        c(embeddings, **{**shared, **embedding_options, **per_metric.get(n, {})})
         if issubclass(c, EmbeddingMetric)
-        else c(embeddings, **per_metric.get(n, {}))
+        else c(embeddings, **{**shared, **per_metric.get(n, {})})
         for n, c in zip(names, classes, strict=True)
     ]
