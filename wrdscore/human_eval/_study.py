@@ -136,6 +136,7 @@ def analyze_study(
     embeddings: Embeddings = None,
     oov: str = "zero",
     rescale: bool = False,
+    segment: bool = True,
     n_boot: int = 100,
     seed: int = 0,
     force: bool = False,
@@ -148,7 +149,9 @@ def analyze_study(
     or ``"wrdscore-paper"``: the paper's ratings shipped in the package).
     ``oov`` is the unseen-token policy of the embedding metrics; ``rescale`` rescales
     them against their baselines (see :class:`~wrdscore.metrics.EmbeddingMetric`);
-    ``encoder`` gives the encoder options of :func:`~wrdscore.metrics.build_metrics`.
+    ``segment`` splits run-together names into words (every metric; see
+    :class:`~wrdscore.metrics.Metric`); ``encoder`` gives the encoder options of
+    :func:`~wrdscore.metrics.build_metrics`.
     A ``baseline`` missing from ``metrics`` is analysed too, before them.
 
     Returns
@@ -185,6 +188,7 @@ def analyze_study(
         embeddings,
         oov=oov,
         rescale=rescale,
+        segment=segment,
         **(encoder or {}),
     )
     analysis = analyze(human, scores, n_boot=n_boot, seed=seed, baseline=baseline)
