@@ -7,10 +7,10 @@ would score it as one unseen word. :func:`segment` splits such tokens into words
 frequency-ordered list of ``N`` words; the cheapest split wins), over a code-aware word list
 shipped in ``wrdscore/data``: identifier words of OpenJDK 17 by frequency, then English
 Wikipedia words (wordninja's own list). The list was chosen by exact split accuracy on
-held-out lower-cased camelCase names (``scripts/segment_accuracy.py``; the model card's
-"Segmentation" section has the numbers). It is read on first use only, and wordninja is
-imported only when some token is not a known word, so scoring ordinary names pays for
-neither.
+held-out lower-cased camelCase names (``scripts/segment_accuracy.py``; the numbers are in
+docs/scoring.md, "Names as models write them", and docs/history.md). Only the list's
+commonest words are read on first use; the rest, and wordninja, only when some token is
+not among them, so scoring ordinary names pays a few milliseconds.
 
 :func:`clean_prediction` strips what a chat model wraps its answer in: code fences,
 Javadoc markers, block tags, quotes and a trailing parameter list.
@@ -74,6 +74,7 @@ class Segmenter:
         # The last word may be cut by the byte limit: the head ends at the last newline.
         self.head = frozenset(head[: head.rfind(b"\n") + 1].decode("utf-8").split())
         self._known: frozenset[str] | None = None
+        self._words: list[str] = []  # the whole list in order, read with :attr:`known`
         self._rank: dict[str, int] = {}  # each word's first rank, built with the model
         self._model: Any = None  # the wordninja.LanguageModel, built on first need
         self._log_n = 0.0
@@ -84,7 +85,8 @@ class Segmenter:
         """Every word of the list (read on first use; :attr:`head` holds the commonest)."""
         if self._known is None:
             with gzip.open(self.words_file, "rt", encoding="utf-8") as f:
-                self._known = frozenset(f.read().split())
+                self._words = f.read().split()
+            self._known = frozenset(self._words)
         return self._known
 
     def split(self, token: str) -> list[str]:
@@ -108,14 +110,21 @@ class Segmenter:
         self._memo[token] = pieces
         return pieces
 
+    def load(self) -> None:
+        """Read the whole list and build wordninja's model now, not on first need.
+
+        The streaming engine calls it before forking workers, so that they share one
+        load (about 0.3 s) instead of each paying for its own.
+        """
+        self._wordninja()
+
     def _wordninja(self) -> Any:
         if self._model is None:
             # Imported here: importing wordninja loads its own 126k-word list.
             import wordninja  # type: ignore[import-untyped]
 
             self._model = wordninja.LanguageModel(str(self.words_file))
-            with gzip.open(self.words_file, "rt", encoding="utf-8") as f:
-                words = f.read().split()
+            words = self._words if self.known else []
             # Reversed, so a word listed twice keeps its first (lowest) rank.
             self._rank = dict(zip(reversed(words), range(len(words) - 1, -1, -1), strict=True))
             self._log_n = math.log(len(words))
@@ -133,8 +142,8 @@ class Segmenter:
     def segment(self, tokens: list[str]) -> list[str]:
         """Every token of a list split; the same list object when nothing was split."""
         head = self.head
-        if all(t in head or not t.isalpha() for t in tokens):
-            return tokens  # the common case: ordinary sub-tokens, at C speed
+        if head.issuperset(tokens) or all(t in head or not t.isalpha() for t in tokens):
+            return tokens  # the common case: ordinary sub-tokens (the first test at C speed)
         out: list[str] = []
         for t in tokens:
             out.extend(self.split(t))

@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore.corpora import clean_prediction, segment, to_tokens
+from wrdscore.corpora._segment import default_segmenter
 from wrdscore.errors import WrdscoreError
 from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
 
@@ -851,6 +852,9 @@ def score_files(
         if jobs > 1:
             for m in metrics:
                 m.prepare()
+            if any(m.segment for m in metrics):
+                # Nearly every file of names has some word the list's head lacks.
+                default_segmenter().load()
             workers = _Workers(jobs)
         means: list[NDArray | None] = [None] * len(metrics)
         if any(map(_batch_centered, metrics)):
