@@ -23,7 +23,7 @@ that list's order. The defaults are the settings chosen on the dev split (see
 Usage::
 
     python scripts/segment_words.py [--src-zip PATH] [--min-count 20] \
-        [--output wrdscore/data/segment_words.txt.gz]
+        [--output wrdscore/data/segment_words.txt.gz] --force
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import argparse
 import gzip
 import hashlib
 import re
+import sys
 import zipfile
 from collections import Counter
 from collections.abc import Iterator
@@ -39,6 +40,7 @@ from pathlib import Path
 
 import wordninja  # type: ignore[import-untyped]
 
+from wrdscore.atomic import atomic_write
 from wrdscore.corpora import split_identifier
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,6 +83,11 @@ def java_files(src_zip: Path) -> Iterator[tuple[str, str]]:
 
 def read_jdk(src_zip: Path) -> tuple[Counter[str], dict[str, set[str]]]:
     """Sub-token counts of the build packages, and the member names of each split."""
+    if not src_zip.is_file():
+        sys.exit(
+            f"error: {src_zip} does not exist; install it (apt-get install openjdk-17-source) "
+            "or give --src-zip"
+        )
     counts: Counter[str] = Counter()
     names: dict[str, set[str]] = {"build": set(), "dev": set(), "test": set()}
     for part, code in java_files(src_zip):
@@ -116,7 +123,11 @@ def code_list(
 
 def write_list(words: list[str], path: Path) -> None:
     # mtime=0: the same words give the same bytes, so a rebuild shows no spurious change.
-    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
+    # The header names the final file, not atomic_write's temporary one.
+    with (
+        atomic_write(path, "wb") as raw,
+        gzip.GzipFile(str(path), "wb", fileobj=raw, mtime=0) as f,
+    ):
         f.write(("\n".join(words) + "\n").encode())
 
 
@@ -125,7 +136,10 @@ def main() -> None:
     parser.add_argument("--src-zip", type=Path, default=SRC_ZIP)
     parser.add_argument("--min-count", type=int, default=MIN_COUNT)
     parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument("--force", action="store_true", help="replace an existing --output")
     args = parser.parse_args()
+    if args.output.exists() and not args.force:
+        sys.exit(f"error: {args.output} exists; give --force to replace it")
     counts, _ = read_jdk(args.src_zip)
     words = code_list(counts, args.min_count, SINGLE_LETTERS, english=True)
     write_list(words, args.output)
