@@ -81,13 +81,18 @@ def java_files(src_zip: Path) -> Iterator[tuple[str, str]]:
             yield part_of(package), _LITERALS.sub(" ", _COMMENTS.sub(" ", text))
 
 
-def read_jdk(src_zip: Path) -> tuple[Counter[str], dict[str, set[str]]]:
-    """Sub-token counts of the build packages, and the member names of each split."""
+def require(src_zip: Path) -> None:
+    """A one-line error when ``src_zip`` is missing."""
     if not src_zip.is_file():
         sys.exit(
             f"error: {src_zip} does not exist; install it (apt-get install openjdk-17-source) "
             "or give --src-zip"
         )
+
+
+def read_jdk(src_zip: Path) -> tuple[Counter[str], dict[str, set[str]]]:
+    """Sub-token counts of the build packages, and the member names of each split."""
+    require(src_zip)
     counts: Counter[str] = Counter()
     names: dict[str, set[str]] = {"build": set(), "dev": set(), "test": set()}
     for part, code in java_files(src_zip):
@@ -138,6 +143,7 @@ def main() -> None:
     parser.add_argument("--output", type=Path, default=OUTPUT)
     parser.add_argument("--force", action="store_true", help="replace an existing --output")
     args = parser.parse_args()
+    require(args.src_zip)
     if args.output.exists() and not args.force:
         sys.exit(f"error: {args.output} exists; give --force to replace it")
     counts, _ = read_jdk(args.src_zip)
