@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from wrdscore.cli import app
 from wrdscore.corpora import to_tokens
+from wrdscore.corpora._segment import WORDS_ID
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics import METRICS, get_metric
 from wrdscore.metrics.bleu import codexglue_bleu
@@ -83,10 +84,12 @@ def test_signatures_carry_sacrebleus():
     bleu, chrf = get_metric("bleu"), get_metric("chrf")
     sentence = BLEU(effective_order=True)
     sentence.sentence_score("a", ["a"])
-    assert bleu.signature.startswith(f"bleu|{sentence.get_signature()}|corpus:corpus_bleu|v:")
+    corpus = f"|corpus:corpus_bleu|seg:{WORDS_ID}|v:"
+    assert bleu.signature.startswith(f"bleu|{sentence.get_signature()}{corpus}")
     c = CHRF()
     c.sentence_score("a", ["a"])
-    assert chrf.signature.startswith(f"chrf|{c.get_signature()}|corpus:corpus_chrf|v:")
+    corpus = f"|corpus:corpus_chrf|seg:{WORDS_ID}|v:"
+    assert chrf.signature.startswith(f"chrf|{c.get_signature()}{corpus}")
     assert "nw:2" in get_metric("chrf", word_order=2).signature
     assert "smooth:add-k[1.00]" in get_metric("bleu", smooth="codexglue").signature
 

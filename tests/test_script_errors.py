@@ -78,6 +78,13 @@ def corpus_without_constraints(tmp_path: Path) -> Path:
         ("model_card_tables.py", ["bad"], "'bad' is not LABEL=PATH"),
         ("model_card_tables.py", ["a={none}", "a={none}"], "label 'a' is given twice"),
         ("near_summary_synonyms.py", ["{none}", "default"], "corpus folder {none} does not exist"),
+        ("segment_words.py", ["--src-zip", "{none}"], "{none} does not exist"),
+        (
+            "segment_words.py",
+            ["--src-zip", "{few}/manifest.json", "--output", "{few}/manifest.json"],
+            "{few}/manifest.json exists; give --force to replace it",
+        ),
+        ("segment_accuracy.py", ["--src-zip", "{none}"], "{none} does not exist"),
         (
             "near_summary_synonyms.py",
             ["{few}", "default", "--top", "-1"],

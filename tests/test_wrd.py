@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wrdscore import WRDScore
+from wrdscore.corpora._segment import WORDS_ID
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics.wrd import _flow_two_rows, emd_flow
@@ -211,7 +212,8 @@ def test_unseen_tokens_under_zero_policy_count_as_unmatched():
 
 
 def test_all_unseen_side_is_degenerate_scores_zero_and_is_counted():
-    res = SCORER.score(["get", "set size", "count"], ["zzz yyy", "set", "qqq"])
+    # Tokens that segmentation leaves whole ("yyy" would become "yy y", two unseen tokens).
+    res = SCORER.score(["get", "set size", "count"], ["zzz xxx", "set", "qqq"])
     assert res.f1.tolist()[0] == 0.0 and res.f1.tolist()[2] == 0.0
     assert res.degenerate_pairs == 2
     assert res.oov_tokens == 3
@@ -244,7 +246,10 @@ def test_signature_lists_every_setting():
     # IDF weights read the document frequencies and corpus centering the counts: the
     # model field names them too.
     model = f"custom@sha:{EMB.sha}+df:{EMB.df_sha}+counts:{EMB.counts_sha}"
-    assert sig == (f"wrdscore|emb:{model}|w:norm*idf|c:corpus|oov:drop|clip:yes|solver:emd|v:0.1.0")
+    assert sig == (
+        f"wrdscore|emb:{model}|w:norm*idf|c:corpus|oov:drop|clip:yes|solver:emd|seg:{WORDS_ID}"
+        "|v:0.1.0"
+    )
 
 
 def test_other_statistics_beside_the_same_vectors_give_another_signature():

@@ -226,6 +226,19 @@ OOV_OPTION = typer.Option(
     "zero, drop or subword.",
 )
 
+# How items become tokens, shared by every command that scores.
+SEGMENT_OPTION = typer.Option(
+    True,
+    "--segment/--no-segment",
+    help="Split run-together lower-case names (getuserbyid -> get user by id) into words.",
+)
+CLEAN_OPTION = typer.Option(
+    False,
+    "--clean-predictions",
+    help="Strip what chat models wrap predictions in: code fences, Javadoc markers and "
+    "@param/@return tags, quotes, a trailing ().",
+)
+
 # The --encoder family, shared by every command that scores (one definition, one help).
 ENCODER_OPTION = typer.Option(
     None,

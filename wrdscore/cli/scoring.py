@@ -9,12 +9,14 @@ import typer
 
 from wrdscore.cli._common import (
     BATCH_SIZE_OPTION,
+    CLEAN_OPTION,
     DEVICE_OPTION,
     ENCODER_OPTION,
     FUSE_WEIGHTS_OPTION,
     LAYER_OPTION,
     OOV_OPTION,
     QUIET_OPTION,
+    SEGMENT_OPTION,
     check_format,
     encoder_options,
     metric_options,
@@ -133,6 +135,8 @@ def score(
     chunk_pairs: int = typer.Option(
         DEFAULT_CHUNK_PAIRS, "--chunk-pairs", help="Pairs read and scored at a time."
     ),
+    segment: bool = SEGMENT_OPTION,
+    clean_predictions: bool = CLEAN_OPTION,
     encoder: str | None = ENCODER_OPTION,
     layer: int | None = LAYER_OPTION,
     device: str | None = DEVICE_OPTION,
@@ -182,6 +186,8 @@ def score(
             metric,
             embeddings,
             per_metric,
+            segment=segment,
+            clean=clean_predictions,
             oov=oov,
             centering=centering,
             rescale=rescale,
@@ -337,6 +343,7 @@ def explain(
     centering: str = typer.Option("none", "--centering", help="none, dimension, ... batch."),
     plot: Path | None = typer.Option(None, "--plot", help="Also draw the matrices to a PNG."),
     fmt: str = typer.Option("table", "--format", help="table or json."),
+    segment: bool = SEGMENT_OPTION,
     encoder: str | None = ENCODER_OPTION,
     layer: int | None = LAYER_OPTION,
     device: str | None = DEVICE_OPTION,
@@ -374,6 +381,7 @@ def explain(
         ["wrd"],
         embeddings,
         {"wrd": {"weights": weights, "clip": clip, **code_options}},
+        segment=segment,
         oov=oov,
         centering=centering,
         **encoder_options(encoder, layer, device, batch_size, fuse_weights),
@@ -452,6 +460,8 @@ def compare(
     allow_empty_reference: bool = typer.Option(
         False, "--allow-empty-reference", help="Score references without tokens as 0."
     ),
+    segment: bool = SEGMENT_OPTION,
+    clean_predictions: bool = CLEAN_OPTION,
     encoder: str | None = ENCODER_OPTION,
     layer: int | None = LAYER_OPTION,
     device: str | None = DEVICE_OPTION,
@@ -474,6 +484,8 @@ def compare(
         metric,
         embeddings,
         metric_options(options),
+        segment=segment,
+        clean=clean_predictions,
         oov=oov,
         centering=centering,
         rescale=rescale,

@@ -2,7 +2,8 @@
 
 Also how a method's code is read for code-aware scoring (:func:`read_code`).
 
-The splitter and the defaults are imported eagerly; everything else (parsers, the
+The splitter, the segmenter of run-together words (whose word list loads on first use)
+and the defaults are imported eagerly; everything else (parsers, the
 ingest pipeline, corpus statistics) on first use, so scoring, which only splits
 names, never loads javalang, tree-sitter or rich.
 """
@@ -20,6 +21,7 @@ from wrdscore.corpora._defaults import (
     STRING_POLICIES,
     TARGETS,
 )
+from wrdscore.corpora._segment import clean_prediction, segment
 from wrdscore.corpora._tokenize import split_identifier, to_tokens
 
 if TYPE_CHECKING:
@@ -90,6 +92,7 @@ __all__ = [
     "JavaFile",
     "ShardedCorpusWriter",
     "Source",
+    "clean_prediction",
     "corpus_methods",
     "corpus_stats",
     "declared_name",
@@ -100,6 +103,7 @@ __all__ = [
     "open_corpus",
     "open_sources",
     "read_code",
+    "segment",
     "split_identifier",
     "stats_tables",
     "to_tokens",

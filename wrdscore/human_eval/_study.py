@@ -179,6 +179,7 @@ def analyze_study(
     embeddings: Embeddings = None,
     oov: str = "auto",
     rescale: bool = False,
+    segment: bool = True,
     resamples: int = 100,
     seed: int = 0,
     force: bool = False,
@@ -192,6 +193,8 @@ def analyze_study(
     or ``"wrdscore-paper"``: the paper's ratings shipped in the package).
     ``oov`` is the unseen-token policy of the embedding metrics; ``rescale`` rescales
     them against their baselines (see :class:`~wrdscore.metrics.EmbeddingMetric`);
+    ``segment`` splits run-together names into words (every metric; see
+    :class:`~wrdscore.metrics.Metric`).
     ``encoder`` gives the encoder options of :func:`~wrdscore.metrics.build_metrics`.
     A ``baseline`` missing from ``metrics`` is analysed too, before them. ``resamples``
     is the number of bootstrap resamples (:func:`analyze`; ``n_boot``, its old name, is
@@ -236,6 +239,7 @@ def analyze_study(
         codes=human.codes,
         oov=oov,
         rescale=rescale,
+        segment=segment,
         **(encoder or {}),
     )
     analysis = analyze(human, scores, resamples=resamples, seed=seed, baseline=baseline)

@@ -130,15 +130,18 @@ def read_codes(
     return out
 
 
-def prediction_tokens(predictions: Sequence[Prediction], offset: int) -> list[Tokens]:
-    """Check and tokenise predictions alone (reference-free scoring)."""
+def prediction_tokens(
+    predictions: Sequence[Prediction], offset: int, split: Callable[..., Tokens]
+) -> list[Tokens]:
+    """Check and tokenise predictions alone (reference-free scoring), with ``split``: the
+    metric's own tokeniser (:meth:`Metric.tokens`), so cleaning and segmentation apply."""
     if isinstance(predictions, str):
         raise WrdscoreError("predictions must be a list of items, not a single string")
     predictions = list(predictions)
     if not predictions:
         raise WrdscoreError("nothing to score: no pairs given")
     _check_text_sizes([], predictions, offset, (set(), set(map(type, predictions))))
-    tokens = [_tokens_of(p, "prediction", offset + i) for i, p in enumerate(predictions)]
+    tokens = [_tokens_of(p, "prediction", offset + i, split) for i, p in enumerate(predictions)]
     from wrdscore.metrics._engine import MAX_TOKENS
 
     for i, t in enumerate(tokens):
@@ -222,8 +225,15 @@ def score_with_code(
             f"{len(code)} code items but {len(predictions)} predictions; "
             "every prediction needs the code of its method"
         )
-    preds = prediction_tokens(predictions, index_offset)
+    preds = prediction_tokens(
+        predictions, index_offset, lambda p: metric.tokens(p, prediction=True)
+    )
     codes = read_codes(code, metric.target, metric.strings, index_offset)
+    if metric.segment:
+        # The code's run-together words meet the prediction's split the same way.
+        from wrdscore.corpora import segment
+
+        codes = [segment(c) for c in codes]
     result = None
     if references is not None:
         result = metric._score(

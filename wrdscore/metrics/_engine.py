@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any, TypeGuard, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.corpora import to_tokens
+from wrdscore.corpora import clean_prediction, segment, to_tokens
+from wrdscore.corpora._segment import default_segmenter
 from wrdscore.errors import WrdscoreError
 from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
 
@@ -81,20 +82,32 @@ class ItemError(WrdscoreError):
         self.side, self.index = side, index
 
 
-def _tokens_of(item: object, what: str, i: int) -> Tokens:
+def segmented_tokens(item: str | Sequence[str]) -> Tokens:
+    """:func:`~wrdscore.corpora.to_tokens`, then run-together words segmented
+    (:func:`~wrdscore.corpora.segment`): what metrics read under ``segment=True``."""
+    return segment(to_tokens(item))
+
+
+def splitter(segmented: bool) -> Callable[[str | Sequence[str]], Tokens]:
+    """The tokeniser of a metric's ``segment`` setting."""
+    return segmented_tokens if segmented else to_tokens
+
+
+def _tokens_of(item: object, what: str, i: int, split: Callable[..., Tokens] = to_tokens) -> Tokens:
     if isinstance(item, str) or _is_token_list(item):
         try:
-            return to_tokens(item)
+            return split(item)
         except TypeError:
             pass  # a piece that is not a string: reported below
     raise ItemError(what, i, "must be a string or a list of strings")
 
 
-def alternatives(item: object, i: int) -> list[Tokens]:
+def alternatives(item: object, i: int, segmented: bool = True) -> list[Tokens]:
     """The reference alternatives of item ``i``: one, unless a list of lists is given."""
+    split = splitter(segmented)
     if not isinstance(item, str) and _is_token_list(item) and item and _is_token_list(item[0]):
-        return [_tokens_of(a, "reference", i) for a in item]
-    return [_tokens_of(item, "reference", i)]
+        return [_tokens_of(a, "reference", i, split) for a in item]
+    return [_tokens_of(item, "reference", i, split)]
 
 
 @dataclass
@@ -209,13 +222,18 @@ def flatten(
     allow_empty_reference: bool = False,
     offset: int = 0,
     memo: dict[str | tuple[str, ...], Tokens] | None = None,
+    segmented: bool = True,
+    clean: bool = False,
 ) -> FlatBatch:
     """Check and tokenise a batch, and flatten its alternatives into scoreable pairs.
 
     ``offset`` (the pairs before this batch in a larger input) only shifts the item
     numbers in error messages. ``memo`` maps items already tokenised (by an earlier
-    batch of the same input) to their tokens; new items are added to it, so the
-    batches of one input share the work and the token lists of equal items.
+    batch of the same input, with the same ``segmented``) to their tokens; new items
+    are added to it, so the batches of one input share the work and the token lists of
+    equal items. ``segmented`` splits run-together words (:func:`segmented_tokens`);
+    ``clean`` passes string predictions through
+    :func:`~wrdscore.corpora.clean_prediction` first.
 
     Raises
     ------
@@ -240,6 +258,10 @@ def flatten(
         raise WrdscoreError("nothing to score: no pairs given")
     kinds = set(map(type, references)), set(map(type, predictions))
     _check_text_sizes(references, predictions, offset, kinds)
+    if clean:
+        # Before the memo: it is keyed by the text that is split, the cleaned one.
+        predictions = [clean_prediction(p) if isinstance(p, str) else p for p in predictions]
+    split = splitter(segmented)
     # Strings and token lists, by far the common cases, go straight to the splitter,
     # once per distinct item: equal items then share one token list (metrics must
     # not modify them), which also lets metrics deduplicate cheaply.
@@ -251,7 +273,7 @@ def flatten(
         key = item if type(item) is str else tuple(item)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = to_tokens(item)
+            found = memo[key] = split(item)
         return found
 
     try:
@@ -261,14 +283,14 @@ def flatten(
             new = set(references)
             new.update(predictions)
             new -= memo.keys()
-            fresh = [to_tokens(s) for s in new]
+            fresh = [split(s) for s in new]
             memo.update(zip(new, fresh, strict=True))
             preds = list(map(memo.__getitem__, predictions))
             single: list[Tokens | None] = list(map(memo.__getitem__, references))
             distinct = fresh  # the others passed the checks in an earlier chunk
         else:
             preds = [
-                tokens(p) if type(p) in (str, list) else _tokens_of(p, "prediction", i)
+                tokens(p) if type(p) in (str, list) else _tokens_of(p, "prediction", i, split)
                 for i, p in enumerate(predictions)
             ]
             # None marks an item that is not one plain reference (alternatives, or bad).
@@ -281,13 +303,13 @@ def flatten(
     except TypeError:
         # A list holding something other than strings: the slow path names the item.
         for i, p in enumerate(predictions):
-            _tokens_of(p, "prediction", offset + i)
+            _tokens_of(p, "prediction", offset + i, split)
         for i, r in enumerate(references):
-            alternatives(r, offset + i)
+            alternatives(r, offset + i, segmented)
         raise
     alts = (
         [
-            [t] if t is not None else alternatives(r, offset + i)
+            [t] if t is not None else alternatives(r, offset + i, segmented)
             for i, (t, r) in enumerate(zip(single, references, strict=True))
         ]
         if None in single
@@ -480,9 +502,10 @@ class _Job:
     #: counts the items), since the header is written before the first chunk, which may
     #: have none.
     alternatives: bool = False
-    #: Items tokenised by earlier chunks (in this process): names repeat across a
-    #: file, so each distinct one is split once per run, not once per chunk.
-    memo: dict[str | tuple[str, ...], Tokens] = field(default_factory=dict)
+    #: Items tokenised by earlier chunks (in this process), per ``segment`` setting
+    #: (the same text has other tokens under each): names repeat across a file, so
+    #: each distinct one is split once per run, not once per chunk.
+    memo: dict[bool, dict[str | tuple[str, ...], Tokens]] = field(default_factory=dict)
 
 
 #: An input of fewer than ``_MIN_CHUNKS`` chunks is cut into that many, none smaller
@@ -541,22 +564,33 @@ def _batch_chunk(
     assert _JOB is not None
     job, (start, ref_lines, pred_lines, _code) = _JOB, task
     refs, preds, _ = _items(job, start, ref_lines, pred_lines)
+    # One batch per tokenising setting of the batch-centered metrics (usually one).
+    flats: dict[tuple[bool, bool], FlatBatch] = {}
     try:
         with gc_paused():
-            flat = flatten(refs, preds, job.allow_empty_reference, start, _memo(job))
+            for m in job.metrics:
+                how = (m.segment, m.clean)
+                if _batch_centered(m) and how not in flats:
+                    flats[how] = flatten(
+                        refs, preds, job.allow_empty_reference, start, _memo(job, m.segment), *how
+                    )
     except ItemError as exc:
         raise _located(job, exc) from None
     return [
-        m.batch_sums([*flat.refs, *flat.flat_preds]) if _batch_centered(m) else None
+        m.batch_sums([*flat.refs, *flat.flat_preds])
+        if _batch_centered(m) and (flat := flats[m.segment, m.clean])
+        else None
         for m in job.metrics
     ]
 
 
-def _memo(job: _Job) -> dict[str | tuple[str, ...], Tokens]:
-    """The job's token memo, emptied first when it has grown past :data:`_MEMO_ITEMS`."""
-    if len(job.memo) > _MEMO_ITEMS:
-        job.memo.clear()
-    return job.memo
+def _memo(job: _Job, segmented: bool) -> dict[str | tuple[str, ...], Tokens]:
+    """The job's token memo of a ``segment`` setting, emptied first when it has grown
+    past :data:`_MEMO_ITEMS`."""
+    memo = job.memo.setdefault(segmented, {})
+    if len(memo) > _MEMO_ITEMS:
+        memo.clear()
+    return memo
 
 
 def _in_memory(source: object) -> bool:
@@ -581,12 +615,11 @@ def _score_chunk(
     job, (start, ref_lines, pred_lines, code_lines, means) = _JOB, task
     refs, preds, code = _items(job, start, ref_lines, pred_lines, code_lines)
     results = []
-    memo = _memo(job)
     for metric, mean in zip(job.metrics, means, strict=True):
         if mean is not None:
             # Only batch-centered metrics get a mean (see score_files).
             cast("EmbeddingMetric", metric)._batch_mean = mean
-        metric._token_memo = memo
+        metric._token_memo = _memo(job, metric.segment)
         try:
             results.append(
                 metric.score(
@@ -889,6 +922,9 @@ def score_files(
         if jobs > 1:
             for m in metrics:
                 m.prepare()
+            if any(m.segment for m in metrics):
+                # Nearly every file of names has some word the list's head lacks.
+                default_segmenter().load()
             workers = _Workers(jobs)
         means: list[NDArray | None] = [None] * len(metrics)
         if any(map(_batch_centered, metrics)):

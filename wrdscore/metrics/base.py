@@ -26,7 +26,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore import __version__
-from wrdscore.corpora import DEFAULT_STRINGS, DEFAULT_TARGET
+from wrdscore.corpora import DEFAULT_STRINGS, DEFAULT_TARGET, clean_prediction
+from wrdscore.corpora._segment import WORDS_ID
 from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
 from wrdscore.errors import WrdscoreError, only_with
 from wrdscore.metrics._centering import center, check_centering
@@ -49,6 +50,7 @@ from wrdscore.metrics._engine import (
     first_names,
     flatten,
     gc_paused,
+    splitter,
 )
 from wrdscore.significance import (
     DEFAULT_RESAMPLES,
@@ -167,6 +169,14 @@ class Metric(ABC):
         comments removed for summaries).
     strings : {"drop", "keep"}
         String literals in code: left out, or split into words.
+    segment : bool
+        Split all-lowercase run-together sub-tokens (``getuserbyid`` -> ``get user by
+        id``) of references and predictions into words (:func:`~wrdscore.corpora.segment`;
+        signature ``seg:<word list>``, or ``seg:no`` when off).
+    clean : bool
+        Pass string predictions through :func:`~wrdscore.corpora.clean_prediction` (code
+        fences, Javadoc markers and block tags, quotes, a trailing ``()``) before they
+        are split, as chat models return them (signature ``clean:yes``).
     **options
         Metric settings; unknown ones raise :class:`~wrdscore.errors.WrdscoreError`.
 
@@ -218,6 +228,8 @@ class Metric(ABC):
         code_weight: float = DEFAULT_CODE_WEIGHT,
         target: str = DEFAULT_TARGET,
         strings: str = DEFAULT_STRINGS,
+        segment: bool = True,
+        clean: bool = False,
         **options: Any,
     ) -> None:
         if options:
@@ -231,6 +243,9 @@ class Metric(ABC):
         self.code_weight = float(code_weight)
         self.target = target
         self.strings = strings
+        check_flag("segment", segment)
+        check_flag("clean", clean)
+        self.segment, self.clean = segment, clean
         self._oov_count = 0
         self._oov_names: set[str] = set()
         # Set by _score_tokens: which scored entries (pair, alternative) had a side of
@@ -319,6 +334,25 @@ class Metric(ABC):
         """Signature fields of what is done to the values after scoring (``rescale:yes``)."""
         return {}
 
+    def _tokenising_fields(self) -> dict[str, str]:
+        """Signature fields of how items become tokens (``seg``, and ``clean`` when on).
+
+        Kept out of :meth:`_signature_fields`: rescaling baselines are keyed by those
+        (:func:`baseline_key`), and were measured on camelCase names, which segmentation
+        leaves as they are.
+        """
+        fields = {"seg": WORDS_ID if self.segment else "no"}
+        if self.clean:
+            fields["clean"] = "yes"
+        return fields
+
+    def tokens(self, item: Prediction, prediction: bool = False) -> Tokens:
+        """The tokens this metric reads for one item (a ``prediction`` is cleaned first
+        when ``clean`` is on), as :func:`~wrdscore.metrics.flatten` splits them."""
+        if prediction and self.clean and isinstance(item, str):
+            item = clean_prediction(item)
+        return splitter(self.segment)(item)
+
     @property
     def signature(self) -> str:
         """``label|key:value|...|v:VERSION`` with every setting that changes the numbers."""
@@ -332,7 +366,13 @@ class Metric(ABC):
         return self._signature_with(code_fields(self))
 
     def _signature_with(self, extra: dict[str, str]) -> str:
-        fields = {**self._signature_fields(), **self._output_fields(), **extra, "v": __version__}
+        fields = {
+            **self._signature_fields(),
+            **self._tokenising_fields(),
+            **self._output_fields(),
+            **extra,
+            "v": __version__,
+        }
         return "|".join([self.label or self.name, *(f"{k}:{v}" for k, v in fields.items())])
 
     def check_reads_code(self) -> None:
@@ -496,7 +536,13 @@ class Metric(ABC):
         index_offset: int = 0,
     ) -> ScoreResult:
         batch = flatten(
-            references, predictions, allow_empty_reference, index_offset, self._token_memo
+            references,
+            predictions,
+            allow_empty_reference,
+            index_offset,
+            self._token_memo,
+            self.segment,
+            self.clean,
         )
         if not self.empty_scores_zero and batch.empty_predictions:
             first = index_offset + next(i for i, p in enumerate(batch.preds) if not p) + 1
@@ -1154,21 +1200,25 @@ def build_metrics(
     names: Sequence[str],
     embeddings: TokenEmbeddings | str | Path | None = None,
     per_metric: Mapping[str, Mapping[str, Any]] | None = None,
+    *,
+    segment: bool = True,
+    clean: bool = False,
     **embedding_options: Any,
 ) -> list[Metric]:
     """Build several metrics that share one loaded model (what ``wrdscore score`` runs).
 
     The model is loaded once, and only if some metric reads vectors;
     ``embedding_options`` (``oov``, ``centering``) are checked, then go to those
-    metrics only. ``per_metric`` gives options to one metric by name
-    (``{"wrd": {"weights": "idf"}}``); they win over ``embedding_options``.
+    metrics only. ``segment`` and ``clean`` (see :class:`Metric`) go to every metric.
+    ``per_metric`` gives options to one metric by name (``{"wrd": {"weights": "idf"}}``);
+    they win over the others.
 
     Examples
     --------
     >>> emb = TokenEmbeddings.from_vectors({"a": [1.0, 0.0]})
     >>> metrics = build_metrics(["wrd"], emb, {"wrd": {"clip": False}}, oov="drop")
     >>> [m.signature for m in metrics]  # doctest: +ELLIPSIS
-    ['wrdscore|emb:custom@sha:...|w:norm|c:none|oov:drop|clip:no|solver:emd|v:0.1.0']
+    ['wrdscore|emb:custom@sha:...|w:norm|c:none|oov:drop|clip:no|solver:emd|seg:jdk17c20+wiki|v:0.1.0']
     """
     # Checked even when no metric reads vectors, so a typo is never silently ignored.
     _check_vector_options(**embedding_options)
@@ -1194,9 +1244,10 @@ def build_metrics(
                     batch_size=embedding_options.pop("batch_size", None),
                 )
             embedding_options["fuse"] = given
+    shared = {"segment": segment, "clean": clean}
     return [
-        c(embeddings, **{**embedding_options, **per_metric.get(n, {})})
+        c(embeddings, **{**shared, **embedding_options, **per_metric.get(n, {})})
         if issubclass(c, EmbeddingMetric)
-        else c(embeddings, **per_metric.get(n, {}))
+        else c(embeddings, **{**shared, **per_metric.get(n, {})})
         for n, c in zip(names, classes, strict=True)
     ]

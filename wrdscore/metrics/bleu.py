@@ -33,7 +33,6 @@ import numpy as np
 from numpy.typing import NDArray
 from sacrebleu.metrics import BLEU, CHRF
 
-from wrdscore.corpora import to_tokens
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._engine import alternatives
 from wrdscore.metrics.base import (
@@ -176,8 +175,8 @@ class _SacreMetric(Metric):
             res = super()._score(references, predictions, **kwargs)
             total: list[int] | None = None
             for i, (ref, pred) in enumerate(zip(references, predictions, strict=True)):
-                pred_tokens = to_tokens(pred)
-                chosen = self._chosen(alternatives(ref, i), pred_tokens)
+                pred_tokens = self.tokens(pred, prediction=True)
+                chosen = self._chosen(alternatives(ref, i, self.segment), pred_tokens)
                 stats = self._stats(chosen, pred_tokens)[0]
                 total = (
                     list(stats)

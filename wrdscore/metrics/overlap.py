@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from wrdscore.corpora import to_tokens
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._engine import alternatives
 from wrdscore.metrics.base import (
@@ -315,8 +314,8 @@ class Subtoken(_TokenPairMetric):
         # the counts that alternative gave.
         values = {k: v.copy() for k, v in res.values.items()}
         for i, (ref, pred) in enumerate(zip(references, predictions, strict=True)):
-            pred_tokens = to_tokens(pred)
-            alts = alternatives(ref, i)
+            pred_tokens = self.tokens(pred, prediction=True)
+            alts = alternatives(ref, i, self.segment)
             if not pred_tokens or not any(alts):
                 counts = subtoken_counts(alts[0], pred_tokens, self.counting)
                 values["tp"][i], values["fp"][i], values["fn"][i] = counts

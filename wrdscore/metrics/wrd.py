@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.corpora import to_tokens
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import cosine_matrix, unit_rows
@@ -473,7 +472,7 @@ class WRDScore(EmbeddingMetric):
     >>> res.precision.round(3).tolist(), res.recall.round(3).tolist(), res.f1.round(3).tolist()
     ([0.4, 1.0], [0.4, 1.0], [0.4, 1.0])
     >>> res.signature  # doctest: +ELLIPSIS
-    'wrdscore|emb:custom@sha:...|w:norm|c:none|oov:zero|clip:yes|solver:emd|v:0.1.0'
+    'wrdscore|emb:custom@sha:...|w:norm|c:none|oov:zero|clip:yes|solver:emd|seg:jdk17c20+wiki|v:0.1.0'
     """
 
     name = "wrd"
@@ -677,7 +676,7 @@ class WRDScore(EmbeddingMetric):
         >>> t.cosine.round(2).tolist(), t.flow.tolist(), round(t.f1, 2)
         ([[0.8]], [[1.0]], 0.8)
         """
-        ref, pred = to_tokens(reference), to_tokens(prediction)
+        ref, pred = self.tokens(reference), self.tokens(prediction, prediction=True)
         if not ref or not pred:
             raise WrdscoreError("both names need at least one token (a letter or digit)")
         batch = self.embed([ref, pred])
@@ -736,12 +735,16 @@ class WRDScore(EmbeddingMetric):
         target = self.target if target is None else target
         strings = self.strings if strings is None else strings
         tokens = read_code(code, target=target, name=name, strings=strings)
+        if self.segment:
+            from wrdscore.corpora import segment
+
+            tokens = segment(tokens)
         if not tokens:
             raise WrdscoreError(
                 "the code has no tokens to read (only keywords, punctuation, literals or "
                 "annotations, or just the masked name)"
             )
-        if not to_tokens(prediction):
+        if not self.tokens(prediction, prediction=True):
             raise WrdscoreError("the prediction needs at least one token (a letter or digit)")
         t = self.transport(tokens, prediction)
         # Read off the flow, as the metric's code value is: transport's P/R/F1 score a
