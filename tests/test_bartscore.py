@@ -153,7 +153,7 @@ def test_signature_names_model_weights_and_versions(bart, metric):
     sig = metric.signature
     assert re.fullmatch(
         r"bartscore\|model:tiny-bart@sha:[0-9a-f]{8}\|w:uniform\|max:10"
-        r"\|torch:[^,|]+,tf:[^,|]+\|v:[^|]+",
+        r"\|torch:[^,|]+,tf:[^,|]+\|seg:[^|]+\|v:[^|]+",
         sig,
     ), sig
     assert f"@sha:{weights_sha(bart)}|" in sig

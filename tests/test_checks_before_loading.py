@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import require
 from corpus_fixtures import method_record, write_records
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -121,7 +122,7 @@ def test_a_bad_argument_fails_before_the_torch_stack_is_imported(inputs, args, m
 
 
 def _cuda() -> bool:
-    torch = pytest.importorskip("torch") if os.environ.get("CI") != "true" else __import__("torch")
+    torch = require("torch")
     return bool(torch.cuda.is_available())
 
 

@@ -227,10 +227,10 @@ OOV_OPTION = typer.Option(
 )
 
 # How items become tokens, shared by every command that scores.
-SEGMENT_OPTION = typer.Option(
-    True,
-    "--segment/--no-segment",
-    help="Split run-together lower-case names (getuserbyid -> get user by id) into words.",
+NO_SEGMENT_OPTION = typer.Option(
+    False,
+    "--no-segment",
+    help="Do not split run-together lower-case names (getuserbyid -> get user by id).",
 )
 CLEAN_OPTION = typer.Option(
     False,
