@@ -585,7 +585,7 @@ def test_sentence_code_support_chunks_long_code_and_mean_pools(minilm):
     # Long code: cut into runs of whole tokens that each fit the encoder, never truncated.
     tokens = read_code(long)
     assert len(minilm.tokenizer(" ".join(tokens))["input_ids"]) > minilm.max_length
-    chunks = metric._code_chunks(tokens)
+    chunks = minilm.chunks(tokens)
     assert len(chunks) > 1 and [t for c in chunks for t in c] == tokens
     assert all(len(minilm.tokenizer(" ".join(c))["input_ids"]) <= minilm.max_length for c in chunks)
     parts = minilm.model.encode([" ".join(c) for c in chunks])
@@ -594,6 +594,33 @@ def test_sentence_code_support_chunks_long_code_and_mean_pools(minilm):
     assert res.values["code"][1] == pytest.approx(_cosine(pred, pooled), abs=1e-6)
     assert metric.chunked == 1 and minilm.truncated == 0
     assert "1 method(s) longer than the encoder's maximum of 256" in metric.truncation_note()
+
+
+def test_word_states_of_long_code_come_from_runs_never_cut(minilm):
+    # Code longer than the encoder's maximum: each token gets its state within its own run
+    # of whole tokens (issue 25: chunked, not silently truncated), and a note says so.
+    from wrdscore.corpora import read_code
+    from wrdscore.metrics.bertscore import bertscore
+
+    words = " ".join(f"value{i} = compute(item{i}, other{i});" for i in range(150))
+    long = f"void refreshAll() {{ {words} }}"
+    tokens = read_code(long)
+    chunked, truncated = minilm.chunked, minilm.truncated
+    metric = get_metric("bertscore", encoder=minilm, segment=False)
+    res = metric.score(None, ["update values"], code=[long])
+    assert res.oov_tokens == 0
+    assert (minilm.chunked - chunked, minilm.truncated - truncated) == (1, 0)
+    assert "1 method(s) whose code is longer than the encoder's maximum" in (
+        metric.truncation_note()
+    )
+    # Independently: the runs encoded one by one, outside any chunking, then BERTScore's
+    # precision of the prediction against every token's state.
+    runs = minilm.chunks(tokens)
+    assert len(runs) > 1 and [t for r in runs for t in r] == tokens
+    states = np.vstack(minilm.word_states(runs, cache=False)).astype(np.float64)
+    pred = minilm.word_states([["update", "values"]], cache=False)[0].astype(np.float64)
+    precision = bertscore(states, pred, None, None, clip=True)[0]
+    assert res.values["code"][0] == pytest.approx(precision, abs=1e-6)
 
 
 @pytest.mark.parametrize("name", ["wrd", "bertscore"])

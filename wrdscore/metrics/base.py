@@ -11,6 +11,7 @@ does its arithmetic.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import itertools
 import math
@@ -498,9 +499,13 @@ class Metric(ABC):
         scored = [i for i, (c, p) in enumerate(zip(codes, preds, strict=True)) if c and p]
         unmatched = sum(1 for c, p in zip(codes, preds, strict=True) if p and not c)
         if scored:
-            values, degenerate = self._code_support(
-                [codes[i] for i in scored], [preds[i] for i in scored]
-            )
+            # With an encoder, code longer than its maximum is encoded in runs of whole
+            # tokens, each token in its own run's context, never cut (Encoder.chunking).
+            contextual = getattr(self, "contextual", None)
+            with contextlib.nullcontext() if contextual is None else contextual.encoder.chunking():
+                values, degenerate = self._code_support(
+                    [codes[i] for i in scored], [preds[i] for i in scored]
+                )
             if np.shape(values) != (len(scored),) or not np.all(np.isfinite(values)):
                 raise RuntimeError(f"metric {self.name!r} returned bad code support values")
             out[scored] = values
@@ -893,12 +898,21 @@ class EmbeddingMetric(Metric):
     def truncation_note(self) -> str:
         """Names longer than the encoder's maximum, whose tokens past it count as unseen."""
         c = self.contextual
-        if c is None or not c.encoder.truncated:
+        if c is None:
             return ""
-        return (
-            f"{c.encoder.truncated} name(s) longer than the encoder's maximum of "
-            f"{c.encoder.max_length} word pieces were truncated (tokens past it count as unseen)"
-        )
+        notes = []
+        if c.encoder.truncated:
+            notes.append(
+                f"{c.encoder.truncated} name(s) longer than the encoder's maximum of "
+                f"{c.encoder.max_length} word pieces were truncated (tokens past it count as "
+                "unseen)"
+            )
+        if c.encoder.chunked:
+            notes.append(
+                f"{c.encoder.chunked} method(s) whose code is longer than the encoder's maximum "
+                f"of {c.encoder.max_length} word pieces were encoded in runs of whole tokens"
+            )
+        return "; ".join(notes)
 
     def _signature_fields(self) -> dict[str, str]:
         emb = self.embeddings

@@ -182,25 +182,6 @@ class Sentence(EmbeddingMetric):
             )
         return "; ".join(filter(None, notes))
 
-    def _code_chunks(self, tokens: Tokens) -> list[Tokens]:
-        """``tokens`` cut into runs of whole tokens that each fit the encoder's maximum."""
-        assert self.contextual is not None
-        encoder = self.contextual.encoder
-        budget = encoder.max_length - encoder.tokenizer.num_special_tokens_to_add()
-        words = encoder.tokenizer([tokens], is_split_into_words=True, add_special_tokens=False)
-        pieces = np.bincount(
-            [w for w in words.word_ids(0) if w is not None], minlength=len(tokens)
-        ).tolist()
-        chunks: list[Tokens] = [[]]
-        used = 0
-        for token, size in zip(tokens, pieces, strict=True):
-            if chunks[-1] and used + size > budget:
-                chunks.append([])
-                used = 0
-            chunks[-1].append(token)
-            used += size
-        return chunks
-
     def _code_support(
         self, codes: list[Tokens], preds: list[Tokens]
     ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
@@ -221,7 +202,7 @@ class Sentence(EmbeddingMetric):
         owner: list[int] = []
         long = set(too_long)
         for k, tokens in enumerate(codes):
-            parts = self._code_chunks(tokens) if k in long else [tokens]
+            parts: list[Tokens] = [*encoder.chunks(tokens)] if k in long else [tokens]
             pieces.extend(parts)
             owner.extend([k] * len(parts))
         keys = [tuple(t) for t in (*pieces, *preds)]

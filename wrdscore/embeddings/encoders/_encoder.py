@@ -303,6 +303,11 @@ class Encoder:
         limits = [self.model.max_seq_length, getattr(self.tokenizer, "model_max_length", None)]
         self.max_length = int(min(x for x in limits if x and x < 10**6))
         self.truncated = 0
+        #: While set (scoring against code, :meth:`chunking`), :meth:`word_states` encodes a
+        #: name longer than the maximum in runs of whole tokens that fit, instead of cutting
+        #: it; :attr:`chunked` counts such names.
+        self.chunk_long = False
+        self.chunked = 0
         self._cache: dict[tuple[str, ...], NDArray[np.float32]] = {}
 
     @cached_property
@@ -378,6 +383,14 @@ class Encoder:
         keys = [tuple(t) for t in items]
         store = self._cache if cache else {}
         todo = [k for k in dict.fromkeys(keys) if k not in store and k]
+        if self.chunk_long and todo:
+            # A method's code: every token keeps the state of its own run of the code.
+            long = self._lengths(todo) > self.max_length
+            for k in (k for k, is_long in zip(todo, long.tolist(), strict=True) if is_long):
+                parts = self.word_states(self.chunks(k), cache=False)
+                store[k] = np.vstack(parts).astype(np.float32)
+                self.chunked += 1
+            todo = [k for k, is_long in zip(todo, long.tolist(), strict=True) if not is_long]
         if planned is not None:
             planned(len(todo))
         if cache and len(self._cache) + len(todo) > CACHE_NAMES:
@@ -396,6 +409,35 @@ class Encoder:
                 store[todo[i]] = (sums / np.maximum(counts, 1)[:, None]).astype(np.float32)
         empty = np.zeros((0, self.dim), dtype=np.float32)
         return [store[k] if k else empty for k in keys]
+
+    def chunks(self, tokens: Tokens) -> list[list[str]]:
+        """``tokens`` cut into runs of whole tokens that each fit the encoder's maximum.
+
+        A single token of more pieces than the maximum is a run of its own (and cut).
+        """
+        budget = self.max_length - self.tokenizer.num_special_tokens_to_add()
+        words = self.tokenizer([list(tokens)], is_split_into_words=True, add_special_tokens=False)
+        pieces = np.bincount(
+            [w for w in words.word_ids(0) if w is not None], minlength=len(tokens)
+        ).tolist()
+        out: list[list[str]] = [[]]
+        used = 0
+        for token, size in zip(tokens, pieces, strict=True):
+            if out[-1] and used + size > budget:
+                out.append([])
+                used = 0
+            out[-1].append(token)
+            used += size
+        return out
+
+    @contextlib.contextmanager
+    def chunking(self) -> Iterator[None]:
+        """Within it, :meth:`word_states` chunks long names (see :attr:`chunk_long`)."""
+        self.chunk_long = True
+        try:
+            yield
+        finally:
+            self.chunk_long = False
 
     def sentence_vectors(
         self,
