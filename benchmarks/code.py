@@ -53,10 +53,16 @@ def read_methods(args: argparse.Namespace) -> list[tuple[str, str]]:
 
 def breakdown(methods: list[tuple[str, str]]) -> None:
     """Where code-aware scoring's time goes, in this process (CPU seconds, one core):
-    reference-only scoring, reading the code (``read_code``) and the code support."""
+    reference-only scoring, reading the code (``read_code``; and, apart, what
+    tree-sitter alone costs of it: parsing each method and running the reader's query),
+    segmenting the code's tokens and the code support."""
     import time
 
-    from wrdscore.corpora import to_tokens
+    from tree_sitter import QueryCursor
+
+    from wrdscore.corpora import segment, to_tokens
+    from wrdscore.corpora._code import _CAPTURES
+    from wrdscore.corpora._treesitter import warm_up
     from wrdscore.metrics import get_metric
     from wrdscore.metrics._code import read_codes
 
@@ -70,12 +76,22 @@ def breakdown(methods: list[tuple[str, str]]) -> None:
     t1 = clock()
     codes = read_codes([{"code": c, "name": n} for n, c in methods], "name", "drop")
     t2 = clock()
-    metric._code_values(codes, [to_tokens(p) for p in preds])
+    codes = [segment(c) for c in codes]
     t3 = clock()
+    metric._code_values(codes, [segment(to_tokens(p)) for p in preds])
+    t4 = clock()
+    parser, parse, query = warm_up(), 0.0, 0.0
+    for _, source in methods:
+        t = clock()
+        root = parser.parse(source.encode("utf-8", "replace")).root_node
+        t_parsed = clock()
+        QueryCursor(_CAPTURES).captures(root)
+        parse, query = parse + t_parsed - t, query + clock() - t_parsed
     print(
         f"in-process CPU s, one core: reference-only {t1 - t0:.2f}, read_code {t2 - t1:.2f} "
-        f"({sum(map(len, codes)):,} code tokens), code support {t3 - t2:.2f}; "
-        f"scoring alone {(t1 - t0 + t3 - t2) / (t1 - t0):.2f}x reference-only"
+        f"({sum(map(len, codes)):,} code tokens; tree-sitter's parse {parse:.2f} and "
+        f"query {query:.2f} of it), segmenting the code {t3 - t2:.2f}, code support "
+        f"{t4 - t3:.2f}; scoring alone {(t1 - t0 + t4 - t3) / (t1 - t0):.2f}x reference-only"
     )
 
 

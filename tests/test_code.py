@@ -331,3 +331,105 @@ def test_records_on_disk_carry_the_code_last(tmp_path):
         records = [json.loads(line) for line in fh]
     assert all(list(r)[-1] == "code" and r["code"] for r in records)
     assert all(declared_name(r["code"]) == r["name"] for r in records)
+
+
+# --- the fast reader against the previous one ----------------------------------------
+
+
+def _previous_read_code(source, *, target="name", name=None, strings="drop", comments=False):
+    """read_code as it was before the speed-up (commit 44a31e7): every identifier's
+    annotation checked through its parents, every piece sorted by position."""
+    from itertools import chain
+
+    from tree_sitter import QueryCursor
+
+    from wrdscore.corpora._code import (
+        _CAPTURES,
+        _check,
+        _first_declared,
+        _inside,
+        _parse,
+        _tokens,
+    )
+    from wrdscore.corpora._context import (
+        _CODE_SPACES,
+        _DOC_SPACES,
+        _HTML_TAG,
+        _word_tokens,
+        _words,
+    )
+
+    root, start, end = _parse(_check(source))
+    captures = QueryCursor(_CAPTURES).captures(root)
+    mask = None
+    if target == "name":
+        found = name if name is not None else _first_declared(root, start, end)
+        mask = found.encode() if found else None
+    annotations = {(n.start_byte, n.end_byte) for n in captures.get("annotation", [])}
+
+    def annotated(node):
+        parent = node.parent
+        while parent is not None and parent.type == "scoped_identifier":
+            node, parent = parent, parent.parent
+        return (node.start_byte, node.end_byte) in annotations
+
+    pieces = [
+        (n.start_byte, _word_tokens[n.text])
+        for n in _inside(captures.get("id", []), start, end)
+        if n.text != mask and not annotated(n)
+    ]
+    if comments:
+        for n in _inside(captures.get("comment", []), start, end):
+            plain = _HTML_TAG.sub(b" ", n.text).replace(b"&", b" &")
+            pieces.append((n.start_byte, _tokens(_words(plain, _DOC_SPACES), mask)))
+    if strings == "keep":
+        for n in _inside(captures.get("string", []), start, end):
+            pieces.append((n.start_byte, _tokens(_words(n.text, _CODE_SPACES), mask)))
+    pieces.sort(key=lambda piece: piece[0])
+    return list(chain.from_iterable(tokens for _, tokens in pieces))
+
+
+def _jdk_sample(every: int = 40) -> list[tuple[str, str]]:
+    """Every ``every``-th Java file of the installed JDK's src.zip, when there is one."""
+    import zipfile
+
+    archive = Path("/usr/lib/jvm/openjdk-17/lib/src.zip")
+    if not archive.is_file():
+        return []
+    with zipfile.ZipFile(archive) as zf:
+        files = sorted(n for n in zf.namelist() if n.endswith(".java"))[::every]
+        methods = []
+        for f in files:
+            result = extract_file(zf.read(f))
+            methods += [(r["name"], r["code"]) for r in result.records if r["code"]]
+    return methods
+
+
+# Snippets where the fast paths differ from the general one: annotations (plain,
+# scoped, with arguments, after identifiers), fragments that are parsed again inside a
+# class, code that parses with errors, and the name in strings and comments.
+_TRICKY = [
+    GET_USER_NAME,
+    "@a.b.C(x = D.E) @F int g(@G.H int y) { @I var z = y; return j(z); }",
+    "int x; void g() { x++; }",
+    'return g(x) + "g h";',
+    'void g( { h("g"); @J',
+    "class K { @L void g() { new @M N(); } } // g",
+]
+
+
+def test_the_fast_reader_reads_as_the_previous_one():
+    methods = _example_methods() + _jdk_sample() + [("g", s) for s in _TRICKY]
+    assert len(methods) > 20
+    for name, code in methods:
+        for target, strings, comments in [
+            ("name", "drop", False),
+            ("summary", "keep", False),
+            ("name", "keep", True),
+        ]:
+            given = name if target == "name" else None
+            options = {"target": target, "name": given, "strings": strings}
+            assert _read_code(code, comments=comments, **options) == _previous_read_code(
+                code, comments=comments, **options
+            ), (name, code[:80])
+        assert read_code(code) == _previous_read_code(code), name  # the name declared

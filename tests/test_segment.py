@@ -70,6 +70,23 @@ def test_segmenting_twice_changes_nothing():
         assert segment(once) == once
 
 
+def test_a_list_is_its_tokens_split_one_by_one_whatever_the_memo_holds():
+    # segment() looks only at tokens that are neither head words nor remembered as
+    # whole; the result must be each token's own split, on a fresh and a warm memo.
+    seg = Segmenter(WORDS_FILE)
+    lists = [
+        ["get", "user", "getuserbyid", "2", "xqzv", "getuserbyid"],
+        ["xqzv", "buf", "idx", "istimeoutsetinrequestcontext"],
+        ["xqzv", "2", "get"],
+        [],
+    ]
+    for _ in range(2):
+        for tokens in lists:
+            assert seg.segment(tokens) == [w for t in tokens for w in seg.split(t)]
+    unsplit = ["xqzv", "2", "get"]
+    assert seg.segment(unsplit) is unsplit  # nothing split: the same list
+
+
 def test_the_list_id_names_the_shipped_file():
     # A rebuilt list with other words must get a new WORDS_ID (the signature's seg:).
     sha = hashlib.sha256(WORDS_FILE.read_bytes()).hexdigest()

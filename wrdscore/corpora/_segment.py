@@ -79,6 +79,9 @@ class Segmenter:
         self._model: Any = None  # the wordninja.LanguageModel, built on first need
         self._log_n = 0.0
         self._memo: dict[str, list[str]] = {}
+        # Memoised tokens that stay whole, beside the head: most tokens of code are, and
+        # a set difference finds the rest at C speed.
+        self._whole: set[str] = set()
 
     @property
     def known(self) -> frozenset[str]:
@@ -107,7 +110,10 @@ class Segmenter:
                 pieces = words
         if len(self._memo) >= MEMO_TOKENS:
             self._memo.clear()
+            self._whole.clear()
         self._memo[token] = pieces
+        if len(pieces) == 1:
+            self._whole.add(token)
         return pieces
 
     def load(self) -> None:
@@ -141,12 +147,21 @@ class Segmenter:
 
     def segment(self, tokens: list[str]) -> list[str]:
         """Every token of a list split; the same list object when nothing was split."""
-        head = self.head
-        if head.issuperset(tokens) or all(t in head or not t.isalpha() for t in tokens):
-            return tokens  # the common case: ordinary sub-tokens (the first test at C speed)
+        # Once per name and per method's code: only the distinct tokens that are neither
+        # common words nor already known to stay whole are looked at, found at C speed.
+        unseen = set(tokens).difference(self.head, self._whole)
+        if not unseen:
+            return tokens
+        pieces = {t: self.split(t) for t in unseen}
+        if all(len(p) == 1 for p in pieces.values()):
+            return tokens
         out: list[str] = []
         for t in tokens:
-            out.extend(self.split(t))
+            found = pieces.get(t)
+            if found is None:
+                out.append(t)
+            else:
+                out.extend(found)
         return out
 
 
