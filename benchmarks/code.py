@@ -5,15 +5,17 @@ methods): the reference is the method's name, the prediction the name of the met
 before it in the corpus (mostly a sibling of the same class: a plausible wrong
 answer), the code the method's source. Both runs are ``wrdscore score`` in a fresh
 process, as users run it (default ``--jobs``, the bundled static model, per-pair
-output to a file): reference-only, then with ``--code CODE.jsonl``, alternating for
-``--rounds`` rounds so that load on the machine hits both alike. The ratio is the
-median of the rounds' code-aware over reference-only wall (and CPU) times.
+output to a file): reference-only (``--refs``), then code-aware, ``score --corpus
+CORPUS`` (which reads a format 4 corpus's stored identifiers and parses a format 3
+one's code), alternating for ``--rounds`` rounds so that load on the machine hits
+both alike. The ratio is the median of the rounds' code-aware over reference-only
+wall (and CPU) times.
 
     python benchmarks/code.py --corpus jdk --workdir /tmp/code-bench
     python benchmarks/code.py --methods methods.jsonl --workdir /tmp/code-bench
 
 ``--methods`` reads the pairs from a JSON-lines file of ``{"code": ..., "name": ...}``
-objects instead (the ``--code`` format).
+objects instead (the ``--code`` format), and scores them with ``--code``: parsed.
 """
 
 from __future__ import annotations
@@ -22,47 +24,49 @@ import argparse
 import json
 import statistics
 import sys
+import tempfile
 from pathlib import Path
+from typing import Any
 
 from _proc import run_measured
 
 
-def write_inputs(methods: list[tuple[str, str]], workdir: Path) -> tuple[Path, Path, Path]:
-    """refs.txt, preds.txt and code.jsonl of ``(name, code)`` pairs, aligned."""
+def write_inputs(methods: list[tuple[str, Any]], workdir: Path) -> tuple[Path, Path, Path]:
+    """refs.txt, preds.txt and code.jsonl (the ``--methods`` run's) of the pairs, aligned."""
     workdir.mkdir(parents=True, exist_ok=True)
     refs, preds, code = workdir / "refs.txt", workdir / "preds.txt", workdir / "code.jsonl"
     names = [n for n, _ in methods]
     refs.write_text("".join(n + "\n" for n in names), encoding="utf-8")
     preds.write_text("".join(n + "\n" for n in [names[-1], *names[:-1]]), encoding="utf-8")
     with code.open("w", encoding="utf-8") as fh:
-        for name, source in methods:
-            fh.write(json.dumps({"code": source, "name": name}) + "\n")
+        for _, item in methods:
+            if isinstance(item, dict):
+                fh.write(json.dumps(item) + "\n")
     return refs, preds, code
 
 
-def read_methods(args: argparse.Namespace) -> list[tuple[str, str]]:
+def read_methods(args: argparse.Namespace) -> list[tuple[str, Any]]:
+    """``(name, code item)`` pairs: a corpus's items as ``score --corpus`` reads them."""
     if args.methods is not None:
         rows = (json.loads(line) for line in args.methods.open(encoding="utf-8"))
-        return [(r["name"], r["code"]) for r in rows]
-    from wrdscore.corpora import corpus_methods
+        return [(r["name"], {"code": r["code"], "name": r["name"]}) for r in rows]
+    from wrdscore.metrics._code import corpus_inputs
 
-    # A record without code (the fallback parser could not place it) cannot be a line
-    # of a --code file: such methods are left out of both runs.
-    return [(m.name, m.code) for m in corpus_methods(args.corpus, target="name") if m.code]
+    with tempfile.TemporaryDirectory() as tmp:
+        names = Path(tmp) / "names.txt"
+        names.write_text("x\n")  # aligned by record order: corpus_inputs only keeps the path
+        refs, code, _ = corpus_inputs(args.corpus, names, "name", Path(tmp))
+    return list(zip(refs, code, strict=True))
 
 
-def breakdown(methods: list[tuple[str, str]]) -> None:
+def breakdown(methods: list[tuple[str, Any]]) -> None:
     """Where code-aware scoring's time goes, in this process (CPU seconds, one core):
-    reference-only scoring, reading the code (``read_code``; and, apart, what
-    tree-sitter alone costs of it: parsing each method and running the reader's query),
+    reference-only scoring, reading the code as ``score`` does (from the stored
+    identifiers of a format 4 corpus) and, apart, by parsing it (``read_code``),
     segmenting the code's tokens and the code support."""
     import time
 
-    from tree_sitter import QueryCursor
-
     from wrdscore.corpora import segment, to_tokens
-    from wrdscore.corpora._code import _CAPTURES
-    from wrdscore.corpora._treesitter import warm_up
     from wrdscore.metrics import get_metric
     from wrdscore.metrics._code import read_codes
 
@@ -74,25 +78,28 @@ def breakdown(methods: list[tuple[str, str]]) -> None:
     t0 = clock()
     metric.score(names, preds)
     t1 = clock()
-    codes = read_codes([{"code": c, "name": n} for n, c in methods], "name", "drop")
+    codes = read_codes([c for _, c in methods], "name", "drop")
     t2 = clock()
     codes = [segment(c) for c in codes]
     t3 = clock()
     metric._code_values(codes, [segment(to_tokens(p)) for p in preds])
     t4 = clock()
-    parser, parse, query = warm_up(), 0.0, 0.0
-    for _, source in methods:
-        t = clock()
-        root = parser.parse(source.encode("utf-8", "replace")).root_node
-        t_parsed = clock()
-        QueryCursor(_CAPTURES).captures(root)
-        parse, query = parse + t_parsed - t, query + clock() - t_parsed
+    parsed = read_codes(
+        [c if c is None or isinstance(c, dict) else {"code": c.code, "name": c.name}
+         for _, c in methods],
+        "name",
+        "drop",
+    )  # fmt: skip
+    t5 = clock()
+    stored = sum(1 for _, c in methods if c is not None and not isinstance(c, dict))
     print(
-        f"in-process CPU s, one core: reference-only {t1 - t0:.2f}, read_code {t2 - t1:.2f} "
-        f"({sum(map(len, codes)):,} code tokens; tree-sitter's parse {parse:.2f} and "
-        f"query {query:.2f} of it), segmenting the code {t3 - t2:.2f}, code support "
-        f"{t4 - t3:.2f}; scoring alone {(t1 - t0 + t4 - t3) / (t1 - t0):.2f}x reference-only"
+        f"in-process CPU s, one core: reference-only {t1 - t0:.2f}, reading the code "
+        f"{t2 - t1:.2f} ({stored:,} of {len(methods):,} from stored identifiers; "
+        f"{sum(map(len, codes)):,} code tokens; parsing it all instead: {t5 - t4:.2f}), "
+        f"segmenting the code {t3 - t2:.2f}, code support {t4 - t3:.2f}; scoring alone "
+        f"{(t1 - t0 + t4 - t3) / (t1 - t0):.2f}x reference-only"
     )
+    assert all(a == b for a, b in zip(codes, map(segment, parsed), strict=True))
 
 
 def main() -> None:
@@ -107,15 +114,23 @@ def main() -> None:
         "--breakdown", action="store_true", help="also time the parts in this process"
     )
     args = parser.parse_args()
+    if args.limit is not None and args.corpus is not None:
+        parser.error("--limit applies to --methods: score --corpus scores every record")
     methods = read_methods(args)[: args.limit]
     if args.breakdown:
         breakdown(methods)
     refs, preds, code = write_inputs(methods, args.workdir)
-    base = [sys.executable, "-m", "wrdscore", "score", "--refs", str(refs), "--preds", str(preds)]
-    base += ["-q", "--force", "--per-pair"]
+    score = [sys.executable, "-m", "wrdscore", "score", "--preds", str(preds), "-q", "--force"]
+    with_code = ["--code", str(code)] if args.methods else ["--corpus", str(args.corpus)]
     commands = {
-        "reference-only": [*base, str(args.workdir / "ref.tsv")],
-        "code-aware": [*base, str(args.workdir / "code.tsv"), "--code", str(code)],
+        "reference-only": [
+            *score,
+            "--refs",
+            str(refs),
+            "--per-pair",
+            str(args.workdir / "ref.tsv"),
+        ],
+        "code-aware": [*score, *with_code, "--per-pair", str(args.workdir / "code.tsv")],
     }
     print(f"{len(methods):,} (name, code) pairs; {' '.join(commands['code-aware'])}")
     print("| round | reference-only wall / CPU s | code-aware wall / CPU s | x wall | x CPU |")

@@ -433,3 +433,42 @@ def test_a_corpus_without_code_is_refused_with_the_command_to_reingest(project_c
     res = run("score", "--corpus", old, "--preds", tmp_path / "preds.txt")
     assert res.exit_code == 2 and res.output.count("\n") == 1
     assert "without the methods' code; re-ingest it with `wrdscore ingest" in res.output
+
+
+def test_a_format_3_corpus_scores_by_parsing_as_format_4_from_its_words(
+    model, project_corpus, tmp_path
+):
+    """Format 4 stores each method's identifiers (read, not parsed, when scoring); a
+    format 3 corpus has none and is parsed: both give the same per-pair scores."""
+    import gzip
+
+    from wrdscore.corpora import corpus_methods
+
+    methods = list(corpus_methods(project_corpus))
+    assert methods and all(m.words is not None for m in methods)
+    old = tmp_path / "old"
+    old.mkdir()
+    manifest = json.loads((project_corpus / "manifest.json").read_text())
+    (old / "manifest.json").write_text(json.dumps({**manifest, "format": 3}))
+    with (
+        gzip.open(project_corpus / "methods.jsonl.gz", "rt", encoding="utf-8") as src,
+        gzip.open(old / "methods.jsonl.gz", "wt", encoding="utf-8") as dst,
+    ):
+        for line in src:
+            record = json.loads(line)
+            del record["code_words"]
+            dst.write(json.dumps(record) + "\n")
+    assert all(m.words is None for m in corpus_methods(old))
+    preds = tmp_path / "preds.txt"
+    preds.write_text("".join(f"get {m.name}\n" for m in methods))
+    rows = {}
+    for corpus in (project_corpus, old):
+        for target in ("name", "summary"):
+            out = tmp_path / f"{corpus.name}-{target}.tsv"
+            res = run("score", "--corpus", corpus, "--preds", preds, "-e", model, "-q",
+                      "--target", target, "--per-pair", out, "--allow-empty-reference")  # fmt: skip
+            assert res.exit_code == 0, res.output
+            rows[corpus.name, target] = out.read_text()
+    assert rows["project", "name"] == rows["old", "name"]
+    assert rows["project", "summary"] == rows["old", "summary"]
+    assert rows["project", "name"] != rows["project", "summary"]

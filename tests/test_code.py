@@ -26,8 +26,9 @@ from wrdscore.corpora import (
     read_code,
     split_identifier,
 )
-from wrdscore.corpora._code import _read_code
+from wrdscore.corpora._code import _read_code, code_words, read_code_words
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._code import StoredCode, read_codes
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "project"
 
@@ -280,7 +281,7 @@ def test_a_method_over_the_cap_keeps_whole_lines_up_to_it(parser, tmp_path):
     (tmp_path / "src" / "Big.java").write_text(source)
     manifest = ingest([tmp_path / "src"], tmp_path / "c", jobs=1, quiet=True, parser=parser)
     assert manifest["counts"]["methods_code_truncated"] == 1
-    assert manifest["format"] == 3
+    assert manifest["format"] == 4
 
 
 def test_corpus_methods_give_ids_references_and_code(tmp_path):
@@ -325,12 +326,62 @@ def test_an_older_corpus_names_the_re_ingest_command(tmp_path):
     open_corpus(old).require_context()  # still fine for what it has
 
 
-def test_records_on_disk_carry_the_code_last(tmp_path):
+def test_records_on_disk_carry_the_code_and_its_words_last(tmp_path):
     ingest([EXAMPLES], tmp_path / "c", jobs=1, quiet=True)
     with gzip.open(tmp_path / "c" / "methods.jsonl.gz", "rt", encoding="utf-8") as fh:
         records = [json.loads(line) for line in fh]
-    assert all(list(r)[-1] == "code" and r["code"] for r in records)
+    assert all(list(r)[-2:] == ["code", "code_words"] and r["code"] for r in records)
     assert all(declared_name(r["code"]) == r["name"] for r in records)
+    assert all(r["code_words"] == code_words(r["code"]) for r in records)
+
+
+# --- the identifiers stored at ingest (format 4) against a parse -----------------------
+
+
+def _jdk_records(every: int = 40) -> list[dict]:
+    """The records of every ``every``-th Java file of the JDK's src.zip, when there is one."""
+    import zipfile
+
+    archive = Path("/usr/lib/jvm/openjdk-17/lib/src.zip")
+    if not archive.is_file():
+        return []
+    with zipfile.ZipFile(archive) as zf:
+        files = sorted(n for n in zf.namelist() if n.endswith(".java"))[::every]
+        return [r for f in files for r in extract_file(zf.read(f)).records if r["code"]]
+
+
+def test_stored_words_read_as_a_parse_of_every_example_and_jdk_method(tmp_path):
+    """What ``score --corpus`` reads from a format 4 corpus (the stored identifiers,
+    masked by the record's name and split) is read_code of the source, for both targets."""
+    ingest([EXAMPLES], tmp_path / "c", jobs=1, quiet=True)
+    corpus = [(m.name, m.code, m.words) for m in corpus_methods(tmp_path / "c")]
+    jdk = [(r["name"], r["code"], r["code_words"]) for r in _jdk_records()]
+    tricky = [("g", s, code_words(s)) for s in _TRICKY]
+    assert len(corpus) > 20 and all(w is not None for _, _, w in corpus + jdk + tricky)
+    for target in TARGETS:
+        items = [StoredCode(code, name, words) for name, code, words in corpus + jdk + tricky]
+        got = read_codes(items, target, "drop")
+        assert len(got) == len(items)
+        for tokens, (name, code, _) in zip(got, corpus + jdk + tricky, strict=True):
+            assert tokens == read_code(code, target=target, name=name), (name, code[:80])
+    # The name masked wherever it stands whole, also in a call; its words elsewhere stay.
+    leaked = "int getX() { return getX() + getXOr(x); }"
+    assert read_code_words(code_words(leaked), target="name", name="getX") == [
+        "get", "x", "or", "x",
+    ]  # fmt: skip
+
+
+def test_stored_words_are_not_read_where_strings_are_kept():
+    source = 'void g() { h("stored words"); }'
+    item = StoredCode(source, "g", code_words(source))
+    assert read_codes([item], "name", "keep") == [read_code(source, name="g", strings="keep")]
+    assert read_codes([item], "name", "keep") != read_codes([item], "name", "drop")
+
+
+def test_code_that_read_code_refuses_stores_no_words():
+    assert code_words("   ") is None
+    assert code_words("x" * (MAX_CODE_CHARS + 1)) is None
+    assert code_words("int f() { return 1; }") == "f"
 
 
 # --- the fast reader against the previous one ----------------------------------------

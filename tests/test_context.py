@@ -223,20 +223,21 @@ def test_encoded_records_equal_json_dumps(name, summary, path, source, words, co
         "summary": summary,
         "context": context,
         "code": code,
+        "code_words": words[0] if words else None,
         "code_truncated": False,
     }
     line = encode_records([record], path, source)
     full = {**record, "path": path, "source": source}
     ordered = {k: full[k] for k in ("name", "tokens", "type", "path", "line", "summary")}
-    ordered.update(context=context, source=source, code=code)
+    ordered.update(context=context, source=source, code=code, code_words=record["code_words"])
     assert line == json.dumps(ordered, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def test_ingest_writes_format_3_with_context(tmp_path):
+def test_ingest_writes_format_4_with_context(tmp_path):
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "Files.java").write_text(FILES, encoding="utf-8")
     manifest = ingest([tmp_path / "src"], tmp_path / "c", jobs=1, quiet=True)
-    assert manifest["format"] == 3
+    assert manifest["format"] == 4
     corpus = open_corpus(tmp_path / "c")
     corpus.require_context()
     records = {r["name"]: r for r in corpus.iter_methods()}

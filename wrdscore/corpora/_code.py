@@ -263,28 +263,12 @@ def _read_code(
     if target == "name":
         found = name if name is not None else _first_declared(root, start, end)
         mask = found.encode("utf-8", "replace") if found else None
-    ids = _inside(captures.get("id", []), start, end)
-    annotated = captures.get("annotation")
-    if annotated:
-        # Only an identifier that starts before the last annotation's name ends can be
-        # part of one: the others skip the walk up their parents.
-        annotations = {(n.start_byte, n.end_byte) for n in annotated}
-        last = max(e for _, e in annotations)
-        ids = [n for n in ids if n.start_byte >= last or not _annotated(n, annotations)]
-    words = _word_tokens
+    ids = _identifiers(captures, start, end)
     if not (comments or literals or strings == "keep"):
-        # The chosen rule, once per method: the identifiers alone, so no pieces to
-        # sort; the query gives them in pattern order, not source order.
-        # Slices of the source, not each node's text: half the cost per identifier.
-        parsed = root.text
-        assert parsed is not None
-        out: list[str] = []
-        for at, stop in sorted(n.byte_range for n in ids):
-            word = parsed[at:stop]
-            if word != mask:
-                out += words[word]
-        return out
+        # The chosen rule: the identifiers alone, masked and split.
+        return _mask_split(_source_order(root, ids), mask)
     pieces: list[tuple[int, list[str] | tuple[str, ...]]] = []
+    words = _word_tokens
     for node in ids:
         text = node.text
         assert text is not None
@@ -304,6 +288,101 @@ def _read_code(
             pieces.append((node.start_byte, [_text(node)]))
     pieces.sort(key=lambda piece: piece[0])
     return list(chain.from_iterable(tokens for _, tokens in pieces))
+
+
+def _identifiers(captures: dict[str, list[Node]], start: int, end: int) -> list[Node]:
+    """The snippet's identifier nodes that the reader keeps (annotation names left out)."""
+    ids = _inside(captures.get("id", []), start, end)
+    annotated = captures.get("annotation")
+    if annotated:
+        # Only an identifier that starts before the last annotation's name ends can be
+        # part of one: the others skip the walk up their parents.
+        annotations = {(n.start_byte, n.end_byte) for n in annotated}
+        last = max(e for _, e in annotations)
+        ids = [n for n in ids if n.start_byte >= last or not _annotated(n, annotations)]
+    return list(ids)
+
+
+def _source_order(root: Node, ids: list[Node]) -> list[bytes]:
+    """The identifiers' text in source order (the query gives them in pattern order).
+
+    Slices of the parsed bytes, not each node's text: half the cost per identifier.
+    """
+    parsed = root.text
+    assert parsed is not None
+    return [parsed[at:stop] for at, stop in sorted(n.byte_range for n in ids)]
+
+
+def _mask_split(words: Iterable[bytes], mask: bytes | None) -> list[str]:
+    """The sub-tokens of ``words`` (identifiers), leaving out those equal to ``mask``.
+
+    The second half of the default reading, shared by :func:`read_code` and
+    :func:`read_code_words`, so that both give the same tokens.
+    """
+    tokens = _word_tokens
+    out: list[str] = []
+    for word in words:
+        if word != mask:
+            out += tokens[word]
+    return out
+
+
+def code_words(source: str) -> str | None:
+    """The identifiers :func:`read_code` reads by default, before masking and splitting.
+
+    ``wrdscore ingest`` stores them with each method (the record's ``code_words``), so
+    that scoring a corpus against its code need not parse every method again: what
+    tree-sitter costs is most of the time of reading code (docs/code.md, Speed).
+
+    Parameters
+    ----------
+    source : str
+        The method's source text, as :func:`read_code` takes it.
+
+    Returns
+    -------
+    str or None
+        The raw identifiers (annotation names left out, the declared name kept) in
+        source order, joined by single spaces (no identifier holds one), or ``None``
+        where :func:`read_code` would refuse the code or the identifiers are not valid
+        UTF-8: then the code is parsed when it is scored, and refused there.
+
+    Examples
+    --------
+    >>> code_words("@Override int getX() { return this.x + y; }")
+    'getX x y'
+    >>> read_code_words('getX x y', target="name", name="getX")
+    ['x', 'y']
+    """
+    try:
+        root, start, end = _parse(_check(source))
+    except WrdscoreError:
+        return None
+    words = _source_order(root, _identifiers(QueryCursor(_CAPTURES).captures(root), start, end))
+    try:
+        return " ".join(w.decode("utf-8") for w in words)
+    except UnicodeDecodeError:
+        return None
+
+
+def read_code_words(words: str, *, target: str, name: str | None) -> list[str]:
+    """:func:`read_code` of a method under the default reading, from its :func:`code_words`.
+
+    ``read_code_words(code_words(source), target=t, name=n)`` equals
+    ``read_code(source, target=t, name=n)`` (``strings="drop"``) whenever
+    :func:`code_words` gives words, and costs a few microseconds instead of a parse.
+    With target ``"name"``, ``name`` is masked (``None``: nothing is masked; a corpus
+    gives the record's name).
+
+    Raises
+    ------
+    WrdscoreError
+        An unknown ``target``.
+    """
+    if target not in TARGETS:
+        raise WrdscoreError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
+    mask = name.encode("utf-8", "replace") if target == "name" and name else None
+    return _mask_split(words.encode("utf-8").split(b" ") if words else (), mask)
 
 
 def _annotated(node: Node, annotations: set[tuple[int, int]]) -> bool:

@@ -6,14 +6,16 @@ A corpus is a folder with two files:
     One JSON object per method, gzip-compressed JSON Lines, with the fields
     ``name``, ``tokens``, ``type``, ``path``, ``line``, ``summary``, ``context``
     (sub-tokens joined by single spaces; see :mod:`wrdscore.corpora._context`),
-    ``source`` (index into the manifest's ``sources`` list) and ``code`` (the
+    ``source`` (index into the manifest's ``sources`` list), ``code`` (the
     method's source text, at most :data:`~wrdscore.corpora.MAX_CODE_CHARS`
-    characters).
+    characters) and ``code_words`` (its identifiers as code reading finds them,
+    space-separated, or null: :func:`~wrdscore.corpora._code.code_words`).
 ``manifest.json``
     Format version, sources, counts, parser, options, versions and timing (see the
     README).
 
-Format 2 added ``context``, format 3 ``code``. An older corpus (format 1: its
+Format 2 added ``context``, format 3 ``code``, format 4 ``code_words`` (a format 3
+corpus is still scored against its code, by parsing it). An older corpus (format 1: its
 manifest has no ``format``) is still read for names and summaries; what needs
 context calls :meth:`Corpus.require_context`, what needs code
 :meth:`Corpus.require_code`.
@@ -60,9 +62,10 @@ RECORD_FIELDS = (
     "context",
     "source",
     "code",
+    "code_words",
 )
 #: The version ``wrdscore ingest`` writes into the manifest's ``format``.
-CORPUS_FORMAT = 3
+CORPUS_FORMAT = 4
 
 
 @dataclass(frozen=True)
@@ -235,6 +238,9 @@ class CorpusMethod:
         declaration; see docs/ingest.md).
     name : str
         Its name, which code reading masks with target ``"name"``.
+    words : str or None
+        Its ``code_words`` (format 4): the identifiers of its code, which scoring
+        reads instead of parsing the code again; None where the corpus has none.
     """
 
     index: int
@@ -242,6 +248,7 @@ class CorpusMethod:
     reference: str | None
     code: str
     name: str
+    words: str | None = field(default=None, repr=False, compare=False)
 
 
 def corpus_methods(
@@ -291,7 +298,12 @@ code='void runFast() { go(); }', name='runFast')]
         if seen[method_id] > 1:
             method_id += f"#{seen[method_id]}"
         yield CorpusMethod(
-            index, method_id, record.get(key), record.get("code") or "", record["name"]
+            index,
+            method_id,
+            record.get(key),
+            record.get("code") or "",
+            record["name"],
+            record.get("code_words"),
         )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from wrdscore.corpora._code import code_words
 from wrdscore.corpora._defaults import MAX_CODE_CHARS, PARSERS
 from wrdscore.corpora._javalang import extract_javalang
 from wrdscore.corpora._scope import (
@@ -38,8 +39,9 @@ class FileResult(NamedTuple):
         ``name``, ``tokens``, ``type``, ``line``, ``summary``, ``context`` (the
         context's sub-tokens joined by single spaces), ``code`` (the method's source
         text, capped by :func:`capped_code`; empty where the parser could not place
-        it) and ``code_truncated`` (whether the cap cut it) per method, in source
-        order.
+        it), ``code_words`` (its :func:`~wrdscore.corpora._code.code_words`, None
+        where there are none) and ``code_truncated`` (whether the cap cut it) per
+        method, in source order.
     reason : str or None
         Why the file failed or was skipped.
     non_utf8 : bool
@@ -99,6 +101,8 @@ def _records(methods: list[MethodFound]) -> list[dict[str, Any]]:
                 # times as much to decode, and training reads the corpus once per epoch.
                 "context": " ".join(m.context),
                 "code": code,
+                # Read once here, so scoring against the code need not parse it again.
+                "code_words": code_words(code) if code else None,
                 "code_truncated": cut,
             }
         )

@@ -119,7 +119,7 @@ def encode_records(records: list[dict[str, Any]], path: str, source: int) -> str
     >>> records = extract_file(b"class A { int getX() { return x; } }").records
     >>> print(encode_records(records, "A.java", 0), end="")
     {"name":"getX","tokens":["get","x"],"type":"A","path":"A.java","line":1,"summary":null,\
-"context":"x","source":0,"code":"int getX() { return x; }"}
+"context":"x","source":0,"code":"int getX() { return x; }","code_words":"getX x"}
     """
     return "".join(
         encode_record(
@@ -133,6 +133,7 @@ def encode_records(records: list[dict[str, Any]], path: str, source: int) -> str
                 "context": r["context"],
                 "source": source,
                 "code": r["code"],
+                "code_words": r["code_words"],
             }
         )
         for r in records

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -48,11 +48,27 @@ from wrdscore.metrics._engine import (
 if TYPE_CHECKING:
     from wrdscore.metrics.base import Metric, ScoreResult
 
+
+class StoredCode(NamedTuple):
+    """A corpus method's code with the identifiers ingest read from it (format 4).
+
+    ``words`` is the record's ``code_words``: under the default reading
+    (``strings="drop"``) :func:`read_codes` splits them instead of parsing ``code``,
+    with the same tokens as a parse (:func:`wrdscore.corpora._code.read_code_words`);
+    under any other reading it parses ``code``, masking ``name``.
+    """
+
+    code: str
+    name: str
+    words: str
+
+
 #: One method's code: its source text, or ``{"code": source, "name": declared_name}``
 #: (``name`` optional: the name to mask when the target is a name; by default the
-#: name the source declares), or None where a method's code is unknown (a corpus
-#: record whose declaration the parser could not place): its support is then 0.
-CodeItem = str | Mapping[str, Any] | None
+#: name the source declares), a corpus's :class:`StoredCode`, or None where a
+#: method's code is unknown (a corpus record whose declaration the parser could not
+#: place): its support is then 0.
+CodeItem = str | Mapping[str, Any] | StoredCode | None
 
 #: The values scoring against code adds: the support, and (with references) the mix.
 CODE_KEYS = ("code", "combined")
@@ -105,7 +121,9 @@ def read_codes(
         cap), numbered from ``offset``.
     """
     from wrdscore.corpora import read_code
+    from wrdscore.corpora._code import read_code_words
 
+    stored = strings == "drop"
     out: list[Tokens] = []
     for i, item in enumerate(code):
         # Strings and the objects of a --code file (a plain dict with a string "code")
@@ -113,7 +131,13 @@ def read_codes(
         if item is None:
             out.append([])
             continue
-        if type(item) is str:
+        if type(item) is StoredCode:
+            if stored:
+                # What ingest read from the code: no parse (the time of reading code).
+                out.append(read_code_words(item.words, target=target, name=item.name))
+                continue
+            source, name = item.code, item.name
+        elif type(item) is str:
             source, name = item, None
         elif (
             type(item) is dict
@@ -275,7 +299,7 @@ def score_with_code(
 
 def corpus_inputs(
     corpus_dir: str | Path, predictions: str | Path, target: str, workdir: Path
-) -> tuple[list[str], list[dict[str, str] | None], Path]:
+) -> tuple[list[str], list[CodeItem], Path]:
     """References, code and a predictions file for scoring a model's output on a corpus.
 
     The references are the methods' names (``target="name"``) or Javadoc summaries
@@ -332,7 +356,15 @@ def corpus_inputs(
     refs = [m.reference or "" for m in chosen]
     # An empty code is a record whose declaration the parser could not place: unknown
     # code, support 0 (counted), not an error that stops the whole run.
-    code = [{"code": m.code, "name": m.name} if m.code else None for m in chosen]
+    # A format 4 corpus has each method's identifiers: read from them, not parsed again.
+    code: list[CodeItem] = [
+        None
+        if not m.code
+        else {"code": m.code, "name": m.name}
+        if m.words is None
+        else StoredCode(m.code, m.name, m.words)
+        for m in chosen
+    ]
     return refs, code, path
 
 
