@@ -24,6 +24,7 @@ from wrdscore.corpora import (
     ingest,
     open_corpus,
     read_code,
+    segment,
     split_identifier,
 )
 from wrdscore.corpora._code import _read_code, code_words, read_code_words
@@ -364,6 +365,10 @@ def test_stored_words_read_as_a_parse_of_every_example_and_jdk_method(tmp_path):
         assert len(got) == len(items)
         for tokens, (name, code, _) in zip(got, corpus + jdk + tricky, strict=True):
             assert tokens == read_code(code, target=target, name=name), (name, code[:80])
+        # Segmented per identifier (memoised) as segmenting the whole method's tokens.
+        assert read_codes(items, target, "drop", segmented=True) == [segment(t) for t in got]
+        parsed = [{"code": code, "name": name} for name, code, _ in corpus + jdk + tricky]
+        assert read_codes(parsed, target, "drop", segmented=True) == [segment(t) for t in got]
     # The name masked wherever it stands whole, also in a call; its words elsewhere stay.
     leaked = "int getX() { return getX() + getXOr(x); }"
     assert read_code_words(code_words(leaked), target="name", name="getX") == [

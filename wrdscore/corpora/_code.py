@@ -47,7 +47,7 @@ to every token list.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 
 from tree_sitter import Node, Query, QueryCursor
@@ -313,13 +313,28 @@ def _source_order(root: Node, ids: list[Node]) -> list[bytes]:
     return [parsed[at:stop] for at, stop in sorted(n.byte_range for n in ids)]
 
 
-def _mask_split(words: Iterable[bytes], mask: bytes | None) -> list[str]:
+class _SegmentedWordTokens(dict[bytes, list[str]]):
+    """An identifier's sub-tokens with run-together words segmented, memoised per
+    identifier: segmentation works token by token, so segmenting each identifier's
+    tokens once gives what segmenting the whole method's tokens would, for a lookup."""
+
+    def __missing__(self, word: bytes) -> list[str]:
+        from wrdscore.corpora._segment import segment
+
+        value = self[word] = segment(list(_word_tokens[word]))
+        return value
+
+
+_segmented_word_tokens = _SegmentedWordTokens()
+
+
+def _mask_split(words: Iterable[bytes], mask: bytes | None, segmented: bool = False) -> list[str]:
     """The sub-tokens of ``words`` (identifiers), leaving out those equal to ``mask``.
 
     The second half of the default reading, shared by :func:`read_code` and
     :func:`read_code_words`, so that both give the same tokens.
     """
-    tokens = _word_tokens
+    tokens: Mapping[bytes, Sequence[str]] = _segmented_word_tokens if segmented else _word_tokens
     out: list[str] = []
     for word in words:
         if word != mask:
@@ -365,14 +380,17 @@ def code_words(source: str) -> str | None:
         return None
 
 
-def read_code_words(words: str, *, target: str, name: str | None) -> list[str]:
+def read_code_words(
+    words: str, *, target: str, name: str | None, segmented: bool = False
+) -> list[str]:
     """:func:`read_code` of a method under the default reading, from its :func:`code_words`.
 
     ``read_code_words(code_words(source), target=t, name=n)`` equals
     ``read_code(source, target=t, name=n)`` (``strings="drop"``) whenever
     :func:`code_words` gives words, and costs a few microseconds instead of a parse.
     With target ``"name"``, ``name`` is masked (``None``: nothing is masked; a corpus
-    gives the record's name).
+    gives the record's name). ``segmented`` also splits run-together words, as
+    :func:`~wrdscore.corpora.segment` of the result would, memoised per identifier.
 
     Raises
     ------
@@ -382,7 +400,7 @@ def read_code_words(words: str, *, target: str, name: str | None) -> list[str]:
     if target not in TARGETS:
         raise WrdscoreError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
     mask = name.encode("utf-8", "replace") if target == "name" and name else None
-    return _mask_split(words.encode("utf-8").split(b" ") if words else (), mask)
+    return _mask_split(words.encode("utf-8").split(b" ") if words else (), mask, segmented)
 
 
 def _annotated(node: Node, annotations: set[tuple[int, int]]) -> bool:

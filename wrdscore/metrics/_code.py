@@ -110,9 +110,10 @@ def code_item(item: object, i: int) -> tuple[str, str | None]:
 
 
 def read_codes(
-    code: Sequence[CodeItem], target: str, strings: str, offset: int = 0
+    code: Sequence[CodeItem], target: str, strings: str, offset: int = 0, segmented: bool = False
 ) -> list[Tokens]:
-    """The sub-tokens scoring reads from each code item (:func:`wrdscore.corpora.read_code`).
+    """The sub-tokens scoring reads from each code item (:func:`wrdscore.corpora.read_code`),
+    with run-together words segmented when ``segmented`` (a metric's ``segment``).
 
     Raises
     ------
@@ -120,7 +121,7 @@ def read_codes(
         An item that is not code, or code the reader refuses (empty, binary, over the
         cap), numbered from ``offset``.
     """
-    from wrdscore.corpora import read_code
+    from wrdscore.corpora import read_code, segment
     from wrdscore.corpora._code import read_code_words
 
     stored = strings == "drop"
@@ -134,7 +135,9 @@ def read_codes(
         if type(item) is StoredCode:
             if stored:
                 # What ingest read from the code: no parse (the time of reading code).
-                out.append(read_code_words(item.words, target=target, name=item.name))
+                out.append(
+                    read_code_words(item.words, target=target, name=item.name, segmented=segmented)
+                )
                 continue
             source, name = item.code, item.name
         elif type(item) is str:
@@ -148,10 +151,33 @@ def read_codes(
         else:
             source, name = code_item(item, offset + i)
         try:
-            out.append(read_code(source, target=target, name=name, strings=strings))
+            tokens = read_code(source, target=target, name=name, strings=strings)
+            out.append(segment(tokens) if segmented else tokens)
         except WrdscoreError as exc:
             raise ItemError("code", offset + i, f"cannot be read: {exc}") from None
     return out
+
+
+def _prediction_splitter(metric: Metric) -> Callable[[Prediction], Tokens]:
+    """:meth:`Metric.tokens` of a prediction, through the run's token memo when there is
+    one (:func:`~wrdscore.metrics.score_files` sets it): the reference pass of the same
+    chunk has split these predictions already, keyed as here by the (cleaned) text."""
+    from wrdscore.corpora import clean_prediction
+    from wrdscore.metrics._engine import splitter
+
+    memo = metric._token_memo
+    split = splitter(metric.segment)
+
+    def tokens(item: Prediction) -> Tokens:
+        if memo is None or type(item) is not str:
+            return metric.tokens(item, prediction=True)
+        text = clean_prediction(item) if metric.clean else item
+        found = memo.get(text)
+        if found is None:
+            found = memo[text] = split(text)
+        return found
+
+    return tokens
 
 
 def prediction_tokens(
@@ -249,15 +275,9 @@ def score_with_code(
             f"{len(code)} code items but {len(predictions)} predictions; "
             "every prediction needs the code of its method"
         )
-    preds = prediction_tokens(
-        predictions, index_offset, lambda p: metric.tokens(p, prediction=True)
-    )
-    codes = read_codes(code, metric.target, metric.strings, index_offset)
-    if metric.segment:
-        # The code's run-together words meet the prediction's split the same way.
-        from wrdscore.corpora import segment
-
-        codes = [segment(c) for c in codes]
+    preds = prediction_tokens(predictions, index_offset, _prediction_splitter(metric))
+    # The code's run-together words meet the prediction's split the same way.
+    codes = read_codes(code, metric.target, metric.strings, index_offset, metric.segment)
     result = None
     if references is not None:
         result = metric._score(
