@@ -269,11 +269,12 @@ def _show_encoding(metrics: list[Any], bar: Any) -> None:
     """Lines for an encoder's stages, with known totals: the fusion's probe when it must
     be measured (done here, before the names, so the lines come in the order they run),
     then the names encoded, counted as each part of the input is read."""
-    from wrdscore.embeddings.encoders._contextual import ENCODING
-
     contextual = [m.contextual for m in metrics if getattr(m, "contextual", None) is not None]
     if not contextual:
         return
+    # Only with an encoder: scoring without one never imports the encoders subpackage.
+    from wrdscore.embeddings.encoders._contextual import ENCODING
+
     tasks: dict[str, int] = {}
     totals: dict[str, int] = {}
 
