@@ -126,3 +126,24 @@ def terminal_sigint() -> None:
     foreground job has it at its default, which this restores.
     """
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+#: Java's keywords (reserved, contextual and literal): no identifier may be one of them.
+_KEYWORD_TEXT = (
+    "abstract assert boolean break byte case catch char class const continue default do "
+    "double else enum extends final finally float for goto if implements import "
+    "instanceof int interface long native new package private protected public return "
+    "short static strictfp super switch synchronized this throw throws transient try void "
+    "volatile while true false null var yield record sealed permits non exports module "
+    "open opens requires to uses provides with transitive when"
+)
+JAVA_KEYWORDS = frozenset(_KEYWORD_TEXT.split())
+
+
+def java_identifiers(longest: int) -> Any:
+    """A hypothesis strategy of Java identifiers of 1 to ``longest`` characters."""
+    from hypothesis import strategies as st
+
+    return st.from_regex(rf"[A-Za-z_$][A-Za-z0-9_$]{{0,{longest - 1}}}", fullmatch=True).filter(
+        lambda s: s not in JAVA_KEYWORDS and s != "_"
+    )

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import javalang
 import pytest
+from corpus_fixtures import java_identifiers, method_record, write_records
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.corpus_fixtures import method_record, write_records
 from wrdscore.corpora import (
     MAX_CODE_CHARS,
     STRING_POLICIES,
@@ -199,18 +199,7 @@ def test_example_methods_agree_with_javalangs_tokenizer():
         assert _read_code(code, comments=False) == _javalang_identifiers(code, name), name
 
 
-_KEYWORD_TEXT = (
-    "abstract assert boolean break byte case catch char class const continue default do "
-    "double else enum extends final finally float for goto if implements import "
-    "instanceof int interface long native new package private protected public return "
-    "short static strictfp super switch synchronized this throw throws transient try void "
-    "volatile while true false null var yield record sealed permits non exports module "
-    "open opens requires to uses provides with transitive when"
-)
-_KEYWORDS = frozenset(_KEYWORD_TEXT.split())
-_identifiers = st.from_regex(r"[A-Za-z_$][A-Za-z0-9_$]{0,16}", fullmatch=True).filter(
-    lambda s: s not in _KEYWORDS and s != "_"
-)
+_identifiers = java_identifiers(17)
 
 
 @settings(max_examples=60, deadline=None)

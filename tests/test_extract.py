@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from corpus_fixtures import java_identifiers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -299,18 +300,7 @@ def test_the_last_javadoc_before_a_method_is_its_summary(parser, between, expect
     assert [r["summary"] for r in result.records] == [expected]
 
 
-_KEYWORD_TEXT = (
-    "abstract assert boolean break byte case catch char class const continue default do "
-    "double else enum extends final finally float for goto if implements import "
-    "instanceof int interface long native new package private protected public return "
-    "short static strictfp super switch synchronized this throw throws transient try void "
-    "volatile while true false null var yield record sealed permits non exports module "
-    "open opens requires to uses provides with transitive when"
-)
-_JAVA_KEYWORDS = frozenset(_KEYWORD_TEXT.split())
-_identifiers = st.from_regex(r"[A-Za-z_$][A-Za-z0-9_$]{0,24}", fullmatch=True).filter(
-    lambda s: s not in _JAVA_KEYWORDS and s != "_"
-)
+_identifiers = java_identifiers(25)
 
 
 @settings(max_examples=60, deadline=None)
