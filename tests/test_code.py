@@ -478,3 +478,21 @@ def test_the_fast_reader_reads_as_the_previous_one():
                 code, comments=comments, **options
             ), (name, code[:80])
         assert read_code(code) == _previous_read_code(code), name  # the name declared
+
+
+@pytest.mark.parametrize("lead", ["    ", "\n\n  \t", "\n"])
+def test_leading_whitespace_reads_as_the_dedented_code(lead):
+    # A method cut out of a file keeps its indentation (`sed -n ... Catalog.java`): the
+    # root node then starts after the whitespace, and offsets must not shift with it.
+    source = (
+        "public List<Book> searchTitles(String query) {\n"
+        "        List<Book> found = lookup(query);\n"
+        "        return found; }"
+    )
+    indented = lead + source.replace("\n", "\n" + lead)
+    for target in TARGETS:
+        assert read_code(indented, target=target) == read_code(source, target=target)
+    assert code_words(indented) == code_words(source)
+    assert read_code(indented) == _javalang_identifiers(indented, "searchTitles")
+    broken = lead + "void searchTitles(String query) { if (query"
+    assert declared_name(broken) == "searchTitles"

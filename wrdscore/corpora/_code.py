@@ -122,7 +122,10 @@ def _first_declared(root: Node, start: int, end: int) -> str | None:
     first = min(names, key=lambda n: n.start_byte, default=None)
     if first is not None:
         return _text(first)
-    return _declared_in_head(root.text[start:end]) if root.has_error and root.text else None
+    if not (root.has_error and root.text):
+        return None
+    base = root.start_byte  # the root's text starts after any leading whitespace
+    return _declared_in_head(root.text[max(start - base, 0) : end - base])
 
 
 # How many ``{`` a broken snippet's declaration head may be looked for before.
@@ -310,7 +313,10 @@ def _source_order(root: Node, ids: list[Node]) -> list[bytes]:
     """
     parsed = root.text
     assert parsed is not None
-    return [parsed[at:stop] for at, stop in sorted(n.byte_range for n in ids)]
+    # The root's text starts where the root does, after any leading whitespace, while
+    # byte ranges count from the start of what was parsed.
+    base = root.start_byte
+    return [parsed[at - base : stop - base] for at, stop in sorted(n.byte_range for n in ids)]
 
 
 class _SegmentedWordTokens(dict[bytes, list[str]]):
