@@ -11,7 +11,6 @@ does its arithmetic.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import itertools
 import math
@@ -499,13 +498,9 @@ class Metric(ABC):
         scored = [i for i, (c, p) in enumerate(zip(codes, preds, strict=True)) if c and p]
         unmatched = sum(1 for c, p in zip(codes, preds, strict=True) if p and not c)
         if scored:
-            # With an encoder, code longer than its maximum is encoded in runs of whole
-            # tokens, each token in its own run's context, never cut (Encoder.chunking).
-            contextual = getattr(self, "contextual", None)
-            with contextlib.nullcontext() if contextual is None else contextual.encoder.chunking():
-                values, degenerate = self._code_support(
-                    [codes[i] for i in scored], [preds[i] for i in scored]
-                )
+            values, degenerate = self._code_support(
+                [codes[i] for i in scored], [preds[i] for i in scored]
+            )
             if np.shape(values) != (len(scored),) or not np.all(np.isfinite(values)):
                 raise RuntimeError(f"metric {self.name!r} returned bad code support values")
             out[scored] = values
@@ -1102,6 +1097,17 @@ class EmbeddingMetric(Metric):
         counts = np.bincount(rows, minlength=len(table)).astype(np.float64)
         known = np.any(table != 0.0, axis=1)
         return counts[known] @ table[known], int(counts[known].sum())
+
+    def _code_values(
+        self, codes: list[Tokens], preds: list[Tokens]
+    ) -> tuple[NDArray[np.float64], int]:
+        """:meth:`Metric._code_values`; with an encoder, code longer than its maximum is
+        encoded in runs of whole tokens, each token in its own run's context, never cut
+        (:meth:`~wrdscore.embeddings.encoders.Encoder.chunking`)."""
+        if self.contextual is None:
+            return super()._code_values(codes, preds)
+        with self.contextual.encoder.chunking():
+            return super()._code_values(codes, preds)
 
     def _embed_contextual(self, token_lists: Sequence[Tokens]) -> TokenBatch:
         """:meth:`embed` with an encoder: a row per token occurrence (its state in its name)."""
