@@ -77,16 +77,16 @@ def test_frequencies_come_from_the_second_model_when_the_first_has_none(
 def test_a_missing_token_gets_the_parts_subword_vector(
     parts: tuple[Path, Path], tmp_path: Path
 ) -> None:
-    bundled = load_embeddings()
-    fused = fuse_models(parts[1], "default", tmp_path / "f")
-    shared = [t for t in bundled.tokens if t in WORDS]
-    n_y = float(np.mean(np.linalg.norm(bundled.lookup(shared)[0], axis=1)))
-    row = fused.lookup(["fetch"])[0][0]  # in the bundled vocabulary: its own vector
-    np.testing.assert_allclose(row[2:], bundled.lookup(["fetch"])[0][0] / n_y, rtol=1e-5)
-    assert "fetch" in bundled
+    plain = load_embeddings(_model(tmp_path / "plain", {**CODE, "fetch": [0.0, 2.0, 2.0]}))
+    fused = fuse_models(parts[1], plain, tmp_path / "f")
+    shared = [t for t in plain.tokens if t in WORDS]
+    n_y = float(np.mean(np.linalg.norm(plain.lookup(shared)[0], axis=1)))
+    row = fused.lookup(["name"])[0][0]  # only in the second part: its own vector there
+    np.testing.assert_allclose(row[2:], plain.lookup(["name"])[0][0] / n_y, rtol=1e-5)
     meta = fused.meta["fuse"]["parts"][0]
-    # Every bundled token the small model lacks is zero in its part (it has no subword).
-    assert meta["missing"] == len(fused) - 4 and meta["missing_from_subword"] == 0
+    # The token the small model lacks is zero in its part (it has no subword).
+    assert meta["missing"] == 1 and meta["missing_from_subword"] == 0
+    assert not row[:2].any()
     # The reverse: a FastText model gives tokens it lacks their n-gram vectors.
     fasttext = load_embeddings(fasttext_model_dir(tmp_path / "ft"))
     odd = _model(tmp_path / "odd", {"get": [1.0], "zqxjvkw": [2.0]})
@@ -254,3 +254,114 @@ def test_a_float16_fusion_holds_the_float32_values_rounded(
     half = fuse_models(*parts, tmp_path / "f16", float16=True)
     assert np.load(tmp_path / "f16" / "fast" / "vectors.npy").dtype == np.float16
     np.testing.assert_array_equal(half.vectors, full.vectors.astype(np.float16))
+
+
+def _pieces_model(folder: Path) -> Path:
+    """A model with word pieces (as ``wrdscore distill`` writes one): WORDS plus pieces."""
+    from wrdscore.embeddings.store._wordpiece import WordPieceRules, WordPieces
+
+    emb = TokenEmbeddings.from_vectors(WORDS)
+    pieces = WordPieces(
+        ["zip", "##per", "fetch", "##er"],
+        np.array([[1.0, 0.0], [0.0, 2.0], [2.0, 0.0], [0.0, 4.0]], dtype=np.float32),
+        WordPieceRules(),
+    )
+    meta = {"name": folder.name, "n_docs": None}
+    return save_embeddings(emb.kv, folder, meta=meta, doc_freq={}, pieces=pieces)
+
+
+def test_a_fusion_keeps_each_parts_fallback_for_unseen_tokens(tmp_path: Path) -> None:
+    """An unseen token: [s1 * n-gram vector ; s2 * mean of its word pieces]."""
+    code = load_embeddings(fasttext_model_dir(tmp_path / "ft"))
+    words = load_embeddings(_pieces_model(tmp_path / "w"))
+    fused = fuse_models(code, words, tmp_path / "f", weights=(1.0, 0.5))
+    assert (tmp_path / "f" / "fallback" / "parts.json").is_file()
+    shared = [t for t in words.tokens if t in code]
+    s1 = 1.0 / np.mean(np.linalg.norm(code.lookup(shared)[0], axis=1))
+    s2 = 0.5 / np.mean(np.linalg.norm(words.lookup(shared)[0], axis=1))
+    assert fused.has_subword and fused.resolve_oov("auto") == "subword"
+    vecs, unseen = fused.lookup(["zipper", "fetcher"], oov="auto")
+    assert unseen.tolist() == [True, True]
+    for row, token in zip(vecs, ["zipper", "fetcher"], strict=True):
+        ngram = code.lookup([token], oov="subword")[0][0]
+        piece = words.lookup([token], oov="subword")[0][0]
+        np.testing.assert_allclose(row, np.concatenate([s1 * ngram, s2 * piece]), rtol=1e-6)
+    # Not all zero in either part: the fallback is not a stub.
+    assert np.abs(vecs[0][: code.dim]).sum() > 0 and np.abs(vecs[0][code.dim :]).sum() > 0
+    # As the user's model folder, and after specialising (tables go along unchanged).
+    again = load_embeddings(tmp_path / "f")
+    np.testing.assert_allclose(again.lookup(["zipper"], oov="auto")[0], vecs[:1], rtol=1e-6)
+    corpus = write_records(tmp_path / "corpus", specialise_records())
+    special = specialise_model(tmp_path / "f", corpus, tmp_path / "cf")
+    reloaded = load_embeddings(tmp_path / "cf")
+    for emb in (special, reloaded):
+        np.testing.assert_allclose(emb.lookup(["zipper"], oov="auto")[0], vecs[:1], rtol=1e-6)
+    meta = fused.meta["fuse"]["fallback"]
+    assert [p["kind"] for p in meta["parts"]] == ["ngrams", "pieces"]
+    assert len(meta["sha256"]) == 64
+
+
+def test_the_fallback_is_in_the_models_hash_and_nests_flat(tmp_path: Path) -> None:
+    code = fasttext_model_dir(tmp_path / "ft")
+    words = _pieces_model(tmp_path / "w")
+    before = fuse_models(code, words, tmp_path / "f").sha
+    # A changed piece vector changes the model's name in signatures.
+    table = tmp_path / "f" / "fallback" / "1" / "pieces" / "vectors.npy"
+    rows = np.load(table)
+    rows[0, 0] += 1.0
+    np.save(table, rows)
+    assert load_embeddings(tmp_path / "f").sha != before
+    # A fusion of a fusion: the inner parts, rescaled, then the new part (zero fallback).
+    plain = _model(tmp_path / "plain", CODE)
+    outer = fuse_models(tmp_path / "f", plain, tmp_path / "g")
+    assert [p["kind"] for p in outer.meta["fuse"]["fallback"]["parts"]] == [
+        "ngrams",
+        "pieces",
+        "none",
+    ]
+    row = outer.lookup(["zipper"], oov="auto")[0][0]
+    inner = load_embeddings(tmp_path / "f").lookup(["zipper"], oov="auto")[0][0]
+    scale = outer.meta["fuse"]["fallback"]["parts"][0]["scale"]
+    first = outer.meta["fuse"]["parts"][0]["mean_norm"]
+    np.testing.assert_allclose(row[: len(inner)], inner / first, rtol=1e-5)
+    assert scale > 0 and not row[len(inner) :].any()
+
+
+def test_two_parts_without_tables_give_no_fallback(
+    parts: tuple[Path, Path], tmp_path: Path
+) -> None:
+    fused = fuse_models(*parts, tmp_path / "f")
+    assert not fused.has_subword and fused.meta["fuse"]["fallback"] is None
+    assert not (tmp_path / "f" / "fallback").exists()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda f: (f / "parts.json").write_text("{"),
+        lambda f: (f / "parts.json").write_text('{"format": "other", "parts": []}'),
+        lambda f: np.save(f / "0" / "ngrams.npy", np.full((64, 4), np.nan, dtype=np.float32)),
+        lambda f: np.save(f / "1" / "pieces" / "vectors.npy", np.zeros((2, 2), np.float32)),
+        lambda f: np.save(f / "1" / "pieces" / "vectors.npy", np.zeros((4, 3), np.float32)),
+    ],
+)
+def test_a_damaged_fallback_is_one_line_at_load(tmp_path: Path, damage) -> None:
+    fuse_models(fasttext_model_dir(tmp_path / "ft"), _pieces_model(tmp_path / "w"), tmp_path / "f")
+    damage(tmp_path / "f" / "fallback")
+    with pytest.raises(WrdscoreError, match=r"fallback") as err:
+        load_embeddings(tmp_path / "f")
+    assert "\n" not in str(err.value)
+
+
+def test_similarity_and_explain_give_an_unseen_token_its_fallback_vector(tmp_path: Path) -> None:
+    fuse_models(fasttext_model_dir(tmp_path / "ft"), _pieces_model(tmp_path / "w"), tmp_path / "f")
+    model = str(tmp_path / "f")
+    res = CliRunner().invoke(app, ["similarity", model, "zipper", "fetcher"])
+    assert res.exit_code == 0, res.output
+    fused = load_embeddings(tmp_path / "f")
+    a, b = fused.lookup(["zipper", "fetcher"], oov="auto")[0]
+    cosine = float(a @ b / np.linalg.norm(a) / np.linalg.norm(b))
+    assert f"{cosine:.4f}" in res.output, res.output
+    res = CliRunner().invoke(app, ["explain", "get zipper", "fetcher value", "-e", model])
+    assert res.exit_code == 0, res.output
+    assert "zipper" in res.output and "oov:subword" in res.output, res.output

@@ -417,7 +417,9 @@ def test_a_users_model_dir_is_checked_whatever_its_record_says(model_dir):
         load_embeddings(model_dir)
 
 
-def test_trusted_load_skips_the_checks_only_for_the_recorded_arrays(model_dir, monkeypatch):
+def test_trusted_load_takes_the_record_and_only_the_bundled_default_is_trusted(
+    model_dir, monkeypatch
+):
     from wrdscore.embeddings.store import _store, _vectors
 
     checked_sha = load_embeddings(model_dir).sha
@@ -426,24 +428,33 @@ def test_trusted_load_skips_the_checks_only_for_the_recorded_arrays(model_dir, m
     monkeypatch.setattr(_vectors, "check_vectors", lambda *a, **k: calls.append(1) or real(*a, **k))
     emb = _store._load_model_dir(model_dir, trusted=True)
     assert calls == [] and emb.sha == checked_sha
-    # Arrays changed after the record was written: checked again (and refused here).
+    # The record is trusted as the package's code is: the same folder loaded as a
+    # user's is checked, and refused once its arrays no longer pass.
     fast = model_dir / "fast"
     vectors = np.load(fast / "vectors.npy")
     vectors[0, 0] = np.inf
     np.save(fast / "vectors.npy", vectors)
+    assert _store._load_model_dir(model_dir, trusted=True).sha == checked_sha
     with pytest.raises(WrdscoreError, match="non-finite value"):
-        _store._load_model_dir(model_dir, trusted=True)
+        load_embeddings(model_dir)
     assert calls == [1]
 
 
-def test_bundled_default_skips_the_checks_it_passed_at_build_time(monkeypatch):
-    from wrdscore.embeddings.store import _vectors
+def test_bundled_default_s_record_is_its_arrays_full_hash_and_they_pass_the_checks(monkeypatch):
+    """What lets the bundled default load on its record: the record is right."""
+    from wrdscore.embeddings.store import _store, _vectors
 
     calls = []
     monkeypatch.setattr(_vectors, "check_vectors", lambda *a, **k: calls.append(1))
     emb = load_embeddings()
     assert calls == [] and emb._sha is not None
-    assert emb.sha == _vectors._sha(emb._keys, emb._vectors, emb._ngrams)
+    monkeypatch.undo()
+    checked = _store._load_model_dir(_store.default_model_path())  # as a user's folder
+    recorded = json.loads((_store.default_model_path() / "fast" / "vocab.json").read_text())
+    full = _vectors.full_sha(
+        checked._keys, checked._vectors, checked._ngrams, checked._pieces, checked.fallback
+    )
+    assert recorded["checked_sha256"] == full and emb.sha == full[:8] == checked.sha
 
 
 def test_upgrade_script_gives_one_error_line_for_a_bad_folder(tmp_path):

@@ -17,7 +17,9 @@ relative WRDScore mass.
 The vocabulary is the union of the two. A token one model lacks gets that model's
 subword vector where it has them (FastText n-grams, a distilled model's word
 pieces), otherwise zero in that part (and the counts in ``model.json`` say how many).
-The fused model has no subword vectors of its own: a token outside the union is
+The fused model keeps each part's n-gram or word-piece table with its scale (its
+``fallback/``, :mod:`~wrdscore.embeddings.store._fallback`), so a token outside the
+union gets the same kind of vector; only where neither part has a table is it
 unseen (zero).
 
 It lives with the encoders (beside the same fusion at scoring time, whose weights
@@ -36,6 +38,7 @@ from numpy.typing import NDArray
 from wrdscore import __version__
 from wrdscore.atomic import check_output_dir
 from wrdscore.embeddings.encoders._contextual import check_fuse_weights
+from wrdscore.embeddings.store._fallback import FusedFallback, fallback_sha
 from wrdscore.embeddings.store._store import load_embeddings, save_embeddings
 from wrdscore.embeddings.store._vectors import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
@@ -141,6 +144,8 @@ def fuse_models(
     tokens = list(x.tokens) + [t for t in y.tokens if t not in in_x]
     part_x, info_x = _part(x, tokens, a / n_x)
     part_y, info_y = _part(y, tokens, b / n_y)
+    fallback = x.fallback_parts(a / n_x, float16) + y.fallback_parts(b / n_y, float16)
+    fused_fallback = None if all(p.kind == "none" for p in fallback) else FusedFallback(fallback)
     primary = x if x.has_df or not y.has_df else y
     counts = _counts(primary, tokens)
     # All of its document frequencies, also of tokens outside its vocabulary: IDF reads them.
@@ -154,6 +159,12 @@ def fuse_models(
             "shared_tokens": len(shared),
             "parts": [{**info_x, "mean_norm": n_x}, {**info_y, "mean_norm": n_y}],
             "frequencies_from": primary.name,
+            "fallback": None
+            if fused_fallback is None
+            else {
+                "parts": fused_fallback.describe(),
+                "sha256": fallback_sha(fused_fallback),
+            },
         },
         "vocab_size": len(tokens),
         "n_docs": primary.n_docs if primary.has_df else None,
@@ -174,6 +185,7 @@ def fuse_models(
         meta=meta,
         doc_freq=doc_freq,
         force=force,
+        fallback=fused_fallback,
     )
     return load_embeddings(output)
 

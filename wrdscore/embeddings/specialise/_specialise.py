@@ -474,7 +474,8 @@ def specialise_model(
     meta = {k: v for k, v in emb.meta.items() if k not in ("format", "dim", "baselines")}
     meta["name"] = name or f"{emb.name}-{SUFFIX[method]}"
     meta["specialise"] = special
-    # A distilled model's word pieces go along unchanged, as FastText's n-grams do.
+    # A distilled model's word pieces and a fused model's fallback go along unchanged,
+    # as FastText's n-grams do.
     save_embeddings(
         kv,
         output,
@@ -483,6 +484,7 @@ def specialise_model(
         files=pairs_file(constraints),
         force=force,
         pieces=emb.pieces,
+        fallback=emb.fallback,
     )
     return TokenEmbeddings(
         kv,
@@ -491,4 +493,5 @@ def specialise_model(
         n_docs=emb.n_docs,
         meta=meta,
         pieces=emb.pieces,
+        fallback=emb.fallback,
     )

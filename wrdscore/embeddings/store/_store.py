@@ -27,6 +27,10 @@ A MODEL_DIR written by ``wrdscore train`` holds
     pieces with the tokenizer's splitting rules (``vocab.json``), so an unseen token
     gets the mean vector of its pieces. Outside ``fast/``: rewriting ``fast/`` from
     ``vectors.kv`` keeps them.
+``fallback/``
+    Only in a fused model (``wrdscore fuse``) one of whose parts had n-grams or word
+    pieces: each part's table and fusion scale, so an unseen token gets each part's
+    vector (see :mod:`~wrdscore.embeddings.store._fallback`).
 
 A model without document frequencies (distilled over a plain token list) has
 ``"n_docs": null`` and an empty ``doc_freq.json``: it loads, and IDF weighting is
@@ -45,6 +49,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from wrdscore.atomic import atomic_dir
+from wrdscore.embeddings.store._fallback import (
+    FALLBACK_DIR,
+    FusedFallback,
+    read_fallback,
+    write_fallback,
+)
 from wrdscore.embeddings.store._subword import FNV1A, GENSIM, NGRAM_HASHES, agrees_with_gensim
 from wrdscore.embeddings.store._vectors import (
     TokenEmbeddings,
@@ -100,6 +110,7 @@ def save_embeddings(
     files: Mapping[str, str] | None = None,
     force: bool = False,
     pieces: WordPieces | None = None,
+    fallback: FusedFallback | None = None,
 ) -> Path:
     """Write a MODEL_DIR atomically (nothing appears unless everything was written).
 
@@ -122,6 +133,8 @@ def save_embeddings(
         Replace an existing ``output``.
     pieces : WordPieces, optional
         An encoder's word-piece vectors (a distilled model), written to ``pieces/``.
+    fallback : FusedFallback, optional
+        A fused model's parts' tables for unseen tokens, written to ``fallback/``.
 
     Raises
     ------
@@ -156,7 +169,7 @@ def save_embeddings(
     with atomic_dir(output, force=force) as tmp:
         kv.save(str(tmp / VECTORS_FILE))
         (tmp / FAST_DIR).mkdir()
-        write_fast_arrays(kv, tmp / FAST_DIR)
+        write_fast_arrays(kv, tmp / FAST_DIR, pieces, fallback)
         (tmp / MODEL_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
         (tmp / DOC_FREQ_FILE).write_text(
             json.dumps(doc_freq, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
@@ -166,6 +179,9 @@ def save_embeddings(
         if pieces is not None:
             (tmp / PIECES_DIR).mkdir()
             _write_pieces(pieces, tmp / PIECES_DIR)
+        if fallback is not None:
+            (tmp / FALLBACK_DIR).mkdir()
+            write_fallback(fallback, tmp / FALLBACK_DIR)
     return Path(output)
 
 
@@ -198,13 +214,19 @@ def _read_pieces(folder: Path) -> WordPieces | None:
     return WordPieces(names, vectors, rules)
 
 
-def write_fast_arrays(kv: KeyedVectors, folder: Path) -> None:
+def write_fast_arrays(
+    kv: KeyedVectors,
+    folder: Path,
+    pieces: WordPieces | None = None,
+    fallback: FusedFallback | None = None,
+) -> None:
     """Write the fast-loading copy of ``kv`` (a MODEL_DIR's ``fast/``) into the folder ``folder``.
 
     The arrays hold exactly gensim's float32 values, so scores and the model's
     ``sha`` are the same whichever copy is loaded. ``kv`` has passed the vector checks
     (:func:`save_embeddings` checks them; :func:`upgrade_model_dir` loads them), which
-    ``checked_sha256`` records.
+    ``checked_sha256`` records: the model's full hash, with the word pieces or fused
+    fallback that sit beside ``fast/``.
     """
     ngrams, min_n, max_n = _subword_parts(kv)
     counts = kv.expandos.get("count")
@@ -227,7 +249,7 @@ def write_fast_arrays(kv: KeyedVectors, folder: Path) -> None:
         agree = agrees_with_gensim(tokens[:2000], min_n, max_n, len(ngrams))
         vocab["ngram_hash"] = FNV1A if agree else GENSIM
     # The bundled default's loader skips the checks for arrays with this hash.
-    vocab["checked_sha256"] = full_sha(tokens, kv.vectors, ngrams)
+    vocab["checked_sha256"] = full_sha(tokens, kv.vectors, ngrams, pieces, fallback)
     (folder / "vocab.json").write_text(
         json.dumps(vocab, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
     )
@@ -252,9 +274,9 @@ def upgrade_model_dir(folder: str | Path) -> Path:
     True
     """
     folder = Path(folder)
-    kv = _load_model_dir(folder, fast=False).kv
+    emb = _load_model_dir(folder, fast=False)
     with atomic_dir(folder / FAST_DIR, force=True) as tmp:
-        write_fast_arrays(kv, tmp)
+        write_fast_arrays(emb.kv, tmp, emb.pieces, emb.fallback)
     return folder
 
 
@@ -305,11 +327,14 @@ def load_embeddings(path: str | Path | None = None) -> TokenEmbeddings:
 def _load_model_dir(folder: Path, fast: bool = True, trusted: bool = False) -> TokenEmbeddings:
     """Load a MODEL_DIR (its ``fast/`` arrays if ``fast`` and present).
 
-    ``trusted`` (the bundled default only): fast arrays whose SHA-256 equals the one
-    recorded when they were checked (``checked_sha256`` in ``vocab.json``) skip
-    :func:`check_vectors`, 10-25 ms of every start-up. The hash is computed anyway
-    for the metric's signature. A user's MODEL_DIR is always checked: anyone can
-    write the record beside vectors that would not pass.
+    ``trusted`` (the bundled default only): the package's own data, trusted as its code
+    is. Its fast arrays skip :func:`check_vectors` and take their hash from the record
+    written when they were checked (``checked_sha256`` in ``vocab.json``), and a fused
+    fallback is read on the first unseen token: hashing and checking the arrays was
+    most of the default's start-up. The tests recompute the record from the arrays,
+    so the repository cannot ship a record that does not match. A user's MODEL_DIR is
+    always checked and hashed: anyone can write a record beside vectors that would
+    not pass.
     """
     meta_path = folder / MODEL_FILE
     if not meta_path.is_file():
@@ -339,6 +364,7 @@ def _load_model_dir(folder: Path, fast: bool = True, trusted: bool = False) -> T
         meta=meta,
         source=str(vectors_path),
         pieces=_read_pieces(folder),
+        fallback=read_fallback(folder),
     )
 
 
@@ -398,9 +424,13 @@ def _load_fast(
         raise WrdscoreError(f"{fast}: the model has no vectors")
     _check_dim(folder, meta, vectors.shape[1])
     checked = None
+    fallback: Any = None
     if trusted and isinstance(vocab.get("checked_sha256"), str):
-        digest = full_sha(tokens, vectors, ngrams)
-        checked = digest if digest == vocab["checked_sha256"] else None
+        checked = vocab["checked_sha256"]
+        if (folder / FALLBACK_DIR).is_dir():
+            fallback = functools.partial(read_fallback, folder)
+    else:
+        fallback = read_fallback(folder)
     n_docs = _n_docs(meta)
     return TokenEmbeddings._from_arrays(
         tokens,
@@ -418,6 +448,7 @@ def _load_fast(
         source=str(fast / "vectors.npy"),
         checked_sha=checked,
         pieces=_read_pieces(folder),
+        fallback=fallback,
     )
 
 

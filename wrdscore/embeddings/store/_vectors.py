@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from wrdscore.embeddings.store._fallback import FallbackPart, FusedFallback, part_of
 from wrdscore.embeddings.store._subword import FNV1A, GENSIM, hashing, subword_vector
 from wrdscore.errors import WrdscoreError
 
@@ -141,12 +142,13 @@ def full_sha(
     vectors: NDArray,
     ngrams: NDArray | None,
     pieces: WordPieces | None = None,
+    fallback: FusedFallback | None = None,
 ) -> str:
     """SHA-256 (hex) over the vocabulary and vectors; its first 8 digits name a model.
 
-    Subword vectors (FastText n-grams, or an encoder's word pieces) are included: they
-    change the scores of unseen tokens. Vectors are hashed as float32, so a float16
-    model's hash is that of the same values widened.
+    Subword vectors (FastText n-grams, an encoder's word pieces, a fused model's
+    fallback) are included: they change the scores of unseen tokens. Vectors are hashed
+    as float32, so a float16 model's hash is that of the same values widened.
     """
     h = hashlib.sha256()
     h.update("\n".join(keys).encode("utf-8"))
@@ -158,6 +160,8 @@ def full_sha(
     if pieces is not None:
         h.update("\n".join(pieces.pieces).encode("utf-8"))
         h.update(np.ascontiguousarray(pieces.vectors, dtype=np.float32).data)
+    if fallback is not None:
+        fallback.hash_into(h)
     return h.hexdigest()
 
 
@@ -183,6 +187,14 @@ def _check_pieces(pieces: WordPieces, dim: int, source: str) -> None:
         )
     if not np.isfinite(pieces.vectors).all():
         raise WrdscoreError(f"{source}: a word-piece vector has a non-finite value")
+
+
+def _check_fallback(fallback: FusedFallback, dim: int, source: str) -> None:
+    """Refuse a fused fallback whose parts do not add up to the model's width."""
+    if fallback.dim != dim:
+        raise WrdscoreError(
+            f"{source}: the fallback's parts are {fallback.dim} wide, the model {dim}"
+        )
 
 
 class TokenEmbeddings:
@@ -213,6 +225,11 @@ class TokenEmbeddings:
     pieces : WordPieces, optional
         An encoder's word-piece vectors (a model made by ``wrdscore distill``): unseen
         tokens get the mean vector of their pieces (``oov="subword"``).
+    fallback : FusedFallback or callable returning one, optional
+        A fused model's parts' fallbacks (``wrdscore fuse``): unseen tokens get each
+        part's n-gram or word-piece vector, scaled as the part was (``oov="subword"``).
+        A callable is called on the first unseen token (the bundled default's tables
+        stay unread at start-up).
 
     Raises
     ------
@@ -245,6 +262,7 @@ class TokenEmbeddings:
         source: str | None = None,
         allow_all_zero: bool = False,
         pieces: WordPieces | None = None,
+        fallback: FusedFallback | Callable[[], FusedFallback] | None = None,
     ) -> None:
         ngrams, min_n, max_n = _subword_parts(kv)
         counts = kv.expandos.get("count") if hasattr(kv, "expandos") else None
@@ -265,6 +283,7 @@ class TokenEmbeddings:
             # gensim is loaded already: its own hashing is right by construction.
             ngram_hash=GENSIM,
             pieces=pieces,
+            fallback=fallback,
         )
         self._kv: KeyedVectors | None = kv
 
@@ -288,6 +307,7 @@ class TokenEmbeddings:
         doc_freq_loader: Callable[[], dict[str, int]] | None = None,
         ngram_hash: str = FNV1A,
         pieces: WordPieces | None = None,
+        fallback: FusedFallback | Callable[[], FusedFallback] | None = None,
     ) -> None:
         if (doc_freq is not None or doc_freq_loader is not None) and not n_docs:
             raise ValueError("doc_freq needs n_docs > 0")
@@ -299,6 +319,8 @@ class TokenEmbeddings:
             check_arrays(keys, vectors, ngrams, source or name, allow_all_zero=allow_all_zero)
         if pieces is not None:
             _check_pieces(pieces, vectors.shape[1], source or name)
+        if fallback is not None and not callable(fallback):
+            _check_fallback(fallback, vectors.shape[1], source or name)
         self.name = name
         self._doc_freq = dict(doc_freq) if doc_freq is not None else None
         self._doc_freq_loader = doc_freq_loader
@@ -316,6 +338,7 @@ class TokenEmbeddings:
         self._min_n, self._max_n = min_n, max_n
         self._ngram_hash = ngram_hash
         self._pieces = pieces
+        self._fallback = fallback
         self._sha: str | None = None if checked_sha is None else checked_sha[:8]
         self._kv = None
         self._kv_loader: Callable[[], KeyedVectors] | None = None
@@ -341,6 +364,7 @@ class TokenEmbeddings:
         checked_sha: str | None = None,
         ngram_hash: str = FNV1A,
         pieces: WordPieces | None = None,
+        fallback: FusedFallback | Callable[[], FusedFallback] | None = None,
     ) -> TokenEmbeddings:
         """Embeddings from plain arrays.
 
@@ -350,7 +374,8 @@ class TokenEmbeddings:
         weighting needs them. ``checked_sha`` (the arrays' :func:`full_sha`, computed
         by the caller) skips :func:`check_vectors` for arrays known to have passed it.
         ``ngram_hash`` names the hashing of the ``ngrams`` rows (see ``_subword``).
-        ``pieces``: an encoder's word-piece vectors for unseen tokens.
+        ``pieces``: an encoder's word-piece vectors for unseen tokens; ``fallback``: a
+        fused model's (or what loads it on first use).
         """
         self = cls.__new__(cls)
         self._setup(
@@ -370,6 +395,7 @@ class TokenEmbeddings:
             doc_freq_loader=doc_freq_loader,
             ngram_hash=ngram_hash,
             pieces=pieces,
+            fallback=fallback,
         )
         self._kv_loader = kv_loader
         return self
@@ -430,7 +456,10 @@ class TokenEmbeddings:
     def sha(self) -> str:
         """8 hex digits of SHA-256 over the vocabulary and vectors (computed once)."""
         if self._sha is None:
-            self._sha = full_sha(self._keys, self._vectors, self._ngrams, self._pieces)[:8]
+            fallback = self.fallback
+            self._sha = full_sha(self._keys, self._vectors, self._ngrams, self._pieces, fallback)[
+                :8
+            ]
         return self._sha
 
     @functools.cached_property
@@ -474,9 +503,18 @@ class TokenEmbeddings:
 
     @property
     def has_subword(self) -> bool:
-        """Whether unseen tokens get vectors from character n-grams (FastText) or from an
-        encoder's word pieces (a distilled model)."""
-        return self._ngrams is not None or self._pieces is not None
+        """Whether unseen tokens get vectors from character n-grams (FastText), from an
+        encoder's word pieces (a distilled model) or from a fused model's parts' own."""
+        return self._ngrams is not None or self._pieces is not None or self._fallback is not None
+
+    @property
+    def fallback(self) -> FusedFallback | None:
+        """A fused model's fallback for unseen tokens (read on first use), else None."""
+        if callable(self._fallback):
+            loaded = self._fallback()
+            _check_fallback(loaded, self.dim, self.name)
+            self._fallback = loaded
+        return self._fallback
 
     @property
     def pieces(self) -> WordPieces | None:
@@ -533,8 +571,9 @@ class TokenEmbeddings:
             ``zero``: an unseen token gets the zero vector (so zero mass under norm
             weighting); ``drop``: unseen tokens are removed, the returned rows are
             those of ``tokens`` where the mask is False; ``subword``: unseen tokens
-            get FastText n-gram vectors, or in a distilled model the mean vector of
-            their word pieces (error if the model has neither); ``auto``: ``subword``
+            get FastText n-gram vectors, in a distilled model the mean vector of
+            their word pieces, in a fused model each part's (error if the model has
+            none of these); ``auto``: ``subword``
             when the model has them, else ``zero`` (:meth:`resolve_oov`).
 
         Returns
@@ -567,11 +606,30 @@ class TokenEmbeddings:
                     out[i] = subword(tokens[i])
         return out, mask
 
+    def fallback_parts(self, scale: float, float16: bool = False) -> list[FallbackPart]:
+        """What this model brings to a fusion at ``scale`` for unseen tokens: its
+        n-grams or word pieces (float16 if asked), a fused model's own parts rescaled,
+        or a part of zeros."""
+        return part_of(
+            self._ngrams,
+            self._min_n,
+            self._max_n,
+            self._ngram_hash,
+            self._pieces,
+            self.fallback,
+            self.dim,
+            scale,
+            float16,
+        )
+
     def _subword(self) -> Callable[[str], NDArray[np.float64]]:
         """What gives an unseen token its vector: its word pieces' mean (a distilled
-        model), or FastText's n-gram vector."""
+        model), its parts' fallbacks (a fused model), or FastText's n-gram vector."""
         if self._pieces is not None:
             return self._pieces.vector
+        fallback = self.fallback
+        if fallback is not None:
+            return fallback.vector
         ngrams = self._ngrams
         assert ngrams is not None  # has_subword was checked by the caller
         hashes = hashing(self._ngram_hash)
