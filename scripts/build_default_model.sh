@@ -9,10 +9,15 @@
 #   3. train:    `wrdscore train` the code model, the default before issue 19 and the
 #                code part of today's, into $WORK/code;
 #   4. encoder:  scripts/build_encoder_default.sh fuses it with all-MiniLM-L6-v2's
-#                distilled vectors into wrdscore/data/default (needs the encoders extra).
+#                distilled vectors into wrdscore/data/default (needs the encoders extra),
+#                and records every input and its licence in its model.json.
 #
 # Usage: scripts/build_default_model.sh [--download-only]
-# Environment: WORK (scratch folder, default ./work-data/default-model).
+# Environment: WORK (scratch folder, default ./work-data/default-model); OUTPUT (the model
+# to write, default wrdscore/data/default); SOURCES (a folder of Java sources or archives
+# to build from instead of the download: tests/test_rebuild.py's small corpus); WORKERS
+# (gensim threads, default 2; 1 gives byte-identical vectors, at about twice the time);
+# WIDTH and DISTILL_ARGS go to scripts/build_encoder_default.sh.
 set -euo pipefail
 
 # Any other argument (--help, a typo) is refused before anything runs: the last stage
@@ -56,7 +61,20 @@ JDK_ZIP=/usr/lib/jvm/openjdk-17/lib/src.zip
 # threads: a rebuild gives equivalent, not byte-identical, vectors (one thread would take
 # twice as long on this corpus).
 TRAIN_ARGS=(--method fasttext --text context --sg 0 --dim 50 --window 5 --min-count 5
-            --epochs 5 --bucket 20000 --seed 1 --workers 2 --specialise)
+            --epochs 5 --bucket 20000 --seed 1 --workers "${WORKERS:-2}" --specialise)
+OUTPUT=${OUTPUT:-wrdscore/data/default}
+
+if [[ -n ${SOURCES:-} ]]; then
+    # A given source folder: no download, the same ingest, training and encoder stages.
+    if [[ $DOWNLOAD_ONLY == 1 ]]; then
+        echo "error: SOURCES and --download-only exclude each other" >&2
+        exit 2
+    fi
+    [[ -f $CORPUS/manifest.json ]] || wrdscore ingest "$SOURCES" --output "$CORPUS" --quiet
+    [[ -f $CODE/model.json ]] || wrdscore train "$CORPUS" "${TRAIN_ARGS[@]}" --output "$CODE"
+    scripts/build_encoder_default.sh "$CODE" "$CORPUS" "$OUTPUT"
+    exit 0
+fi
 
 mkdir -p "$DEBSRC" "$APT/lists/partial" "$APT/archives/partial"
 
@@ -104,4 +122,4 @@ fi
 if [[ ! -f $CODE/model.json ]]; then
     wrdscore train "$CORPUS" "${TRAIN_ARGS[@]}" --output "$CODE"
 fi
-scripts/build_encoder_default.sh "$CODE" "$CORPUS"
+scripts/build_encoder_default.sh "$CODE" "$CORPUS" "$OUTPUT"

@@ -17,12 +17,15 @@ The choice rule, written before the first score: each candidate (ROUGE-1 is not 
 ranked on three signals, the mean of the two rename AUCs, the synonym AUC, and the mean
 retrieval MRR over the projects (rank 1 the best, ties sharing the mean rank); the
 candidate with the lowest mean rank is chosen, ties going to the one listed first
-(list the smaller or simpler first). The ratings are not among them.
+(list the smaller or simpler first). The ratings are not among them. A scorer named
+with ``--reported LABEL`` (the shipped default, when it cannot be chosen) is scored
+and shown but not ranked.
 
 Usage::
 
     python scripts/default_signals.py default [label=MODEL_DIR ...] [--oov auto] \\
-        [--renames ../shared/data/varclr-renames/renames.tsv] [--projects CORPUS_DIR ...]
+        [--renames ../shared/data/varclr-renames/renames.tsv] [--projects CORPUS_DIR ...] \\
+        [--reported LABEL ...]
 
 The projects of the model card's run are four Debian bookworm source packages outside the
 training corpus (``commons-exec``, ``jasypt``, ``xom``, ``libjfreechart-java``), fetched
@@ -77,6 +80,9 @@ def main() -> None:
         "--projects", type=Path, nargs="*", default=[], help="held-out corpus folders"
     )
     parser.add_argument("--oov", default="auto", help="the OOV policy of every WRDScore")
+    parser.add_argument(
+        "--reported", nargs="*", default=[], help="labels scored and shown, not ranked"
+    )
     args = parser.parse_args()
     try:
         report(args)
@@ -119,6 +125,9 @@ def report(args: argparse.Namespace) -> None:
     if not args.renames.is_file():
         raise WrdscoreError(f"{args.renames} is not a file (give --renames)")
     metrics = scorers(args.models, args.oov)
+    unknown = [k for k in args.reported if k not in metrics]
+    if unknown:
+        raise WrdscoreError(f"--reported {unknown[0]!r} is not one of the models' labels")
     queries = {p.name: retrieval_queries(p) for p in args.projects}
     renames = read_renames(args.renames)
     _, test = split_renames(renames)
@@ -165,7 +174,7 @@ def report(args: argparse.Namespace) -> None:
         ]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
         signatures.append(metric.signature)
-        if label != "ROUGE-1 F":
+        if label != "ROUGE-1 F" and label not in args.reported:
             # Without --projects the rule has two signals, and says so.
             mrr = [float(np.mean([r.mrr for r in found.values()]))] if found else []
             signals[label] = [(a_rand + a_rel) / 2, auc(syn, opp), *mrr]

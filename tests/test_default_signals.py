@@ -179,3 +179,13 @@ def test_trained_cases_names_the_cases_among_a_models_pairs(tmp_path):
         encoding="utf-8",
     )
     assert sig.trained_cases(pairs) == ["size/count synonym", "get/set contrast"]
+
+
+def test_a_reported_label_must_be_a_models(tmp_path):
+    renames = tmp_path / "r.tsv"
+    renames.write_text("a\tb\n")
+    done = run_script(
+        "default_signals.py", "default", "--renames", str(renames), "--reported", "nope"
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == "error: --reported 'nope' is not one of the models' labels\n"

@@ -429,6 +429,10 @@ def reduce_distilled(
         raise WrdscoreError(f"{model}: not a distilled model (its method is {meta.get('method')})")
     if not 1 <= dim < source.dim:
         raise WrdscoreError(f"--dim must be from 1 to {source.dim - 1}, not {dim}")
+    if len(source) <= dim:
+        raise WrdscoreError(
+            f"--dim {dim} needs more than {dim} tokens to fit; the model has {len(source)}"
+        )
     basis, kept = reduce_dim(np.asarray(source.vectors, dtype=np.float32), dim)
     dtype = np.float16 if float16 else np.float32
     vectors = (np.asarray(source.vectors, dtype=np.float64) @ basis).astype(dtype)
