@@ -105,3 +105,7 @@ if [[ ! -f $CODE/model.json ]]; then
     wrdscore train "$CORPUS" "${TRAIN_ARGS[@]}" --output "$CODE"
 fi
 scripts/build_encoder_default.sh "$CODE" "$CORPUS"
+# model.json records every input and its licence (issue 26): the archives, the encoder
+# package and the curated pairs.
+python scripts/default_inputs.py wrdscore/data/default --archives "$WORK/archives" \
+    --debsrc "$DEBSRC"
