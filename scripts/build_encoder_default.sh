@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
 # Build the bundled default (wrdscore/data/default) from a code model and all-MiniLM-L6-v2.
 #
-# The recipe (issue 26; the candidates and the rule that chose among them are in
-# docs/history.md, their numbers in the model card):
+# The shipped recipe, WIDTH=384 (issue 26: three candidates, one rule written before any
+# was scored, one run; docs/history.md has the run, the model card the choice):
 #   1. distill: all-MiniLM-L6-v2's static vector of every token of the code model's
 #      vocabulary and of the encoder's whole words, at its full 384 dimensions, float16,
 #      with the vector of every word piece the tokenizer can produce (unseen tokens get
-#      the mean of their pieces);
-#   2. reduce:  for WIDTH below 384, the distillation reduced to WIDTH dimensions
-#      (uncentered PCA fitted on the token vectors, applied to the pieces too);
-#   3. fuse:    per token, the code model's vector and the distilled one, each divided by
-#      its mean norm, concatenated (float16); the fusion keeps the code model's FastText
-#      n-grams and the pieces for unseen tokens;
-#   4. specialise: counter-fitting of the fusion with the code model's own pairs.tsv, and
-#      rescaling baselines on CORPUS's method names.
-#   WIDTH=384 is the distillation alone (steps 1 and its baselines).
-#   5. inputs:  every input and its licence into model.json (scripts/default_inputs.py).
+#      the mean of their pieces); document frequencies from the code model;
+#   2. baselines: rescaling baselines on CORPUS's method names;
+#   3. size: gensim's duplicate of the vectors (vectors.kv) is dropped, so the model fits
+#      the 80 MB budget; loading rebuilds it from the arrays where a command needs it;
+#   4. inputs: every input and its licence into model.json (scripts/default_inputs.py).
+# The other candidates (WIDTH=64 or 128) reduce the distillation to WIDTH dimensions
+# (uncentered PCA fitted on the token vectors, applied to the pieces too), fuse it with
+# the code model (each part divided by its mean norm; the fusion keeps the code model's
+# n-grams and the pieces for unseen tokens) and counter-fit the fusion with the code
+# model's pairs.tsv, with baselines.
 #
 # Usage: scripts/build_encoder_default.sh CODE_MODEL_DIR CORPUS_DIR [OUTPUT]
 #   CODE_MODEL_DIR: a specialised FastText code model (scripts/build_default_model.sh
@@ -40,7 +40,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 WORK=${WORK:-work-data/default-model}
 ENCODER=${ENCODER:-sentence-transformers/all-MiniLM-L6-v2}
-WIDTH=${WIDTH:-128}
+WIDTH=${WIDTH:-384}
 read -r -a EXTRA <<< "${DISTILL_ARGS:-}"
 FULL=$WORK/minilm-384
 
@@ -51,6 +51,8 @@ if [[ $WIDTH == 384 ]]; then
     rm -rf "$OUTPUT"
     cp -r "$FULL" "$OUTPUT"
     wrdscore baseline "$OUTPUT" "$CORPUS"
+    python -c "import sys; from wrdscore.embeddings import drop_gensim_copy as d; d(sys.argv[1])" \
+        "$OUTPUT"
 else
     REDUCED=$WORK/minilm-$WIDTH
     if [[ ! -f $REDUCED/model.json ]]; then

@@ -497,3 +497,38 @@ def test_an_unedited_model_dir_gives_gensims_object_on_demand(model_dir):
     emb = load_embeddings(model_dir)
     assert emb._kv is None
     assert emb.kv.index_to_key == emb.tokens
+
+
+def test_a_model_without_gensims_copy_loads_scores_and_rebuilds_it(model_dir, tmp_path):
+    from wrdscore.embeddings import drop_gensim_copy
+
+    before = load_embeddings(model_dir)
+    kv_before = KeyedVectors.load(str(model_dir / "vectors.kv"))
+    score = get_metric("wrd", embeddings=str(model_dir)).score(["get name"], ["set name"])
+    drop_gensim_copy(model_dir)
+    assert not list(model_dir.glob("vectors.kv*"))
+    after = load_embeddings(model_dir)
+    assert after.sha == before.sha
+    np.testing.assert_array_equal(after.kv.vectors, kv_before.vectors)
+    assert after.kv.index_to_key == kv_before.index_to_key
+    assert [after.kv.get_vecattr(t, "count") for t in after.tokens] == [
+        kv_before.get_vecattr(t, "count") for t in after.tokens
+    ]
+    again = get_metric("wrd", embeddings=str(model_dir)).score(["get name"], ["set name"])
+    assert again.values == score.values
+    done = CliRunner().invoke(app, ["neighbors", str(model_dir), "get"])
+    assert done.exit_code == 0, done.output
+
+
+def test_only_a_model_without_ngrams_may_drop_gensims_copy(tmp_path):
+    from wrdscore.embeddings import drop_gensim_copy
+
+    fasttext = fasttext_model_dir(tmp_path / "ft")
+    with pytest.raises(WrdscoreError, match="needs its vectors.kv"):
+        drop_gensim_copy(fasttext)
+    assert (fasttext / "vectors.kv").is_file()
+    # Removed by hand: refused at load in one line, not half loaded.
+    for path in fasttext.glob("vectors.kv*"):
+        path.unlink()
+    with pytest.raises(WrdscoreError, match="vectors.kv is missing"):
+        load_embeddings(fasttext)

@@ -204,7 +204,7 @@ def baseline(
         status(f"computing rescaling baselines on {pairs:,} random name pairs")
         block = add_baselines(model, corpus_dir, pairs=pairs, seed=seed)
         _echo_baselines(Path(model) / "model.json", block)
-        if not block["corpus"]["training_corpus"]:
+        if block["corpus"]["training_corpus"] is False:
             typer.echo(
                 f"note: {corpus_dir}'s manifest differs from the one {model} was trained on "
                 "(re-ingested, or another corpus); its SHA-256 is recorded with the baselines",

@@ -23,6 +23,7 @@ from wrdscore.embeddings.store._inspect import (
 )
 from wrdscore.embeddings.store._store import (
     default_model_path,
+    drop_gensim_copy,
     load_embeddings,
     save_embeddings,
     upgrade_model_dir,
@@ -183,6 +184,7 @@ __all__ = [
     "default_model_path",
     "document_frequencies",
     "document_stats",
+    "drop_gensim_copy",
     "format_pairs",
     "fuse_models",
     "identifier_vector",

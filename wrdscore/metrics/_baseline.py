@@ -283,7 +283,8 @@ def add_baselines(
         "corpus": {
             "path": str(corpus_dir),
             "manifest_sha256": corpus.manifest_sha256,
-            "training_corpus": corpus.manifest_sha256 == trained_on,
+            # None: the model records no training corpus (a distilled one), so no claim.
+            "training_corpus": None if trained_on is None else corpus.manifest_sha256 == trained_on,
         },
         "wrdscore": __version__,
         "vectors_sha": embeddings.sha,

@@ -21,6 +21,9 @@ A MODEL_DIR written by ``wrdscore train`` holds
     ``ngrams.npy`` (FastText's n-gram bucket vectors, FastText models only) and
     ``vocab.json`` (``{"format", "tokens", "counts", "min_n", "max_n"}``).
     Scoring reads these; a MODEL_DIR without them (older ones) loads through gensim.
+    A MODEL_DIR with ``fast/`` and no n-grams may leave ``vectors.kv`` out (the bundled
+    default does, to halve its size: :func:`drop_gensim_copy`); a command that needs
+    gensim's object (``neighbors``, ``specialise``) then gets one built from the arrays.
 ``pieces/``
     Only in a model distilled from an encoder (``wrdscore distill``): the static
     vector of every word piece of the encoder's tokenizer (``vectors.npy``) and the
@@ -347,9 +350,10 @@ def _load_model_dir(folder: Path, fast: bool = True, trusted: bool = False) -> T
     if not (folder / DOC_FREQ_FILE).is_file():
         raise WrdscoreError(f"model file {folder / DOC_FREQ_FILE} is missing")
     vectors_path = folder / VECTORS_FILE
-    if not vectors_path.is_file():
+    has_fast = (folder / FAST_DIR / "vocab.json").is_file()
+    if not vectors_path.is_file() and not (has_fast and fast):
         raise WrdscoreError(f"model file {vectors_path} is missing")
-    if fast and (folder / FAST_DIR / "vocab.json").is_file():
+    if fast and has_fast:
         # Read on first use (IDF weighting), not at every load.
         return _load_fast(folder, meta, functools.partial(_read_doc_freq, folder), trusted)
     n_docs = _n_docs(meta)
@@ -422,6 +426,9 @@ def _load_fast(
         raise WrdscoreError(f"{fast}: corrupt fast arrays (shapes disagree with vocab.json)")
     if len(tokens) == 0:
         raise WrdscoreError(f"{fast}: the model has no vectors")
+    if ngrams is not None and not (folder / VECTORS_FILE).is_file():
+        # gensim's FastText object cannot be rebuilt from the arrays alone.
+        raise WrdscoreError(f"model file {folder / VECTORS_FILE} is missing")
     _check_dim(folder, meta, vectors.shape[1])
     checked = None
     fallback: Any = None
@@ -443,13 +450,49 @@ def _load_fast(
         doc_freq_loader=doc_freq if n_docs else None,
         n_docs=n_docs,
         meta=meta,
-        kv_loader=lambda: _load_matching_kv(folder, tokens, vectors, ngrams),
+        # Without vectors.kv (drop_gensim_copy) gensim's object is built from the arrays.
+        kv_loader=(lambda: _load_matching_kv(folder, tokens, vectors, ngrams))
+        if (folder / VECTORS_FILE).is_file()
+        else None,
         ngram_hash=ngram_hash,
         source=str(fast / "vectors.npy"),
         checked_sha=checked,
         pieces=_read_pieces(folder),
         fallback=fallback,
     )
+
+
+def drop_gensim_copy(folder: str | Path) -> Path:
+    """Remove a MODEL_DIR's ``vectors.kv`` (gensim's copy of the ``fast/`` arrays).
+
+    The folder then loads from ``fast/`` alone, and gensim's object, where a command
+    needs it, is built from those arrays: the same tokens, vectors and counts. Only a
+    model without FastText n-grams qualifies (gensim's FastText object is not rebuilt).
+
+    Raises
+    ------
+    WrdscoreError
+        A folder that is not a MODEL_DIR with ``fast/`` arrays, or a FastText model.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> emb = TokenEmbeddings.from_vectors({"get": [1.0, 0.0], "set": [0.0, 1.0]})
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "m"
+    >>> _ = save_embeddings(emb.kv, out, meta={"name": "tiny", "n_docs": None}, doc_freq={})
+    >>> small = drop_gensim_copy(out)
+    >>> (small / "vectors.kv").exists(), load_embeddings(small).kv.most_similar("get")[0][0]
+    (False, 'set')
+    """
+    folder = Path(folder)
+    emb = load_embeddings(folder)
+    if not (folder / FAST_DIR / "vocab.json").is_file():
+        raise WrdscoreError(f"{folder}: no fast/ arrays to load from (upgrade_model_dir first)")
+    if emb._ngrams is not None:
+        raise WrdscoreError(f"{folder}: a FastText model needs its vectors.kv (n-grams)")
+    for path in folder.glob(VECTORS_FILE + "*"):
+        path.unlink()
+    return folder
 
 
 def _load_matching_kv(
