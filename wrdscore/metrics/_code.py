@@ -55,10 +55,12 @@ class StoredCode(NamedTuple):
     ``words`` is the record's ``code_words``: under the default reading
     (``strings="drop"``) :func:`read_codes` splits them instead of parsing ``code``,
     with the same tokens as a parse (:func:`wrdscore.corpora._code.read_code_words`);
-    under any other reading it parses ``code``, masking ``name``.
+    under any other reading it parses ``code``, masking ``name``. ``code`` is None
+    where the corpus's source was not read (:func:`corpus_inputs` with ``code=False``):
+    then only the default reading can score it.
     """
 
-    code: str
+    code: str | None
     name: str
     words: str
 
@@ -139,6 +141,10 @@ def read_codes(
                     read_code_words(item.words, target=target, name=item.name, segmented=segmented)
                 )
                 continue
+            if item.code is None:
+                raise ItemError(
+                    "code", offset + i, f"was not read from the corpus (strings={strings!r})"
+                )
             source, name = item.code, item.name
         elif type(item) is str:
             source, name = item, None
@@ -318,7 +324,12 @@ def score_with_code(
 
 
 def corpus_inputs(
-    corpus_dir: str | Path, predictions: str | Path, target: str, workdir: Path
+    corpus_dir: str | Path,
+    predictions: str | Path,
+    target: str,
+    workdir: Path,
+    *,
+    code: bool = True,
 ) -> tuple[list[str], list[CodeItem], Path]:
     """References, code and a predictions file for scoring a model's output on a corpus.
 
@@ -331,6 +342,11 @@ def corpus_inputs(
     :func:`~wrdscore.corpora.corpus_methods` gives it, scoring only those methods, in
     the file's order (a model's test set that is a subset of the corpus). Then the
     predictions are rewritten, in order, to ``workdir``.
+
+    With ``code=False`` the source of a method with stored identifiers (format 4) is
+    not read (its :class:`StoredCode` has ``code=None``): enough when every metric
+    reads code under the default ``strings="drop"``, and it spares decoding every
+    method's source (:func:`~wrdscore.corpora.corpus_methods`).
 
     Raises
     ------
@@ -350,7 +366,7 @@ def corpus_inputs(
         first = next((line for line in lines if line.strip()), "")
         if first.lstrip().startswith("{"):
             by_id = _id_predictions(lines, predictions)
-    methods = corpus_methods(corpus_dir, target=target)
+    methods = corpus_methods(corpus_dir, target=target, code=code)
     if by_id is None:
         chosen = list(methods)
         path = predictions
@@ -377,15 +393,16 @@ def corpus_inputs(
     # An empty code is a record whose declaration the parser could not place: unknown
     # code, support 0 (counted), not an error that stops the whole run.
     # A format 4 corpus has each method's identifiers: read from them, not parsed again.
-    code: list[CodeItem] = [
+    # (code None: not read, which corpus_methods does only where the words are stored.)
+    items: list[CodeItem] = [
         None
-        if not m.code
+        if m.code == ""
         else {"code": m.code, "name": m.name}
         if m.words is None
         else StoredCode(m.code, m.name, m.words)
         for m in chosen
     ]
-    return refs, code, path
+    return refs, items, path
 
 
 def _id_predictions(lines: list[str], path: Path) -> dict[str, Any]:
