@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wrdscore.corpora import RECORD_FIELDS, corpus_methods, ingest, open_corpus
-from wrdscore.corpora._corpus import FieldReader, encode_record
+from wrdscore.corpora._corpus import FieldReader, encode_record, method_items
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._code import StoredCode, corpus_inputs, read_codes
 from wrdscore.metrics._engine import ItemError
@@ -101,6 +101,17 @@ def test_corpus_methods_without_code_differ_only_in_the_code(example_corpus, tar
     # CorpusMethod's equality leaves the words out: they are compared above.
     assert [m.words for m in bare] == [m.words for m in full]
     assert bare == [type(m)(m.index, m.id, m.reference, None, m.name, m.words) for m in full]
+
+
+@pytest.mark.parametrize("target", ["name", "summary"])
+@pytest.mark.parametrize("code", [True, False])
+def test_method_items_are_corpus_methods_without_ids(example_corpus, target, code):
+    methods = corpus_methods(example_corpus, target=target, code=code)
+    assert list(method_items(example_corpus, target=target, code=code)) == [
+        (m.reference, m.code, m.name, m.words) for m in methods
+    ]
+    with pytest.raises(WrdscoreError, match="unknown target 'title'"):
+        next(method_items(example_corpus, target="title"))
 
 
 def test_a_method_without_stored_words_keeps_its_code(tmp_path):

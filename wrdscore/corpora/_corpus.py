@@ -290,26 +290,13 @@ def corpus_methods(
     [CorpusMethod(index=0, id='A.java:3:runFast', reference='Runs.', \
 code='void runFast() { go(); }', name='runFast')]
     """
-    if target not in TARGETS:
-        raise WrdscoreError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
-    corpus = open_corpus(corpus_dir)
-    corpus.require_code()
+    corpus, records = _method_records(corpus_dir, target, code, ids=True)
     sources = corpus.manifest.get("sources")
     several = isinstance(sources, list) and len(sources) > 1
     key = "name" if target == "name" else "summary"
-    wanted = {"name", key, "path", "line", "source", "code_words"}
-    fields = FieldReader([f for f in RECORD_FIELDS if f in wanted])
-    source = FieldReader(("code",))
-
-    def read(line: str) -> dict[str, Any]:
-        record = fields(line)
-        if code or not isinstance(record.get("code_words"), str):
-            record["code"] = source(line).get("code")
-        return record
-
     file: tuple[Any, Any] | None = None
     seen: dict[str, int] = {}
-    for index, record in enumerate(corpus.iter_methods(read)):
+    for index, record in enumerate(records):
         if (record.get("source"), record.get("path")) != file:
             file, seen = (record.get("source"), record.get("path")), {}
         where = f"{record.get('source')}/" if several else ""
@@ -325,6 +312,60 @@ code='void runFast() { go(); }', name='runFast')]
             record["name"],
             record.get("code_words"),
         )
+
+
+def method_items(
+    corpus_dir: str | os.PathLike[str], target: str = DEFAULT_TARGET, *, code: bool = True
+) -> Iterator[tuple[str | None, str | None, str, str | None]]:
+    """:func:`corpus_methods` without the index and id: ``(reference, code, name,
+    words)`` of each method, in record order.
+
+    What scoring a corpus by record order needs: the fields of the ids (``path``,
+    ``line``, ``source``) are not decoded, and no :class:`CorpusMethod` is built
+    (together a fifth of reading OpenJDK's records).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from wrdscore.corpora import ingest
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "A.java").write_text("class A {\\n  void runFast() { go(); }\\n}")
+    >>> _ = ingest([d], d / "corpus", jobs=1, quiet=True)
+    >>> list(method_items(d / "corpus", code=False))
+    [('runFast', None, 'runFast', 'runFast go')]
+    """
+    key = "name" if target == "name" else "summary"
+    for record in _method_records(corpus_dir, target, code, ids=False)[1]:
+        yield (
+            record.get(key),
+            (record["code"] or "") if "code" in record else None,
+            record["name"],
+            record.get("code_words"),
+        )
+
+
+def _method_records(
+    corpus_dir: str | os.PathLike[str], target: str, code: bool, ids: bool
+) -> tuple[Corpus, Iterator[dict[str, Any]]]:
+    """The corpus and its records with the fields scoring reads: the name, the
+    reference, ``code_words``, ``code`` where needed (see :func:`corpus_methods`) and,
+    with ``ids``, what a method's id is made of."""
+    if target not in TARGETS:
+        raise WrdscoreError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
+    corpus = open_corpus(corpus_dir)
+    corpus.require_code()
+    key = "name" if target == "name" else "summary"
+    wanted = {"name", key, "code_words", *(("path", "line", "source") if ids else ())}
+    fields = FieldReader([f for f in RECORD_FIELDS if f in wanted])
+    source = FieldReader(("code",))
+
+    def read(line: str) -> dict[str, Any]:
+        record = fields(line)
+        if code or not isinstance(record.get("code_words"), str):
+            record["code"] = source(line).get("code")
+        return record
+
+    return corpus, corpus.iter_methods(read)
 
 
 def record_files(folder: Path, manifest: Any) -> list[Path]:

@@ -360,6 +360,7 @@ def corpus_inputs(
     import json
 
     from wrdscore.corpora import corpus_methods
+    from wrdscore.corpora._corpus import method_items
     from wrdscore.inputs import _lines
 
     predictions = Path(predictions)
@@ -369,14 +370,15 @@ def corpus_inputs(
         first = next((line for line in lines if line.strip()), "")
         if first.lstrip().startswith("{"):
             by_id = _id_predictions(lines, predictions)
-    methods = corpus_methods(corpus_dir, target=target, code=code)
+    chosen: list[tuple[str | None, str | None, str, str | None]]
     if by_id is None:
-        chosen = list(methods)
+        # By record order, no method's id is needed: not built (nor its fields read).
+        chosen = list(method_items(corpus_dir, target=target, code=code))
         path = predictions
     else:
         wanted = {i: k for k, i in enumerate(by_id)}
         found: list[Any] = [None] * len(by_id)
-        for m in methods:
+        for m in corpus_methods(corpus_dir, target=target, code=code):
             k = wanted.get(m.id)
             if k is not None:
                 found[k] = m
@@ -386,24 +388,24 @@ def corpus_inputs(
                 f"{predictions}: {len(missing)} id(s) not in corpus {corpus_dir}, "
                 f"the first {missing[0]!r}"
             )
-        chosen = found
+        chosen = [(m.reference, m.code, m.name, m.words) for m in found]
         path = workdir / "predictions.jsonl"
         path.write_text(
             "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in by_id.values()),
             encoding="utf-8",
         )
-    refs = [m.reference or "" for m in chosen]
+    refs = [reference or "" for reference, _, _, _ in chosen]
     # An empty code is a record whose declaration the parser could not place: unknown
     # code, support 0 (counted), not an error that stops the whole run.
     # A format 4 corpus has each method's identifiers: read from them, not parsed again.
     # (code None: not read, which corpus_methods does only where the words are stored.)
     items: list[CodeItem] = [
         None
-        if m.code == ""
-        else {"code": m.code, "name": m.name}
-        if m.words is None
-        else StoredCode(m.code, m.name, m.words)
-        for m in chosen
+        if source == ""
+        else {"code": source, "name": name}
+        if words is None
+        else StoredCode(source, name, words)
+        for _, source, name, words in chosen
     ]
     return refs, items, path
 
