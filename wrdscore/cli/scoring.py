@@ -197,7 +197,12 @@ def score(
             bar.update(loading, total=1, completed=1)
         if corpus is not None:
             references, code_items, preds = corpus_inputs(
-                corpus, preds, metrics[0].target, Path(workdir)
+                corpus,
+                preds,
+                metrics[0].target,
+                Path(workdir),
+                # The source is read only when some metric parses it (keeps strings).
+                code=any(m.strings != "drop" for m in metrics),
             )
         _show_encoding(metrics, bar)
         task = bar.add_task("scoring", total=None)

@@ -37,7 +37,7 @@ import os
 import re
 import shlex
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -136,10 +136,13 @@ re-ingest it with `wrdscore ingest SOURCE... -o old --force` to score against co
                 f"re-ingest it with `{command}` to score against code"
             )
 
-    def iter_methods(self) -> Iterator[dict[str, Any]]:
+    def iter_methods(
+        self, read: Callable[[str], dict[str, Any]] = json.loads
+    ) -> Iterator[dict[str, Any]]:
         """Stream the method records in the order they were written.
 
-        Once the last record is read, their number is checked against the
+        ``read`` decodes one record's line (a :class:`FieldReader` decodes only some
+        fields). Once the last record is read, their number is checked against the
         manifest's ``counts.methods`` (:meth:`check_count`), so a reader that goes
         through the whole corpus never works on a silently truncated one.
 
@@ -151,7 +154,7 @@ re-ingest it with `wrdscore ingest SOURCE... -o old --force` to score against co
         """
         n = 0
         for methods in self.record_files():
-            for record in iter_records(methods):
+            for record in iter_records(methods, read=read):
                 n += 1
                 yield record
         self.check_count(n)
@@ -233,9 +236,10 @@ class CorpusMethod:
     reference : str or None
         The method's name, or with target ``"summary"`` its Javadoc summary
         (``None`` when it has none).
-    code : str
+    code : str or None
         Its source text (empty only where the javalang fallback could not place the
-        declaration; see docs/ingest.md).
+        declaration; see docs/ingest.md), or None where it was not read
+        (:func:`corpus_methods` with ``code=False``).
     name : str
         Its name, which code reading masks with target ``"name"``.
     words : str or None
@@ -246,13 +250,13 @@ class CorpusMethod:
     index: int
     id: str
     reference: str | None
-    code: str
+    code: str | None
     name: str
     words: str | None = field(default=None, repr=False, compare=False)
 
 
 def corpus_methods(
-    corpus_dir: str | os.PathLike[str], target: str = DEFAULT_TARGET
+    corpus_dir: str | os.PathLike[str], target: str = DEFAULT_TARGET, *, code: bool = True
 ) -> Iterator[CorpusMethod]:
     """Stream the methods of a corpus with their references and code, in record order.
 
@@ -262,6 +266,12 @@ def corpus_methods(
         A folder written by ``wrdscore ingest`` (format 3 or later).
     target : {"name", "summary"}
         Which reference: the method's name or its Javadoc summary.
+    code : bool
+        Decode every method's ``code``. With False, a method that has ``code_words``
+        gets ``code=None`` (not read: scoring under the default reading needs only the
+        words, and decoding each method's source was a fifth of reading the corpus);
+        one without them still gets its code (it is parsed, or refused, when scored).
+        Only the fields used are decoded either way (:class:`FieldReader`).
 
     Raises
     ------
@@ -280,16 +290,13 @@ def corpus_methods(
     [CorpusMethod(index=0, id='A.java:3:runFast', reference='Runs.', \
 code='void runFast() { go(); }', name='runFast')]
     """
-    if target not in TARGETS:
-        raise WrdscoreError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
-    corpus = open_corpus(corpus_dir)
-    corpus.require_code()
+    corpus, records = _method_records(corpus_dir, target, code, ids=True)
     sources = corpus.manifest.get("sources")
     several = isinstance(sources, list) and len(sources) > 1
     key = "name" if target == "name" else "summary"
     file: tuple[Any, Any] | None = None
     seen: dict[str, int] = {}
-    for index, record in enumerate(corpus.iter_methods()):
+    for index, record in enumerate(records):
         if (record.get("source"), record.get("path")) != file:
             file, seen = (record.get("source"), record.get("path")), {}
         where = f"{record.get('source')}/" if several else ""
@@ -301,10 +308,64 @@ code='void runFast() { go(); }', name='runFast')]
             index,
             method_id,
             record.get(key),
-            record.get("code") or "",
+            (record["code"] or "") if "code" in record else None,
             record["name"],
             record.get("code_words"),
         )
+
+
+def method_items(
+    corpus_dir: str | os.PathLike[str], target: str = DEFAULT_TARGET, *, code: bool = True
+) -> Iterator[tuple[str | None, str | None, str, str | None]]:
+    """:func:`corpus_methods` without the index and id: ``(reference, code, name,
+    words)`` of each method, in record order.
+
+    What scoring a corpus by record order needs: the fields of the ids (``path``,
+    ``line``, ``source``) are not decoded, and no :class:`CorpusMethod` is built
+    (together a fifth of reading OpenJDK's records).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from wrdscore.corpora import ingest
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "A.java").write_text("class A {\\n  void runFast() { go(); }\\n}")
+    >>> _ = ingest([d], d / "corpus", jobs=1, quiet=True)
+    >>> list(method_items(d / "corpus", code=False))
+    [('runFast', None, 'runFast', 'runFast go')]
+    """
+    key = "name" if target == "name" else "summary"
+    for record in _method_records(corpus_dir, target, code, ids=False)[1]:
+        yield (
+            record.get(key),
+            (record["code"] or "") if "code" in record else None,
+            record["name"],
+            record.get("code_words"),
+        )
+
+
+def _method_records(
+    corpus_dir: str | os.PathLike[str], target: str, code: bool, ids: bool
+) -> tuple[Corpus, Iterator[dict[str, Any]]]:
+    """The corpus and its records with the fields scoring reads: the name, the
+    reference, ``code_words``, ``code`` where needed (see :func:`corpus_methods`) and,
+    with ``ids``, what a method's id is made of."""
+    if target not in TARGETS:
+        raise WrdscoreError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
+    corpus = open_corpus(corpus_dir)
+    corpus.require_code()
+    key = "name" if target == "name" else "summary"
+    wanted = {"name", key, "code_words", *(("path", "line", "source") if ids else ())}
+    fields = FieldReader([f for f in RECORD_FIELDS if f in wanted])
+    source = FieldReader(("code",))
+
+    def read(line: str) -> dict[str, Any]:
+        record = fields(line)
+        if code or not isinstance(record.get("code_words"), str):
+            record["code"] = source(line).get("code")
+        return record
+
+    return corpus, corpus.iter_methods(read)
 
 
 def record_files(folder: Path, manifest: Any) -> list[Path]:
@@ -322,9 +383,13 @@ def record_files(folder: Path, manifest: Any) -> list[Path]:
 
 
 def iter_records(
-    methods: str | os.PathLike[str], start: int = 0, stop: int | None = None
+    methods: str | os.PathLike[str],
+    start: int = 0,
+    stop: int | None = None,
+    read: Callable[[str], dict[str, Any]] = json.loads,
 ) -> Iterator[dict[str, Any]]:
-    """Stream the records of one record file, lines ``start`` (0-based) up to ``stop``.
+    """Stream the records of one record file, lines ``start`` (0-based) up to ``stop``,
+    each line decoded by ``read`` (all of it, or some fields: :class:`FieldReader`).
 
     Raises
     ------
@@ -335,13 +400,84 @@ def iter_records(
         with gzip.open(methods, "rt", encoding="utf-8") as fh:
             for lineno, line in enumerate(itertools.islice(fh, start, stop), start + 1):
                 try:
-                    yield json.loads(line)
+                    yield read(line)
                 except json.JSONDecodeError as exc:
                     raise WrdscoreError(
                         f"{methods}: line {lineno} is not valid JSON ({exc.msg})"
                     ) from None
     except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
         raise WrdscoreError(f"{methods}: corrupt corpus file ({exc})") from None
+
+
+class FieldReader:
+    """Decode some fields of a record line, leaving the rest (the big ``code`` and
+    ``context`` strings) undecoded.
+
+    A record as :func:`encode_record` writes it is one line of compact JSON whose
+    values are strings, numbers, null or lists of strings. A field is found by its key
+    with the comma before it (or the brace, for the first): a string value holds a
+    quote only escaped, ``\\"``, so ``,"key":`` cannot stand inside one, and no value
+    is an object whose keys could be mistaken for the record's (and no key is written
+    twice). Each value found is decoded by :mod:`json`'s own scanner, which must end
+    it at the next ``,`` or the closing ``}``. Where a key is missing (an older
+    format's record) or the line is not in that compact form, the whole line is
+    decoded by ``json.loads`` instead, so the fields are the same either way, and
+    invalid JSON (or JSON that is not an object) is an error; only the fields not
+    asked for go unchecked on the fast path.
+
+    Examples
+    --------
+    >>> read = FieldReader(("name", "line", "words"))
+    >>> read('{"name":"getX","code":"int getX() { return x; }","line":3}')
+    {'name': 'getX', 'line': 3}
+    >>> read('{"name": "getX", "line": 3, "words": ["get", "x"]}')  # not compact
+    {'name': 'getX', 'line': 3, 'words': ['get', 'x']}
+    """
+
+    # The C scanner json.loads itself runs on a value (raw_decode without its Python
+    # wrapper, which cost as much as the scan on these short values).
+    # (JSONDecoder sets it in __init__; typeshed leaves it out.)
+    _scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+    def __init__(self, fields: Sequence[str]) -> None:
+        self.fields = tuple(fields)
+        # (field, the key as it follows a value, its length, whether it may come first)
+        self._keys = [(f, f',"{f}":', len(f) + 4, i == 0) for i, f in enumerate(self.fields)]
+
+    def __call__(self, line: str) -> dict[str, Any]:
+        """The fields of ``line`` that it has (a JSON error if it is not valid JSON)."""
+        if not line.startswith("{"):
+            return self._decoded(line)
+        out: dict[str, Any] = {}
+        scan = self._scan
+        end = 0
+        for field_name, needle, size, lead in self._keys:
+            # Asked for in the order they are written, each key is looked for after the
+            # value before: one pass over the line's big strings, not one per field.
+            if lead and line.startswith(needle[1:], 1):
+                at = size  # the first key, after the brace
+            else:
+                at = line.find(needle, end)
+                if at < 0:
+                    at = line.find(needle)
+                    if at < 0:
+                        return self._decoded(line)
+                at += size
+            try:
+                value, end = scan(line, at)
+            except StopIteration:
+                return self._decoded(line)
+            if line[end : end + 1] not in (",", "}"):
+                return self._decoded(line)
+            out[field_name] = value
+        return out
+
+    def _decoded(self, line: str) -> dict[str, Any]:
+        record = json.loads(line)
+        if not isinstance(record, dict):
+            # A record is an object: the same error as a line that is not JSON.
+            raise json.JSONDecodeError("Expecting an object", line, 0)
+        return {f: record[f] for f in self.fields if f in record}
 
 
 def encode_record(record: dict[str, Any]) -> str:

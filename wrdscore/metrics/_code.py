@@ -55,10 +55,12 @@ class StoredCode(NamedTuple):
     ``words`` is the record's ``code_words``: under the default reading
     (``strings="drop"``) :func:`read_codes` splits them instead of parsing ``code``,
     with the same tokens as a parse (:func:`wrdscore.corpora._code.read_code_words`);
-    under any other reading it parses ``code``, masking ``name``.
+    under any other reading it parses ``code``, masking ``name``. ``code`` is None
+    where the corpus's source was not read (:func:`corpus_inputs` with ``code=False``):
+    then only the default reading can score it.
     """
 
-    code: str
+    code: str | None
     name: str
     words: str
 
@@ -139,6 +141,10 @@ def read_codes(
                     read_code_words(item.words, target=target, name=item.name, segmented=segmented)
                 )
                 continue
+            if item.code is None:
+                raise ItemError(
+                    "code", offset + i, f"was not read from the corpus (strings={strings!r})"
+                )
             source, name = item.code, item.name
         elif type(item) is str:
             source, name = item, None
@@ -275,19 +281,22 @@ def score_with_code(
             f"{len(code)} code items but {len(predictions)} predictions; "
             "every prediction needs the code of its method"
         )
-    preds = prediction_tokens(predictions, index_offset, _prediction_splitter(metric))
-    # The code's run-together words meet the prediction's split the same way.
-    codes = read_codes(code, metric.target, metric.strings, index_offset, metric.segment)
-    result = None
-    if references is not None:
-        result = metric._score(
-            references,
-            predictions,
-            allow_empty_reference=allow_empty_reference,
-            progress=None,
-            index_offset=index_offset,
-        )
+    # All of it one batch, as Metric._score is: reading the code allocates a list per
+    # method and more per identifier, none in cycles, which the collector would
+    # otherwise rescan again and again (a sixth to a quarter of reading OpenJDK's code).
     with gc_paused():
+        preds = prediction_tokens(predictions, index_offset, _prediction_splitter(metric))
+        # The code's run-together words meet the prediction's split the same way.
+        codes = read_codes(code, metric.target, metric.strings, index_offset, metric.segment)
+        result = None
+        if references is not None:
+            result = metric._score(
+                references,
+                predictions,
+                allow_empty_reference=allow_empty_reference,
+                progress=None,
+                index_offset=index_offset,
+            )
         support, unmatched = metric._code_values(codes, preds)
     if progress is not None:
         progress(len(preds))
@@ -318,7 +327,12 @@ def score_with_code(
 
 
 def corpus_inputs(
-    corpus_dir: str | Path, predictions: str | Path, target: str, workdir: Path
+    corpus_dir: str | Path,
+    predictions: str | Path,
+    target: str,
+    workdir: Path,
+    *,
+    code: bool = True,
 ) -> tuple[list[str], list[CodeItem], Path]:
     """References, code and a predictions file for scoring a model's output on a corpus.
 
@@ -332,6 +346,11 @@ def corpus_inputs(
     the file's order (a model's test set that is a subset of the corpus). Then the
     predictions are rewritten, in order, to ``workdir``.
 
+    With ``code=False`` the source of a method with stored identifiers (format 4) is
+    not read (its :class:`StoredCode` has ``code=None``): enough when every metric
+    reads code under the default ``strings="drop"``, and it spares decoding every
+    method's source (:func:`~wrdscore.corpora.corpus_methods`).
+
     Raises
     ------
     WrdscoreError
@@ -341,6 +360,7 @@ def corpus_inputs(
     import json
 
     from wrdscore.corpora import corpus_methods
+    from wrdscore.corpora._corpus import method_items
     from wrdscore.inputs import _lines
 
     predictions = Path(predictions)
@@ -350,14 +370,15 @@ def corpus_inputs(
         first = next((line for line in lines if line.strip()), "")
         if first.lstrip().startswith("{"):
             by_id = _id_predictions(lines, predictions)
-    methods = corpus_methods(corpus_dir, target=target)
+    chosen: list[tuple[str | None, str | None, str, str | None]]
     if by_id is None:
-        chosen = list(methods)
+        # By record order, no method's id is needed: not built (nor its fields read).
+        chosen = list(method_items(corpus_dir, target=target, code=code))
         path = predictions
     else:
         wanted = {i: k for k, i in enumerate(by_id)}
         found: list[Any] = [None] * len(by_id)
-        for m in methods:
+        for m in corpus_methods(corpus_dir, target=target, code=code):
             k = wanted.get(m.id)
             if k is not None:
                 found[k] = m
@@ -367,25 +388,26 @@ def corpus_inputs(
                 f"{predictions}: {len(missing)} id(s) not in corpus {corpus_dir}, "
                 f"the first {missing[0]!r}"
             )
-        chosen = found
+        chosen = [(m.reference, m.code, m.name, m.words) for m in found]
         path = workdir / "predictions.jsonl"
         path.write_text(
             "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in by_id.values()),
             encoding="utf-8",
         )
-    refs = [m.reference or "" for m in chosen]
+    refs = [reference or "" for reference, _, _, _ in chosen]
     # An empty code is a record whose declaration the parser could not place: unknown
     # code, support 0 (counted), not an error that stops the whole run.
     # A format 4 corpus has each method's identifiers: read from them, not parsed again.
-    code: list[CodeItem] = [
+    # (code None: not read, which corpus_methods does only where the words are stored.)
+    items: list[CodeItem] = [
         None
-        if not m.code
-        else {"code": m.code, "name": m.name}
-        if m.words is None
-        else StoredCode(m.code, m.name, m.words)
-        for m in chosen
+        if source == ""
+        else {"code": source, "name": name}
+        if words is None
+        else StoredCode(source, name, words)
+        for _, source, name, words in chosen
     ]
-    return refs, code, path
+    return refs, items, path
 
 
 def _id_predictions(lines: list[str], path: Path) -> dict[str, Any]:
