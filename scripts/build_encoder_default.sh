@@ -29,10 +29,18 @@
 # encoders extra (torch) for step 1 only: about 25 minutes on 2 CPU cores.
 set -euo pipefail
 
+USAGE="usage: scripts/build_encoder_default.sh CODE_MODEL_DIR CORPUS_DIR [OUTPUT]"
 if [[ $# -lt 2 || $# -gt 3 ]]; then
-    echo "usage: scripts/build_encoder_default.sh CODE_MODEL_DIR CORPUS_DIR [OUTPUT]" >&2
+    echo "$USAGE" >&2
     exit 2
 fi
+for arg in "$@"; do
+    # An option (--help, a typo) is no path: the last stage replaces the bundled model.
+    if [[ $arg == -* ]]; then
+        echo "$USAGE" >&2
+        exit 2
+    fi
+done
 CODE=$1
 CORPUS=$2
 OUTPUT=${3:-wrdscore/data/default}

@@ -128,12 +128,17 @@ def test_python_dash_m_runs_the_same_command_line():
     assert done.returncode == 0 and done.stdout.startswith("wrdscore ")
 
 
-def test_subword_vectors_asked_of_the_bundled_fusion_is_one_line():
-    # The bundled default (a fusion) has no subword vectors; --oov subword used to work
-    # with the FastText default before it, so the error must say what to use instead.
+def test_subword_vectors_asked_of_a_model_without_them_is_one_line(tmp_path):
+    # A model with neither n-grams nor word pieces (an SVD or plain vectors file): the
+    # error must say what to use instead.
+    from wrdscore.embeddings import TokenEmbeddings, save_embeddings
+
+    emb = TokenEmbeddings.from_vectors({"get": [1.0, 0.0], "size": [0.0, 1.0]})
+    meta = {"name": "debian-java-ft-50-cf+all-MiniLM-L6-v2-static-64-cf", "n_docs": None}
+    model = save_embeddings(emb.kv, tmp_path / "m", meta=meta, doc_freq={})
     examples = Path(__file__).resolve().parents[1] / "examples"
     args = ["score", "--refs", str(examples / "refs.txt"), "--preds", str(examples / "preds.txt")]
-    result = CliRunner().invoke(app, [*args, "--oov", "subword"])
+    result = CliRunner().invoke(app, [*args, "--oov", "subword", "-e", str(model)])
     assert result.exit_code == EXIT_USER_ERROR
     assert result.output.strip() == (
         "error: embeddings 'debian-java-ft-50-cf+all-MiniLM-L6-v2-static-64-cf' have no "

@@ -75,7 +75,7 @@ def test_the_recorded_held_out_part_of_the_real_renames():
 
 @NO_RENAMES
 def test_the_bundled_defaults_rename_and_case_signals():
-    # The numbers of the model card's segmented table (scripts/default_signals.py default ...).
+    # The chosen candidate's numbers in the model card's table (scripts/default_signals.py).
     script = load("default_signals")
     renames = sig.read_renames(RENAMES)
     _, test = sig.split_renames(renames)
@@ -84,9 +84,9 @@ def test_the_bundled_defaults_rename_and_case_signals():
     assert (len(random), len(related)) == (11813, 9995)
     metric = get_metric("wrd")
     a_rand, a_rel = script.rename_aucs(metric, test, random, related)
-    assert (round(a_rand, 3), round(a_rel, 3)) == (0.85, 0.491)
+    assert (round(a_rand, 3), round(a_rel, 3)) == (0.837, 0.532)
     syn, opp = script.pair_values(metric, sig.SYNONYMS), script.pair_values(metric, sig.OPPOSITES)
-    assert (round(sig.auc(syn, opp), 3), round(syn.mean() - opp.mean(), 3)) == (0.9, 0.635)
+    assert (round(sig.auc(syn, opp), 3), round(syn.mean() - opp.mean(), 3)) == (0.6, 0.063)
     rouge = get_metric("rouge1")
     assert tuple(round(x, 3) for x in script.rename_aucs(rouge, test, random, related)) == (
         0.788,

@@ -24,6 +24,7 @@ from wrdscore.embeddings import (
     TokenEmbeddings,
     WordPieceRules,
     WordPieces,
+    fuse_models,
     load_embeddings,
     save_embeddings,
     specialise_model,
@@ -351,7 +352,8 @@ def test_reducing_a_distilled_model_equals_distilling_at_that_width(
     unseen = UNSEEN[0]
     vec, missing = small.lookup([unseen], oov="subword")
     assert missing[0] and np.linalg.norm(vec) > 0
+    fuse_models(full, full, tmp_path / "fused")
     with pytest.raises(WrdscoreError, match="not a distilled model"):
-        reduce_distilled("default", tmp_path / "x", 8)
+        reduce_distilled(tmp_path / "fused", tmp_path / "x", 8)
     with pytest.raises(WrdscoreError, match="--dim must be from 1 to"):
         reduce_distilled(distilled, tmp_path / "y", full.dim)

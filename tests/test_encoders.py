@@ -505,7 +505,7 @@ def test_the_cli_scores_with_the_real_encoder_fused_with_the_bundled_model():
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
     sig = out["metrics"]["wrd"]["signature"]
-    assert "+debian-java-ft-50-cf+all-MiniLM-L6-v2-static-64-cf@sha:d5edca27,fw:1/0.5" in sig
+    assert "+all-MiniLM-L6-v2-static-384@sha:3d03466b,fw:1/0.5" in sig
     assert 0 < out["metrics"]["wrd"]["corpus"]["f1"] < 1
 
 
@@ -555,7 +555,7 @@ def test_the_readme_s_encoder_rows_agree_with_people_as_published(minilm):
     alone = build_metrics(["wrd", "bertscore", "sentence"], encoder=minilm, segment=False)
     assert spearman(alone) == [0.721, 0.725, 0.714]
     (fused,) = build_metrics(["wrd"], "default", encoder=minilm, segment=False)
-    assert spearman([fused]) == [0.747]
+    assert spearman([fused]) == [0.716]
 
 
 def test_batch_size_zero_is_refused_not_replaced_by_the_default():

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
         ),
         (
             "build_encoder_default.sh",
-            [[], ["--help"], ["code"], ["code", "corpus", "x"]],
-            "CODE_MODEL_DIR CORPUS_DIR",
+            [[], ["--help"], ["code"], ["code", "corpus", "x", "y"], ["code", "corpus", "--help"]],
+            "CODE_MODEL_DIR CORPUS_DIR [OUTPUT]",
         ),
     ],
 )

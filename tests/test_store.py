@@ -134,7 +134,9 @@ def test_missing_paths(tmp_path, model_dir):
 
 
 def test_missing_vectors_file(model_dir):
+    # Without fast/ arrays to load from, gensim's file is the model.
     (model_dir / "vectors.kv").unlink()
+    shutil.rmtree(model_dir / "fast")
     with pytest.raises(WrdscoreError, match=r"vectors\.kv is missing"):
         load_embeddings(model_dir)
 
@@ -184,27 +186,36 @@ def test_cli_reports_corrupt_model_on_one_line(model_dir):
 
 
 def test_bundled_default_loads():
-    # The default is a fusion (code FastText part + distilled all-MiniLM-L6-v2 part),
-    # stored float16, with no subword vectors: an unseen token is zero, and asking for
-    # subword vectors is a one-line error that says which models have them.
+    # The default (issue 26) is all-MiniLM-L6-v2 distilled, stored float16, with the
+    # encoder's word pieces: an unseen token is zero under "zero" and the mean of its
+    # pieces under "subword" (what "auto" resolves to).
     emb = load_embeddings()
-    assert emb is not None and not emb.has_subword and emb.has_df and emb.dim == 114
-    assert emb.meta["method"] == "fuse" and emb.vectors.dtype == np.float16
+    assert emb is not None and emb.has_subword and emb.has_df and emb.dim == 384
+    assert emb.meta["method"] == "distill" and emb.vectors.dtype == np.float16
     assert emb.name == emb.meta["name"] and "xylophone" not in emb
     vecs, unseen = emb.lookup(["get", "xylophone"])
     assert unseen.tolist() == [False, True] and np.linalg.norm(vecs[0]) > 0 and not vecs[1].any()
-    with pytest.raises(WrdscoreError, match="have no subword vectors"):
-        emb.lookup(["xylophone"], oov="subword")
+    pieces = emb.pieces
+    assert pieces is not None and pieces.split("xylophone") == ["x", "##yl", "##ophone"]
+    sub, _ = emb.lookup(["xylophone"], oov="auto")
+    np.testing.assert_allclose(sub[0], pieces.vector("xylophone"))
+    assert emb.resolve_oov("auto") == "subword"
+    with pytest.raises(WrdscoreError, match="unknown OOV policy"):
+        emb.lookup(["xylophone"], oov="pieces")
     assert load_embeddings("default").sha == emb.sha
 
 
-def test_bundled_default_loads_with_plain_gensim():
+def test_bundled_default_gives_gensim_its_own_vectors():
+    # It ships without vectors.kv (drop_gensim_copy, the 80 MB budget): gensim's object
+    # is built from the arrays, with the same tokens, vectors and counts.
     from wrdscore.embeddings import default_model_path
 
-    kv = KeyedVectors.load(str(default_model_path() / "vectors.kv"))
+    assert not list(default_model_path().glob("vectors.kv*"))
     emb = load_embeddings()
-    assert kv.vector_size == 114 and kv.index_to_key == emb.tokens
+    kv = emb.kv
+    assert isinstance(kv, KeyedVectors) and kv.vector_size == 384 and kv.index_to_key == emb.tokens
     np.testing.assert_array_equal(kv["getter"], emb.lookup(["getter"])[0][0])
+    assert kv.get_vecattr("get", "count") == emb.counts[emb.tokens.index("get")] > 0
 
 
 # --- the fast arrays (fast/): what scoring loads, without gensim -------------------
@@ -285,8 +296,8 @@ def test_the_default_oov_policy_is_what_the_model_has(tmp_path):
     # were missing.
     zero = get_metric("wrd", embeddings=ft, oov="zero").score(refs, preds).f1
     assert not np.array_equal(get_metric("wrd", embeddings=ft).score(refs, preds).f1, zero)
-    # The bundled default has no subword vectors: its signature is unchanged.
-    assert "|oov:zero|" in get_metric("wrd").signature
+    # The bundled default has word pieces: auto is subword, and its signature says so.
+    assert "|oov:subword|" in get_metric("wrd").signature
     with pytest.raises(WrdscoreError, match="unknown OOV policy 'sub'; choose one of auto, zero"):
         get_metric("wrd", embeddings=plain, oov="sub")
 

@@ -140,7 +140,8 @@ def test_wrdscore_on_the_bundled_default_beside_rouge1(tmp_path):
     )
     rouge, wrd, bert = analysis.metrics
     assert wrd.metric.label == "WRDScore F1" and "emb:" in wrd.metric.signature
-    # The bundled default was chosen to beat ROUGE-1 on these ratings (see the README).
+    # The bundled default was chosen without these ratings (issue 26) and beats ROUGE-1 on
+    # them (see the README).
     assert wrd.errors["mse"].point < rouge.errors["mse"].point
     assert wrd.comparison["mse"].improvement_pct > 0
     # The "Reproducing the paper" table and the model card's comparison (B = 100, seed 0,
@@ -150,10 +151,10 @@ def test_wrdscore_on_the_bundled_default_beside_rouge1(tmp_path):
             "mse": (0.0809, 0.0800, 0.0609, 0.0964), "mae": (0.2181, 0.2150, 0.1877, 0.2398)
         },
         "WRDScore F1": {
-            "mse": (0.0521, 0.0509, 0.0384, 0.0643), "mae": (0.1695, 0.1676, 0.1439, 0.1898)
+            "mse": (0.0561, 0.0552, 0.0413, 0.0720), "mae": (0.1710, 0.1692, 0.1444, 0.1954)
         },
         "BERTScore F1": {
-            "mse": (0.0548, 0.0538, 0.0408, 0.0685), "mae": (0.1742, 0.1732, 0.1498, 0.1936)
+            "mse": (0.0558, 0.0549, 0.0395, 0.0731), "mae": (0.1668, 0.1652, 0.1409, 0.1917)
         },
     }  # fmt: skip
     measured = {
@@ -165,7 +166,7 @@ def test_wrdscore_on_the_bundled_default_beside_rouge1(tmp_path):
     }
     assert measured == published
     mse, mae = wrd.comparison["mse"], wrd.comparison["mae"]
-    assert (round(mse.improvement_pct, 2), round(mae.improvement_pct, 2)) == (36.4, 22.05)
+    assert (round(mse.improvement_pct, 2), round(mae.improvement_pct, 2)) == (30.98, 21.32)
     assert (round(mse.p_paired_t, 4), round(mae.p_paired_t, 4)) == (0.0026, 0.0003)
     assert (round(mse.p_wilcoxon, 4), round(mae.p_wilcoxon, 4)) == (0.0001, 0.0003)
 
@@ -237,6 +238,6 @@ def test_segmentation_on_the_paper_pairs():
         )
     assert found == {
         "rouge1": (0.689, 0.0806, 0.2187),
-        "wrd": (0.731, 0.0511, 0.1704),
-        "bertscore": (0.716, 0.0527, 0.1719),
+        "wrd": (0.708, 0.0561, 0.1719),
+        "bertscore": (0.705, 0.0554, 0.1666),
     }

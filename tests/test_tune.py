@@ -439,6 +439,25 @@ def test_static_tuning_of_a_fasttext_model_keeps_its_ngrams(tmp_path):
     assert np.allclose(after.kv["value"], before.kv["value"], atol=1e-5)
 
 
+def test_static_tuning_keeps_word_pieces_so_unseen_tokens_keep_vectors(tmp_path):
+    from wrdscore.embeddings import save_embeddings
+    from wrdscore.embeddings.store._wordpiece import WordPieceRules, WordPieces
+
+    base = load_embeddings(_static_model(tmp_path / "m"))
+    rows = np.arange(base.dim * 2, dtype=np.float32).reshape(2, base.dim) / 10
+    pieces = WordPieces(["zip", "##per"], rows, WordPieceRules())
+    model = save_embeddings(
+        base.kv, tmp_path / "p", meta={"name": "toy", "n_docs": base.n_docs},
+        doc_freq=base.doc_freq or {}, pieces=pieces,
+    )  # fmt: skip
+    src = _tsv(tmp_path / "p.tsv", [("get", "fetch"), ("remove", "delete"), ("size", "count")])
+    settings = TuneSettings(device="cpu", batch_size=3, epochs=2)
+    tune_static(model, tmp_path / "tuned", [src], held_out=(), settings=settings, quiet=True)
+    after = load_embeddings(tmp_path / "tuned")
+    assert after.resolve_oov("auto") == "subword"
+    np.testing.assert_allclose(after.lookup(["zipper"], oov="auto")[0][0], rows.mean(axis=0))
+
+
 def test_static_tuning_refuses_what_it_cannot_tune(tmp_path):
     src = _tsv(tmp_path / "p.tsv", [("get", "fetch"), ("a", "b")])
     model = _static_model(tmp_path / "m")

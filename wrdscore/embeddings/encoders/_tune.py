@@ -569,7 +569,11 @@ def tune_static(
         inner = tmp / "model"
         # Rescaling baselines belong to the input vectors; the CLI computes new ones.
         meta["tune"] = {k: card[k] for k in ("base", "settings", "pairs", "steps")}
-        save_embeddings(kv, inner, meta=meta, doc_freq=emb.doc_freq)
+        # Word pieces and a fused model's fallback go along untuned, as specialising
+        # leaves them: every token keeps a vector.
+        save_embeddings(
+            kv, inner, meta=meta, doc_freq=emb.doc_freq, pieces=emb.pieces, fallback=emb.fallback
+        )
         for part in inner.iterdir():
             os.replace(part, tmp / part.name)
         inner.rmdir()
