@@ -250,19 +250,21 @@ def test_the_scoring_guide_s_prose_gives_the_scores_the_model_computes():
     from wrdscore import get_metric
 
     text = " ".join((ROOT / "docs" / "scoring.md").read_text(encoding="utf-8").split())
-    refs = ["size", "perform validation", "update image", "process username"]
-    preds = ["get count", "validate url", "set artwork entry", "verify"]
+    refs = ["perform validation", "detect capital use", "update image", "process username", "size"]
+    preds = ["validate url", "is all capitalized", "set artwork entry", "verify", "get count"]
     found = re.search(
-        r"`size` / `get count` and `perform validation` / `validate url` get a WRDScore F1 of "
-        r"([\d.]+) and ([\d.]+), well above the ([\d.]+) .*? `update image` and `set artwork "
-        r"entry` \(([\d.]+)\) or `process username` and `verify` \(([\d.]+)\)",
+        r"`perform validation` / `validate url` and `detect capital use` / `is all capitalized` "
+        r"get a WRDScore F1 of ([\d.]+) and ([\d.]+), well above the ([\d.]+) .*? `update "
+        r"image` and `set artwork entry` \(([\d.]+)\) or `process username` and `verify` "
+        r"\(([\d.]+)\), and `size` / `get count` \(([\d.]+)\) falls below that baseline",
         text,
     )
     assert found is not None
     wrd = get_metric("wrd")
     f1 = wrd.score(refs, preds).f1
     baseline = get_metric("wrd", rescale=True).baseline["f1"]
-    want = [f1[0], f1[1], baseline, f1[2], f1[3]]
+    assert f1[0] > f1[1] > baseline > f1[4]  # what the sentence says of them
+    want = [f1[0], f1[1], baseline, f1[2], f1[3], f1[4]]
     assert [float(g) for g in found.groups()] == [round(float(v), 2) for v in want]
     # `wrdscore explain` on update image / set artwork entry: the P/R/F1 the prose repeats.
     found = re.search(r"P/R/F1 \(([\d.]+) / ([\d.]+) / ([\d.]+) here", text)
