@@ -44,12 +44,14 @@ def java_project(folder: Path) -> Path:
         for field in FIELDS[i % 4 : i % 4 + 4]:
             cap = field.capitalize()
             methods += [
-                f"    /** Returns the {field}. */\n    public String get{cap}() {{ return {field}; }}",
-                f"    /** Sets the {field}. */\n    public void set{cap}(String {field}) "
-                f"{{ this.{field} = {field}; }}",
-                f"    /** Adds a {field}. */\n    public void add{cap}(String v) {{ items.add(v); }}",
-                f"    /** Removes a {field}. */\n    public void remove{cap}(String v) "
-                f"{{ items.remove(v); }}",
+                f"    /** Returns the {field}. */\n"
+                f"    public String get{cap}() {{ return {field}; }}",
+                f"    /** Sets the {field}. */\n"
+                f"    public void set{cap}(String {field}) {{ this.{field} = {field}; }}",
+                f"    /** Adds a {field}. */\n"
+                f"    public void add{cap}(String v) {{ items.add(v); }}",
+                f"    /** Removes a {field}. */\n"
+                f"    public void remove{cap}(String v) {{ items.remove(v); }}",
                 f"    /** Opens the {field}. */\n    public void open{cap}() {{ open = true; }}",
                 f"    /** Closes the {field}. */\n    public void close{cap}() {{ open = false; }}",
             ]

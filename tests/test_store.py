@@ -535,11 +535,11 @@ def test_only_a_model_without_ngrams_may_drop_gensims_copy(tmp_path):
     from wrdscore.embeddings import drop_gensim_copy
 
     fasttext = fasttext_model_dir(tmp_path / "ft")
-    with pytest.raises(WrdscoreError, match="needs its vectors.kv"):
+    with pytest.raises(WrdscoreError, match=r"needs its vectors\.kv"):
         drop_gensim_copy(fasttext)
     assert (fasttext / "vectors.kv").is_file()
     # Removed by hand: refused at load in one line, not half loaded.
     for path in fasttext.glob("vectors.kv*"):
         path.unlink()
-    with pytest.raises(WrdscoreError, match="vectors.kv is missing"):
+    with pytest.raises(WrdscoreError, match=r"vectors\.kv is missing"):
         load_embeddings(fasttext)
