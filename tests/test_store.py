@@ -543,3 +543,29 @@ def test_only_a_model_without_ngrams_may_drop_gensims_copy(tmp_path):
         path.unlink()
     with pytest.raises(WrdscoreError, match=r"vectors\.kv is missing"):
         load_embeddings(fasttext)
+
+
+def test_the_bundled_defaults_pieces_are_read_on_the_first_unseen_token():
+    # Reading and indexing 29,430 pieces was 15-20 ms of every start-up; a run whose
+    # tokens are all known never needs them.
+    emb = load_embeddings()
+    assert callable(emb._pieces) and emb.has_subword
+    emb.lookup(["get", "size"], oov="auto")
+    assert callable(emb._pieces)
+    vec, unseen = emb.lookup(["xylophone"], oov="auto")
+    assert unseen[0] and not callable(emb._pieces) and np.linalg.norm(vec) > 0
+    # A user's folder (not trusted) reads and checks them at load.
+    from wrdscore.embeddings.store import _store
+
+    assert not callable(_store._load_model_dir(_store.default_model_path())._pieces)
+
+
+def test_saving_refuses_non_finite_word_pieces(tmp_path):
+    from wrdscore.embeddings.store._wordpiece import WordPieceRules, WordPieces
+
+    emb = TokenEmbeddings.from_vectors({"get": [1.0, 0.0]})
+    bad = WordPieces(["x"], np.array([[np.nan, 0.0]], dtype=np.float32), WordPieceRules())
+    with pytest.raises(WrdscoreError, match="word-piece vector has a non-finite value"):
+        save_embeddings(emb.kv, tmp_path / "m", meta={"name": "m", "n_docs": None},
+                        doc_freq={}, pieces=bad)  # fmt: skip
+    assert not (tmp_path / "m").exists()

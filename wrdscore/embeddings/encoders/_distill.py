@@ -436,7 +436,7 @@ def reduce_distilled(
     basis, kept = reduce_dim(np.asarray(source.vectors, dtype=np.float32), dim)
     dtype = np.float16 if float16 else np.float32
     vectors = (np.asarray(source.vectors, dtype=np.float64) @ basis).astype(dtype)
-    pieces = source._pieces
+    pieces = source.pieces
     if pieces is not None:
         projected = np.asarray(pieces.vectors, dtype=np.float64) @ basis
         pieces = WordPieces(pieces.pieces, projected.astype(dtype), pieces.rules)

@@ -61,6 +61,7 @@ from wrdscore.embeddings.store._fallback import (
 from wrdscore.embeddings.store._subword import FNV1A, GENSIM, NGRAM_HASHES, agrees_with_gensim
 from wrdscore.embeddings.store._vectors import (
     TokenEmbeddings,
+    _check_pieces,
     _subword_parts,
     check_arrays,
     full_sha,
@@ -165,6 +166,9 @@ def save_embeddings(
     # written: a MODEL_DIR that loading would refuse is no output, and a caller that
     # fails later (training's baselines) must not leave one behind.
     check_arrays(list(kv.index_to_key), kv.vectors, _subword_parts(kv)[0], str(output))
+    if pieces is not None:
+        # What checked_sha256 vouches for includes the pieces: check them too.
+        _check_pieces(pieces, int(kv.vector_size), str(output))
     meta = {"format": MODEL_FORMAT, **meta, "dim": int(kv.vector_size)}
     # gensim pickles a log of timestamps, platform and temporary paths with the vectors;
     # without it the same training gives byte-identical files (reproducible builds).
@@ -432,12 +436,17 @@ def _load_fast(
     _check_dim(folder, meta, vectors.shape[1])
     checked = None
     fallback: Any = None
+    pieces: Any = None
     if trusted and isinstance(vocab.get("checked_sha256"), str):
         checked = vocab["checked_sha256"]
+        # Read on the first unseen token: 15-20 ms of every start-up otherwise.
         if (folder / FALLBACK_DIR).is_dir():
             fallback = functools.partial(read_fallback, folder)
+        if (folder / PIECES_DIR).is_dir():
+            pieces = functools.partial(_read_pieces, folder)
     else:
         fallback = read_fallback(folder)
+        pieces = _read_pieces(folder)
     n_docs = _n_docs(meta)
     return TokenEmbeddings._from_arrays(
         tokens,
@@ -457,7 +466,7 @@ def _load_fast(
         ngram_hash=ngram_hash,
         source=str(fast / "vectors.npy"),
         checked_sha=checked,
-        pieces=_read_pieces(folder),
+        pieces=pieces,
         fallback=fallback,
     )
 

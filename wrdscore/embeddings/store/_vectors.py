@@ -306,7 +306,7 @@ class TokenEmbeddings:
         checked_sha: str | None = None,
         doc_freq_loader: Callable[[], dict[str, int]] | None = None,
         ngram_hash: str = FNV1A,
-        pieces: WordPieces | None = None,
+        pieces: WordPieces | Callable[[], WordPieces | None] | None = None,
         fallback: FusedFallback | Callable[[], FusedFallback] | None = None,
     ) -> None:
         if (doc_freq is not None or doc_freq_loader is not None) and not n_docs:
@@ -317,7 +317,7 @@ class TokenEmbeddings:
         # full SHA-256, equal to the one recorded when they were checked).
         if checked_sha is None:
             check_arrays(keys, vectors, ngrams, source or name, allow_all_zero=allow_all_zero)
-        if pieces is not None:
+        if pieces is not None and not callable(pieces):
             _check_pieces(pieces, vectors.shape[1], source or name)
         if fallback is not None and not callable(fallback):
             _check_fallback(fallback, vectors.shape[1], source or name)
@@ -363,7 +363,7 @@ class TokenEmbeddings:
         allow_all_zero: bool = False,
         checked_sha: str | None = None,
         ngram_hash: str = FNV1A,
-        pieces: WordPieces | None = None,
+        pieces: WordPieces | Callable[[], WordPieces | None] | None = None,
         fallback: FusedFallback | Callable[[], FusedFallback] | None = None,
     ) -> TokenEmbeddings:
         """Embeddings from plain arrays.
@@ -375,7 +375,7 @@ class TokenEmbeddings:
         by the caller) skips :func:`check_vectors` for arrays known to have passed it.
         ``ngram_hash`` names the hashing of the ``ngrams`` rows (see ``_subword``).
         ``pieces``: an encoder's word-piece vectors for unseen tokens; ``fallback``: a
-        fused model's (or what loads it on first use).
+        fused model's (either, or what loads it on first use: the bundled default's).
         """
         self = cls.__new__(cls)
         self._setup(
@@ -457,9 +457,7 @@ class TokenEmbeddings:
         """8 hex digits of SHA-256 over the vocabulary and vectors (computed once)."""
         if self._sha is None:
             fallback = self.fallback
-            self._sha = full_sha(self._keys, self._vectors, self._ngrams, self._pieces, fallback)[
-                :8
-            ]
+            self._sha = full_sha(self._keys, self._vectors, self._ngrams, self.pieces, fallback)[:8]
         return self._sha
 
     @functools.cached_property
@@ -518,7 +516,10 @@ class TokenEmbeddings:
 
     @property
     def pieces(self) -> WordPieces | None:
-        """The encoder's word-piece vectors of a distilled model, else None."""
+        """The encoder's word-piece vectors of a distilled model (read on first use for
+        the bundled default), else None."""
+        if callable(self._pieces):
+            self._pieces = self._pieces()
         return self._pieces
 
     @property
@@ -615,7 +616,7 @@ class TokenEmbeddings:
             self._min_n,
             self._max_n,
             self._ngram_hash,
-            self._pieces,
+            self.pieces,
             self.fallback,
             self.dim,
             scale,
@@ -625,8 +626,9 @@ class TokenEmbeddings:
     def _subword(self) -> Callable[[str], NDArray[np.float64]]:
         """What gives an unseen token its vector: its word pieces' mean (a distilled
         model), its parts' fallbacks (a fused model), or FastText's n-gram vector."""
-        if self._pieces is not None:
-            return self._pieces.vector
+        pieces = self.pieces
+        if pieces is not None:
+            return pieces.vector
         fallback = self.fallback
         if fallback is not None:
             return fallback.vector
