@@ -272,9 +272,10 @@ def wrd_from_flow(
     return p_terms.mean(axis=1), r_terms.mean(axis=1)
 
 
-#: Most floats one stacked gather of code vectors may hold (about 32 MB): pairs are
-#: scored in stacks of at most this many code rows times the vectors' dimension.
-_CODE_STACK_FLOATS = 1 << 22
+#: Most floats one stacked gather of vectors may hold (about 32 MB): pairs (of names, or
+#: of a prediction and its code) are scored in stacks of at most this many rows times the
+#: vectors' dimension.
+_STACK_FLOATS = 1 << 22
 
 
 def code_precision(
@@ -355,7 +356,7 @@ def code_precision(
         p_lo, p_hi = np.searchsorted(p_keys, [k, k + 1])
         ce, pe = c_order[c_lo:c_hi], p_order[p_lo:p_hi]
         c_slot = np.searchsorted(items, code_item[ce])
-        step = max(1, _CODE_STACK_FLOATS // (w * max(dim, m)))
+        step = max(1, _STACK_FLOATS // (w * max(dim, m)))
         for start in range(0, len(items), step):
             part = items[start : start + step]
             g = len(part)
@@ -573,20 +574,27 @@ class WRDScore(EmbeddingMetric):
         identical = bag_of[ref_item] == bag_of[pred_item]
         active = ~identical & (len_r > 0) & (len_p > 0)
         degenerate = ~identical & ~active
-        for nr, npred, group in shape_groups(len_r, len_p, active):
-            ri = rows[starts_r[group, None] + np.arange(nr)]
-            pi = rows[starts_p[group, None] + np.arange(npred)]
-            a, b = masses[ri], masses[pi]
-            sa, sb = a.sum(axis=1), b.sum(axis=1)
-            ok = (sa > 0) & (sb > 0)
-            degenerate[group[~ok]] = True
-            group, ri, pi, a, b = group[ok], ri[ok], pi[ok], a[ok], b[ok]
-            a /= sa[ok, None]
-            b /= sb[ok, None]
-            cos = np.matmul(unit[ri], unit[pi].transpose(0, 2, 1))
-            flow = emd_flows(a, b, 1.0 - cos)
-            p_out[group], r_out[group] = wrd_from_flow(flow, cos, self.clip)
-            self._advance(int(counts[group].sum()))
+        dim = unit.shape[1]
+        for nr, npred, whole in shape_groups(len_r, len_p, active):
+            # Slices of a shape group, so the gathered vectors (pairs x tokens x dim
+            # doubles) stay near _STACK_FLOATS whatever the model's width: a 384-wide
+            # model took 184 MB a side for a chunk's 20,000 three-token names at once.
+            step = max(1, _STACK_FLOATS // ((nr + npred) * dim))
+            for start in range(0, len(whole), step):
+                group = whole[start : start + step]
+                ri = rows[starts_r[group, None] + np.arange(nr)]
+                pi = rows[starts_p[group, None] + np.arange(npred)]
+                a, b = masses[ri], masses[pi]
+                sa, sb = a.sum(axis=1), b.sum(axis=1)
+                ok = (sa > 0) & (sb > 0)
+                degenerate[group[~ok]] = True
+                group, ri, pi, a, b = group[ok], ri[ok], pi[ok], a[ok], b[ok]
+                a /= sa[ok, None]
+                b /= sb[ok, None]
+                cos = np.matmul(unit[ri], unit[pi].transpose(0, 2, 1))
+                flow = emd_flows(a, b, 1.0 - cos)
+                p_out[group], r_out[group] = wrd_from_flow(flow, cos, self.clip)
+                self._advance(int(counts[group].sum()))
         p_out[identical] = r_out[identical] = 1.0
         # Identical and degenerate pairs need no solve but are finished all the same.
         self._advance(int(counts[identical | degenerate].sum()))
