@@ -3,12 +3,14 @@ scripts that read them, for tests."""
 
 from __future__ import annotations
 
+import importlib.util
 import signal
 import subprocess
 import sys
 import zipfile
 from collections.abc import Iterable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from wrdscore.atomic import atomic_dir
@@ -72,6 +74,19 @@ def specialise_records() -> list[dict[str, Any]]:
         for n in ("getName", "setName", "getValue", "setValue")
     ]
     return [*siblings, *blank_empty_records("EFGH")]
+
+
+def load_script(name: str) -> ModuleType:
+    """``scripts/NAME.py`` imported as module ``NAME`` (once), for tests of its functions."""
+    if name in sys.modules:
+        return sys.modules[name]
+    path = Path(__file__).resolve().parents[1] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def run_script(script: str, *args: str) -> subprocess.CompletedProcess[str]:

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import io
 import json
-import sys
 import tarfile
 import zipfile
 from pathlib import Path
 
 import pytest
 from conftest import require
-from corpus_fixtures import run_script
+from corpus_fixtures import load_script, run_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "default_inputs.py"
 DEP5 = "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"
@@ -30,16 +28,7 @@ BSD2 = "Redistribution and use in source and binary forms, with or without\nmodi
 BSD3 = BSD2 + "3. Neither the name of the copyright holder nor the names of its\n"
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location("default_inputs", SCRIPT)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("default_inputs", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-script = load_script()
+script = load_script("default_inputs")
 
 
 def write_tar(path: Path, files: dict[str, str]) -> Path:

@@ -6,14 +6,12 @@ hand-made input against an independent computation (scikit-learn's ROC AUC, MRR 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import skip_unless_ci
-from corpus_fixtures import method_record, run_script, write_records
+from corpus_fixtures import load_script, method_record, run_script, write_records
 from sklearn.metrics import roc_auc_score
 
 from wrdscore import get_metric
@@ -24,16 +22,7 @@ RENAMES = ROOT.parent / "shared" / "data" / "varclr-renames" / "renames.tsv"
 NO_RENAMES = skip_unless_ci(not RENAMES.is_file(), "the shared renames are not beside the checkout")
 
 
-def load(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)
-    spec.loader.exec_module(module)
-    return module
-
-
-sig = load("selection_signals")
+sig = load_script("selection_signals")
 
 PAIRS = [
     ("index", "idx"),
@@ -67,7 +56,7 @@ def test_the_split_is_deterministic_disjoint_and_covers_every_distinct_pair():
 
 @NO_RENAMES
 def test_the_recorded_held_out_part_of_the_real_renames():
-    script = load("default_signals")
+    script = load_script("default_signals")
     tune, test = sig.split_renames(sig.read_renames(RENAMES))
     assert (len(tune), len(test)) == (47687, 11813)
     assert sig.pairs_sha256(test) == script.HELD_OUT_SHA256
@@ -76,7 +65,7 @@ def test_the_recorded_held_out_part_of_the_real_renames():
 @NO_RENAMES
 def test_the_bundled_defaults_rename_and_case_signals():
     # The chosen candidate's numbers in the model card's table (scripts/default_signals.py).
-    script = load("default_signals")
+    script = load_script("default_signals")
     renames = sig.read_renames(RENAMES)
     _, test = sig.split_renames(renames)
     random = sig.negative_pairs(test, renames, related=False)
@@ -156,7 +145,7 @@ def test_retrieval_queries_from_a_corpus(tmp_path):
 
 
 def test_the_choice_rule_ranks_by_mean_rank_and_keeps_the_first_of_equals():
-    script = load("default_signals")
+    script = load_script("default_signals")
     line = script.choice({"a": [0.8, 0.5, 0.6], "b": [0.7, 0.9, 0.7], "c": [0.9, 0.4, 0.5]})
     # ranks: a 2, 2, 2 -> 2.00; b 3, 1, 1 -> 1.67; c 1, 3, 3 -> 2.33
     assert "a 2.00, b 1.67, c 2.33" in line and "chosen: **b**" in line

@@ -2,28 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-from corpus_fixtures import method_record, run_script, write_records
+from corpus_fixtures import load_script, method_record, run_script, write_records
 
 from wrdscore.corpora import open_corpus
 from wrdscore.errors import WrdscoreError
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "select_default.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("select_default", SCRIPT)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("select_default", module)
-    spec.loader.exec_module(module)
-    return module
 
 
 def corpus(tmp_path: Path) -> Path:
@@ -33,7 +21,7 @@ def corpus(tmp_path: Path) -> Path:
 
 
 def test_a_trained_candidate_is_reused(tmp_path):
-    script = load_script()
+    script = load_script("select_default")
     c = open_corpus(corpus(tmp_path))
     models = tmp_path / "models"
     base = script.model_for("names", c, models)
@@ -52,7 +40,7 @@ def test_a_trained_candidate_is_reused(tmp_path):
     ],
 )
 def test_a_folder_with_another_model_is_refused(tmp_path, key, value, shown):
-    script = load_script()
+    script = load_script("select_default")
     path = corpus(tmp_path)
     c = open_corpus(path)
     settings = {**script.SHARED, **script.CANDIDATES["names"][0]}
@@ -92,7 +80,7 @@ def test_a_folder_with_another_model_is_refused(tmp_path, key, value, shown):
 
 
 def test_fold_choices_pick_the_best_on_the_other_sets_and_ties_go_first():
-    script = load_script()
+    script = load_script("select_default")
     sets = np.repeat(np.array(["a", "b", "c"]), 4)
     human = np.arange(12) / 11
 
@@ -127,7 +115,7 @@ def test_fold_choices_pick_the_best_on_the_other_sets_and_ties_go_first():
 
 
 def test_fold_tables_report_the_held_out_set():
-    script = load_script()
+    script = load_script("select_default")
     sets = np.repeat(np.array(["s1", "s2"]), 3)
     human = np.array([0.1, 0.5, 0.9, 0.2, 0.4, 0.6])
     scores = {
@@ -176,7 +164,7 @@ def test_kept_candidates_regenerate_the_model_card_tables_without_the_corpus(tmp
     from wrdscore.corpora import to_tokens
     from wrdscore.human_eval import load_paper_ratings
 
-    script = load_script()
+    script = load_script("select_default")
     pairs = load_paper_ratings()
     tokens = sorted(
         {t for item in [*pairs.references, *pairs.predictions] for t in to_tokens(item)}
