@@ -13,7 +13,6 @@ from wrdscore.corpora import open_corpus
 from wrdscore.errors import WrdscoreError
 
 
-
 def corpus(tmp_path: Path) -> Path:
     names = ["getSize", "getName", "setName", "addItem", "removeItem", "openFile", "closeFile"]
     recs = [method_record(n, c) for c in ("Bag", "Box", "Node") for n in names]
