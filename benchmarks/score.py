@@ -225,11 +225,13 @@ def run_naive(emb, refs, preds) -> tuple[np.ndarray, float, float]:
     # gensim's KeyedVectors load once (about 1 s): outside the timer, since the time is
     # scaled per pair to the full set and a one-off cost scaled that way is overstated.
     _ = emb.kv
-    # The same tokens the library and the CLI score: run-together words segmented, as
-    # they are by default since issue 25 (outside the timer: the loop is the formula).
-    from wrdscore.corpora import segment
+    # The same tokens the library and the CLI score: each name split as the toolkit
+    # splits it (``2nd`` is ``2 nd``) and run-together words segmented, as they are by
+    # default since issue 25 (outside the timer: the loop is the formula).
+    from wrdscore.corpora import segment, to_tokens
 
-    refs, preds = [segment(list(t)) for t in refs], [segment(list(t)) for t in preds]
+    refs = [segment(to_tokens(" ".join(t))) for t in refs]
+    preds = [segment(to_tokens(" ".join(t))) for t in preds]
     c, t = time.process_time(), time.perf_counter()
     naive = naive_wrd(emb, refs, preds)
     return naive, time.perf_counter() - t, time.process_time() - c
