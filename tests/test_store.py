@@ -569,3 +569,34 @@ def test_saving_refuses_non_finite_word_pieces(tmp_path):
         save_embeddings(emb.kv, tmp_path / "m", meta={"name": "m", "n_docs": None},
                         doc_freq={}, pieces=bad)  # fmt: skip
     assert not (tmp_path / "m").exists()
+
+
+def test_large_fast_arrays_are_written_in_row_blocks_and_read_as_one(model_dir, monkeypatch):
+    # No file of a model over the block size (the bundled default's 42 MB of vectors
+    # against its repository's 30 MB per file): rows split over files, read as one.
+    from wrdscore.embeddings import upgrade_model_dir
+    from wrdscore.embeddings.store import _blocks
+
+    whole = load_embeddings(model_dir)
+    expected = np.load(model_dir / "fast" / "vectors.npy")
+    monkeypatch.setattr(_blocks, "BLOCK_BYTES", expected.shape[1] * expected.itemsize * 2)
+    upgrade_model_dir(model_dir)
+    files = sorted(p.name for p in (model_dir / "fast").glob("vectors*.npy"))
+    assert len(files) > 1 and "vectors.npy" not in files
+    blocked = load_embeddings(model_dir)
+    assert isinstance(blocked.vectors, _blocks.RowBlocks) and blocked.sha == whole.sha
+    np.testing.assert_array_equal(np.asarray(blocked.vectors), expected)
+    tokens = [*whole.tokens[::-1], "nope"]
+    np.testing.assert_array_equal(blocked.lookup(tokens)[0], whole.lookup(tokens)[0])
+    assert blocked.kv.index_to_key == whole.kv.index_to_key
+    # A missing block is a one-line error, not a short model.
+    (model_dir / "fast" / files[-1]).unlink()
+    with pytest.raises(WrdscoreError, match="corrupt fast arrays"):
+        load_embeddings(model_dir)
+
+
+def test_the_bundled_default_has_no_file_over_30_mb():
+    from wrdscore.embeddings import default_model_path
+
+    sizes = {p.name: p.stat().st_size for p in default_model_path().rglob("*") if p.is_file()}
+    assert max(sizes.values()) < 30 * 10**6, sizes

@@ -17,7 +17,8 @@ A MODEL_DIR written by ``wrdscore train`` holds
 ``fast/``
     The same vectors as plain arrays, which load in milliseconds without gensim:
     ``vectors.npy`` (float32, or float16 in a model distilled with ``--float16``;
-    one row per token, memory-mapped on load),
+    one row per token, memory-mapped on load; over 24 MiB, row blocks
+    ``vectors.0.npy``, ``vectors.1.npy``, ... whose sizes ``vocab.json`` records),
     ``ngrams.npy`` (FastText's n-gram bucket vectors, FastText models only) and
     ``vocab.json`` (``{"format", "tokens", "counts", "min_n", "max_n"}``).
     Scoring reads these; a MODEL_DIR without them (older ones) loads through gensim.
@@ -52,6 +53,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from wrdscore.atomic import atomic_dir
+from wrdscore.embeddings.store._blocks import RowBlocks, read_blocks, write_blocks
 from wrdscore.embeddings.store._fallback import (
     FALLBACK_DIR,
     FusedFallback,
@@ -239,7 +241,7 @@ def write_fast_arrays(
     counts = kv.expandos.get("count")
     # float16 vectors (``distill --float16``) stay float16: halving the size is their point.
     dtype = np.float16 if kv.vectors.dtype == np.float16 else np.float32
-    np.save(folder / "vectors.npy", np.ascontiguousarray(kv.vectors, dtype=dtype))
+    blocks = write_blocks(np.ascontiguousarray(kv.vectors, dtype=dtype), folder, "vectors")
     if ngrams is not None:
         np.save(folder / "ngrams.npy", np.ascontiguousarray(ngrams, dtype=np.float32))
     tokens: list[str] = list(kv.index_to_key)
@@ -250,6 +252,8 @@ def write_fast_arrays(
         "min_n": min_n,
         "max_n": max_n,
     }
+    if len(blocks) > 1:
+        vocab["blocks"] = blocks
     if ngrams is not None:
         # Loading hashes unseen tokens' n-grams without gensim only where that copy of
         # the hash agrees with the gensim that made the rows (see _subword).
@@ -281,7 +285,8 @@ def upgrade_model_dir(folder: str | Path) -> Path:
     True
     """
     folder = Path(folder)
-    emb = _load_model_dir(folder, fast=False)
+    # Without vectors.kv (drop_gensim_copy), gensim's object is rebuilt from fast/ itself.
+    emb = _load_model_dir(folder, fast=not (folder / VECTORS_FILE).is_file())
     with atomic_dir(folder / FAST_DIR, force=True) as tmp:
         write_fast_arrays(emb.kv, tmp, emb.pieces, emb.fallback)
     return folder
@@ -408,7 +413,7 @@ def _load_fast(
         if not isinstance(vocab, dict) or vocab.get("format") != FAST_FORMAT:
             raise ValueError(f"not a {FAST_FORMAT} vocabulary")
         tokens = vocab["tokens"]
-        vectors = np.load(fast / "vectors.npy", mmap_mode="r")
+        vectors = read_blocks(fast, "vectors", vocab.get("blocks"))
         ngrams_path = fast / "ngrams.npy"
         ngrams = np.load(ngrams_path, mmap_mode="r") if ngrams_path.is_file() else None
         counts = vocab["counts"]
@@ -505,7 +510,7 @@ def drop_gensim_copy(folder: str | Path) -> Path:
 
 
 def _load_matching_kv(
-    folder: Path, tokens: list[str], vectors: np.ndarray, ngrams: np.ndarray | None
+    folder: Path, tokens: list[str], vectors: np.ndarray | RowBlocks, ngrams: np.ndarray | None
 ) -> KeyedVectors:
     """``vectors.kv``, refused unless it holds exactly the ``fast/`` arrays' vectors.
 

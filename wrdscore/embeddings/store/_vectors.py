@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from wrdscore.embeddings.store._blocks import RowBlocks
 from wrdscore.embeddings.store._fallback import FallbackPart, FusedFallback, part_of
 from wrdscore.embeddings.store._subword import FNV1A, GENSIM, hashing, subword_vector
 from wrdscore.errors import WrdscoreError
@@ -117,7 +118,7 @@ def check_vectors(
 
 def check_arrays(
     keys: Sequence[str],
-    vectors: NDArray,
+    vectors: NDArray | RowBlocks,
     ngrams: NDArray | None,
     source: str,
     *,
@@ -139,7 +140,7 @@ def _sha(keys: Sequence[str], vectors: NDArray, ngrams: NDArray | None) -> str:
 
 def full_sha(
     keys: Sequence[str],
-    vectors: NDArray,
+    vectors: NDArray | RowBlocks,
     ngrams: NDArray | None,
     pieces: WordPieces | None = None,
     fallback: FusedFallback | None = None,
@@ -290,7 +291,7 @@ class TokenEmbeddings:
     def _setup(
         self,
         keys: list[str],
-        vectors: NDArray,
+        vectors: NDArray | RowBlocks,
         *,
         counts: ArrayLike | None,
         ngrams: NDArray | None,
@@ -347,7 +348,7 @@ class TokenEmbeddings:
     def _from_arrays(
         cls,
         keys: list[str],
-        vectors: NDArray,
+        vectors: NDArray | RowBlocks,
         *,
         name: str,
         counts: ArrayLike | None = None,
@@ -445,8 +446,11 @@ class TokenEmbeddings:
     def _build_kv(self) -> KeyedVectors:
         from gensim.models import KeyedVectors
 
-        kv = KeyedVectors(vector_size=self.dim)
-        kv.add_vectors(self._keys, np.asarray(self._vectors, dtype=np.float32))
+        # The stored dtype (float16 stays float16), so writing fast/ again from this
+        # object gives the same arrays.
+        matrix = np.asarray(self._vectors)
+        kv = KeyedVectors(vector_size=self.dim, dtype=matrix.dtype)
+        kv.add_vectors(self._keys, matrix)
         if self._counts is not None:
             for k, c in zip(self._keys, self._counts, strict=True):
                 kv.set_vecattr(k, "count", int(c))
@@ -485,8 +489,10 @@ class TokenEmbeddings:
         return self._keys
 
     @property
-    def vectors(self) -> NDArray[np.float32]:
-        """The ``(len(self), dim)`` float32 vectors, one row per vocabulary token."""
+    def vectors(self) -> NDArray | RowBlocks:
+        """The ``(len(self), dim)`` vectors as stored (float32 or float16), one row per
+        vocabulary token: an array, or memory-mapped row blocks indexed as one
+        (:class:`~wrdscore.embeddings.store._blocks.RowBlocks`; ``np.asarray`` joins them)."""
         return self._vectors
 
     @property
