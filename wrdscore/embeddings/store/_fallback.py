@@ -29,11 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore.embeddings.store._subword import NGRAM_HASHES, hashing, subword_vector
-from wrdscore.embeddings.store._wordpiece import (
-    PIECES_FORMAT,
-    WordPieceRules,
-    WordPieces,
-)
+from wrdscore.embeddings.store._wordpiece import WordPieces, load_pieces, save_pieces
 from wrdscore.errors import WrdscoreError
 
 FALLBACK_DIR = "fallback"
@@ -182,17 +178,8 @@ def write_fallback(fallback: FusedFallback, folder: Path) -> None:
             np.save(folder / str(i) / "ngrams.npy", np.ascontiguousarray(p.ngrams))
             entry.update(min_n=p.min_n, max_n=p.max_n, ngram_hash=p.ngram_hash)
         elif p.pieces is not None:
-            where = folder / str(i) / "pieces"
-            where.mkdir(parents=True)
-            np.save(where / "vectors.npy", np.ascontiguousarray(p.pieces.vectors))
-            vocab = {
-                "format": PIECES_FORMAT,
-                "rules": p.pieces.rules.to_json(),
-                "pieces": p.pieces.pieces,
-            }
-            (where / "vocab.json").write_text(
-                json.dumps(vocab, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
-            )
+            (folder / str(i) / "pieces").mkdir(parents=True)
+            save_pieces(p.pieces, folder / str(i) / "pieces")
         spec["parts"].append(entry)
     (folder / "parts.json").write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")
 
@@ -228,18 +215,10 @@ def _read_part(folder: Path, entry: dict[str, Any]) -> FallbackPart:
             dim, scale, table, int(entry["min_n"]), int(entry["max_n"]), entry["ngram_hash"]
         )
     if kind == "pieces":
-        vocab = json.loads((folder / "pieces" / "vocab.json").read_text(encoding="utf-8"))
-        if vocab.get("format") != PIECES_FORMAT:
-            raise ValueError(f"not a {PIECES_FORMAT} vocabulary")
-        vectors = np.load(folder / "pieces" / "vectors.npy", mmap_mode="r")
-        names = vocab["pieces"]
-        if vectors.dtype not in _FLOATS or vectors.ndim != 2 or len(vectors) != len(names):
-            raise ValueError("word-piece vectors disagree with their vocabulary")
-        if not np.isfinite(vectors).all():
+        pieces = load_pieces(folder / "pieces")
+        if not np.isfinite(pieces.vectors).all():
             raise ValueError("a word-piece vector has a non-finite value")
-        return FallbackPart(
-            dim, scale, pieces=WordPieces(names, vectors, WordPieceRules(**vocab["rules"]))
-        )
+        return FallbackPart(dim, scale, pieces=pieces)
     raise ValueError(f"unknown part kind {kind!r}")
 
 

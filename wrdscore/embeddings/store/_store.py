@@ -69,7 +69,7 @@ from wrdscore.embeddings.store._vectors import (
     full_sha,
 )
 from wrdscore.embeddings.store._word2vec import read_word2vec
-from wrdscore.embeddings.store._wordpiece import PIECES_FORMAT, WordPieceRules, WordPieces
+from wrdscore.embeddings.store._wordpiece import WordPieces, load_pieces, save_pieces
 from wrdscore.errors import WrdscoreError
 
 if TYPE_CHECKING:
@@ -187,19 +187,11 @@ def save_embeddings(
             (tmp / name).write_text(text, encoding="utf-8")
         if pieces is not None:
             (tmp / PIECES_DIR).mkdir()
-            _write_pieces(pieces, tmp / PIECES_DIR)
+            save_pieces(pieces, tmp / PIECES_DIR)
         if fallback is not None:
             (tmp / FALLBACK_DIR).mkdir()
             write_fallback(fallback, tmp / FALLBACK_DIR)
     return Path(output)
-
-
-def _write_pieces(pieces: WordPieces, folder: Path) -> None:
-    np.save(folder / "vectors.npy", np.ascontiguousarray(pieces.vectors))
-    spec = {"format": PIECES_FORMAT, "rules": pieces.rules.to_json(), "pieces": pieces.pieces}
-    (folder / "vocab.json").write_text(
-        json.dumps(spec, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
-    )
 
 
 def _read_pieces(folder: Path) -> WordPieces | None:
@@ -207,20 +199,10 @@ def _read_pieces(folder: Path) -> WordPieces | None:
     where = folder / PIECES_DIR
     if not where.is_dir():
         return None
-    spec = _read_json(where / "vocab.json")
     try:
-        if not isinstance(spec, dict) or spec.get("format") != PIECES_FORMAT:
-            raise ValueError(f"not a {PIECES_FORMAT} vocabulary")
-        rules = WordPieceRules(**spec["rules"])
-        names = spec["pieces"]
-        vectors = np.load(where / "vectors.npy", mmap_mode="r")
-        if not isinstance(names, list) or not all(isinstance(p, str) for p in names):
-            raise ValueError("pieces must be a list of strings")
+        return load_pieces(where)
     except (ValueError, KeyError, TypeError, OSError) as exc:
         raise WrdscoreError(f"{where}: corrupt word pieces ({exc})") from None
-    if vectors.dtype not in _FLOAT_DTYPES or vectors.ndim != 2 or len(vectors) != len(names):
-        raise WrdscoreError(f"{where}: corrupt word pieces (shapes disagree with vocab.json)")
-    return WordPieces(names, vectors, rules)
 
 
 def write_fast_arrays(

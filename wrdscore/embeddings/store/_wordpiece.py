@@ -12,8 +12,10 @@ tokenizers library; the tests compare it with the real tokenizer on many words.
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -213,3 +215,34 @@ class WordPieces:
         if not rows:
             return np.zeros(self.vectors.shape[1])
         return np.asarray(self.vectors[rows], dtype=np.float64).mean(axis=0)
+
+
+def save_pieces(pieces: WordPieces, folder: Path) -> None:
+    """Write ``pieces`` into the (new) folder ``folder``: ``vectors.npy`` and
+    ``vocab.json`` (format, the splitting rules, the pieces in row order)."""
+    np.save(folder / "vectors.npy", np.ascontiguousarray(pieces.vectors))
+    spec = {"format": PIECES_FORMAT, "rules": pieces.rules.to_json(), "pieces": pieces.pieces}
+    (folder / "vocab.json").write_text(
+        json.dumps(spec, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
+    )
+
+
+def load_pieces(folder: Path) -> WordPieces:
+    """What :func:`save_pieces` wrote, the vectors memory-mapped.
+
+    Raises
+    ------
+    ValueError, KeyError, TypeError, OSError
+        A folder that is not such pieces (the caller names it in its one-line error).
+    """
+    spec = json.loads((folder / "vocab.json").read_text(encoding="utf-8"))
+    if not isinstance(spec, dict) or spec.get("format") != PIECES_FORMAT:
+        raise ValueError(f"not a {PIECES_FORMAT} vocabulary")
+    names = spec["pieces"]
+    if not isinstance(names, list) or not all(isinstance(p, str) for p in names):
+        raise ValueError("pieces must be a list of strings")
+    vectors = np.load(folder / "vectors.npy", mmap_mode="r")
+    floats = (np.dtype(np.float32), np.dtype(np.float16))
+    if vectors.dtype not in floats or vectors.ndim != 2 or len(vectors) != len(names):
+        raise ValueError("shapes disagree with vocab.json")
+    return WordPieces(names, vectors, WordPieceRules(**spec["rules"]))
