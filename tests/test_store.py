@@ -586,6 +586,10 @@ def test_large_fast_arrays_are_written_in_row_blocks_and_read_as_one(model_dir, 
     blocked = load_embeddings(model_dir)
     assert isinstance(blocked.vectors, _blocks.RowBlocks) and blocked.sha == whole.sha
     np.testing.assert_array_equal(np.asarray(blocked.vectors), expected)
+    # Indexed as the array it stands for: slices (the encoders' probe), masks, integers.
+    mask = np.arange(len(expected)) % 2 == 0
+    for key in (slice(1, None), slice(None, 3), mask, -1, 0):
+        np.testing.assert_array_equal(blocked.vectors[key], expected[key])
     tokens = [*whole.tokens[::-1], "nope"]
     np.testing.assert_array_equal(blocked.lookup(tokens)[0], whole.lookup(tokens)[0])
     assert blocked.kv.index_to_key == whole.kv.index_to_key

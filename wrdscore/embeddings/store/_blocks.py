@@ -22,15 +22,15 @@ BLOCK_BYTES = 24 * 2**20
 class RowBlocks:
     """Row blocks of one 2-D array, indexed as the whole array.
 
-    Supports what :class:`~wrdscore.embeddings.store._vectors.TokenEmbeddings` does
-    with its vectors: ``shape``, ``dtype``, ``len``, indexing rows with an integer
-    array, and ``np.asarray`` (the whole array, concatenated).
+    Supports what the toolkit does with a model's vectors: ``shape``, ``dtype``,
+    ``len``, indexing rows with an integer, an integer or boolean array or a slice, and
+    ``np.asarray`` (the whole array, concatenated).
 
     Examples
     --------
     >>> m = RowBlocks([np.arange(6.0).reshape(3, 2), np.arange(6.0, 10.0).reshape(2, 2)])
-    >>> m.shape, m[np.array([4, 0])].tolist()
-    ((5, 2), [[8.0, 9.0], [0.0, 1.0]])
+    >>> m.shape, m[np.array([4, 0])].tolist(), m[2:4].tolist(), m[-1].tolist()
+    ((5, 2), [[8.0, 9.0], [0.0, 1.0]], [[4.0, 5.0], [6.0, 7.0]], [8.0, 9.0])
     """
 
     def __init__(self, blocks: list[NDArray]) -> None:
@@ -48,7 +48,15 @@ class RowBlocks:
         return self.shape[0]
 
     def __getitem__(self, rows: Any) -> NDArray:
-        idx = np.asarray(rows, dtype=np.int64)
+        # A slice or an integer, as on the whole array (the encoders' probe takes
+        # ``vectors[:2000]``); negative positions count from the end.
+        if isinstance(rows, slice):
+            rows = np.arange(*rows.indices(len(self)))
+        idx = np.asarray(rows)
+        if idx.dtype == np.bool_:
+            idx = np.flatnonzero(idx)
+        idx = idx.astype(np.int64, copy=False)
+        idx = np.where(idx < 0, idx + len(self), idx)
         out = np.empty((*idx.shape, self.shape[1]), dtype=self.dtype)
         which = np.searchsorted(self._ends, idx, side="right")
         start = 0
