@@ -210,6 +210,7 @@ def write_fast_arrays(
     folder: Path,
     pieces: WordPieces | None = None,
     fallback: FusedFallback | None = None,
+    dtype: np.dtype | None = None,
 ) -> None:
     """Write the fast-loading copy of ``kv`` (a MODEL_DIR's ``fast/``) into the folder ``folder``.
 
@@ -222,7 +223,10 @@ def write_fast_arrays(
     ngrams, min_n, max_n = _subword_parts(kv)
     counts = kv.expandos.get("count")
     # float16 vectors (``distill --float16``) stay float16: halving the size is their point.
-    dtype = np.float16 if kv.vectors.dtype == np.float16 else np.float32
+    # ``dtype``: the stored arrays' (a model without vectors.kv, whose gensim object was
+    # rebuilt in float32).
+    if dtype is None:
+        dtype = np.dtype(np.float16 if kv.vectors.dtype == np.float16 else np.float32)
     blocks = write_blocks(np.ascontiguousarray(kv.vectors, dtype=dtype), folder, "vectors")
     if ngrams is not None:
         np.save(folder / "ngrams.npy", np.ascontiguousarray(ngrams, dtype=np.float32))
@@ -270,7 +274,7 @@ def upgrade_model_dir(folder: str | Path) -> Path:
     # Without vectors.kv (drop_gensim_copy), gensim's object is rebuilt from fast/ itself.
     emb = _load_model_dir(folder, fast=not (folder / VECTORS_FILE).is_file())
     with atomic_dir(folder / FAST_DIR, force=True) as tmp:
-        write_fast_arrays(emb.kv, tmp, emb.pieces, emb.fallback)
+        write_fast_arrays(emb.kv, tmp, emb.pieces, emb.fallback, dtype=emb.vectors.dtype)
     return folder
 
 

@@ -446,11 +446,8 @@ class TokenEmbeddings:
     def _build_kv(self) -> KeyedVectors:
         from gensim.models import KeyedVectors
 
-        # The stored dtype (float16 stays float16), so writing fast/ again from this
-        # object gives the same arrays.
-        matrix = np.asarray(self._vectors)
-        kv = KeyedVectors(vector_size=self.dim, dtype=matrix.dtype)
-        kv.add_vectors(self._keys, matrix)
+        kv = KeyedVectors(vector_size=self.dim)
+        kv.add_vectors(self._keys, np.asarray(self._vectors, dtype=np.float32))
         if self._counts is not None:
             for k, c in zip(self._keys, self._counts, strict=True):
                 kv.set_vecattr(k, "count", int(c))
