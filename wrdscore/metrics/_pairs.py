@@ -126,11 +126,7 @@ def embed_pairs(metric: EmbeddingMetric, refs: list[Tokens], preds: list[Tokens]
         # (looking at repeated names only: most names occur once).
         copies = np.bincount(item_of) - 1
         repeated = np.flatnonzero(copies)
-        unseen = np.fromiter(
-            (metric._unseen_in(items[i]) for i in repeated),
-            dtype=np.int64,
-            count=len(repeated),
-        )
+        unseen = metric._unseen_counts([items[i] for i in repeated])
         metric._oov_count += int(unseen @ copies[repeated])
     ref_item, pred_item = item_of[first], item_of[n + first]
     offsets = batch.offsets

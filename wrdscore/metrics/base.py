@@ -59,6 +59,10 @@ from wrdscore.significance import (
     paired_bootstrap,
 )
 
+#: Distinct tokens an embedding metric keeps the rows of; past it the cache starts over,
+#: so memory stays flat on streamed input (a model's vocabulary is far smaller).
+CACHE_TOKENS = 500_000
+
 if TYPE_CHECKING:
     # Imported when an encoder is asked for: the encoders subpackage is light, but
     # scoring without one should not even pay for that.
@@ -884,8 +888,12 @@ class EmbeddingMetric(Metric):
         self.oov = oov
         self.centering = centering
         self.rescale = rescale
-        # Raw vector and OOV flag per token: lookups dominate small-pair scoring.
-        self._cache: dict[str, tuple[NDArray[np.float64], bool]] = {}
+        # Each token's row in the model's vectors, or for an unseen token ``-1 - k``
+        # with its vector (zero or subword) at ``_unseen_vectors[k]``: lookups dominate
+        # small-pair scoring, and rows, unlike cached float64 copies (3 KB a token at
+        # 384 dims), cost no memory per token. Bounded by CACHE_TOKENS.
+        self._cache: dict[str, int] = {}
+        self._unseen_vectors: list[NDArray[np.float64]] = []
         # What centering="batch" subtracts when the batch is scored in parts (set by
         # the streaming engine from batch_sums over the whole input).
         self._batch_mean: NDArray[np.float64] | None = None
@@ -934,15 +942,22 @@ class EmbeddingMetric(Metric):
         if batch.owner is None:
             return 0
         copies = np.bincount(batch.owner, minlength=batch.n) - 1
-        return sum(
-            int(copies[i]) * self._unseen_in(batch.preds[i]) for i in np.flatnonzero(copies > 0)
-        )
+        repeated = np.flatnonzero(copies > 0)
+        return int(self._unseen_counts([batch.preds[i] for i in repeated]) @ copies[repeated])
 
-    def _unseen_in(self, tokens: Tokens) -> int:
-        """Tokens of an embedded list that are not in the vocabulary (cached flags)."""
+    def _unseen_counts(self, token_lists: Sequence[Tokens]) -> NDArray[np.int64]:
+        """Tokens of each embedded list that are not in the vocabulary (cached flags)."""
         if self.contextual is not None:
-            return int(self.contextual.vectors([tokens], self.oov)[1].sum())
-        return sum(self._cache[t][1] for t in tokens)
+            return np.array(
+                [int(self.contextual.vectors([t], self.oov)[1].sum()) for t in token_lists],
+                dtype=np.int64,
+            )
+        # One C-level pass over every token, not a Python generator per list.
+        lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
+        flat = list(itertools.chain.from_iterable(token_lists))
+        at = np.fromiter(map(self._cache.__getitem__, flat), dtype=np.int64, count=len(flat))
+        owner = np.repeat(np.arange(len(token_lists)), lengths)
+        return np.bincount(owner[at < 0], minlength=len(token_lists))
 
     def _output_fields(self) -> dict[str, str]:
         return {"rescale": "yes"} if self.rescale else {}
@@ -1063,14 +1078,16 @@ class EmbeddingMetric(Metric):
         tokens = list(dict.fromkeys(flat))
         index = dict(zip(tokens, range(len(tokens)), strict=True))
         rows = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=len(flat))
-        self._fill_cache([t for t in tokens if t not in self._cache])
+        self._fill_cache(tokens)
+        at = np.fromiter(map(self._cache.__getitem__, tokens), dtype=np.int64, count=len(tokens))
+        unseen = at < 0
         table = np.zeros((len(tokens), self.embeddings.dim))
-        unseen = np.zeros(len(tokens), dtype=bool)
-        if tokens:
-            # One stacking call instead of a row assignment per token.
-            vecs, flags = zip(*map(self._cache.__getitem__, tokens), strict=True)
-            np.stack(vecs, out=table)
-            unseen[:] = flags
+        # One gather of the stored rows (float16 or float32, exact in float64) instead
+        # of a copy per token.
+        table[~unseen] = self.embeddings.vectors[at[~unseen]]
+        if unseen.any():
+            extra = self._unseen_vectors
+            table[unseen] = np.stack([extra[-1 - k] for k in at[unseen].tolist()])
         return rows, tokens, table, unseen
 
     def batch_sums(self, token_lists: Sequence[Tokens]) -> tuple[NDArray[np.float64], int]:
@@ -1129,11 +1146,28 @@ class EmbeddingMetric(Metric):
         )
 
     def _fill_cache(self, tokens: list[str]) -> None:
-        if tokens:
+        """Cache the rows of the distinct ``tokens`` of a batch that are not cached yet."""
+        todo = [t for t in tokens if t not in self._cache]
+        if not todo:
+            return
+        if len(self._cache) + len(todo) > CACHE_TOKENS:
+            # Memory stays flat on streamed input with ever new (unseen) tokens; the
+            # whole batch is cached again, since scoring it reads every token's entry.
+            self._cache.clear()
+            self._unseen_vectors.clear()
+            todo = tokens
+        tokens = todo
+        at = self.embeddings.rows(tokens)
+        unseen = np.flatnonzero(at < 0)
+        if len(unseen):
+            new = [tokens[i] for i in unseen.tolist()]
             # Under "drop" the vector of an unseen token is never used; zero is a placeholder.
             policy = "zero" if self.oov == "drop" else self.oov
-            vecs, unseen = self.embeddings.lookup(tokens, oov=policy)
-            self._cache.update(zip(tokens, zip(vecs, unseen.tolist(), strict=True), strict=True))
+            vecs, _ = self.embeddings.lookup(new, oov=policy)
+            first = len(self._unseen_vectors)
+            self._unseen_vectors.extend(vecs)
+            at[unseen] = -1 - np.arange(first, first + len(new))
+        self._cache.update(zip(tokens, at.tolist(), strict=True))
 
 
 M = TypeVar("M", bound=type[Metric])

@@ -562,6 +562,17 @@ class TokenEmbeddings:
             return oov
         return "subword" if self.has_subword else "zero"
 
+    def rows(self, tokens: Sequence[str]) -> NDArray[np.int64]:
+        """Each token's row in :attr:`vectors`, -1 for a token not in the vocabulary.
+
+        Examples
+        --------
+        >>> TokenEmbeddings.from_vectors({"get": [1.0], "set": [2.0]}).rows(["set", "zz"]).tolist()
+        [1, -1]
+        """
+        get = self._index.get
+        return np.fromiter((get(t, -1) for t in tokens), dtype=np.int64, count=len(tokens))
+
     def lookup(
         self, tokens: Sequence[str], oov: str = "zero"
     ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
@@ -593,9 +604,7 @@ class TokenEmbeddings:
                 f"embeddings {self.name!r} have no subword vectors; use oov='zero' or 'drop', "
                 "or a FastText or distilled model"
             )
-        idx = np.fromiter(
-            (self._index.get(t, -1) for t in tokens), dtype=np.int64, count=len(tokens)
-        )
+        idx = self.rows(tokens)
         mask = idx < 0
         if oov == "drop":
             return self._vectors[idx[~mask]].astype(np.float64), mask
