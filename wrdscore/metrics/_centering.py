@@ -43,10 +43,14 @@ class VocabularyMean(Protocol):
         ...
 
 
-def unit_rows(x: FloatArray) -> FloatArray:
+def unit_rows(x: FloatArray, overwrite: bool = False) -> FloatArray:
     """Scale every row to unit Euclidean length; zero rows stay zero.
 
     .. math:: \\hat x_i = x_i / \\lVert x_i \\rVert_2 \\quad (x_i \\ne 0)
+
+    With ``overwrite``, a float64 ``x`` is scaled in place and returned (a caller that
+    no longer needs the raw rows saves a copy of them: 15 MB for 5,000 tokens at 384
+    dimensions); the values are the same.
 
     Examples
     --------
@@ -55,7 +59,9 @@ def unit_rows(x: FloatArray) -> FloatArray:
     """
     x = np.asarray(x, dtype=np.float64)
     norms = np.linalg.norm(x, axis=1, keepdims=True)
-    return np.divide(x, norms, out=np.zeros_like(x), where=norms > 0)
+    out = x if overwrite else np.zeros_like(x)
+    np.divide(x, norms, out=out, where=norms > 0)
+    return out
 
 
 def cosine_matrix(x: FloatArray, y: FloatArray) -> FloatArray:

@@ -542,8 +542,8 @@ class WRDScore(EmbeddingMetric):
         batch, first_list, inverse = pairs.batch, pairs.items, pairs.inverse
         ref_item, pred_item = pairs.ref_item, pairs.pred_item
         rows = batch.rows
-        unit = unit_rows(batch.table)
         masses = self._masses(batch.table, batch.tokens)
+        unit = unit_rows(batch.table, overwrite=True)  # the raw rows are not read again
         # Same tokens as a multiset: scored exactly 1 (see the class docstring). Only
         # two different names with the same number of tokens, and the same sum and
         # sum of squares of token ids, can be that, so only theirs are sorted.
