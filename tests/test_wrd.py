@@ -414,3 +414,31 @@ def test_permutations_score_one_in_a_batch_of_mixed_lengths():
     alone = [WRDScore(emb).sentence_score(r, p).f1[0] for r, p in zip(refs, preds, strict=True)]
     assert res.f1.tolist() == alone
     assert [f == 1.0 for f in res.f1.tolist()] == [True, False, True, False, True, False]
+
+
+def test_the_token_cache_starts_over_past_its_bound_with_the_same_scores(monkeypatch):
+    # The cache keeps each token's row, or an unseen token's word-piece vector; past
+    # CACHE_TOKENS it is emptied and the batch in hand cached again, which must not
+    # change a score or a count (unseen tokens included).
+    from wrdscore.embeddings import load_embeddings
+    from wrdscore.metrics import base
+
+    emb = load_embeddings()
+    batches = [
+        (["get user name", "adjustor zqxjvkw"], ["getUserName", "adjustor"]),
+        (["andr zqxjvkw size", "get size"], ["qwvzjk", "andr size count"]),
+        (["adjustor", "set value"], ["qwvzjk adjustor", "value set"]),
+    ]
+    unbounded = WRDScore(embeddings=emb)
+    want = [unbounded.score(r, p) for r, p in batches]
+    monkeypatch.setattr(base, "CACHE_TOKENS", 4)
+    bounded = WRDScore(embeddings=emb)
+    for (r, p), expected in zip(batches, want, strict=True):
+        got = bounded.score(r, p)
+        for key in ("precision", "recall", "f1"):
+            assert getattr(got, key).tolist() == getattr(expected, key).tolist()
+        assert got.oov_tokens == expected.oov_tokens > 0
+        assert len(bounded._cache) <= max(4, len(set(" ".join(r + p).lower().split())) + 2)
+        # Only the cached unseen tokens' vectors are kept.
+        assert len(bounded._unseen_vectors) == sum(v < 0 for v in bounded._cache.values())
+    assert len(bounded._cache) < len(unbounded._cache)
