@@ -632,3 +632,12 @@ def test_contextual_metrics_embed_the_code_too(minilm, name):
     )
     assert 0.0 < res.values["code"][0] <= 1.0
     assert f"enc:{MINILM}" in res.signature and "|code:yes|" in res.signature
+
+
+@pytest.mark.parametrize("fuse", [False, True])
+def test_wrd_with_an_encoder_scores_a_reordered_name_one(tiny_encoder, fuse):
+    # The class's rule (the same tokens as a multiset score 1) holds with contextual
+    # states too, whose rows are one per occurrence, not one per distinct token.
+    m = get_metric("wrd", embeddings=_small_static(), encoder=tiny_encoder, fuse=fuse)
+    res = m.score(["get user name", "set value", "get name"], ["name user get", "value set", "get"])
+    assert res.f1[:2].tolist() == [1.0, 1.0] and res.f1[2] < 1.0

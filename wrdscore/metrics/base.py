@@ -954,10 +954,26 @@ class EmbeddingMetric(Metric):
             )
         # One C-level pass over every token, not a Python generator per list.
         lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
-        flat = list(itertools.chain.from_iterable(token_lists))
-        at = np.fromiter(map(self._cache.__getitem__, flat), dtype=np.int64, count=len(flat))
+        at = self._cached_rows(list(itertools.chain.from_iterable(token_lists)))
         owner = np.repeat(np.arange(len(token_lists)), lengths)
         return np.bincount(owner[at < 0], minlength=len(token_lists))
+
+    def _cached_rows(self, tokens: Sequence[str]) -> NDArray[np.int64]:
+        """The cached entries of tokens already embedded: a row of the model's vectors, or
+        below 0 for an unseen token (see ``_cache``)."""
+        return np.fromiter(map(self._cache.__getitem__, tokens), dtype=np.int64, count=len(tokens))
+
+    @property
+    def _rows_number_tokens(self) -> bool:
+        """Whether :meth:`embed` gives a batch one row per distinct token, numbered in
+        order of first occurrence, with every occurrence kept (static vectors, no
+        per-occurrence centering, nothing dropped): then its ``rows`` number the tokens.
+        """
+        return (
+            self.contextual is None
+            and self.oov != "drop"
+            and self.centering in ("none", "dimension", "corpus")
+        )
 
     def _output_fields(self) -> dict[str, str]:
         return {"rescale": "yes"} if self.rescale else {}
@@ -1079,7 +1095,7 @@ class EmbeddingMetric(Metric):
         index = dict(zip(tokens, range(len(tokens)), strict=True))
         rows = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=len(flat))
         self._fill_cache(tokens)
-        at = np.fromiter(map(self._cache.__getitem__, tokens), dtype=np.int64, count=len(tokens))
+        at = self._cached_rows(tokens)
         unseen = at < 0
         table = np.zeros((len(tokens), self.embeddings.dim))
         # One gather of the stored rows (float16 or float32, exact in float64) instead
@@ -1148,26 +1164,25 @@ class EmbeddingMetric(Metric):
     def _fill_cache(self, tokens: list[str]) -> None:
         """Cache the rows of the distinct ``tokens`` of a batch that are not cached yet."""
         todo = [t for t in tokens if t not in self._cache]
-        if not todo:
-            return
         if len(self._cache) + len(todo) > CACHE_TOKENS:
             # Memory stays flat on streamed input with ever new (unseen) tokens; the
             # whole batch is cached again, since scoring it reads every token's entry.
             self._cache.clear()
             self._unseen_vectors.clear()
             todo = tokens
-        tokens = todo
-        at = self.embeddings.rows(tokens)
+        if not todo:
+            return
+        at = self.embeddings.rows(todo)
         unseen = np.flatnonzero(at < 0)
         if len(unseen):
-            new = [tokens[i] for i in unseen.tolist()]
+            new = [todo[i] for i in unseen.tolist()]
             # Under "drop" the vector of an unseen token is never used; zero is a placeholder.
             policy = "zero" if self.oov == "drop" else self.oov
             vecs, _ = self.embeddings.lookup(new, oov=policy)
             first = len(self._unseen_vectors)
             self._unseen_vectors.extend(vecs)
             at[unseen] = -1 - np.arange(first, first + len(new))
-        self._cache.update(zip(tokens, at.tolist(), strict=True))
+        self._cache.update(zip(todo, at.tolist(), strict=True))
 
 
 M = TypeVar("M", bound=type[Metric])

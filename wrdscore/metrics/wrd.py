@@ -547,9 +547,9 @@ class WRDScore(EmbeddingMetric):
         # Same tokens as a multiset: scored exactly 1 (see the class docstring). Only
         # two different names with the same number of tokens, and the same sum and
         # sum of squares of token ids, can be that, so only theirs are sorted.
-        if self.oov != "drop" and self.centering in ("none", "dimension", "corpus"):
+        if self._rows_number_tokens:
             # embed numbered the distinct tokens of the distinct names in order of first
-            # occurrence, one row per token, as below: reuse its numbering.
+            # occurrence, as below: reuse its numbering.
             sizes = np.diff(batch.offsets)
             token_id = rows.astype(np.float64)
         else:
@@ -642,8 +642,7 @@ class WRDScore(EmbeddingMetric):
             # Centering of these modes is per vector, so one item holding every distinct
             # token gives each its row.
             batch = self.embed([tokens])
-            at = np.fromiter(map(self._cache.__getitem__, tokens), np.int64, len(tokens))
-            unseen = at < 0  # a cached row below 0: not in the vocabulary
+            unseen = self._cached_rows(tokens) < 0
             # embed counted each distinct unseen token once; these are occurrences.
             self._oov_count = int(unseen[code_id].sum() + unseen[pred_id].sum())
             row_of = np.full(len(tokens), -1, dtype=np.int64)
