@@ -11,6 +11,7 @@ names, never loads javalang, tree-sitter or rich.
 from typing import TYPE_CHECKING
 
 from wrdscore._lazy import lazy_getattr
+from wrdscore.corpora._clean import clean_prediction
 from wrdscore.corpora._defaults import (
     DEFAULT_MAX_FILE_MB,
     DEFAULT_PARSER,
@@ -21,7 +22,7 @@ from wrdscore.corpora._defaults import (
     STRING_POLICIES,
     TARGETS,
 )
-from wrdscore.corpora._segment import clean_prediction, segment
+from wrdscore.corpora._segment import segment
 from wrdscore.corpora._tokenize import split_identifier, to_tokens
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""Names as models write them now: run-together words segmented, LLM replies cleaned.
+"""Names as models write them now: run-together words segmented.
 
 Language models often write a method name all in lower case (``istimeoutsetinrequestcontext``,
 ``getuserbyid``); the sub-token splitter sees one unknown token there, so every metric
@@ -11,9 +11,6 @@ held-out lower-cased camelCase names (``scripts/segment_accuracy.py``; the numbe
 docs/scoring.md, "Names as models write them", and docs/history.md). Only the list's
 commonest words are read on first use; the rest, and wordninja, only when some token is
 not among them, so scoring ordinary names pays a few milliseconds.
-
-:func:`clean_prediction` strips what a chat model wraps its answer in: code fences,
-Javadoc markers, block tags, quotes and a trailing parameter list.
 """
 
 from __future__ import annotations
@@ -21,7 +18,6 @@ from __future__ import annotations
 import gzip
 import itertools
 import math
-import re
 from pathlib import Path
 from typing import Any
 
@@ -201,51 +197,3 @@ def segment(tokens: list[str]) -> list[str]:
     ['get', 'user', 'name', '2']
     """
     return default_segmenter().segment(tokens)
-
-
-# A fenced block (```java ... ```): its inside is the answer.
-_FENCE = re.compile(r"```[^\n`]*\n?(.*?)(?:```|\Z)", re.S)
-# Javadoc's inline tags keep their text: {@code x} -> x, {@link A#b} -> A#b.
-_INLINE_TAG = re.compile(r"\{@\w+\s*([^{}]*)\}")
-# A block tag (@param, @return, @throws, ...) at the start of a line: the description
-# ends there, as Javadoc defines it.
-_BLOCK_TAG = re.compile(r"^\s*@\w+", re.M)
-# A name followed by its parameter list: getUserById(), getUserById(int id);
-_CALL = re.compile(r"([A-Za-z_$][\w$.]*)\s*\([^()]*\)\s*;?")
-_QUOTES = "\"'`"
-
-
-def clean_prediction(text: str) -> str:
-    """A prediction as a chat model returns it, reduced to the name or sentence itself.
-
-    In order: the inside of the first code fence (```` ```java ... ``` ````) if there is
-    one; Javadoc's ``/**``, ``*/`` and leading ``*`` markers; everything from the first
-    block tag on (``@param``, ``@return``, ``@throws``: the summary ends there);
-    inline tags reduced to their text (``{@code id}`` -> ``id``); lines joined by one
-    space; surrounding quotes or backticks; a trailing parameter list of a lone name
-    (``getUserById()`` -> ``getUserById``).
-
-    Examples
-    --------
-    >>> clean_prediction("```java\\ngetUserById()\\n```")
-    'getUserById'
-    >>> reply = "/**\\n * Returns the user with the given {@code id}.\\n * @param id the id\\n */"
-    >>> clean_prediction(reply)
-    'Returns the user with the given id.'
-    >>> clean_prediction("`isTimeoutSet`")
-    'isTimeoutSet'
-    """
-    fence = _FENCE.search(text)
-    if fence is not None:
-        text = fence.group(1)
-    text = text.replace("/**", " ").replace("*/", " ")
-    text = "\n".join(line.strip().lstrip("*") for line in text.splitlines())
-    block = _BLOCK_TAG.search(text)
-    if block is not None:
-        text = text[: block.start()]
-    text = _INLINE_TAG.sub(r"\1", text)
-    text = " ".join(text.split())
-    while len(text) >= 2 and text[0] == text[-1] and text[0] in _QUOTES:
-        text = text[1:-1].strip()
-    call = _CALL.fullmatch(text)
-    return call.group(1) if call is not None else text
