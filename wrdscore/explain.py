@@ -1,8 +1,9 @@
 """Why a pair got its WRDScore: the cosine and flow matrices as tables and heat maps.
 
-Against a method's code (``explain --code``) a full matrix would have a row per code
-token; :func:`code_table` and :func:`plot_code_transport` show, per prediction token, only
-the code tokens that carry most of its flow.
+Run-together tokens of the pair are listed with what the segmenter made of them, and why
+(:func:`segmentations`). Against a method's code (``explain --code``) a full matrix would
+have a row per code token; :func:`code_table` and :func:`plot_code_transport` show, per
+prediction token, only the code tokens that carry most of its flow.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from numpy.typing import NDArray
 from rich.table import Table
 
 from wrdscore.atomic import atomic_write
+from wrdscore.corpora import Segmentation, segmentation, to_tokens
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._code_transport import CodeTransport
 from wrdscore.metrics.wrd import PairTransport
@@ -42,6 +44,39 @@ def matrix_table(
     for tok, w, values in zip(rows, row_weights, matrix, strict=True):
         table.add_row(f"{tok} ({w:.2f})", *(f"{v:.3f}" for v in values))
     return table
+
+
+def segmentations(*items: str) -> list[Segmentation]:
+    """What the segmenter did with each run-together token of ``items``, and why.
+
+    Every distinct sub-token that is a candidate (lower-case letters) and not a word of
+    the segmenter's list: split ones, and those kept whole (the model has a vector for
+    them, or wordninja's split was refused). Plain words and other tokens are left out.
+
+    Examples
+    --------
+    >>> [(s.token, " ".join(s.pieces), s.reason) for s in segmentations("getuserbyid", "substr")]
+    [('getuserbyid', 'get user by id', 'split'), ('substr', 'substr', 'model vocabulary')]
+    """
+    tokens = dict.fromkeys(t for item in items for t in to_tokens(item))
+    found = map(segmentation, tokens)
+    return [s for s in found if s.reason not in ("known word", "not lower-case letters")]
+
+
+def segmentation_lines(found: list[Segmentation]) -> list[str]:
+    """One line per :func:`segmentations` entry, as ``wrdscore explain`` prints them.
+
+    Examples
+    --------
+    >>> segmentation_lines(segmentations("getuserbyid", "indx"))
+    ['segmented: getuserbyid -> get user by id', 'kept whole: indx (model vocabulary)']
+    """
+    return [
+        f"segmented: {s.token} -> {' '.join(s.pieces)}"
+        if len(s.pieces) > 1
+        else f"kept whole: {s.token} ({s.reason})"
+        for s in found
+    ]
 
 
 def transport_tables(t: PairTransport) -> list[Table]:

@@ -118,10 +118,17 @@ def score(
         None,
         "--per-pair",
         help="Also write every pair's scores to OUT.tsv or OUT.jsonl; '-': TSV rows to "
-        "standard output (the summary then goes to standard error).",
+        "standard output (the summary then goes to standard error). With --corpus and "
+        "predictions by id, an 'id' column first; with --clean-predictions, a 'scored' "
+        "column after 'prediction'.",
     ),
     force: bool = typer.Option(False, "--force", help="Replace an existing --per-pair file."),
-    fmt: str = typer.Option("table", "--format", help="table or json."),
+    fmt: str = typer.Option(
+        "table",
+        "--format",
+        help="table or json (json also has every pair's values, under 'per_pair', unless "
+        "--per-pair - writes them to standard output).",
+    ),
     allow_empty_reference: bool = typer.Option(
         False, "--allow-empty-reference", help="Score references without tokens as 0."
     ),
@@ -147,7 +154,14 @@ def score(
     import json
     import tempfile
 
-    from wrdscore.inputs import STDOUT, check_code_path, check_per_pair_path, count_pairs
+    from wrdscore.inputs import (
+        STDOUT,
+        check_code_path,
+        check_per_pair_path,
+        count_pairs,
+        id_predictions,
+        read_per_pair,
+    )
     from wrdscore.metrics import build_metrics, score_files
     from wrdscore.metrics._code import corpus_inputs
     from wrdscore.metrics._engine import OOV_NAMES, first_names
@@ -179,7 +193,13 @@ def score(
         per_metric = {n: {**shared, **per_metric.get(n, {})} for n in dict.fromkeys(metric)}
     references: Any = refs
     code_items: Any = code
+    ids = None
+    # Every pair's values for --format json are read back from the per-pair rows: the
+    # user's file, or one in the work folder (rows on standard output are the user's).
+    pairs_out = per_pair
     with tempfile.TemporaryDirectory() as workdir, progress_bar(quiet) as bar:
+        if fmt == "json" and per_pair is None:
+            pairs_out = Path(workdir) / "pairs.jsonl"
         # Loading torch and an encoder takes seconds (a model given with -e may too).
         loading = _loading_task(bar, encoder, embeddings)
         metrics = build_metrics(
@@ -196,6 +216,10 @@ def score(
         if loading is not None:
             bar.update(loading, total=1, completed=1)
         if corpus is not None:
+            if pairs_out is not None:
+                # Predictions given by id: the per-pair rows say which method each is.
+                by_id = id_predictions(preds)
+                ids = None if by_id is None else list(by_id)
             references, code_items, preds = corpus_inputs(
                 corpus,
                 preds,
@@ -212,21 +236,25 @@ def score(
             preds,
             code=code_items,
             allow_empty_reference=allow_empty_reference,
-            per_pair=per_pair,
+            per_pair=pairs_out,
             force=force,
             jobs=jobs,
             chunk_pairs=chunk_pairs,
             progress=lambda k: bar.advance(task, k),
             on_count=lambda n: bar.update(task, total=n),
+            ids=ids,
         )
+        rows = read_per_pair(pairs_out) if fmt == "json" and pairs_out and not to_stderr else None
     if per_pair is not None and not to_stderr:
         wrote(per_pair, f"{results[0].pairs} pairs")
     pairs = results[0].pairs
     if fmt == "json":
-        out = {
+        out: dict[str, Any] = {
             "pairs": pairs,
             "metrics": {r.metric: _result_json(r, reads_code) for r in results},
         }
+        if rows is not None:
+            out["per_pair"] = rows
         typer.echo(json.dumps(out, indent=2), err=to_stderr)
         return
     counts = {m.name: m.count_keys for m in metrics}
@@ -369,7 +397,12 @@ def explain(
     import json
 
     from wrdscore.cli._explain_code import explain_code
-    from wrdscore.explain import plot_transport, transport_tables
+    from wrdscore.explain import (
+        plot_transport,
+        segmentation_lines,
+        segmentations,
+        transport_tables,
+    )
     from wrdscore.metrics.base import build_metrics
     from wrdscore.metrics.wrd import WRDScore
 
@@ -400,6 +433,8 @@ def explain(
         return
     assert prediction is not None
     t = scorer.transport(reference, prediction)
+    # What the segmenter did with the pair's run-together tokens, and why.
+    segmented = segmentations(reference, prediction) if scorer.segment else []
     # The tables are printed before the plot is drawn: a pair the plot refuses (a side
     # --oov drop emptied) still shows its tables, and the error line follows them.
     if fmt == "json":
@@ -413,6 +448,9 @@ def explain(
             "precision": t.precision,
             "recall": t.recall,
             "f1": t.f1,
+            "segmentation": [
+                {"token": s.token, "pieces": list(s.pieces), "reason": s.reason} for s in segmented
+            ],
             "signature": scorer.signature,
         }
         typer.echo(json.dumps(out, indent=2))
@@ -420,6 +458,8 @@ def explain(
         # Long names give more columns than a terminal has room for: blocks of columns.
         console = print_tables(transport_tables(t))
         console.print(f"precision {t.precision:.4f}  recall {t.recall:.4f}  F1 {t.f1:.4f}")
+        for line in segmentation_lines(segmented):
+            console.print(line, highlight=False)
         console.print(scorer.signature, highlight=False, soft_wrap=True)
     if scorer.contextual is None:
         # Unseen tokens get a vector (their subword one, or zero): say which, in one line.

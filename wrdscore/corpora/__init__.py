@@ -22,7 +22,7 @@ from wrdscore.corpora._defaults import (
     STRING_POLICIES,
     TARGETS,
 )
-from wrdscore.corpora._segment import segment
+from wrdscore.corpora._segment import Segmentation, segment, segmentation
 from wrdscore.corpora._tokenize import split_identifier, to_tokens
 
 if TYPE_CHECKING:
@@ -91,6 +91,7 @@ __all__ = [
     "CorpusWriter",
     "FileResult",
     "JavaFile",
+    "Segmentation",
     "ShardedCorpusWriter",
     "Source",
     "clean_prediction",
@@ -105,6 +106,7 @@ __all__ = [
     "open_sources",
     "read_code",
     "segment",
+    "segmentation",
     "split_identifier",
     "stats_tables",
     "to_tokens",
