@@ -22,10 +22,22 @@ def test_the_code_is_mit_and_the_apache_text_is_complete():
     assert "END OF TERMS AND CONDITIONS" in apache and "APPENDIX" in apache
 
 
-def test_pyproject_says_what_is_mit_and_what_is_not():
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    text = project["license"]["text"]
-    assert "MIT" in text and "Apache-2.0" in text and "NOTICE" in text
+def test_pyproject_declares_an_spdx_licence_and_its_files():
+    # PEP 639: an SPDX expression and the files, not the `{ text = ... }` table that
+    # setuptools deprecates (a warning on every install, unsupported from 2027-02-18).
+    from packaging.licenses import canonicalize_license_expression
+
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    project = pyproject["project"]
+    assert isinstance(project["license"], str)
+    assert canonicalize_license_expression(project["license"]) == "MIT AND Apache-2.0"
+    assert project["license-files"] == ["LICENSE", "LICENSE-APACHE-2.0", "NOTICE"]
+    assert all((ROOT / name).is_file() for name in project["license-files"])
+    # A licence classifier beside an expression is an error under PEP 639.
+    assert not [c for c in project.get("classifiers", []) if c.startswith("License ::")]
+    # setuptools reads both keys from 77 on.
+    (setuptools,) = [r for r in pyproject["build-system"]["requires"] if "setuptools" in r]
+    assert setuptools == "setuptools>=77"
 
 
 def test_notice_names_the_installed_encoder_weights_by_their_hash():
