@@ -16,9 +16,8 @@
 # Environment: WORK (scratch folder, default ./work-data/default-model); OUTPUT (the model
 # to write, default wrdscore/data/default); SOURCES (a folder of Java sources or archives
 # to build from instead of the download: tests/test_rebuild.py's small corpus); WORKERS
-# (gensim threads, default 2; 1 gives byte-identical vectors, at about twice the time);
-# WIDTH, DEVICE and DISTILL_ARGS go to scripts/build_encoder_default.sh. Both scripts pin
-# the CPU's numeric kernels (scripts/_pin_kernels.sh).
+# (gensim threads, default 2; 1 gives byte-identical vectors on one machine, at about
+# twice the time); WIDTH, DEVICE and DISTILL_ARGS go to scripts/build_encoder_default.sh.
 set -euo pipefail
 
 # Any other argument (--help, a typo) is refused before anything runs: the last stage
@@ -34,8 +33,6 @@ fi
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # Relative paths from the repository root, so model.json records no build machine's paths.
 cd "$ROOT"
-# The same numeric kernels on any x86-64 machine with AVX2 (see the file).
-source scripts/_pin_kernels.sh
 WORK=${WORK:-work-data/default-model}
 # apt runs from inside $DEBSRC, so its folders need absolute paths.
 DEBSRC=$(realpath -m "$WORK/debsrc")

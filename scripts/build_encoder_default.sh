@@ -49,8 +49,6 @@ CORPUS=$2
 OUTPUT=${3:-wrdscore/data/default}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-# The same numeric kernels on any x86-64 machine with AVX2 (see the file).
-source scripts/_pin_kernels.sh
 WORK=${WORK:-work-data/default-model}
 ENCODER=${ENCODER:-sentence-transformers/all-MiniLM-L6-v2}
 WIDTH=${WIDTH:-384}
