@@ -17,17 +17,28 @@ import argparse
 import sys
 
 import numpy as np
-
-# Run as a script, this folder is on sys.path: the issue 11 cases have one home.
-from evaluate_specialise import CASES, people_by_pair
 from scipy.stats import spearmanr
 
-from wrdscore import get_metric
-from wrdscore.embeddings import load_embeddings, similarity
+from wrdscore.embeddings import TokenEmbeddings, load_embeddings, similarity
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval import load_paper_ratings
+from wrdscore.metrics import get_metric
 
-TOKEN_PAIRS = [
+Pair = tuple[str, str]
+
+#: The rank errors listed in issue 11 (reference, prediction).
+CASES: list[Pair] = [
+    ("rotate right", "rotate left"),
+    ("get", "set"),
+    ("darken color", "lighten color"),
+    ("encode block", "decode block"),
+    ("is blank", "is empty"),
+    ("pick", "sample"),
+    ("get number of roles", "get num roles"),
+    ("is image", "is photo"),
+]
+#: Token pairs people would call synonyms or abbreviations, then opposites.
+TOKEN_PAIRS: list[Pair] = [
     ("size", "count"),
     ("size", "length"),
     ("remove", "delete"),
@@ -41,6 +52,23 @@ TOKEN_PAIRS = [
     ("encode", "decode"),
     ("min", "max"),
 ]
+
+
+def people_by_pair(refs: list[str], preds: list[str], human: np.ndarray) -> dict[Pair, float]:
+    """The people's score of each (reference, prediction), averaged over repeats.
+
+    A pair rated in more than one set (``darken color``/``lighten color``) gets the mean
+    of its ratings, so no one set's rating stands for it.
+
+    Examples
+    --------
+    >>> people_by_pair(["a", "a", "b"], ["x", "x", "y"], np.array([0.25, 0.75, 1.0]))
+    {('a', 'x'): 0.5, ('b', 'y'): 1.0}
+    """
+    seen: dict[Pair, list[float]] = {}
+    for ref, pred, h in zip(refs, preds, human, strict=True):
+        seen.setdefault((ref, pred), []).append(float(h))
+    return {pair: float(np.mean(h)) for pair, h in seen.items()}
 
 
 def main() -> None:
@@ -70,7 +98,7 @@ def tables(models: dict[str, str]) -> None:
     rouge = get_metric("rouge1", segment=False).score(refs, preds)
     r1 = np.asarray(rouge.values[rouge.primary])
     scores = {"ROUGE-1": r1}
-    embs = {}
+    embs: dict[str, TokenEmbeddings] = {}
     for label, path in models.items():
         embs[label] = load_embeddings(path)
         wrd = get_metric("wrd", embeddings=embs[label], segment=False)
@@ -101,8 +129,7 @@ def tables(models: dict[str, str]) -> None:
 
     print("\n| reference | prediction | people | ROUGE-1 | " + " | ".join(models) + " |")
     print("| --- | --- | ---: | ---: |" + " ---: |" * len(models))
-    # A pair rated in two sets has one score per metric but two ratings: their mean, as
-    # in evaluate_specialise.py.
+    # A pair rated in two sets has one score per metric but two ratings: their mean.
     people = people_by_pair(refs, preds, human)
     for ref, pred in CASES:
         i = next(k for k in range(len(refs)) if refs[k] == ref and preds[k] == pred)

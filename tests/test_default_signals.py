@@ -1,7 +1,7 @@
-"""scripts/selection_signals.py and default_signals.py: the rating-free signals of issue 26.
+"""scripts/default_signals.py: the rating-free signals of issue 26.
 
 The split is deterministic and disjoint; each signal's arithmetic is checked on a tiny
-hand-made input against an independent computation (scikit-learn's ROC AUC, MRR by hand).
+hand-made input against an independent computation (AUC and MRR by hand).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 from conftest import skip_unless_ci
 from corpus_fixtures import load_script, method_record, run_script, write_records
-from sklearn.metrics import roc_auc_score
 
 from wrdscore import get_metric
 
@@ -22,7 +21,7 @@ RENAMES = ROOT.parent / "shared" / "data" / "varclr-renames" / "renames.tsv"
 NO_RENAMES = skip_unless_ci(not RENAMES.is_file(), "the shared renames are not beside the checkout")
 
 
-sig = load_script("selection_signals")
+sig = load_script("default_signals")
 
 PAIRS = [
     ("index", "idx"),
@@ -56,28 +55,26 @@ def test_the_split_is_deterministic_disjoint_and_covers_every_distinct_pair():
 
 @NO_RENAMES
 def test_the_recorded_held_out_part_of_the_real_renames():
-    script = load_script("default_signals")
     tune, test = sig.split_renames(sig.read_renames(RENAMES))
     assert (len(tune), len(test)) == (47687, 11813)
-    assert sig.pairs_sha256(test) == script.HELD_OUT_SHA256
+    assert sig.pairs_sha256(test) == sig.HELD_OUT_SHA256
 
 
 @NO_RENAMES
 def test_the_bundled_defaults_rename_and_case_signals():
     # The chosen candidate's numbers in the model card's table (scripts/default_signals.py).
-    script = load_script("default_signals")
     renames = sig.read_renames(RENAMES)
     _, test = sig.split_renames(renames)
     random = sig.negative_pairs(test, renames, related=False)
     related = sig.negative_pairs(test, renames, related=True)
     assert (len(random), len(related)) == (11813, 9995)
     metric = get_metric("wrd")
-    a_rand, a_rel = script.rename_aucs(metric, test, random, related)
+    a_rand, a_rel = sig.rename_aucs(metric, test, random, related)
     assert (round(a_rand, 3), round(a_rel, 3)) == (0.837, 0.532)
-    syn, opp = script.pair_values(metric, sig.SYNONYMS), script.pair_values(metric, sig.OPPOSITES)
+    syn, opp = sig.pair_values(metric, sig.SYNONYMS), sig.pair_values(metric, sig.OPPOSITES)
     assert (round(sig.auc(syn, opp), 3), round(syn.mean() - opp.mean(), 3)) == (0.6, 0.063)
     rouge = get_metric("rouge1")
-    assert tuple(round(x, 3) for x in script.rename_aucs(rouge, test, random, related)) == (
+    assert tuple(round(x, 3) for x in sig.rename_aucs(rouge, test, random, related)) == (
         0.788,
         0.458,
     )
@@ -101,12 +98,12 @@ def test_negative_pairs_follow_their_rules():
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_auc_is_sklearns_roc_auc(seed):
+def test_auc_counts_every_positive_negative_pair_ties_half(seed):
     rng = np.random.default_rng(seed)
     # Rounded, so ties between positives and negatives occur.
     pos, neg = rng.random(7).round(1), rng.random(11).round(1)
-    labels = np.r_[np.ones(7), np.zeros(11)]
-    assert sig.auc(pos, neg) == pytest.approx(roc_auc_score(labels, np.r_[pos, neg]))
+    wins = [1.0 if p > n else 0.5 if p == n else 0.0 for p in pos for n in neg]
+    assert sig.auc(pos, neg) == pytest.approx(np.mean(wins))
 
 
 def test_retrieval_by_hand():
@@ -145,11 +142,10 @@ def test_retrieval_queries_from_a_corpus(tmp_path):
 
 
 def test_the_choice_rule_ranks_by_mean_rank_and_keeps_the_first_of_equals():
-    script = load_script("default_signals")
-    line = script.choice({"a": [0.8, 0.5, 0.6], "b": [0.7, 0.9, 0.7], "c": [0.9, 0.4, 0.5]})
+    line = sig.choice({"a": [0.8, 0.5, 0.6], "b": [0.7, 0.9, 0.7], "c": [0.9, 0.4, 0.5]})
     # ranks: a 2, 2, 2 -> 2.00; b 3, 1, 1 -> 1.67; c 1, 3, 3 -> 2.33
     assert "a 2.00, b 1.67, c 2.33" in line and "chosen: **b**" in line
-    assert "chosen: **a**" in script.choice({"a": [0.5, 0.5], "b": [0.5, 0.5]})
+    assert "chosen: **a**" in sig.choice({"a": [0.5, 0.5], "b": [0.5, 0.5]})
 
 
 def test_a_missing_renames_file_is_one_error_line(tmp_path):
