@@ -107,7 +107,7 @@ def test_empty_reference_allowed_scores_zero():
 def test_result_properties():
     res = Jaccard().score(["a"], ["a"])
     assert res.scores is res.values["score"]
-    with pytest.raises(AttributeError, match="no precision"):
+    with pytest.raises(AttributeError, match="no value 'precision'; its values are: score"):
         _ = res.precision
     assert isinstance(res, ScoreResult)
 
@@ -142,7 +142,7 @@ def test_registry_finds_a_new_module_in_wrdscore_metrics(tmp_path, monkeypatch):
     import sys
 
     import wrdscore.metrics
-    from wrdscore.metrics import base
+    from wrdscore.metrics import _registry
 
     (tmp_path / "demo_family.py").write_text(
         "from wrdscore.metrics.base import Metric, register\n"
@@ -156,7 +156,7 @@ def test_registry_finds_a_new_module_in_wrdscore_metrics(tmp_path, monkeypatch):
         "        return {'score': np.ones(len(refs))}\n"
     )
     monkeypatch.setattr(wrdscore.metrics, "__path__", [*wrdscore.metrics.__path__, str(tmp_path)])
-    monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))
+    monkeypatch.setattr(_registry, "_REGISTRY", dict(_registry._REGISTRY))
     monkeypatch.delitem(sys.modules, "wrdscore.metrics.demo_family", raising=False)
     assert "demo-family" in METRICS
     assert get_metric("demo-family").score(["a"], ["b"]).scores.tolist() == [1.0]

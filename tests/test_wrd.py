@@ -421,7 +421,7 @@ def test_the_token_cache_starts_over_past_its_bound_with_the_same_scores(monkeyp
     # CACHE_TOKENS it is emptied and the batch in hand cached again, which must not
     # change a score or a count (unseen tokens included).
     from wrdscore.embeddings import load_embeddings
-    from wrdscore.metrics import base
+    from wrdscore.metrics import _embedding
 
     emb = load_embeddings()
     batches = [
@@ -431,7 +431,7 @@ def test_the_token_cache_starts_over_past_its_bound_with_the_same_scores(monkeyp
     ]
     unbounded = WRDScore(embeddings=emb)
     want = [unbounded.score(r, p) for r, p in batches]
-    monkeypatch.setattr(base, "CACHE_TOKENS", 4)
+    monkeypatch.setattr(_embedding, "CACHE_TOKENS", 4)
     bounded = WRDScore(embeddings=emb)
     for (r, p), expected in zip(batches, want, strict=True):
         got = bounded.score(r, p)

@@ -19,7 +19,9 @@ reference and the code are two independent views of what the method does, neithe
 known to be the better judge of a prediction, so they count evenly. (The only ratings
 in this repository have no code, so nothing here could have been fitted to them.)
 
-This module is the engine's part; the arithmetic of each metric stays in its module
+This module holds the helpers (reading code items, checks, the mix);
+:meth:`~wrdscore.metrics.Metric.score` with ``code`` puts them together, and the
+arithmetic of each metric stays in its module
 (:meth:`~wrdscore.metrics.Metric._code_support`).
 """
 
@@ -35,18 +37,17 @@ from numpy.typing import NDArray
 
 from wrdscore.corpora import STRING_POLICIES, TARGETS
 from wrdscore.errors import WrdscoreError
-from wrdscore.metrics._engine import (
+from wrdscore.metrics._flatten import (
+    MAX_TOKENS,
     ItemError,
     Prediction,
-    Reference,
     Tokens,
     _check_text_sizes,
     _tokens_of,
-    gc_paused,
 )
 
 if TYPE_CHECKING:
-    from wrdscore.metrics.base import Metric, ScoreResult
+    from wrdscore.metrics._metric import Metric
 
 
 class StoredCode(NamedTuple):
@@ -164,28 +165,6 @@ def read_codes(
     return out
 
 
-def _prediction_splitter(metric: Metric) -> Callable[[Prediction], Tokens]:
-    """:meth:`Metric.tokens` of a prediction, through the run's token memo when there is
-    one (:func:`~wrdscore.metrics.score_files` sets it): the reference pass of the same
-    chunk has split these predictions already, keyed as here by the (cleaned) text."""
-    from wrdscore.corpora import clean_prediction
-    from wrdscore.metrics._engine import splitter
-
-    memo = metric._token_memo
-    split = splitter(metric.segment)
-
-    def tokens(item: Prediction) -> Tokens:
-        if memo is None or type(item) is not str:
-            return metric.tokens(item, prediction=True)
-        text = clean_prediction(item) if metric.clean else item
-        found = memo.get(text)
-        if found is None:
-            found = memo[text] = split(text)
-        return found
-
-    return tokens
-
-
 def prediction_tokens(
     predictions: Sequence[Prediction], offset: int, split: Callable[..., Tokens]
 ) -> list[Tokens]:
@@ -198,8 +177,6 @@ def prediction_tokens(
         raise WrdscoreError("nothing to score: no pairs given")
     _check_text_sizes([], predictions, offset, (set(), set(map(type, predictions))))
     tokens = [_tokens_of(p, "prediction", offset + i, split) for i, p in enumerate(predictions)]
-    from wrdscore.metrics._engine import MAX_TOKENS
-
     for i, t in enumerate(tokens):
         if len(t) > MAX_TOKENS:
             raise ItemError(
@@ -254,78 +231,6 @@ def combine(
     }
 
 
-def score_with_code(
-    metric: Metric,
-    references: Sequence[Reference] | None,
-    predictions: Sequence[Prediction],
-    code: Sequence[CodeItem],
-    *,
-    allow_empty_reference: bool,
-    progress: Callable[[int], None] | None,
-    index_offset: int,
-    result_type: type[ScoreResult],
-) -> ScoreResult:
-    """:meth:`Metric.score` with ``code``: the reference's values (if any), ``code`` and
-    ``combined`` (see the module docstring). ``result_type`` is
-    :class:`~wrdscore.metrics.ScoreResult`, handed in by the base module that defines it
-    (importing it here would be an import circle)."""
-    from dataclasses import replace
-
-    refuse_code(metric)
-    if isinstance(code, str):
-        raise WrdscoreError("code must be a list of items (one per prediction), not one string")
-    code = list(code)
-    predictions = list(predictions)
-    if len(code) != len(predictions):
-        raise WrdscoreError(
-            f"{len(code)} code items but {len(predictions)} predictions; "
-            "every prediction needs the code of its method"
-        )
-    # All of it one batch, as Metric._score is: reading the code allocates a list per
-    # method and more per identifier, none in cycles, which the collector would
-    # otherwise rescan again and again (a sixth to a quarter of reading OpenJDK's code).
-    with gc_paused():
-        preds = prediction_tokens(predictions, index_offset, _prediction_splitter(metric))
-        # The code's run-together words meet the prediction's split the same way.
-        codes = read_codes(code, metric.target, metric.strings, index_offset, metric.segment)
-        result = None
-        if references is not None:
-            result = metric._score(
-                references,
-                predictions,
-                allow_empty_reference=allow_empty_reference,
-                progress=None,
-                index_offset=index_offset,
-            )
-        support, unmatched = metric._code_values(codes, preds)
-    if progress is not None:
-        progress(len(preds))
-    values = combine(
-        None if result is None else result.values, support, metric.primary, metric.code_weight
-    )
-    if result is None:
-        return result_type(
-            metric=metric.name,
-            signature=metric.code_signature,
-            values=values,
-            primary="code",
-            corpus=metric._corpus(values),
-            oov_tokens=metric._oov_count,
-            empty_predictions=sum(1 for p in preds if not p),
-            oov_names=metric._oov_result_names(),
-            empty_code=unmatched,
-        )
-    return replace(
-        result,
-        signature=metric.code_signature,
-        values=values,
-        corpus=metric._corpus(values),
-        oov_tokens=result.oov_tokens + metric._oov_count,
-        oov_names=metric._oov_result_names(result.oov_names),
-        empty_code=unmatched,
-    )
-
-
 def corpus_inputs(
     corpus_dir: str | Path,
     predictions: str | Path,
@@ -361,15 +266,10 @@ def corpus_inputs(
 
     from wrdscore.corpora import corpus_methods
     from wrdscore.corpora._corpus import method_items
-    from wrdscore.inputs import _lines
+    from wrdscore.inputs import id_predictions
 
     predictions = Path(predictions)
-    by_id = None
-    if predictions.suffix.lower() == ".jsonl":
-        lines = _lines(predictions)
-        first = next((line for line in lines if line.strip()), "")
-        if first.lstrip().startswith("{"):
-            by_id = _id_predictions(lines, predictions)
+    by_id = id_predictions(predictions)
     chosen: list[tuple[str | None, str | None, str, str | None]]
     if by_id is None:
         # By record order, no method's id is needed: not built (nor its fields read).
@@ -408,27 +308,3 @@ def corpus_inputs(
         for _, source, name, words in chosen
     ]
     return refs, items, path
-
-
-def _id_predictions(lines: list[str], path: Path) -> dict[str, Any]:
-    """``{id: prediction}`` of a predictions file aligned by id, in the file's order."""
-    import json
-
-    out: dict[str, Any] = {}
-    for i, line in enumerate(lines, start=1):
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise WrdscoreError(f"{path}:{i}: invalid JSON ({exc.msg})") from None
-        if not (
-            isinstance(value, dict)
-            and isinstance(value.get("id"), str)
-            and isinstance(value.get("prediction"), str | list)
-        ):
-            raise WrdscoreError(
-                f'{path}:{i}: expected {{"id": ID, "prediction": ITEM}} (predictions aligned by id)'
-            )
-        if value["id"] in out:
-            raise WrdscoreError(f"{path}:{i}: id {value['id']!r} given twice")
-        out[value["id"]] = value["prediction"]
-    return out

@@ -1,0 +1,82 @@
+"""What one scoring call of a metric keeps while it runs, apart from the metric object.
+
+A metric object holds only its settings and caches; what a call counts (unseen tokens,
+degenerate pairs), whom it reports progress to, and what the streaming engine lends it
+for a run (its token memo, a whole file's batch mean) live in a :class:`Call`, found
+through a :class:`~contextvars.ContextVar`. So one metric can score in two threads at
+once, or score again from inside a call (a progress callback that scores), and every
+call gives the numbers it would give alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import numpy as np
+from numpy.typing import NDArray
+
+Tokens = list[str]
+
+
+@dataclass
+class Call:
+    """The state of one scoring call (or, for the engine, of one run's chunk).
+
+    Attributes
+    ----------
+    memo : dict or None
+        Items the run's earlier chunks tokenised, by text (see ``memo`` in
+        :func:`~wrdscore.metrics._flatten.flatten`); None outside a run.
+    batch_mean : ndarray or None
+        The whole input's mean token vector under ``centering="batch"`` when the input
+        is scored in parts; None otherwise.
+    progress : callable or None
+        The caller's progress callback.
+    oov_count : int
+        Unseen token occurrences counted so far.
+    oov_names : set of str
+        Those tokens.
+    degenerate : ndarray of bool or None
+        Set by a metric's ``_score_tokens``: which scored entries had a side of zero
+        weights.
+    """
+
+    memo: dict[str | tuple[str, ...], Tokens] | None = None
+    batch_mean: NDArray[np.float64] | None = None
+    progress: Callable[[int], None] | None = None
+    oov_count: int = 0
+    oov_names: set[str] = field(default_factory=set)
+    degenerate: NDArray[np.bool_] | None = None
+
+
+# The calls running in this context (thread or task), by the id of their metric. A new
+# mapping per call (copy on write): a context variable's value must not be mutated, or
+# an outer call, or another thread's copy of the context, would see the change.
+_CALLS: ContextVar[Mapping[int, Call]] = ContextVar("wrdscore_calls", default=MappingProxyType({}))
+
+
+def current(owner: object) -> Call | None:
+    """The innermost call of ``owner`` running in this context, or None."""
+    return _CALLS.get().get(id(owner))
+
+
+@contextlib.contextmanager
+def running(owner: object, call: Call) -> Iterator[Call]:
+    """Make ``call`` the current call of ``owner`` for the ``with`` block."""
+    token = _CALLS.set({**_CALLS.get(), id(owner): call})
+    try:
+        yield call
+    finally:
+        _CALLS.reset(token)
+
+
+def nested(owner: object, progress: Callable[[int], None] | None = None) -> Call:
+    """A fresh call of ``owner``: new counts, the enclosing run's memo and batch mean."""
+    outer = current(owner)
+    if outer is None:
+        return Call(progress=progress)
+    return Call(memo=outer.memo, batch_mean=outer.batch_mean, progress=progress)

@@ -1,0 +1,702 @@
+"""The base class of every metric: validation, tokenising, multiple references, results.
+
+A metric subclasses :class:`Metric` (or :class:`~wrdscore.metrics.EmbeddingMetric` when
+it reads token vectors) and implements :meth:`Metric._score_tokens` on a whole batch of
+token lists; everything a user can get wrong is checked once, here or by
+:mod:`wrdscore.metrics._flatten`, so each metric only does its arithmetic. Scoring
+against code is a part of it (:meth:`Metric.score` with ``code``), built from the
+helpers of :mod:`wrdscore.metrics._code`. What a call counts lives in a per-call
+:class:`~wrdscore.metrics._call.Call`, not on the object, so a metric is reentrant.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from wrdscore import __version__
+from wrdscore.corpora import DEFAULT_STRINGS, DEFAULT_TARGET, clean_prediction
+from wrdscore.corpora._segment import WORDS_ID
+from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._call import Call, current, nested, running
+from wrdscore.metrics._code import (
+    CODE_KEYS,
+    DEFAULT_CODE_WEIGHT,
+    CodeItem,
+    check_code_options,
+    code_fields,
+    combine,
+    prediction_tokens,
+    read_codes,
+    refuse_code,
+)
+from wrdscore.metrics._flatten import (
+    FlatBatch,
+    Prediction,
+    Reference,
+    Tokens,
+    best_alternatives,
+    degenerate_items,
+    flatten,
+    gc_paused,
+    splitter,
+)
+from wrdscore.metrics._result import ScoreResult, first_names
+from wrdscore.significance import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    BootstrapComparison,
+    paired_bootstrap,
+)
+
+if TYPE_CHECKING:
+    from wrdscore.embeddings import TokenEmbeddings
+
+
+def check_flag(option: str, value: object) -> None:
+    """Refuse a yes/no option given anything but a bool (``--set wrd.clip=no`` passes the
+    string ``"no"``, which Python would take as true; ``--set wrd.clip=false`` is the way)."""
+    if not isinstance(value, bool):
+        raise WrdscoreError(f"{option} must be true or false, not {value!r}")
+
+
+class Metric(ABC):
+    """Base class of every metric: validation, tokenisation, multi-reference, results.
+
+    Subclasses set ``name`` (the registry name), ``keys`` and ``primary``, and
+    implement :meth:`_score_tokens`. Options a subclass does not consume reach this
+    constructor and are refused, so a misspelt option is an error, not ignored.
+
+    Parameters
+    ----------
+    embeddings : TokenEmbeddings, path or None
+        Ignored by metrics that need no embeddings (so every metric can be built the
+        same way); see :class:`EmbeddingMetric` for those that do.
+    code_weight : float
+        Scoring against code (``score(..., code=...)``): the weight ``w`` of the code in
+        ``combined = (1 - w) * primary + w * code``, from 0 to 1. The default 0.5 is the
+        even mean of two independent views of what a method does, its reference and its
+        code, neither known to be the better judge; chosen on that principle, not fitted
+        (the repository's only ratings have no code).
+    target : {"name", "summary"}
+        What the predictions are; decides how code is read
+        (:func:`wrdscore.corpora.read_code`: the declared name masked for names,
+        comments removed for summaries).
+    strings : {"drop", "keep"}
+        String literals in code: left out, or split into words.
+    segment : bool
+        Split all-lowercase run-together sub-tokens (``getuserbyid`` -> ``get user by
+        id``) of references and predictions into words (:func:`~wrdscore.corpora.segment`;
+        signature ``seg:<word list>``, or ``seg:no`` when off).
+    clean : bool
+        Pass string predictions through :func:`~wrdscore.corpora.clean_prediction` (code
+        fences, Javadoc markers and block tags, quotes, a trailing ``()``) before they
+        are split, as chat models return them (signature ``clean:yes``).
+    **options
+        Metric settings; unknown ones raise :class:`~wrdscore.errors.WrdscoreError`.
+
+    Examples
+    --------
+    >>> class Overlap(Metric):
+    ...     name = "overlap-demo"
+    ...     keys = ("score",)
+    ...     primary = "score"
+    ...     def _score_tokens(self, refs, preds):
+    ...         return {"score": np.array([float(set(r) == set(p)) for r, p in zip(refs, preds)])}
+    >>> Overlap().score(["getName", "size"], ["get name", "count"]).scores.tolist()
+    [1.0, 0.0]
+    """
+
+    name: ClassVar[str]
+    keys: ClassVar[tuple[str, ...]] = ("precision", "recall", "f1")
+    primary: ClassVar[str] = "f1"
+    #: Keys whose values are counts (whole numbers), not scores.
+    count_keys: ClassVar[tuple[str, ...]] = ()
+    #: First field of the signature; defaults to ``name``.
+    label: ClassVar[str | None] = None
+    #: Scored in the calling process only, never in forked workers: a loaded torch
+    #: model cannot use CUDA after a fork, already uses every core, and counts it keeps
+    #: (such as truncated inputs) would stay in the workers.
+    in_process: bool = False
+    #: Built only with a model of its own (bartscore's ``model`` option): code and tests
+    #: that build every registered metric from its defaults leave it out.
+    needs_model: ClassVar[bool] = False
+    #: Whether 0 is the right score for an empty prediction (the worst a similarity in
+    #: [0, 1] gives). Not for log-likelihoods (BARTScore), where 0 is the best: such a
+    #: metric refuses empty predictions instead of ranking them first.
+    empty_scores_zero: ClassVar[bool] = True
+    #: Which of the metric's values against the code is its code support (the code's
+    #: tokens on the reference side): ``"precision"`` for precision/recall metrics (the
+    #: prediction matched onto the code), ``"score"`` for similarities; None when the
+    #: metric cannot read code (:attr:`no_code_reason` says why).
+    code_key: ClassVar[str | None] = None
+    #: Why a metric with no :attr:`code_key` cannot read code (its one-line error).
+    no_code_reason: ClassVar[str] = ""
+
+    def __init__(
+        self,
+        embeddings: TokenEmbeddings | str | Path | None = None,
+        *,
+        code_weight: float = DEFAULT_CODE_WEIGHT,
+        target: str = DEFAULT_TARGET,
+        strings: str = DEFAULT_STRINGS,
+        segment: bool = True,
+        clean: bool = False,
+        **options: Any,
+    ) -> None:
+        if options:
+            raise WrdscoreError(
+                f"unknown option(s) for metric {self.name!r}: {', '.join(sorted(options))}"
+            )
+        if (code_weight, target, strings) != (DEFAULT_CODE_WEIGHT, DEFAULT_TARGET, DEFAULT_STRINGS):
+            check_code_options(code_weight, target, strings)
+        #: Options of scoring against code (see :mod:`wrdscore.metrics._code`); they
+        #: enter the signature only when code is read.
+        self.code_weight = float(code_weight)
+        self.target = target
+        self.strings = strings
+        check_flag("segment", segment)
+        check_flag("clean", clean)
+        self.segment, self.clean = segment, clean
+        # What a call counts lives in its own Call (see _call), so the object is
+        # reentrant; this one collects what methods called outside any scoring call
+        # (embed, _code_values) count.
+        self._idle = Call()
+
+    # -- what subclasses provide ------------------------------------------------------
+
+    @abstractmethod
+    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray]:
+        """Score non-empty token lists, the whole batch at once; one array per key."""
+
+    def _signature_fields(self) -> dict[str, str]:
+        """Settings that change the numbers, in signature order (subclasses extend)."""
+        return {}
+
+    def _corpus(self, values: dict[str, NDArray[np.float64]]) -> dict[str, float]:
+        """Corpus-level values: :meth:`_corpus_values` of the values' sums."""
+        return self._corpus_values(self._corpus_sums(values), len(next(iter(values.values()))))
+
+    def _corpus_values(self, sums: dict[str, float], pairs: int) -> dict[str, float]:
+        """Corpus values from summed :meth:`_corpus_sums`, the code's included.
+
+        The reference's values are :meth:`_corpus_from_sums`'s; ``code`` is the mean
+        code support, and ``combined`` mixes the corpus values as each pair's are mixed
+        (for a metric whose corpus value is not a mean, such as subtoken's micro
+        average, it is not the mean of the pairs' ``combined``).
+        """
+        reference = {k: v for k, v in sums.items() if k not in CODE_KEYS}
+        out = self._corpus_from_sums(reference, pairs) if reference else {}
+        if "code" in sums:
+            out["code"] = sums["code"] / pairs
+            if reference:
+                w = self.code_weight
+                out["combined"] = (1.0 - w) * out[self.primary] + w * out["code"]
+        return out
+
+    def _corpus_sums(self, values: dict[str, NDArray[np.float64]]) -> dict[str, float]:
+        """Sums that corpus values are computed from; they add up over parts of a batch.
+
+        The streaming engine scores a file in chunks and adds these up, so corpus
+        values never need every pair in memory. Each sum is ``math.fsum`` (correctly
+        rounded), so it does not depend on the order of the values within a chunk.
+        """
+        return {k: math.fsum(v.tolist()) for k, v in values.items()}
+
+    def _corpus_from_sums(self, sums: dict[str, float], pairs: int) -> dict[str, float]:
+        """Corpus values from summed :meth:`_corpus_sums`; the mean over pairs by default."""
+        return {k: s / pairs for k, s in sums.items()}
+
+    def prepare(self) -> None:
+        """Import now what scoring would import on first use (nothing by default).
+
+        The streaming engine calls it before forking worker processes, so that they
+        share one import instead of each paying for its own.
+        """
+        return None
+
+    def truncation_note(self) -> str:
+        """A line saying how many inputs were cut at a model's maximum length ("" if none).
+
+        Metrics that run a model (an encoder, BARTScore) count what they had to cut; the
+        CLI prints this as a note, so truncation is never silent.
+        """
+        return ""
+
+    @property
+    def batch_centered(self) -> bool:
+        """Whether scores center on the whole batch (``centering="batch"``).
+
+        Only an :class:`EmbeddingMetric` can; the streaming engine then sums
+        :meth:`EmbeddingMetric.batch_sums` over the whole input first.
+        """
+        return False
+
+    def _advance(self, pairs: int) -> None:
+        """Report ``pairs`` more pairs done to the caller's progress callback, if any."""
+        progress = self._call.progress
+        if progress is not None:
+            progress(pairs)
+
+    # -- the state of the running call (see wrdscore.metrics._call) --------------------
+
+    @property
+    def _call(self) -> Call:
+        """This metric's innermost call running in this thread (or the idle one)."""
+        return current(self) or self._idle
+
+    @property
+    def _oov_count(self) -> int:
+        """Unseen token occurrences the running call has counted."""
+        return self._call.oov_count
+
+    @_oov_count.setter
+    def _oov_count(self, value: int) -> None:
+        self._call.oov_count = value
+
+    @property
+    def _oov_names(self) -> set[str]:
+        """The unseen tokens of the running call."""
+        return self._call.oov_names
+
+    @property
+    def _degenerate_entries(self) -> NDArray[np.bool_] | None:
+        """Set by :meth:`_score_tokens`: which scored entries (pair, alternative) had a
+        side of zero weights, so :meth:`_score_batch` can count the pairs all of whose
+        alternatives did."""
+        return self._call.degenerate
+
+    @_degenerate_entries.setter
+    def _degenerate_entries(self, value: NDArray[np.bool_] | None) -> None:
+        self._call.degenerate = value
+
+    @property
+    def _token_memo(self) -> dict[str | tuple[str, ...], list[str]] | None:
+        """The items the run's earlier chunks tokenised (:meth:`scoring_run`)."""
+        return self._call.memo
+
+    @contextlib.contextmanager
+    def scoring_run(
+        self,
+        *,
+        memo: dict[str | tuple[str, ...], list[str]] | None = None,
+        batch_mean: NDArray[np.float64] | None = None,
+    ) -> Iterator[None]:
+        """What the calls of this metric inside the ``with`` block share, in this thread.
+
+        :func:`~wrdscore.metrics.score_files` scores a file in chunks: ``memo`` holds the
+        items its earlier chunks tokenised (see ``memo`` in
+        :func:`~wrdscore.metrics._flatten.flatten`), ``batch_mean`` the whole file's
+        mean vector under ``centering="batch"``. Nothing is set on the metric, so
+        other calls, in other threads or outside the block, are not affected.
+        """
+        with running(self, Call(memo=memo, batch_mean=batch_mean)):
+            yield
+
+    # -- the public API ---------------------------------------------------------------
+
+    def _output_fields(self) -> dict[str, str]:
+        """Signature fields of what is done to the values after scoring (``rescale:yes``)."""
+        return {}
+
+    def _tokenising_fields(self) -> dict[str, str]:
+        """Signature fields of how items become tokens (``seg``, and ``clean`` when on).
+
+        Kept out of :meth:`_signature_fields`: rescaling baselines are keyed by those
+        (:func:`baseline_key`), and were measured on camelCase names, which segmentation
+        leaves as they are.
+        """
+        fields = {"seg": WORDS_ID if self.segment else "no"}
+        if self.clean:
+            fields["clean"] = "yes"
+        return fields
+
+    def tokens(self, item: Prediction, prediction: bool = False) -> Tokens:
+        """The tokens this metric reads for one item (a ``prediction`` is cleaned first
+        when ``clean`` is on), as :func:`~wrdscore.metrics.flatten` splits them."""
+        if prediction and self.clean and isinstance(item, str):
+            item = clean_prediction(item)
+        return splitter(self.segment)(item)
+
+    @property
+    def signature(self) -> str:
+        """``label|key:value|...|v:VERSION`` with every setting that changes the numbers."""
+        return self._signature_with({})
+
+    @property
+    def code_signature(self) -> str:
+        """:attr:`signature` of scoring against code: it adds that code was read, the code
+        weight, the target, the masking and the string policy
+        (``...|code:yes|cw:0.5|tgt:name|mask:name|str:drop|v:...``)."""
+        return self._signature_with(code_fields(self))
+
+    def _signature_with(self, extra: dict[str, str]) -> str:
+        fields = {
+            **self._signature_fields(),
+            **self._tokenising_fields(),
+            **self._output_fields(),
+            **extra,
+            "v": __version__,
+        }
+        return "|".join([self.label or self.name, *(f"{k}:{v}" for k, v in fields.items())])
+
+    def check_reads_code(self) -> None:
+        """A one-line error unless this metric, with its settings, can score against code."""
+        refuse_code(self)
+
+    def result_keys(self, code: bool = False, references: bool = True) -> tuple[str, ...]:
+        """The values of a result (the per-pair columns): ``keys``, then ``code`` and
+        ``combined`` when scored against code (only ``code`` without references)."""
+        if not code:
+            return tuple(self.keys)
+        return (*self.keys, *CODE_KEYS) if references else ("code",)
+
+    def score(
+        self,
+        references: Sequence[Reference] | None,
+        predictions: Sequence[Prediction],
+        *,
+        code: Sequence[CodeItem] | None = None,
+        allow_empty_reference: bool = False,
+        progress: Callable[[int], None] | None = None,
+        index_offset: int = 0,
+    ) -> ScoreResult:
+        """Score predictions against references and/or their methods' code.
+
+        Parameters
+        ----------
+        references : sequence or None
+            One item per pair: a raw identifier (``"getUserName"``), sub-tokens
+            (``"get user name"``), free text, or a list of tokens. A list of lists is
+            a set of alternative references; the pair scores as its best alternative
+            (highest primary value, the first one on ties). None (reference-free
+            scoring) only with ``code``.
+        predictions : sequence
+            One string or token list per pair.
+        code : sequence, optional
+            The code of each pair's method: its source text, or a mapping
+            ``{"code": source, "name": declared_name}`` (the name masked when the
+            metric's ``target`` is ``"name"``; by default the name the source
+            declares). The result then also has ``code`` (the prediction's support
+            in the code, see :attr:`code_key`) and, with references, ``combined``
+            (``(1 - code_weight) * primary + code_weight * code``); without
+            references its primary is ``code``. Its signature records the code options.
+        allow_empty_reference : bool
+            Score a reference without tokens as 0 instead of raising.
+        progress : callable, optional
+            Called with the number of pairs finished since the last call.
+        index_offset : int
+            Pairs before this batch, when it is a part of a larger input: error
+            messages count items from it (``reference 100003 has no tokens``).
+
+        Returns
+        -------
+        ScoreResult
+            An empty prediction scores 0 on every value and is counted in
+            ``empty_predictions``.
+
+        Raises
+        ------
+        WrdscoreError
+            Different lengths, no pairs, an item that is neither text nor a list of
+            text, or an empty reference (unless allowed); with code, a metric that
+            cannot read it, or code that cannot be read (empty, binary, over the cap).
+
+        Examples
+        --------
+        >>> from wrdscore.embeddings import TokenEmbeddings
+        >>> from wrdscore.metrics import get_metric
+        >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6],
+        ...                                     "items": [0.0, 1.0]})
+        >>> res = get_metric("wrd", embeddings=emb).score(
+        ...     ["size"], ["count"], code=["int size() { return items.count(); }"])
+        >>> res.values["f1"].round(3).tolist(), res.values["code"].round(3).tolist()
+        ([0.8], [0.8])
+        >>> res.values["combined"].round(3).tolist()
+        [0.8]
+        """
+        if code is not None:
+            return self._score_code(
+                references,
+                predictions,
+                code,
+                allow_empty_reference=allow_empty_reference,
+                progress=progress,
+                index_offset=index_offset,
+            )
+        if references is None:
+            raise WrdscoreError("references may be None only when code is given (code=...)")
+        return self._score(
+            references,
+            predictions,
+            allow_empty_reference=allow_empty_reference,
+            progress=progress,
+            index_offset=index_offset,
+        )
+
+    def _score(
+        self,
+        references: Sequence[Reference],
+        predictions: Sequence[Prediction],
+        *,
+        allow_empty_reference: bool = False,
+        progress: Callable[[int], None] | None = None,
+        index_offset: int = 0,
+    ) -> ScoreResult:
+        """:meth:`score` against references alone (subclasses extend this one)."""
+        with gc_paused():
+            return self._score_batch(
+                references, predictions, allow_empty_reference, progress, index_offset
+            )
+
+    def _score_code(
+        self,
+        references: Sequence[Reference] | None,
+        predictions: Sequence[Prediction],
+        code: Sequence[CodeItem],
+        *,
+        allow_empty_reference: bool,
+        progress: Callable[[int], None] | None,
+        index_offset: int,
+    ) -> ScoreResult:
+        """:meth:`score` with ``code``: the reference's values (if any), ``code`` and
+        ``combined`` (see :mod:`wrdscore.metrics._code`)."""
+        self.check_reads_code()
+        if isinstance(code, str):
+            raise WrdscoreError("code must be a list of items (one per prediction), not one string")
+        code = list(code)
+        predictions = list(predictions)
+        if len(code) != len(predictions):
+            raise WrdscoreError(
+                f"{len(code)} code items but {len(predictions)} predictions; "
+                "every prediction needs the code of its method"
+            )
+        # All of it one batch, as _score is: reading the code allocates a list per
+        # method and more per identifier, none in cycles, which the collector would
+        # otherwise rescan again and again (a sixth to a quarter of reading OpenJDK's code).
+        with gc_paused():
+            preds = prediction_tokens(predictions, index_offset, self._prediction_tokens())
+            # The code's run-together words meet the prediction's split the same way.
+            codes = read_codes(code, self.target, self.strings, index_offset, self.segment)
+            result = None
+            if references is not None:
+                result = self._score(
+                    references,
+                    predictions,
+                    allow_empty_reference=allow_empty_reference,
+                    progress=None,
+                    index_offset=index_offset,
+                )
+            with running(self, nested(self)) as call:
+                support, unmatched = self._code_values(codes, preds)
+        if progress is not None:
+            progress(len(preds))
+        values = combine(
+            None if result is None else result.values, support, self.primary, self.code_weight
+        )
+        if result is None:
+            return ScoreResult(
+                metric=self.name,
+                signature=self.code_signature,
+                values=values,
+                primary="code",
+                corpus=self._corpus(values),
+                oov_tokens=call.oov_count,
+                empty_predictions=sum(1 for p in preds if not p),
+                oov_names=first_names(call.oov_names),
+                empty_code=unmatched,
+            )
+        return replace(
+            result,
+            signature=self.code_signature,
+            values=values,
+            corpus=self._corpus(values),
+            oov_tokens=result.oov_tokens + call.oov_count,
+            oov_names=first_names([*result.oov_names, *call.oov_names]),
+            empty_code=unmatched,
+        )
+
+    def _prediction_tokens(self) -> Callable[[Prediction], Tokens]:
+        """:meth:`tokens` of a prediction, through the run's token memo when there is one
+        (:meth:`scoring_run`): the reference pass of the same chunk has split these
+        predictions already, keyed as here by the (cleaned) text."""
+        memo = self._token_memo
+        split = splitter(self.segment)
+
+        def tokens(item: Prediction) -> Tokens:
+            if memo is None or type(item) is not str:
+                return self.tokens(item, prediction=True)
+            text = clean_prediction(item) if self.clean else item
+            found = memo.get(text)
+            if found is None:
+                found = memo[text] = split(text)
+            return found
+
+        return tokens
+
+    def _code_values(
+        self, codes: list[Tokens], preds: list[Tokens]
+    ) -> tuple[NDArray[np.float64], int]:
+        """Code support of every pair, and how many had nothing to transport.
+
+        Pairs with an empty side score 0 without reaching :meth:`_code_support`. Unseen
+        tokens count in the running call (:meth:`_score_code` opens one).
+        """
+        out = np.zeros(len(preds))
+        scored = [i for i, (c, p) in enumerate(zip(codes, preds, strict=True)) if c and p]
+        unmatched = sum(1 for c, p in zip(codes, preds, strict=True) if p and not c)
+        if scored:
+            values, degenerate = self._code_support(
+                [codes[i] for i in scored], [preds[i] for i in scored]
+            )
+            if np.shape(values) != (len(scored),) or not np.all(np.isfinite(values)):
+                raise RuntimeError(f"metric {self.name!r} returned bad code support values")
+            out[scored] = values
+            unmatched += int(np.count_nonzero(degenerate))
+        return out, unmatched
+
+    def _code_support(
+        self, codes: list[Tokens], preds: list[Tokens]
+    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        """Code support of non-empty pairs, and which had a side of zero weight.
+
+        By default the metric's :attr:`code_key` value with the code's tokens on the
+        reference side; metrics override it where the code's size calls for a faster way.
+        """
+        assert self.code_key is not None
+        self._degenerate_entries = None
+        raw = self._score_tokens(codes, preds)
+        degenerate = self._degenerate_entries
+        if degenerate is None:
+            degenerate = np.zeros(len(preds), dtype=bool)
+        return np.asarray(raw[self.code_key], dtype=np.float64), degenerate
+
+    def _score_batch(
+        self,
+        references: Sequence[Reference],
+        predictions: Sequence[Prediction],
+        allow_empty_reference: bool,
+        progress: Callable[[int], None] | None,
+        index_offset: int = 0,
+    ) -> ScoreResult:
+        batch = flatten(
+            references,
+            predictions,
+            allow_empty_reference,
+            index_offset,
+            self._token_memo,
+            self.segment,
+            self.clean,
+        )
+        if not self.empty_scores_zero and batch.empty_predictions:
+            first = index_offset + next(i for i, p in enumerate(batch.preds) if not p) + 1
+            raise WrdscoreError(
+                f"prediction {first} has no tokens, and {self.name} has no lowest score to give "
+                f"it ({batch.empty_predictions} empty prediction(s)); remove them"
+            )
+        with running(self, nested(self, progress)) as call:
+            raw = self._score_tokens(batch.refs, batch.flat_preds) if batch.refs else {}
+            repeated = self._repeated_prediction_oov(batch)
+        if raw:
+            self._check_values(raw, len(batch.refs))
+        values, best = best_alternatives(raw, batch, self.keys, self.primary)
+        return ScoreResult(
+            metric=self.name,
+            signature=self.signature,
+            values=values,
+            primary=self.primary,
+            corpus=self._corpus(values),
+            oov_tokens=call.oov_count - repeated,
+            empty_predictions=batch.empty_predictions,
+            degenerate_pairs=degenerate_items(call.degenerate, batch),
+            oov_names=first_names(call.oov_names),
+            best_reference=best,
+        )
+
+    def _repeated_prediction_oov(self, batch: FlatBatch) -> int:
+        """Unseen tokens counted again because a prediction is scored once per reference
+        alternative (none for metrics without vectors)."""
+        return 0
+
+    def sentence_score(self, reference: Reference, prediction: Prediction) -> ScoreResult:
+        """:meth:`score` for one pair (a result of length 1).
+
+        Examples
+        --------
+        >>> from wrdscore.embeddings import TokenEmbeddings
+        >>> from wrdscore.metrics import get_metric
+        >>> emb = TokenEmbeddings.from_vectors({"get": [1.0, 0.0], "name": [0.0, 1.0]})
+        >>> get_metric("wrd", embeddings=emb).sentence_score("getName", "get name").f1.tolist()
+        [1.0]
+        """
+        return self.score([reference], [prediction])
+
+    def corpus_score(
+        self, references: Sequence[Reference], predictions: Sequence[Prediction], **kwargs: Any
+    ) -> dict[str, float]:
+        """Only the corpus-level values of :meth:`score` (same arguments).
+
+        Examples
+        --------
+        >>> from wrdscore.embeddings import TokenEmbeddings
+        >>> from wrdscore.metrics import get_metric
+        >>> emb = TokenEmbeddings.from_vectors({"get": [1.0, 0.0], "name": [0.0, 1.0]})
+        >>> get_metric("wrd", embeddings=emb).corpus_score(["getName"], ["nameGet"])
+        {'precision': 1.0, 'recall': 1.0, 'f1': 1.0}
+        """
+        return self.score(references, predictions, **kwargs).corpus
+
+    def compare(
+        self,
+        references: Sequence[Reference],
+        predictions_a: Sequence[Prediction],
+        predictions_b: Sequence[Prediction],
+        *,
+        resamples: int = DEFAULT_RESAMPLES,
+        seed: int = DEFAULT_SEED,
+        allow_empty_reference: bool = False,
+    ) -> tuple[ScoreResult, ScoreResult, BootstrapComparison]:
+        """Score two systems on the same references and test their difference.
+
+        Both prediction sets are scored with this metric's settings, then
+        :func:`~wrdscore.significance.paired_bootstrap` compares the mean per-pair
+        headline values (``scores``). With ``centering="batch"`` each system is
+        centered on its own batch, as its own score would be.
+
+        Returns
+        -------
+        result_a, result_b : ScoreResult
+        comparison : BootstrapComparison
+            Difference A - B, its percentile interval and p-value; its ``signature``
+            (resamples, seed, level) completes the metric's.
+
+        Examples
+        --------
+        A scores F1 = 1 on every pair, B 2/3 on three pairs and 1 on the fourth:
+
+        >>> from wrdscore.metrics import get_metric
+        >>> _, _, cmp = get_metric("rouge1").compare(["getName"] * 4, ["get name"] * 4,
+        ...                                          ["get", "name", "get", "nameGet"])
+        >>> round(cmp.difference, 4), cmp.signature
+        (0.25, 'bootstrap|n:1000|seed:12345|ci:95%|paired:yes')
+        """
+        a, b = (
+            self.score(references, preds, allow_empty_reference=allow_empty_reference)
+            for preds in (predictions_a, predictions_b)
+        )
+        return a, b, paired_bootstrap(a.scores, b.scores, resamples=resamples, seed=seed)
+
+    def _check_values(self, raw: dict[str, NDArray], size: int) -> None:
+        # A metric bug must never surface as NaN in a user's results.
+        for k in self.keys:
+            v = raw.get(k)
+            if v is None or np.shape(v) != (size,) or not np.all(np.isfinite(v)):
+                raise RuntimeError(f"metric {self.name!r} returned bad values for {k!r}")
