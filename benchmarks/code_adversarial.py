@@ -1,0 +1,264 @@
+"""A held-out, rating-free adversarial signal for code support (issue 32).
+
+On Java projects that trained no model (the held-out projects of
+``scripts/code_support_signal.py``, prepared by its ``prepare`` command), each sampled
+method's true name (or Javadoc summary) is scored reference-free against its own code,
+``metric.score(None, texts, code=...)``, beside texts a model could game the score with:
+
+* **stitched**: 2 to 4 distinct random tokens of its code as scoring reads it (the name
+  masked), in random order, joined in camelCase (for summaries: 5 to 12, joined by spaces);
+* **pasted**: the code's first 12 distinct identifiers (the declared name left out), joined;
+* **signature**: the source up to the first ``{``, whitespace collapsed;
+* **other**: the names (summaries) of the other methods of its class, as in
+  ``code_support_signal.py`` (its AUC).
+
+It prints, per project and pooled, the true text's win rate over each adversary (ties
+count half) with a 95% bootstrap interval over methods, and the AUC against the other
+texts. Candidates (``--candidates``) are the rule's (``docs/history.md``, issue 32): C0
+the metric's raw support, C1 with the conciseness prior, C2 and C3 with plausibility at
+quantiles 0.1 and 0.5, C4 BERTScore's best-match precision with both priors; ``library``
+scores what the toolkit ships, for every metric that reads code without an encoder::
+
+    python scripts/code_support_signal.py prepare
+    python benchmarks/code_adversarial.py candidates --prior PRIOR.json.gz
+    python benchmarks/code_adversarial.py library
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED = 20261127
+BOOTSTRAP = 2000
+ADVERSARIES = ("stitched", "pasted", "signature")
+STITCHED = {"name": (2, 4), "summary": (5, 12)}
+PASTED = 12
+
+
+def _signal_script() -> ModuleType:
+    """``scripts/code_support_signal.py``: its projects and its sampling of positives."""
+    spec = importlib.util.spec_from_file_location(
+        "code_support_signal", ROOT / "scripts" / "code_support_signal.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass
+class Case:
+    """One method: its true text, the adversaries, and the other texts of its class."""
+
+    code: str
+    name: str
+    truth: str
+    adversaries: dict[str, str]
+    others: list[str]
+
+
+def _camel(words: Sequence[str]) -> str:
+    return words[0] + "".join(w[:1].upper() + w[1:] for w in words[1:])
+
+
+def build_cases(signal: ModuleType, corpus: Path, target: str, seed: str) -> list[Case]:
+    """The signal script's positives of ``target`` in ``corpus``, with adversaries."""
+    from wrdscore.corpora import read_code, segment
+    from wrdscore.corpora._code import code_words
+
+    items = signal.build_items(
+        corpus, target, random.Random(f"{signal.SEED}:{corpus.name}:{target}")
+    )
+    rng = random.Random(seed)
+    lo, hi = STITCHED[target]
+    cases = []
+    for item in items:
+        tokens = list(dict.fromkeys(segment(read_code(item.code, target=target, name=item.name))))
+        if len(tokens) < 2:
+            # The signal's baseline read comments too; with nothing to stitch, no case.
+            continue
+        ids = [w for w in dict.fromkeys((code_words(item.code) or "").split()) if w != item.name]
+        head = item.code.split("{", 1)[0]
+        k = min(len(tokens), rng.randint(lo, hi))
+        stitched = rng.sample(tokens, k)
+        joiner = _camel if target == "name" else " ".join
+        cases.append(
+            Case(
+                item.code,
+                item.name,
+                item.candidates[0],
+                {
+                    "stitched": joiner(stitched),
+                    "pasted": joiner(ids[:PASTED]) if ids else joiner(tokens[:PASTED]),
+                    "signature": re.sub(r"\s+", " ", head).strip(),
+                },
+                list(item.candidates[1:]),
+            )
+        )
+    return cases
+
+
+def raw_support(metric: Any, cases: Sequence[Case]) -> list[np.ndarray]:
+    """The metric's code support of every case's texts: truth, adversaries, others."""
+    texts, code = [], []
+    for c in cases:
+        mine = [c.truth, *(c.adversaries[a] for a in ADVERSARIES), *c.others]
+        texts += mine
+        code += [{"code": c.code, "name": c.name}] * len(mine)
+    values = metric.score(None, texts, code=code).values["code"]
+    out, at = [], 0
+    for c in cases:
+        n = 1 + len(ADVERSARIES) + len(c.others)
+        out.append(np.asarray(values[at : at + n]))
+        at += n
+    return out
+
+
+def _wins(a: float, b: np.ndarray) -> np.ndarray:
+    return np.where(a > b, 1.0, np.where(a == b, 0.5, 0.0))
+
+
+def summarise(scores: Sequence[np.ndarray], rng: np.random.Generator) -> dict[str, Any]:
+    """Win rates over each adversary with bootstrap intervals, and AUC over the others."""
+    k = len(ADVERSARIES)
+    wins = np.array([_wins(s[0], s[1 : 1 + k]) for s in scores])  # methods x adversaries
+    out: dict[str, Any] = {"methods": len(scores)}
+    draws = rng.integers(0, len(scores), size=(BOOTSTRAP, len(scores)))
+    for j, name in enumerate(ADVERSARIES):
+        boot = wins[draws, j].mean(axis=1)
+        out[name] = (wins[:, j].mean(), *np.quantile(boot, [0.025, 0.975]))
+    pairs = np.concatenate([_wins(s[0], s[1 + k :]) for s in scores])
+    out["auc"] = float(pairs.mean())
+    return out
+
+
+def table(rows: dict[str, dict[str, Any]], label: str) -> str:
+    lines = [
+        f"| {label} | methods | wins over stitched | over pasted | over signature | AUC other |",
+        "|---|---|---|---|---|---|",
+    ]
+    for key, r in rows.items():
+        cells = [f"{r[a][0]:.3f} [{r[a][1]:.3f}, {r[a][2]:.3f}]" for a in ADVERSARIES]
+        lines.append(f"| {key} | {r['methods']} | {' | '.join(cells)} | {r['auc']:.3f} |")
+    return "\n".join(lines)
+
+
+def evaluate(scores: dict[str, list[np.ndarray]], label: str) -> str:
+    """Per project and pooled (the pooled AUC is the mean of the projects')."""
+    rows = {p: summarise(s, np.random.default_rng(SEED)) for p, s in scores.items()}
+    pooled = summarise([x for s in scores.values() for x in s], np.random.default_rng(SEED))
+    pooled["auc"] = float(np.mean([r["auc"] for r in rows.values()]))
+    rows["**pooled**"] = pooled
+    return table(rows, label)
+
+
+def _tokens_of(metric: Any, cases: Sequence[Case]) -> list[list[list[str]]]:
+    return [
+        [
+            metric.tokens(t, prediction=True)
+            for t in (c.truth, *(c.adversaries[a] for a in ADVERSARIES), *c.others)
+        ]
+        for c in cases
+    ]
+
+
+def candidates(corpora: Path, prior_file: Path, target: str, methods: int) -> None:
+    """Score the rule's five candidates (WRDScore, bundled default) on ``target``."""
+    import gzip
+    import json
+    from collections import Counter
+
+    from wrdscore.metrics import get_metric
+    from wrdscore.metrics._code_support import TextPrior, log_odds
+
+    signal = _signal_script()
+    started = time.perf_counter()
+    cases = {
+        p: build_cases(signal, corpora / p, target, f"{SEED}:{p}:{target}")[:methods]
+        for p in signal.HELD_OUT
+    }
+    part = json.loads(gzip.decompress(prior_file.read_bytes()))["targets"][target]
+    odds = log_odds(Counter(part["tokens"]), Counter(part["code"]))
+    lengths = np.asarray(part["lengths"], dtype=np.float64)
+    priors = {q: TextPrior(lengths, odds, part["thresholds"][q]) for q in ("0.1", "0.5")}
+    wrd = get_metric("wrd", target=target)
+    raw = {p: raw_support(wrd, its) for p, its in cases.items()}
+    best = {p: raw_support(get_metric("bertscore", target=target), its) for p, its in cases.items()}
+    toks = {p: _tokens_of(wrd, its) for p, its in cases.items()}
+
+    def scaled(
+        source: dict[str, list[np.ndarray]], factor: Callable[[list[list[str]]], np.ndarray]
+    ) -> dict[str, list[np.ndarray]]:
+        return {p: [s * factor(t) for s, t in zip(source[p], toks[p], strict=True)] for p in source}
+
+    def conciseness(t: list[list[str]]) -> np.ndarray:
+        return priors["0.5"].conciseness(np.array([len(x) for x in t]))
+
+    report = [
+        evaluate(raw, f"C0 ({target})"),
+        evaluate(scaled(raw, conciseness), f"C1 ({target})"),
+        evaluate(scaled(raw, priors["0.1"].factor), f"C2 ({target})"),
+        evaluate(scaled(raw, priors["0.5"].factor), f"C3 ({target})"),
+        evaluate(scaled(best, priors["0.5"].factor), f"C4 ({target})"),
+        f"{time.perf_counter() - started:.0f} s",
+    ]
+    print("\n\n".join(report))
+
+
+def library(corpora: Path, target: str, methods: int, metrics: Sequence[str]) -> None:
+    """What the toolkit ships: ``metric.score(None, texts, code=...)`` of each metric."""
+    from wrdscore.metrics import get_metric
+
+    signal = _signal_script()
+    started = time.perf_counter()
+    cases = {
+        p: build_cases(signal, corpora / p, target, f"{SEED}:{p}:{target}")[:methods]
+        for p in signal.HELD_OUT
+    }
+    report = []
+    for name in metrics:
+        metric = get_metric(name, target=target)
+        scores = {p: raw_support(metric, its) for p, its in cases.items()}
+        report.append(evaluate(scores, f"{name} ({target})"))
+    report.append(f"{time.perf_counter() - started:.0f} s")
+    print("\n\n".join(report))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("command", choices=("candidates", "library"))
+    ap.add_argument(
+        "--corpora",
+        type=Path,
+        default=ROOT / "work-data" / "code-signal" / "corpora",
+        help="the held-out projects' corpora (code_support_signal.py prepare)",
+    )
+    ap.add_argument("--prior", type=Path, help="the prior table (candidates only)")
+    ap.add_argument("--target", choices=("name", "summary"), default="name")
+    ap.add_argument("--methods", type=int, default=300, help="methods per project")
+    ap.add_argument("--metrics", nargs="+", default=["wrd", "rouge1"])
+    args = ap.parse_args(argv)
+    if args.command == "candidates":
+        if args.prior is None:
+            ap.error("candidates needs --prior")
+        candidates(args.corpora, args.prior, args.target, args.methods)
+    else:
+        library(args.corpora, args.target, args.methods, args.metrics)
+
+
+if __name__ == "__main__":
+    main()
