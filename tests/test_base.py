@@ -276,3 +276,150 @@ def test_alternatives_count_unseen_tokens_and_degenerate_pairs_once(emb, name):
     res = metric.score([[["zz"], ["name"]], [["zz"], ["qq"]]], ["get name", "get name"])
     assert res.degenerate_pairs == 1 and res.scores[0] > 0 and res.scores[1] == 0
     assert res.oov_tokens == 3
+
+
+# -- reentrancy: what a call counts lives in the call, not on the metric ------------------
+
+OUTER = (["get user", "get zzunseen", "name qqother"], ["name user", "zzunseen get", "user qq"])
+INNER = (["get name", "user"], ["name get", "user name"])
+
+
+def _same(got: ScoreResult, alone: ScoreResult) -> None:
+    for key in alone.values:
+        np.testing.assert_allclose(got.values[key], alone.values[key], rtol=0, atol=1e-12)
+    assert (got.oov_tokens, got.oov_names) == (alone.oov_tokens, alone.oov_names)
+    assert got.degenerate_pairs == alone.degenerate_pairs
+
+
+def test_a_call_made_from_inside_another_leaves_both_as_they_are_alone(emb):
+    # A progress callback that scores with the same metric: before calls kept their
+    # counts on the object, the inner call zeroed the outer's unseen tokens (the outer
+    # reported the inner's 0) and dropped its progress callback.
+    metric = get_metric("wrd", embeddings=emb)
+    alone_outer, alone_inner = metric.score(*OUTER), metric.score(*INNER)
+    assert alone_outer.oov_tokens > 0 == alone_inner.oov_tokens
+    inner, done = [], []
+
+    def progress(pairs: int) -> None:
+        done.append(pairs)
+        if not inner:
+            inner.append(metric.score(*INNER))
+
+    outer = metric.score(*OUTER, progress=progress)
+    _same(outer, alone_outer)
+    _same(inner[0], alone_inner)
+    assert sum(done) == len(OUTER[0])
+
+
+def test_a_code_call_made_from_inside_a_call_keeps_its_own_counts(emb):
+    metric = get_metric("wrd", embeddings=emb)
+    code = ["void getUser() { zzunseen(name); }", "int qq() { return user; }"]
+    pairs = (["get user", "name"], ["zzunseen user", "qq name"])
+    alone = metric.score(*pairs, code=code)
+    inner: list[ScoreResult] = []
+
+    def progress(_: int) -> None:
+        if not inner:
+            inner.append(metric.score(*pairs, code=code))
+
+    _same(metric.score(*OUTER, progress=progress), metric.score(*OUTER))
+    _same(inner[0], alone)
+
+
+def test_two_threads_scoring_with_one_metric_at_once_each_get_their_own_numbers(emb):
+    import threading
+
+    metric = get_metric("wrd", embeddings=emb)
+    alone = [metric.score(*OUTER), metric.score(*INNER)]
+    # Each call waits in its first progress report until the other is in its own: both
+    # are then inside a call of the same object at the same time.
+    meet = threading.Barrier(2, timeout=60)
+    got: list[ScoreResult | None] = [None, None]
+
+    def run(k: int, pairs: tuple[list[str], list[str]]) -> None:
+        first = [True]
+
+        def progress(_: int) -> None:
+            if first[0]:
+                first[0] = False
+                meet.wait()
+
+        got[k] = metric.score(*pairs, progress=progress)
+
+    threads = [threading.Thread(target=run, args=(k, p)) for k, p in enumerate([OUTER, INNER])]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not meet.broken
+    for result, expected in zip(got, alone, strict=True):
+        assert result is not None
+        _same(result, expected)
+
+
+def test_a_run_lends_its_memo_and_batch_mean_only_to_the_calls_inside_it(emb):
+    metric = get_metric("wrd", embeddings=emb, centering="batch")
+    memo: dict = {}
+    mean = np.array([5.0, 5.0, 5.0])
+    plain = metric.score(*INNER)
+    with metric.scoring_run(memo=memo, batch_mean=mean):
+        lent = metric.score(*INNER)
+        assert metric._batch_mean is mean
+    assert "user name" in memo  # the run's memo was filled
+    assert metric._token_memo is None and metric._batch_mean is None
+    assert not np.allclose(lent.f1, plain.f1)  # the lent mean was subtracted
+    _same(metric.score(*INNER), plain)  # and nothing of it stayed on the metric
+
+
+# -- ScoreResult: repr, a value per attribute, to_dict -------------------------------------
+
+
+def test_a_result_prints_as_one_line_of_corpus_values_not_its_arrays(emb):
+    res = get_metric("wrd", embeddings=emb).score(["get user"] * 40, ["user zzz"] * 40)
+    text = repr(res)
+    assert "\n" not in text and "array" not in text and len(text) < 300
+    assert text.startswith("ScoreResult(wrd, 40 pairs, precision=")
+    assert f"f1={res.corpus['f1']:.4f}" in text
+    assert "oov_tokens=40" in text and text.endswith(f"sig={res.signature})")
+
+
+def test_every_value_is_an_attribute_and_a_missing_one_names_those_there_are(emb):
+    metric = get_metric("wrd", embeddings=emb)
+    res = metric.score(["get user"], ["user"], code=["void getUser() { name(); }"])
+    for key in ("precision", "recall", "f1", "code", "combined"):
+        assert getattr(res, key) is res.values[key]
+    with pytest.raises(AttributeError, match=r"no value 'score'; its values are: precision, "):
+        _ = res.score
+    alone = metric.score(None, ["user"], code=["void getUser() { name(); }"])
+    with pytest.raises(AttributeError, match=r"its values are: code$"):
+        _ = alone.f1
+    assert not hasattr(res, "_private")
+
+
+def test_a_result_copies_and_pickles(emb):
+    import copy
+    import pickle
+
+    res = get_metric("wrd", embeddings=emb).score(["get user"], ["user"])
+    for twin in (copy.copy(res), copy.deepcopy(res), pickle.loads(pickle.dumps(res))):
+        assert twin.f1.tolist() == res.f1.tolist() and twin.signature == res.signature
+
+
+def test_to_dict_is_json_with_values_corpus_signature_and_ids(emb):
+    import json
+
+    res = get_metric("wrd", embeddings=emb).score(
+        [[["get user"], ["name"]], "user"], ["name", "zzz"]
+    )
+    data = json.loads(json.dumps(res.to_dict()))
+    assert data["metric"] == "wrd" and data["signature"] == res.signature
+    assert data["pairs"] == 2 and data["primary"] == "f1"
+    assert data["values"]["f1"] == pytest.approx(res.f1.tolist(), abs=1e-12)
+    assert data["corpus"] == pytest.approx(res.corpus, abs=1e-12)
+    assert data["best_reference"] == [1, 0]
+    assert (data["oov_tokens"], data["oov_names"]) == (1, ["zzz"])
+    assert "ids" not in data
+    tagged = res.with_ids(["A.get()", "B.user()"])
+    assert tagged.to_dict()["ids"] == ["A.get()", "B.user()"]
+    with pytest.raises(ValueError, match="2 strings, one per pair"):
+        res.with_ids(["only one"])
