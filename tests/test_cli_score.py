@@ -415,8 +415,11 @@ def test_score_a_corpus_by_record_order_and_by_id(model, project_corpus, tmp_pat
     res = run("score", "--corpus", project_corpus, "--preds", by_id, "-e", model, "-q",
               "--per-pair", pairs)  # fmt: skip
     assert res.exit_code == 0, res.output
-    rows = [r.split("\t") for r in pairs.read_text().splitlines()[1:]]
-    assert [r[1] for r in rows] == [m.name for m in chosen]
+    header, *rows = [r.split("\t") for r in pairs.read_text().splitlines()]
+    # The method ids come first, to join the rows on (issue 35).
+    assert header[:4] == ["id", "index", "reference", "prediction"]
+    assert [r[0] for r in rows] == [m.id for m in chosen]
+    assert [r[2] for r in rows] == [m.name for m in chosen]
     bad = tmp_path / "bad-id.jsonl"
     bad.write_text(json.dumps({"id": "nope", "prediction": "size"}) + "\n")
     res = run("score", "--corpus", project_corpus, "--preds", bad, "-e", model)

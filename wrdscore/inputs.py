@@ -61,6 +61,44 @@ def _lines(path: Path) -> list[str]:
     return lines
 
 
+def id_predictions(path: str | Path) -> dict[str, Any] | None:
+    """``{id: prediction}`` of a predictions file aligned by id, in the file's order.
+
+    Such a file is a ``.jsonl`` of objects ``{"id": ID, "prediction": ITEM}`` (a model's
+    output on some methods of a corpus); any other file (None) is aligned by order.
+
+    Raises
+    ------
+    WrdscoreError
+        A line that is not such an object (with its 1-based number), or an id given twice.
+    """
+    path = Path(path)
+    if path.suffix.lower() != ".jsonl":
+        return None
+    lines = _lines(path)
+    first = next((line for line in lines if line.strip()), "")
+    if not first.lstrip().startswith("{"):
+        return None
+    out: dict[str, Any] = {}
+    for i, line in enumerate(lines, start=1):
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise WrdscoreError(f"{path}:{i}: invalid JSON ({exc.msg})") from None
+        if not (
+            isinstance(value, dict)
+            and isinstance(value.get("id"), str)
+            and isinstance(value.get("prediction"), str | list)
+        ):
+            raise WrdscoreError(
+                f'{path}:{i}: expected {{"id": ID, "prediction": ITEM}} (predictions aligned by id)'
+            )
+        if value["id"] in out:
+            raise WrdscoreError(f"{path}:{i}: id {value['id']!r} given twice")
+        out[value["id"]] = value["prediction"]
+    return out
+
+
 def _alternatives(cells: list[Any], where: str) -> list[list[str]]:
     out: list[list[str]] = []
     for cell in cells:
@@ -481,15 +519,20 @@ def write_per_pair(
     predictions: list[Item],
     results: Sequence[PairValues],
     force: bool = False,
+    *,
+    ids: Sequence[str] | None = None,
+    clean: bool = False,
 ) -> Path:
     """Write one row per pair: index, reference, prediction, then every metric's values.
 
     ``.tsv`` has columns ``metric.key`` (``wrd.f1``); ``.jsonl`` one object per line with
     a nested object per metric. When some reference is a list of alternatives, every
     metric also says which one its values come from (its own best): a ``metric.best_ref``
-    column, or a ``best_ref`` field, numbering the alternatives from 1. Written
-    atomically; an existing file is replaced only with ``force``. ``-`` writes TSV to
-    standard output.
+    column, or a ``best_ref`` field, numbering the alternatives from 1. With ``ids``
+    (one per pair: a corpus's method ids), an ``id`` column comes first; with ``clean``
+    (the metrics scored :func:`~wrdscore.corpora.clean_prediction`'s output), a
+    ``scored`` column after ``prediction`` holds what was scored. Written atomically; an
+    existing file is replaced only with ``force``. ``-`` writes TSV to standard output.
 
     Examples
     --------
@@ -506,8 +549,12 @@ def write_per_pair(
     alternatives = any(r.best_reference is not None for r in results)
     with contextlib.nullcontext(sys.stdout) if path == STDOUT else atomic_write(path) as fh:
         columns = [(r.metric, tuple(r.values)) for r in results]
-        fh.write(per_pair_header(path, columns, alternatives))
-        fh.write(per_pair_text(path, 0, references, predictions, results, alternatives))
+        fh.write(per_pair_header(path, columns, alternatives, ids=ids is not None, clean=clean))
+        fh.write(
+            per_pair_text(
+                path, 0, references, predictions, results, alternatives, ids=ids, clean=clean
+            )
+        )
     return path
 
 
@@ -516,10 +563,16 @@ BEST_REF = "best_ref"
 
 
 def per_pair_header(
-    path: str | Path, columns: Sequence[tuple[str, Sequence[str]]], alternatives: bool = False
+    path: str | Path,
+    columns: Sequence[tuple[str, Sequence[str]]],
+    alternatives: bool = False,
+    *,
+    ids: bool = False,
+    clean: bool = False,
 ) -> str:
     """The first line of a per-pair ``.tsv`` or of ``-`` (``columns``: each metric's name
-    and keys; ``alternatives``: add each metric's ``best_ref`` column).
+    and keys; ``alternatives``: add each metric's ``best_ref`` column; ``ids``: an ``id``
+    column first; ``clean``: a ``scored`` column, see :func:`write_per_pair`).
 
     ``.jsonl`` files have no header (the empty string).
     """
@@ -527,7 +580,18 @@ def per_pair_header(
         return ""
     extra = [BEST_REF] if alternatives else []
     cols = [f"{metric}.{k}" for metric, keys in columns for k in [*keys, *extra]]
-    return "\t".join(["index", "reference", "prediction", *cols]) + "\n"
+    return "\t".join([*_text_columns(ids, clean), *cols]) + "\n"
+
+
+def _text_columns(ids: bool, clean: bool) -> list[str]:
+    """The names of a per-pair row's leading (non-metric) columns, in order."""
+    return [
+        *(["id"] if ids else []),
+        "index",
+        "reference",
+        "prediction",
+        *(["scored"] if clean else []),
+    ]
 
 
 def _all_str(items: Sequence[Item]) -> TypeGuard[Sequence[str]]:
@@ -541,17 +605,33 @@ def per_pair_text(
     predictions: Sequence[Item],
     results: Sequence[PairValues],
     alternatives: bool = False,
+    *,
+    ids: Sequence[str] | None = None,
+    clean: bool = False,
 ) -> str:
     """The per-pair rows of some pairs, the first numbered ``start`` (format by extension).
 
     With ``alternatives`` (some reference of the whole input is a list of them), each
     metric's values end with the 1-based number of the alternative they come from; a
-    batch without any list of alternatives has only the first.
+    batch without any list of alternatives has only the first. ``ids`` (these pairs'
+    own) and ``clean`` add the ``id`` and ``scored`` columns (:func:`write_per_pair`).
     """
     # Text files give strings, which are their own display form.
     refs = references if _all_str(references) else [item_text(r) for r in references]
     preds = predictions if _all_str(predictions) else [item_text(p) for p in predictions]
     rows = range(start, start + len(refs))
+    texts: list[Sequence[Any]] = [rows, refs, preds]
+    if clean:
+        from wrdscore.corpora import clean_prediction
+
+        # As the metrics clean them: a string item only (a token list is taken as given).
+        scored = [clean_prediction(p) if isinstance(p, str) else p for p in predictions]
+        texts.append(scored if _all_str(scored) else [item_text(p) for p in scored])
+    if ids is not None:
+        if len(ids) != len(refs):
+            raise WrdscoreError(f"{len(ids)} ids for {len(refs)} pairs")
+        texts.insert(0, ids)
+    names = _text_columns(ids is not None, clean)
     if Path(path).suffix.lower() == ".jsonl":
         columns = [
             (res.metric, list(res.values), [v.tolist() for v in res.values.values()])
@@ -562,8 +642,8 @@ def per_pair_text(
                 keys.append(BEST_REF)
                 values.append(_best_numbers(res, len(refs)))
         out = []
-        for j, (i, ref, pred) in enumerate(zip(rows, refs, preds, strict=True)):
-            row: dict[str, Any] = {"index": i, "reference": ref, "prediction": pred}
+        for j, cells in enumerate(zip(*texts, strict=True)):
+            row: dict[str, Any] = dict(zip(names, cells, strict=True))
             for metric, keys, values in columns:
                 row[metric] = {k: v[j] for k, v in zip(keys, values, strict=True)}
             out.append(json.dumps(row, ensure_ascii=False) + "\n")
@@ -578,12 +658,50 @@ def per_pair_text(
             *([_best_numbers(res, len(refs))] if alternatives else []),
         ]
     ]
-    line = "%d\t%s\t%s" + "\t%r" * len(values) + "\n"
-    # A TAB inside a free-text item would shift the columns, and a line break (possible
-    # in a JSON-lines item) would split the row; each becomes a space (one look at all
-    # the text first: items rarely have one).
-    refs, preds = _one_line(refs), _one_line(preds)
-    return "".join(map(line.__mod__, zip(rows, refs, preds, *values, strict=True)))
+    line = "\t".join("%d" if n == "index" else "%s" for n in names)
+    line += "\t%r" * len(values) + "\n"
+    # A TAB inside a free-text item (or an id) would shift the columns, and a line
+    # break (possible in a JSON-lines item) would split the row; each becomes a space
+    # (one look at all the text first: items rarely have one).
+    texts = [t if t is rows else _one_line(t) for t in texts]
+    return "".join(map(line.__mod__, zip(*texts, *values, strict=True)))
+
+
+def read_per_pair(path: str | Path) -> list[dict[str, Any]]:
+    """The rows of a per-pair file (:func:`write_per_pair`), as its ``.jsonl`` form gives
+    them: one dict per pair, the text columns (``id``, ``index``, ``reference``,
+    ``prediction``, ``scored``, those present) then a dict of values per metric.
+
+    A ``.tsv`` row's ``metric.key`` columns are nested so; its numbers read back as the
+    same floats (written with ``repr``), ``index`` and ``best_ref`` as integers.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from wrdscore.metrics.base import get_metric
+    >>> res = get_metric("rouge1").score(["getSize"], ["size"])
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> rows = [read_per_pair(write_per_pair(d / f"p{x}", ["getSize"], ["size"], [res]))
+    ...         for x in (".tsv", ".jsonl")]
+    >>> rows[0] == rows[1], rows[0][0]["rouge1"]["f1"]
+    (True, 0.6666666666666666)
+    """
+    path = Path(path)
+    lines = _lines(path)
+    if path.suffix.lower() == ".jsonl":
+        return [json.loads(line) for line in lines]
+    header = lines[0].split("\t") if lines else []
+    out = []
+    for line in lines[1:]:
+        row: dict[str, Any] = {}
+        for name, cell in zip(header, line.split("\t"), strict=True):
+            metric, dot, key = name.partition(".")
+            if not dot:
+                row[name] = int(cell) if name == "index" else cell
+            else:
+                row.setdefault(metric, {})[key] = int(cell) if key == BEST_REF else float(cell)
+        out.append(row)
+    return out
 
 
 def _best_numbers(result: PairValues, n: int) -> list[int]:
