@@ -38,7 +38,7 @@ if TYPE_CHECKING:
         corpus_methods,
         open_corpus,
     )
-    from wrdscore.corpora._extract import FileResult, extract_file
+    from wrdscore.corpora._extract import FileResult, capped_code, extract_file
     from wrdscore.corpora._ingest import ingest
     from wrdscore.corpora._javadoc import first_sentence
     from wrdscore.corpora._sources import JavaFile, Source, iter_java_files, open_sources
@@ -57,6 +57,7 @@ _LAZY = {
     "ShardedCorpusWriter": "_corpus",
     "open_corpus": "_corpus",
     "FileResult": "_extract",
+    "capped_code": "_extract",
     "extract_file": "_extract",
     "ingest": "_ingest",
     "first_sentence": "_javadoc",
@@ -94,6 +95,7 @@ __all__ = [
     "Segmentation",
     "ShardedCorpusWriter",
     "Source",
+    "capped_code",
     "clean_prediction",
     "corpus_methods",
     "corpus_stats",
