@@ -43,6 +43,7 @@ def _result_json(res: Any, code: bool) -> dict[str, Any]:
     }
     if code:
         out["empty_code"] = res.empty_code
+        out["cut_code"] = res.cut_code
     return out
 
 
@@ -154,6 +155,7 @@ def score(
     import json
     import tempfile
 
+    from wrdscore.corpora import MAX_CODE_CHARS
     from wrdscore.inputs import (
         STDOUT,
         check_code_path,
@@ -279,6 +281,10 @@ def score(
         f"{max(r.empty_code for r in results)} pair(s) with nothing to match in their code "
         "(no code token with weight, or a prediction of unseen tokens) scored 0 on code"
         if reads_code and max(r.empty_code for r in results)
+        else "",
+        f"{results[0].cut_code} method(s) cut to {MAX_CODE_CHARS:,} characters, at a line as "
+        "ingest cuts them"
+        if results[0].cut_code
         else "",
     ]
     # Inputs cut at a model's maximum length are never dropped silently.
