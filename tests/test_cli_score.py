@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from wrdscore.cli import app
 from wrdscore.embeddings import TokenEmbeddings
+from wrdscore.inputs import read_per_pair
 from wrdscore.metrics.base import get_metric
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -66,6 +67,50 @@ def test_score_examples_matches_the_library(emb, model):
     assert out["pairs"] == 11
     assert out["metrics"]["wrd"]["corpus"]["f1"] == pytest.approx(want.corpus["f1"], abs=1e-6)
     assert out["metrics"]["wrd"]["signature"].startswith("wrdscore|emb:vectors@sha:")
+
+
+def test_json_has_every_pairs_values_as_the_per_pair_file_has_them(emb, model, tmp_path):
+    refs = (EXAMPLES / "refs.txt").read_text().splitlines()
+    preds = (EXAMPLES / "preds.txt").read_text().splitlines()
+    want = get_metric("wrd", embeddings=emb).score(refs, preds)
+    res = score_examples(model, "--format", "json", "-q")
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.stdout)["per_pair"]
+    assert [r["index"] for r in rows] == list(range(11))
+    assert [r["reference"] for r in rows] == refs and [r["prediction"] for r in rows] == preds
+    for key in ("precision", "recall", "f1"):
+        got = [r["wrd"][key] for r in rows]
+        assert got == pytest.approx(getattr(want, key).tolist(), abs=1e-12)
+    # With a per-pair file too (either format), the JSON's rows are the file's.
+    for name in ("pairs.tsv", "pairs.jsonl"):
+        out = tmp_path / name
+        res = score_examples(model, "--format", "json", "-q", "--per-pair", out)
+        assert res.exit_code == 0, res.output
+        assert json.loads(res.stdout)["per_pair"] == rows
+        assert read_per_pair(out) == rows
+
+
+def test_per_pair_shows_the_cleaned_prediction_that_was_scored(model, tmp_path):
+    refs = tmp_path / "refs.txt"
+    refs.write_text("get count\nsize\n")
+    preds = tmp_path / "preds.jsonl"
+    replies = ["The method name is `getCount`.", "**size**"]
+    preds.write_text("".join(json.dumps(r) + "\n" for r in replies))
+    out = tmp_path / "pairs.tsv"
+    res = run("score", "--refs", refs, "--preds", preds, "-e", model, "--per-pair", out,
+              "--clean-predictions", "-q")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    header, *rows = [line.split("\t") for line in out.read_text().splitlines()]
+    assert header[:5] == ["index", "reference", "prediction", "scored", "wrd.precision"]
+    assert [r[2] for r in rows] == replies
+    assert [r[3] for r in rows] == ["getCount", "size"]
+    assert [float(r[-1]) for r in rows] == pytest.approx([1.0, 1.0])
+    # Without cleaning there is nothing else to show: no such column.
+    res = run("score", "--refs", refs, "--preds", preds, "-e", model, "--per-pair", out,
+              "--force", "-q")  # fmt: skip
+    assert out.read_text().splitlines()[0].split("\t")[:4] == [
+        "index", "reference", "prediction", "wrd.precision"
+    ]  # fmt: skip
 
 
 def test_table_output_and_per_pair_tsv(model, tmp_path):
