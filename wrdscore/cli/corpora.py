@@ -1,4 +1,4 @@
-"""``wrdscore ingest``, ``wrdscore corpus stats`` and ``corpus pairs``: Java sources to a corpus."""
+"""``wrdscore ingest``, ``corpus stats``, ``corpus pairs`` and ``corpus abbreviations``."""
 
 from __future__ import annotations
 
@@ -122,6 +122,41 @@ def corpus_pairs(
     typer.echo(HEADER)
     for line in format_pairs(pairs):
         typer.echo(line)
+
+
+@corpus_app.command("abbreviations")
+def corpus_abbreviations(
+    sources: list[str] = typer.Argument(
+        ..., help="Folders, .java files, .zip/.jar or .tar(.gz/.xz/.bz2) archives."
+    ),
+    output: Path = typer.Option(..., "--output", "-o", help="TSV file to write."),
+    min_files: int = typer.Option(
+        2, "--min-files", help="Keep a pair written in at least this many files."
+    ),
+    max_file_mb: float = typer.Option(
+        corpora.DEFAULT_MAX_FILE_MB, help="Skip files larger than this."
+    ),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --output file."),
+) -> None:
+    """Mine (abbreviation, words) pairs from Java declarations: Config cfg, int len = s.length().
+
+    Each pair's part (tune or held-out) is fixed by its abbreviation's hash.
+    """
+    from wrdscore.atomic import check_writable
+    from wrdscore.corpora._abbreviations import counts_by_part
+    from wrdscore.errors import WrdscoreError
+
+    if output.exists() and not force:
+        raise WrdscoreError(f"output {output} already exists (use --force to replace it)")
+    check_writable(output)
+    pairs, files = corpora.mine_abbreviations(sources, min_files, max_file_mb)
+    corpora.write_abbreviations(pairs, output)
+    parts = counts_by_part(pairs)
+    wrote(
+        output,
+        f"{len(pairs):,} pairs ({parts['tune']:,} tune, {parts['held-out']:,} held out) "
+        f"from {files:,} Java files",
+    )
 
 
 def register(app: typer.Typer) -> None:

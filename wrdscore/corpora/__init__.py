@@ -26,6 +26,12 @@ from wrdscore.corpora._segment import Segmentation, segment, segmentation
 from wrdscore.corpora._tokenize import split_identifier, to_tokens
 
 if TYPE_CHECKING:
+    from wrdscore.corpora._abbreviations import (
+        Abbreviation,
+        mine_abbreviations,
+        read_abbreviations,
+        write_abbreviations,
+    )
     from wrdscore.corpora._code import declared_name, read_code
     from wrdscore.corpora._corpus import (
         MANIFEST_FILE,
@@ -45,6 +51,10 @@ if TYPE_CHECKING:
     from wrdscore.corpora._stats import CorpusStats, corpus_stats, stats_tables
 
 _LAZY = {
+    "Abbreviation": "_abbreviations",
+    "mine_abbreviations": "_abbreviations",
+    "read_abbreviations": "_abbreviations",
+    "write_abbreviations": "_abbreviations",
     "MANIFEST_FILE": "_corpus",
     "METHODS_FILE": "_corpus",
     "RECORD_FIELDS": "_corpus",
@@ -86,6 +96,7 @@ __all__ = [
     "RECORD_FIELDS",
     "STRING_POLICIES",
     "TARGETS",
+    "Abbreviation",
     "Corpus",
     "CorpusMethod",
     "CorpusStats",
@@ -104,12 +115,15 @@ __all__ = [
     "first_sentence",
     "ingest",
     "iter_java_files",
+    "mine_abbreviations",
     "open_corpus",
     "open_sources",
+    "read_abbreviations",
     "read_code",
     "segment",
     "segmentation",
     "split_identifier",
     "stats_tables",
     "to_tokens",
+    "write_abbreviations",
 ]
