@@ -1,17 +1,38 @@
-"""BERTScore's greedy matching (Zhang et al. 2020) over static sub-token embeddings."""
+"""BERTScore's greedy matching (Zhang et al. 2020) over token or word-piece vectors.
+
+Two granularities. ``tokens`` (the default) matches the user's tokens (identifier
+sub-tokens, summary words), each one vector: a static model's, or an encoder's states of
+its word pieces pooled back. ``pieces`` is BERTScore as the ``bert_score`` package
+computes it: an encoder's state of every word piece of the raw text, special tokens
+included, weighted by 0 for ``[CLS]``/``[SEP]`` or by IDF from the references.
+"""
 
 from __future__ import annotations
 
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
+from wrdscore.corpora import clean_prediction
 from wrdscore.embeddings import TokenEmbeddings
+from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import FloatArray, cosine_matrix
+from wrdscore.metrics._flatten import (
+    FlatBatch,
+    Prediction,
+    Reference,
+    best_alternatives,
+    degenerate_items,
+    flatten,
+    gc_paused,
+)
 from wrdscore.metrics._pairs import PairEmbeddingMetric, snap_to_one
-from wrdscore.metrics.base import TokenBatch, check_flag, register
+from wrdscore.metrics.base import ScoreResult, TokenBatch, check_flag, register
 from wrdscore.metrics.overlap import PRF, f_measure
 from wrdscore.metrics.wrd import f1_score
 
@@ -106,9 +127,56 @@ def _bertscore_many(
     return np.stack([p, r, f1_score(p, r)], axis=1)
 
 
+#: BERTScore's granularities: the user's tokens (the default) or the encoder's word pieces.
+GRANULARITIES = ("tokens", "pieces")
+
+
+def _text(item: object) -> str:
+    """The text of an item: a string itself, a token list joined by spaces."""
+    return item if isinstance(item, str) else " ".join(map(str, item))  # type: ignore[call-overload]
+
+
+def _has_alternatives(item: object) -> bool:
+    """Whether a reference item is a list of alternatives (a list of lists), as
+    :func:`~wrdscore.metrics._engine.alternatives` reads it."""
+    return (
+        isinstance(item, Sequence)
+        and not isinstance(item, str)
+        and len(item) > 0
+        and isinstance(item[0], Sequence)
+        and not isinstance(item[0], str)
+    )
+
+
+def _alternative_texts(item: object) -> list[str]:
+    """The text of each reference alternative of an item."""
+    return [_text(a) for a in item] if _has_alternatives(item) else [_text(item)]  # type: ignore[attr-defined]
+
+
+def piece_idf(documents: Iterable[Sequence[int]]) -> tuple[Counter[int], int]:
+    """Document frequency of each word piece over ``documents``, and their number.
+
+    bert_score's ``get_idf_dict`` counts each piece once per reference (special tokens
+    too) over every reference, repeats included; a piece's IDF is then
+    ``log((M + 1) / (df + 1))``, so ``[CLS]`` and ``[SEP]``, in every reference, weigh
+    0, and a piece in no reference ``log(M + 1)``.
+
+    Examples
+    --------
+    >>> piece_idf([[101, 7, 7, 102], [101, 8, 102]])
+    (Counter({101: 2, 102: 2, 7: 1, 8: 1}), 2)
+    """
+    counts: Counter[int] = Counter()
+    m = 0
+    for ids in documents:
+        counts.update(set(ids))
+        m += 1
+    return counts, m
+
+
 @register
 class BERTScore(PairEmbeddingMetric):
-    """BERTScore precision, recall and F1 on sub-token embeddings (:func:`bertscore`).
+    """BERTScore precision, recall and F1 (:func:`bertscore`) on tokens or word pieces.
 
     Parameters
     ----------
@@ -116,9 +184,22 @@ class BERTScore(PairEmbeddingMetric):
         As for every embedding metric (:class:`~wrdscore.metrics.base.EmbeddingMetric`).
     idf : bool
         Weight tokens by the model's IDF (:meth:`TokenEmbeddings.idf`); needs a model
-        with document frequencies.
+        with document frequencies. With ``granularity="pieces"``, weight word pieces by
+        their IDF over the references, as bert_score does (:func:`piece_idf`): the
+        references of each :meth:`score` call, or those given to :meth:`fit_references`.
     clip : bool
         Clip each best cosine at 0 so scores lie in [0, 1].
+    granularity : {"tokens", "pieces"}
+        What is matched. ``tokens``: the user's tokens, as every wrdscore metric reads
+        them (identifiers split, run-together words segmented), one vector each; with
+        an encoder, each token's word pieces' states averaged. ``pieces`` (needs an
+        encoder, alone): the bert_score package's BERTScore, to float rounding (see
+        :meth:`Encoder.piece_ids <wrdscore.embeddings.encoders.Encoder.piece_ids>`):
+        the state of every word piece of the raw text (a token list is joined by
+        spaces; ``clean`` still applies), ``[CLS]`` and ``[SEP]`` included in the
+        matching with weight 0. The signature then says ``gran:pieces``. A reference
+        with alternatives scores as its best alternative by F1, where bert_score takes
+        each value's maximum on its own.
 
     Examples
     --------
@@ -137,26 +218,69 @@ class BERTScore(PairEmbeddingMetric):
         *,
         idf: bool = False,
         clip: bool = True,
+        granularity: str = "tokens",
         **options: Any,
     ) -> None:
+        if granularity not in GRANULARITIES:
+            raise WrdscoreError(
+                f"bertscore granularity must be one of {', '.join(GRANULARITIES)}, "
+                f"not {granularity!r}"
+            )
+        if granularity == "pieces":
+            _check_pieces_options(embeddings, options)
         super().__init__(embeddings, **options)
         check_flag("idf", idf)
         check_flag("clip", clip)
-        if idf and not self.embeddings.has_df:
+        self.granularity = granularity
+        if idf and granularity == "tokens" and not self.embeddings.has_df:
             # Fail before scoring anything, with the embeddings' own explanation.
             self.embeddings.idf([])
         self.idf = idf
         self.clip = clip
+        #: Piece document frequencies and reference count fixed by :meth:`fit_references`.
+        self._fixed_idf: tuple[Counter[int], int] | None = None
+        #: Texts cut at the tokenizer's maximum (``granularity="pieces"``).
+        self.pieces_truncated = 0
 
     def _uses_idf(self) -> bool:
-        return self.idf
+        # Only the tokens' IDF comes from the model's document frequencies.
+        return self.idf and self.granularity == "tokens"
 
     def _signature_fields(self) -> dict[str, str]:
-        return {
+        fields = {
             **super()._signature_fields(),
-            "idf": "yes" if self.idf else "no",
+            "idf": ("refs" if self.granularity == "pieces" else "yes") if self.idf else "no",
             "clip": "yes" if self.clip else "no",
         }
+        if self.granularity == "pieces":
+            # Recorded only when set, so that the default's signatures (and the keys of
+            # stored rescaling baselines) stay as they were.
+            fields["gran"] = "pieces"
+        return fields
+
+    def _tokenising_fields(self) -> dict[str, str]:
+        if self.granularity == "tokens":
+            return super()._tokenising_fields()
+        # Pieces come from the raw text: segmentation decides only which items are empty.
+        return {"clean": "yes"} if self.clean else {}
+
+    def check_reads_code(self) -> None:
+        if self.granularity == "pieces":
+            raise WrdscoreError(
+                "metric 'bertscore': granularity 'pieces' cannot score against code (code "
+                "is read as tokens, with the name masked); use granularity=tokens"
+            )
+        super().check_reads_code()
+
+    def truncation_note(self) -> str:
+        if self.granularity == "tokens" or not self.pieces_truncated:
+            return super().truncation_note()
+        assert self.contextual is not None
+        return (
+            f"{self.pieces_truncated} text(s) longer than the tokenizer's maximum of "
+            f"{self.contextual.encoder.piece_limit} word pieces were truncated, as bert_score "
+            "truncates them"
+        )
 
     def _row_weights(self, batch: TokenBatch) -> FloatArray | None:
         # IDF is a function of the token alone, so it is looked up once per table row;
@@ -167,3 +291,162 @@ class BERTScore(PairEmbeddingMetric):
         self, x: FloatArray, y: FloatArray, wx: FloatArray | None, wy: FloatArray | None
     ) -> FloatArray:
         return _bertscore_many(x, y, wx, wy, self.clip)
+
+    # -- granularity="pieces" --------------------------------------------------------
+
+    def _piece_ids(self, texts: Iterable[str]) -> list[list[int]]:
+        assert self.contextual is not None
+        encoder = self.contextual.encoder
+        out = []
+        for text in texts:
+            ids, cut = encoder.piece_ids(text)
+            self.pieces_truncated += cut
+            out.append(ids)
+        return out
+
+    @property
+    def reads_all_references(self) -> bool:
+        return self.granularity == "pieces" and self.idf
+
+    def fit_references(self, references: Iterable[Reference] | None) -> None:
+        """Weigh word pieces by their IDF over ``references`` in the calls that follow
+        (``granularity="pieces"`` with ``idf``), as bert_score's ``idf_sents`` does;
+        None weighs each call by its own references again, as ``bert_score.score`` does.
+
+        :func:`~wrdscore.metrics.score_files` fits the whole input's before scoring it
+        in parts, so its values do not depend on the chunking.
+        """
+        if not self.reads_all_references:
+            raise WrdscoreError(
+                "bertscore reads statistics of the references only with "
+                "granularity='pieces' and idf=True"
+            )
+        if references is None:
+            self._fixed_idf = None
+            return
+        texts = (t for item in references for t in _alternative_texts(item))
+        self._fixed_idf = piece_idf(self._piece_ids(texts))
+
+    def _piece_weights(self, refs: Sequence[Reference]) -> Callable[[list[int]], FloatArray]:
+        """The weight of each piece of a text: bert_score's IDF, or 1 with ``[CLS]`` and
+        ``[SEP]`` at 0."""
+        assert self.contextual is not None
+        tokenizer = self.contextual.encoder.tokenizer
+        if not self.idf:
+            special = {tokenizer.sep_token_id, tokenizer.cls_token_id} - {None}
+            return lambda ids: np.array([0.0 if i in special else 1.0 for i in ids])
+        counts, m = self._fixed_idf or piece_idf(
+            self._piece_ids(t for item in refs for t in _alternative_texts(item))
+        )
+        return lambda ids: np.array([math.log((m + 1) / (counts.get(i, 0) + 1)) for i in ids])
+
+    def _score(
+        self,
+        references: Sequence[Reference],
+        predictions: Sequence[Prediction],
+        *,
+        allow_empty_reference: bool = False,
+        progress: Callable[[int], None] | None = None,
+        index_offset: int = 0,
+    ) -> ScoreResult:
+        if self.granularity == "tokens":
+            return super()._score(
+                references,
+                predictions,
+                allow_empty_reference=allow_empty_reference,
+                progress=progress,
+                index_offset=index_offset,
+            )
+        references, predictions = list(references), list(predictions)
+        with gc_paused():
+            batch = flatten(
+                references,
+                predictions,
+                allow_empty_reference,
+                index_offset,
+                self._token_memo,
+                self.segment,
+                self.clean,
+            )
+            ref_texts, pred_texts = self._entry_texts(references, predictions, batch)
+            raw, degenerate = self._score_pieces(ref_texts, pred_texts, references)
+        if progress is not None:
+            progress(batch.n)
+        values, best = best_alternatives(raw, batch, self.keys, self.primary)
+        return ScoreResult(
+            metric=self.name,
+            signature=self.signature,
+            values=values,
+            primary=self.primary,
+            corpus=self._corpus(values),
+            oov_tokens=0,
+            empty_predictions=batch.empty_predictions,
+            degenerate_pairs=degenerate_items(degenerate, batch),
+            best_reference=best,
+        )
+
+    def _entry_texts(
+        self, references: list[Reference], predictions: list[Prediction], batch: FlatBatch
+    ) -> tuple[list[str], list[str]]:
+        """The reference and prediction text of each scored entry of ``batch``."""
+        owners = range(batch.n) if batch.owner is None else batch.owner
+        refs = []
+        for e, i in enumerate(owners):
+            item: object = references[i]
+            if batch.alternative is not None and _has_alternatives(item):
+                item = item[batch.alternative[e]]  # type: ignore[index]
+            refs.append(_text(item))
+        preds = [
+            _text(clean_prediction(p) if self.clean and isinstance(p, str) else p)
+            for p in predictions
+        ]
+        return refs, [preds[i] for i in owners]
+
+    def _score_pieces(
+        self, ref_texts: list[str], pred_texts: list[str], references: Sequence[Reference]
+    ) -> tuple[dict[str, NDArray[np.float64]], NDArray[np.bool_]]:
+        """P, R, F1 of each entry from its texts' piece states, and which entries had a
+        side of zero weight (scored 0)."""
+        assert self.contextual is not None
+        texts = list(dict.fromkeys([*ref_texts, *pred_texts]))
+        ids = self._piece_ids(texts)
+        from wrdscore.embeddings.encoders._contextual import ENCODING
+
+        progress, planned = self.contextual.callbacks(ENCODING)
+        if planned is not None:
+            planned(len(texts))
+        states = self.contextual.encoder.piece_states(ids, progress)
+        weigh = self._piece_weights(references)
+        at = {t: k for k, t in enumerate(texts)}
+        vectors = [s.astype(np.float64) for s in states]
+        weights = [weigh(i) for i in ids]
+        out = np.zeros((len(ref_texts), len(self.keys)))
+        degenerate = np.zeros(len(ref_texts), dtype=bool)
+        for e, (r, p) in enumerate(zip(ref_texts, pred_texts, strict=True)):
+            a, b = at[r], at[p]
+            degenerate[e] = not (weights[a].sum() > 0 and weights[b].sum() > 0)
+            if not degenerate[e]:
+                out[e] = bertscore(vectors[a], vectors[b], weights[a], weights[b], self.clip)
+        return {k: out[:, j] for j, k in enumerate(self.keys)}, degenerate
+
+
+def _check_pieces_options(embeddings: object, options: dict[str, Any]) -> None:
+    """Refuse what ``granularity="pieces"`` cannot honour, before any model loads."""
+    if options.get("encoder") is None:
+        raise WrdscoreError(
+            "bertscore granularity 'pieces' needs an encoder (--encoder): word pieces are "
+            "the encoder's"
+        )
+    refused = [
+        # build_metrics passes the bundled model with fuse=False when none was named.
+        ("embeddings (fusion)", bool(options.get("fuse", embeddings is not None))),
+        ("centering", options.get("centering", "none") != "none"),
+        ("oov", options.get("oov", "auto") not in ("auto", "zero")),
+        ("rescale", bool(options.get("rescale"))),
+    ]
+    stray = [name for name, given in refused if given]
+    if stray:
+        raise WrdscoreError(
+            f"bertscore granularity 'pieces' reads the encoder's states as bert_score does; "
+            f"it takes no {', '.join(stray)}"
+        )

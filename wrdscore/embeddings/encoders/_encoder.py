@@ -475,3 +475,91 @@ class Encoder:
             pooled = (states * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1)
             out[idx] = pooled.float().cpu().numpy()
         return out
+
+    @cached_property
+    def piece_limit(self) -> int:
+        """Most word pieces of a text under :meth:`piece_ids`: where bert_score truncates.
+
+        That is the ``model_max_length`` of the folder's ``tokenizer_config.json`` (512
+        for all-MiniLM-L6-v2), not the loaded tokenizer's, which sentence-transformers
+        lowers to its ``max_seq_length`` (256); at most the model's positions. Without
+        one, :attr:`max_length`.
+        """
+        import json
+
+        try:
+            config = json.loads((self.folder / "tokenizer_config.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            config = {}
+        limit = config.get("model_max_length") if isinstance(config, dict) else None
+        if not isinstance(limit, int) or not 0 < limit < 10**6:
+            return self.max_length
+        positions = getattr(self._transformer.config, "max_position_embeddings", None)
+        return min(limit, positions) if isinstance(positions, int) and positions > 0 else limit
+
+    @cached_property
+    def _prefix_space(self) -> bool:
+        """Whether bert_score encodes with ``add_prefix_space`` (GPT-2 and RoBERTa's
+        byte-level tokenizers), by the class names bert_score checks, fast or slow."""
+        names = {c.__name__ for c in type(self.tokenizer).__mro__}
+        return bool(names & {"GPT2Tokenizer", "RobertaTokenizer", "GPT2TokenizerFast",
+                             "RobertaTokenizerFast"})  # fmt: skip
+
+    def piece_ids(self, text: str) -> tuple[list[int], bool]:
+        """The word-piece ids of ``text`` as bert_score encodes a sentence, and whether it
+        was cut at :attr:`piece_limit`.
+
+        As bert_score's ``sent_encode``: the text stripped, special tokens added
+        (``[CLS] ... [SEP]``; an empty text is the two alone), a space before it for
+        byte-level tokenizers (its ``add_prefix_space``), truncated at the tokenizer's
+        maximum; the tokenizer lowercases where its model does.
+        """
+        text = text.strip()
+        if text and self._prefix_space:
+            # What add_prefix_space does; a fast tokenizer takes it only when it is built.
+            text = " " + text
+        ids = self.tokenizer.encode(text, add_special_tokens=True)
+        if len(ids) <= self.piece_limit:
+            return list(ids), False
+        cut = self.tokenizer.encode(
+            text, add_special_tokens=True, max_length=self.piece_limit, truncation=True
+        )
+        return list(cut), True
+
+    def piece_states(
+        self,
+        ids: Sequence[Sequence[int]],
+        progress: Callable[[int], None] | None = None,
+    ) -> list[NDArray[np.float32]]:
+        """The state of every word piece (special tokens included) at :attr:`layer`, one
+        ``(len(ids[i]), dim)`` array per text.
+
+        Texts are run in length-sorted, padded batches with an attention mask, as
+        bert_score runs them; ``progress`` is called with the texts done after each batch.
+        """
+        torch = self._torch
+        pad = self.tokenizer.pad_token_id
+        pad = 0 if pad is None else int(pad)  # masked out: any id does
+        lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
+        order = np.argsort(lengths, kind="stable")
+        out: list[NDArray[np.float32]] = [np.zeros((0, self.dim), dtype=np.float32)] * len(ids)
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size].tolist()
+            width = int(lengths[idx].max())
+            inputs = torch.full((len(idx), width), pad, dtype=torch.long)
+            mask = torch.zeros((len(idx), width), dtype=torch.long)
+            for row, i in enumerate(idx):
+                inputs[row, : lengths[i]] = torch.tensor(list(ids[i]), dtype=torch.long)
+                mask[row, : lengths[i]] = 1
+            with torch.inference_mode():
+                hidden = self._transformer(
+                    input_ids=inputs.to(self.device),
+                    attention_mask=mask.to(self.device),
+                    output_hidden_states=True,
+                ).hidden_states[self.layer]
+            states = hidden.float().cpu().numpy()
+            for row, i in enumerate(idx):
+                out[i] = states[row, : lengths[i]].copy()
+            if progress is not None:
+                progress(len(idx))
+        return out
