@@ -56,8 +56,8 @@ PACKAGES=(ant antlr3 antlr4 apache-log4j2 arduino args4j artemis beast-mcmc bioj
           logback lucene4.10 maven mina2 mockito netty openjfx pdfsam picocli robocode
           testng tomcat9 zookeeper)
 JDK_ZIP=/usr/lib/jvm/openjdk-17/lib/src.zip
-# The default's method and parameters: text and specialisation chosen by the fold protocol of
-# scripts/select_default.py, the rest fixed on principle (see MODEL_CARD.md). Two gensim
+# The code part's method and parameters: text and specialisation chosen by the fold protocol
+# of issue 19 (docs/history.md), the rest fixed on principle (see MODEL_CARD.md). Two gensim
 # threads: a rebuild gives equivalent, not byte-identical, vectors (one thread would take
 # twice as long on this corpus).
 TRAIN_ARGS=(--method fasttext --text context --sg 0 --dim 50 --window 5 --min-count 5

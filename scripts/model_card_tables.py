@@ -4,7 +4,7 @@ For each MODEL_DIR given (label=PATH), WRDScore F1 at the metric's default setti
 WRDScore paper's 150 rated pairs (packaged copy): Spearman / MSE / MAE per set and overall,
 Spearman on the pairs with ROUGE-1 = 0; the cosine of token pairs people would call
 synonyms, abbreviations or opposites; and WRDScore F1 on the rank errors quoted in issue 11.
-Nothing here chooses anything: the choice is made by ``scripts/select_default.py``.
+Nothing here chooses anything: the default was chosen by ``scripts/default_signals.py``.
 
 Usage::
 

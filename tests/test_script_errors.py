@@ -41,7 +41,7 @@ def test_build_scripts_refuse_unknown_arguments(script, bad, usage):
 
 
 def corpus_without_constraints(tmp_path: Path) -> Path:
-    """A corpus of three unrelated methods: no synonyms, contrasts or abbreviations."""
+    """A corpus of three unrelated methods (an existing folder with a manifest)."""
     recs = [method_record(n, c) for n, c in (("open", "A"), ("parse", "B"), ("draw", "C"))]
     return write_records(tmp_path / "few", recs)
 
@@ -49,35 +49,10 @@ def corpus_without_constraints(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(
     ("script", "args", "message"),
     [
-        ("body_synonym_candidates.py", ["{none}"], "corpus folder {none} does not exist"),
-        (
-            "body_synonym_candidates.py",
-            ["{none}", "--delegation"],
-            "corpus folder {none} does not exist",
-        ),
-        ("evaluate_specialise.py", ["{none}"], "corpus folder {none} does not exist"),
-        (
-            "evaluate_specialise.py",
-            ["{few}", "--model", "{none}"],
-            "embeddings {none} do not exist",
-        ),
-        ("evaluate_specialise.py", ["{few}", "--ratings", "{none}"], "{none}: no such file"),
-        (
-            "evaluate_specialise.py",
-            ["{few}"],
-            "no constraints mined from {few}: nothing to specialise with",
-        ),
-        (
-            "select_default.py",
-            ["{none}", "--models", "{tmp}/models"],
-            "corpus folder {none} does not exist",
-        ),
-        ("select_default.py", ["{few}", "--ratings", "{none}"], "{none}: no such file"),
         ("paper_examples.py", ["--embeddings", "{none}"], "embeddings {none} do not exist"),
         ("model_card_tables.py", ["x={none}"], "embeddings {none} do not exist"),
         ("model_card_tables.py", ["bad"], "'bad' is not LABEL=PATH"),
         ("model_card_tables.py", ["a={none}", "a={none}"], "label 'a' is given twice"),
-        ("near_summary_synonyms.py", ["{none}", "default"], "corpus folder {none} does not exist"),
         ("segment_words.py", ["--src-zip", "{none}"], "{none} does not exist"),
         (
             "segment_words.py",
@@ -85,22 +60,16 @@ def corpus_without_constraints(tmp_path: Path) -> Path:
             "{few}/manifest.json exists; give --force to replace it",
         ),
         ("segment_accuracy.py", ["--src-zip", "{none}"], "{none} does not exist"),
-        (
-            "near_summary_synonyms.py",
-            ["{few}", "default", "--top", "-1"],
-            "--top must be at least 0",
-        ),
     ],
 )
 def test_bad_input_is_one_error_line(tmp_path, script, args, message):
-    where = {"none": str(tmp_path / "none"), "tmp": str(tmp_path)}
+    where = {"none": str(tmp_path / "none")}
     where["few"] = str(corpus_without_constraints(tmp_path))
     done = run_script(script, *(a.format(**where) for a in args))
     assert done.returncode == 1
     assert done.stderr.startswith(f"error: {message.format(**where)}")
     assert done.stderr.count("\n") == 1 and done.stderr.endswith("\n")
     assert done.stdout == ""
-    assert not (tmp_path / "models").exists()
 
 
 def test_model_card_tables_has_help():
