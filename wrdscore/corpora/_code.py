@@ -52,7 +52,14 @@ from itertools import chain
 
 from tree_sitter import Node, Query, QueryCursor
 
-from wrdscore.corpora._context import _CODE_SPACES, _DOC_SPACES, _HTML_TAG, _word_tokens, _words
+from wrdscore.corpora._context import (
+    _CODE_SPACES,
+    _DOC_SPACES,
+    _HTML_TAG,
+    _identifier_tokens,
+    _word_tokens,
+    _words,
+)
 from wrdscore.corpora._defaults import (
     DEFAULT_STRINGS,
     DEFAULT_TARGET,
@@ -97,6 +104,37 @@ def _check(source: object) -> bytes:
             f"code of {len(source):,} characters is over the cap of {MAX_CODE_CHARS:,}"
         )
     return source.encode("utf-8", "replace")
+
+
+def java_root(data: bytes) -> tuple[Node, int, int]:
+    """``data`` parsed as Java, alone or as a class body, whichever has fewer errors,
+    for :func:`~wrdscore.corpora._languages.detect_language`."""
+    from wrdscore.corpora._languages import count_errors
+
+    parser = warm_up()
+    root = parser.parse(data).root_node
+    if not root.has_error:
+        return root, 0, len(data)
+    wrapped = parser.parse(_WRAP_HEAD + data + _WRAP_TAIL).root_node
+    if count_errors(wrapped) < count_errors(root):
+        return wrapped, len(_WRAP_HEAD), len(_WRAP_HEAD) + len(data)
+    return root, 0, len(data)
+
+
+def code_language(source: str, language: str | None = None) -> str:
+    """The language ``source`` is read in: ``language`` if given, else detected.
+
+    Raises
+    ------
+    WrdscoreError
+        An unknown ``language``, or code whose language cannot be told
+        (:func:`~wrdscore.corpora._languages.detect_language`).
+    """
+    from wrdscore.corpora._languages import check_language, detect_language
+
+    if language is not None:
+        return check_language(language)
+    return detect_language(source)
 
 
 def _parse(data: bytes) -> tuple[Node, int, int]:
@@ -151,13 +189,15 @@ def _declared_in_head(data: bytes) -> str | None:
     return None
 
 
-def declared_name(source: str) -> str | None:
+def declared_name(source: str, language: str | None = None) -> str | None:
     """The name of the first (outermost) method declared in ``source``, if any.
 
     Parameters
     ----------
     source : str
-        A method, a class or a fragment of Java.
+        A method, a class or a fragment of code.
+    language : str, optional
+        Its language (default: :func:`code_language` detects it).
 
     Returns
     -------
@@ -176,7 +216,13 @@ def declared_name(source: str) -> str | None:
     >>> declared_name("return x + 1;") is None
     True
     """
-    return _first_declared(*_parse(_check(source)))
+    data = _check(source)
+    language = code_language(source, language)
+    if language != "java":
+        from wrdscore.corpora import _reader
+
+        return _reader.declared_name(language, data)
+    return _first_declared(*_parse(data))
 
 
 def _text(node: Node) -> str:
@@ -190,6 +236,7 @@ def read_code(
     target: str = DEFAULT_TARGET,
     name: str | None = None,
     strings: str = DEFAULT_STRINGS,
+    language: str | None = None,
 ) -> list[str]:
     """The sub-tokens of a method's code that code-aware scoring reads.
 
@@ -210,6 +257,10 @@ def read_code(
         nothing is masked when the code declares no method). Ignored for summaries.
     strings : {"drop", "keep"}
         Leave string literals out, or keep their words.
+    language : str, optional
+        The code's language, one of :data:`~wrdscore.corpora.LANGUAGES` (default:
+        detected, :func:`code_language`). Other languages than Java are read by the
+        same rules through their own grammars (:mod:`wrdscore.corpora._reader`).
 
     Returns
     -------
@@ -220,7 +271,8 @@ def read_code(
     ------
     WrdscoreError
         One line, for empty code, binary code (NUL bytes), code over
-        :data:`MAX_CODE_CHARS`, or an unknown ``target`` or ``strings``.
+        :data:`MAX_CODE_CHARS`, an unknown ``target``, ``strings`` or ``language``,
+        or code whose language cannot be told.
 
     Examples
     --------
@@ -234,8 +286,11 @@ def read_code(
     >>> read_code(src, target="summary", strings="keep")  # doctest: +NORMALIZE_WHITESPACE
     ['string', 'get', 'user', 'name', 'log', 'get', 'user', 'name', 'called',
      'user', 'name', 'get', 'user', 'name', 'user', 'name']
+    >>> py = "def get_user_name(self, user_id):\\n    return self.users[user_id]"
+    >>> read_code(py, language="python")
+    ['user', 'id', 'users', 'user', 'id']
     """
-    return _read_code(source, target=target, name=name, strings=strings)
+    return _read_code(source, target=target, name=name, strings=strings, language=language)
 
 
 def _read_code(
@@ -246,12 +301,14 @@ def _read_code(
     strings: str = DEFAULT_STRINGS,
     comments: bool = False,
     literals: bool = False,
+    language: str | None = "java",
 ) -> list[str]:
     """:func:`read_code`, with the rules the held-out signal chose between as options.
 
     ``comments`` (read the words of comments and Javadoc) and ``literals`` (keep
     ``true``, ``false``, ``null``) exist for ``scripts/code_support_signal.py``, which
-    measured each candidate rule; :func:`read_code` is the chosen one.
+    measured each candidate rule; :func:`read_code` is the chosen one. They read Java
+    only: ``language`` defaults to it here.
     """
     if target not in TARGETS:
         raise WrdscoreError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
@@ -260,6 +317,19 @@ def _read_code(
             f"unknown string policy {strings!r}: choose one of {', '.join(STRING_POLICIES)}"
         )
     data = _check(source)
+    language = code_language(source, language)
+    if language != "java":
+        from wrdscore.corpora import _reader
+
+        masked = name if target == "name" and name is not None else None
+        if target == "name" and masked is None:
+            masked = _reader.declared_name(language, data)
+        return _reader.read(
+            language,
+            data,
+            mask=masked.encode("utf-8", "replace") if masked else None,
+            strings=strings,
+        )
     root, start, end = _parse(data)
     captures = QueryCursor(_CAPTURES).captures(root)
     mask: bytes | None = None
@@ -271,7 +341,7 @@ def _read_code(
         # The chosen rule: the identifiers alone, masked and split.
         return _mask_split(_source_order(root, ids), mask)
     pieces: list[tuple[int, list[str] | tuple[str, ...]]] = []
-    words = _word_tokens
+    words = _identifier_tokens
     for node in ids:
         text = node.text
         assert text is not None
@@ -327,7 +397,7 @@ class _SegmentedWordTokens(dict[bytes, list[str]]):
     def __missing__(self, word: bytes) -> list[str]:
         from wrdscore.corpora._segment import segment
 
-        value = self[word] = segment(list(_word_tokens[word]))
+        value = self[word] = segment(list(_identifier_tokens[word]))
         return value
 
 
@@ -340,7 +410,9 @@ def _mask_split(words: Iterable[bytes], mask: bytes | None, segmented: bool = Fa
     The second half of the default reading, shared by :func:`read_code` and
     :func:`read_code_words`, so that both give the same tokens.
     """
-    tokens: Mapping[bytes, Sequence[str]] = _segmented_word_tokens if segmented else _word_tokens
+    tokens: Mapping[bytes, Sequence[str]] = (
+        _segmented_word_tokens if segmented else _identifier_tokens
+    )
     out: list[str] = []
     for word in words:
         if word != mask:
@@ -348,7 +420,7 @@ def _mask_split(words: Iterable[bytes], mask: bytes | None, segmented: bool = Fa
     return out
 
 
-def code_words(source: str) -> str | None:
+def code_words(source: str, language: str = "java") -> str | None:
     """The identifiers :func:`read_code` reads by default, before masking and splitting.
 
     ``wrdscore ingest`` stores them with each method (the record's ``code_words``), so
@@ -376,9 +448,18 @@ def code_words(source: str) -> str | None:
     ['x', 'y']
     """
     try:
-        root, start, end = _parse(_check(source))
+        data = _check(source)
     except WrdscoreError:
         return None
+    if language != "java":
+        from wrdscore.corpora import _reader
+
+        found = _reader.identifier_words(language, data)
+        try:
+            return " ".join(w.decode("utf-8") for w in found)
+        except UnicodeDecodeError:
+            return None
+    root, start, end = _parse(data)
     words = _source_order(root, _identifiers(QueryCursor(_CAPTURES).captures(root), start, end))
     try:
         return " ".join(w.decode("utf-8") for w in words)

@@ -80,11 +80,20 @@ _CACHE_SIZE = 1 << 16
 
 
 class _WordTokens(dict[bytes, tuple[str, ...]]):
-    """word -> its tokens (empty for dropped words), filled on first look-up."""
+    """word -> its tokens (empty for dropped words), filled on first look-up.
+
+    ``not_words`` are dropped; so are words that start as a number, annotation or
+    entity does, and the empty word (a parser's zero-width *missing* identifier, where
+    it recovered from a syntax error: issue 34's crash on Python read as Java).
+    """
+
+    def __init__(self, not_words: frozenset[bytes] = _NOT_WORDS) -> None:
+        super().__init__()
+        self.not_words = not_words
 
     def __missing__(self, word: bytes) -> tuple[str, ...]:
         tokens: tuple[str, ...]
-        if word[0] in _DROPPED_START or word in _NOT_WORDS:
+        if not word or word[0] in _DROPPED_START or word in self.not_words:
             tokens = ()
         elif word.isalpha() and (word.islower() or word.isupper() or word[1:].islower()):
             # ASCII "word", "Word" or "WORD": one token, as the splitter would find
@@ -100,6 +109,11 @@ class _WordTokens(dict[bytes, tuple[str, ...]]):
 
 
 _word_tokens = _WordTokens()
+#: The tokens of an identifier. Only ``var`` and ``yield`` of the keywords can be a
+#: Java identifier (contextual keywords); in other languages a keyword is never an
+#: identifier node, and their identifiers may be spelled as Java keywords (Python's
+#: ``default``, ``int``), which are words there.
+_identifier_tokens = _WordTokens(frozenset({b"var", b"yield"}))
 
 
 def _words(text: bytes, spaces: bytes) -> list[bytes]:

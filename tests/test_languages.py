@@ -1,0 +1,261 @@
+"""Reading code in every language (issue 34): identifiers, masking, docstrings, detection.
+
+Python's reading is checked against Python's own ``tokenize`` and ``ast``; every other
+language against hand-written expectations on a small fixture project per language
+(tests/data/languages/LANG/).
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import keyword
+import tokenize
+from pathlib import Path
+
+import pytest
+
+from wrdscore.corpora import split_identifier
+from wrdscore.corpora._code import code_words, declared_name, read_code, read_code_words
+from wrdscore.corpora._languages import GRAMMARS, LANGUAGES, detect_language, language_of_path
+from wrdscore.corpora._reader import extract
+from wrdscore.errors import WrdscoreError
+
+DATA = Path(__file__).parent / "data" / "languages"
+PY_FIXTURE = DATA / "python" / "users.py"
+
+
+def _python_functions(path: Path) -> list[tuple[str, str]]:
+    """(name, source) of every function of a Python file, by Python's own ast."""
+    text = path.read_text()
+    out = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            source = ast.get_source_segment(text, node)
+            assert source is not None
+            out.append((node.name, source))
+    return out
+
+
+def _tokenize_names(source: str) -> list[str]:
+    """NAME tokens that are identifiers: keywords left out (soft keywords such as
+    ``match`` are names wherever the fixtures use them)."""
+    tokens = tokenize.generate_tokens(io.StringIO(source).readline)
+    return [t.string for t in tokens if t.type == tokenize.NAME and not keyword.iskeyword(t.string)]
+
+
+def test_python_identifiers_are_tokenize_names() -> None:
+    # On the whole fixture file (docstrings, comments, strings, decorators, lambdas):
+    # the identifiers tree-sitter reads are exactly the NAME tokens that are not
+    # keywords, in order, less self and cls.
+    text = PY_FIXTURE.read_text()
+    words = code_words(text, "python")
+    assert words is not None
+    expected = [n for n in _tokenize_names(text) if n not in ("self", "cls")]
+    assert words.split(" ") == expected
+
+
+@pytest.mark.parametrize(("name", "source"), _python_functions(PY_FIXTURE))
+def test_python_function_reading_against_tokenize(name: str, source: str) -> None:
+    # Each function read alone (as ast cuts it, body indented): the declared name is
+    # ast's, masked everywhere; every other NAME split; docstrings and comments absent.
+    source = "    " + source  # as written in a class: indented
+    assert declared_name(source, "python") == name
+    names = [n for n in _tokenize_names(source) if n not in ("self", "cls", name)]
+    expected = [t for n in names for t in split_identifier(n)]
+    assert read_code(source, language="python") == expected
+    stored = code_words(source, "python")
+    assert stored is not None
+    assert read_code_words(stored, target="name", name=name) == expected
+
+
+def test_python_docstrings_and_self_are_not_words() -> None:
+    src = (
+        "def get_user_name(self, user_id):\n"
+        '    """Return the user name of a user id."""\n'
+        "    # look it up\n"
+        "    return self.names.get(user_id, get_user_name)\n"
+    )
+    assert read_code(src, language="python") == ["user", "id", "names", "get", "user", "id"]
+    # Target summary: the name stays, the docstring and comment still do not count.
+    assert read_code(src, target="summary", language="python") == [
+        "get", "user", "name", "user", "id", "names", "get", "user", "id", "get", "user", "name",
+    ]  # fmt: skip
+    # Kept strings are the code's strings, never its docstring.
+    with_string = src.replace("get_user_name)\n", '"unknown user")\n')
+    kept = read_code(with_string, strings="keep", language="python")
+    assert kept[-2:] == ["unknown", "user"] and "return" not in kept
+    assert read_code("def f(cls, x): return cls(x)", language="python") == ["x", "x"]
+
+
+def test_python_lambda_bound_to_a_name_is_masked() -> None:
+    src = "normalize_email = lambda address: normalize_email(address.strip())"
+    assert declared_name(src, "python") == "normalize_email"
+    assert read_code(src, language="python") == ["address", "address", "strip"]
+
+
+def test_python_read_as_java_no_longer_crashes() -> None:
+    # Issue 34: 22 of 532 stdlib methods gave an IndexError in _context (a parser's
+    # zero-width missing identifier read as an empty word). This one did.
+    src = (
+        "def __new__(cls, value, token_type):\n"
+        "        self = super().__new__(cls, value)\n"
+        "        self.token_type = token_type\n"
+        "        return self\n"
+    )
+    assert read_code(src, language="java")  # read as Java when asked: no crash
+    assert read_code(src) == ["value", "token", "type", "super", "value", "token", "type",
+                              "token", "type"]  # fmt: skip
+
+
+# Per language: a snippet, its language, its declared name and its reading (target name).
+SNIPPETS = {
+    "java": (
+        "public String getUserName() { return userName; }",
+        "getUserName",
+        ["string", "user", "name"],
+    ),
+    "python": (
+        "def get_user_name(self, user_id):\n    return self.users[user_id]",
+        "get_user_name",
+        ["user", "id", "users", "user", "id"],
+    ),
+    "javascript": (
+        "function getUserName(id) { return users.get(id) || getUserName(0); }",
+        "getUserName",
+        ["id", "users", "get", "id"],
+    ),
+    "typescript": (
+        "function getUserName(id: number): string { return users.get(id); }",
+        "getUserName",
+        ["id", "users", "get", "id"],
+    ),
+    "go": (
+        "func (s *Store) GetUserName(id int) string { return s.users[id] }",
+        "GetUserName",
+        ["s", "store", "id", "int", "string", "s", "users", "id"],
+    ),
+    "php": (
+        "function get_user_name($id) { return $this->users[$id]; }",
+        "get_user_name",
+        ["id", "users", "id"],
+    ),
+    "ruby": (
+        "def user_name(id)\n  @users.fetch(id) { user_name(0) }\nend",
+        "user_name",
+        ["id", "users", "fetch", "id"],
+    ),
+    "c_sharp": (
+        "public string GetUserName(int id) => users[id]?.Name ?? GetUserName(0);",
+        "GetUserName",
+        ["id", "users", "id", "name"],
+    ),
+    "c": (
+        "static const char *user_name(struct store *s, int id) { return s->names[id]; }",
+        "user_name",
+        ["store", "s", "id", "s", "names", "id"],
+    ),
+    "cpp": (
+        "std::string Store::userName(int id) const { return names_.at(id); }",
+        "userName",
+        ["std", "string", "store", "id", "names", "at", "id"],
+    ),
+}
+
+
+def test_every_language_has_a_snippet_and_a_fixture() -> None:
+    assert set(SNIPPETS) == set(LANGUAGES)
+    assert {p.name for p in DATA.iterdir()} == set(GRAMMARS)
+
+
+@pytest.mark.parametrize("language", sorted(SNIPPETS))
+def test_reading_and_masking(language: str) -> None:
+    source, name, expected = SNIPPETS[language]
+    assert declared_name(source, language) == name
+    assert read_code(source, language=language) == expected
+    # Unmasked, the name's tokens come back (the masking is what removed them).
+    summary = read_code(source, target="summary", language=language)
+    assert set(split_identifier(name)) <= set(summary)
+    stored = code_words(source, language)
+    assert stored is not None
+    assert read_code_words(stored, target="name", name=name) == expected
+
+
+@pytest.mark.parametrize("language", sorted(SNIPPETS))
+def test_detection(language: str) -> None:
+    source, _, expected = SNIPPETS[language]
+    if language in ("typescript",):
+        # Written with types, so JavaScript cannot read it.
+        assert detect_language(source) == "typescript"
+    assert detect_language(source) == language
+    assert read_code(source) == expected
+
+
+def test_detection_refuses_a_tie_with_one_line() -> None:
+    with pytest.raises(WrdscoreError, match=r"^cannot tell the code's language: .*python"):
+        detect_language("print(x)")
+    with pytest.raises(WrdscoreError, match="cannot tell"):
+        read_code("print(x)")
+
+
+def test_unknown_language_is_one_line() -> None:
+    with pytest.raises(WrdscoreError, match=r"^unknown language 'cobol': choose one of java"):
+        read_code("x", language="cobol")
+
+
+def test_language_of_path() -> None:
+    assert language_of_path("a/B.java") == "java"
+    assert language_of_path("a/b.PY") == "python"
+    assert language_of_path("x.tsx") is None  # TSX is its own grammar: not read
+    for g in GRAMMARS.values():
+        assert all(language_of_path("f" + ext) == g.name for ext in g.extensions)
+
+
+EXPECTED_FIXTURES = {
+    "python": {
+        "find_user_by_email": ("UserStore", "Return the user whose e-mail address is given."),
+        "from_rows": ("UserStore", "Build a store from (id, email) rows."),
+        "add_user": ("UserStore", None),
+        "normalize_email": ("", None),
+        "fetch_user_names": ("", "Fetch the names of the given users."),
+    },
+    "javascript": {
+        "totalPrice": ("", "Sums the prices of the items in a cart."),
+        "addItem": ("Cart", "Adds an item to the cart."),
+        "removeUnavailable": ("", "Removes the items that are out of stock."),
+    },
+    "typescript": {
+        "totalPrice": ("", "Sums the prices of the items in a cart."),
+        "removeUnavailable": ("", "Removes the items that are out of stock."),
+    },
+    "go": {
+        "PushJob": ("", "Appends a job to the end of the queue."),
+        "NewQueue": ("", "Makes an empty queue."),
+    },
+    "php": {
+        "sendToAll": ("Mailer", "Sends a message to every recipient."),
+        "format_greeting": ("", "Formats a greeting for a user."),
+    },
+    "ruby": {
+        "stock_level": ("Inventory", "Returns how many items of a product are in stock."),
+        "from_products": ("Inventory", "Builds an inventory from a list of products."),
+    },
+    "c_sharp": {"Deposit": ("Bank.Accounts", "Deposits an amount into an account.")},
+    "c": {"buffer_free": ("", "Frees the memory of a buffer.")},
+    "cpp": {"valueAt": ("linalg.Matrix", "Returns the value at a row and column.")},
+}
+
+
+@pytest.mark.parametrize("language", sorted(GRAMMARS))
+def test_fixture_functions(language: str) -> None:
+    (path,) = (DATA / language).iterdir()
+    assert language_of_path(path.name) == language
+    methods, failure = extract(language, path.read_bytes(), 256)
+    assert failure is None
+    found = {m.name: m for m in methods}
+    for name, (scope, summary) in EXPECTED_FIXTURES[language].items():
+        assert (found[name].type, found[name].summary) == (scope, summary)
+        # The record's code declares the name, and reads without its documentation.
+        assert declared_name(found[name].code, language) == name
+        assert name not in found[name].context.__repr__()
+    assert all(m.code for m in methods)
