@@ -314,3 +314,49 @@ def test_a_memo_shared_by_batches_gives_the_tokens_of_a_fresh_one():
     assert second.refs[0] is first.refs[1] and second.preds[0] is first.refs[0]
     with pytest.raises(WrdscoreError, match="reference 1 has 1,001 sub-tokens"):
         flatten(["size", " ".join(["get"] * 1001)], ["a", "b"], memo=memo)
+
+
+def _long_method(lines: int = 1000) -> str:
+    """A Java method of about 22,000 characters: over the code cap, as ingest meets them."""
+    body = "".join(f"    total += getUserValue{i}(name, size);\n" for i in range(lines))
+    return "int countUserNames(String name, int size) {\n    int total = 0;\n" + body + "}\n"
+
+
+def test_code_over_the_cap_is_cut_at_a_line_as_ingest_cuts_it_and_counted(emb, tmp_path):
+    from wrdscore.corpora import MAX_CODE_CHARS, capped_code
+
+    long = _long_method()
+    assert len(long) > 22_000 > MAX_CODE_CHARS
+    cut, was_cut = capped_code(long)
+    assert was_cut and cut.endswith(");\n")
+    metric = get_metric("wrd", embeddings=emb)
+    refs, preds = ["countNames", "getSize"], ["count user names", "get size"]
+    short = "int getSize() { return size; }"
+    # Before, a method over the cap stopped the whole run ("over the cap of 16,384").
+    res = metric.score(refs, preds, code=[long, short])
+    want = metric.score(refs, preds, code=[cut, short])
+    np.testing.assert_allclose(res.code, want.code, rtol=0, atol=1e-12)
+    assert (res.cut_code, want.cut_code) == (1, 0)
+    assert metric.score(refs, preds, code=[{"code": long}, short]).cut_code == 1
+    # The same through a --code file, streamed in chunks.
+    r, p, c = tmp_path / "r.txt", tmp_path / "p.txt", tmp_path / "code.jsonl"
+    r.write_text("\n".join(refs * 3) + "\n")
+    p.write_text("\n".join(preds * 3) + "\n")
+    c.write_text("".join(json.dumps(x) + "\n" for x in [long, short] * 3))
+    (got,) = score_files([metric], r, p, code=c, chunk_pairs=2)
+    assert got.cut_code == 3
+    assert got.corpus["code"] == pytest.approx(float(want.code.mean()), abs=1e-12)
+
+
+def test_cli_scores_a_long_method_through_code_with_a_note(emb, tmp_path):
+    model = save_embeddings(emb.kv, tmp_path / "m", meta={"name": "t", "n_docs": 10}, doc_freq={})
+    r, p, c = tmp_path / "r.txt", tmp_path / "p.txt", tmp_path / "code.jsonl"
+    r.write_text("countNames\n")
+    p.write_text("count user names\n")
+    c.write_text(json.dumps(_long_method()) + "\n")
+    args = ["score", "--refs", r, "--preds", p, "--code", c, "-e", model]
+    res = CliRunner().invoke(app, list(map(str, args)))
+    assert res.exit_code == 0, res.output
+    assert "note: 1 method(s) cut to 16,384 characters, at a line" in res.stderr
+    res = CliRunner().invoke(app, [*map(str, args), "--format", "json"])
+    assert json.loads(res.stdout)["metrics"]["wrd"]["cut_code"] == 1

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.corpora import STRING_POLICIES, TARGETS
+from wrdscore.corpora import MAX_CODE_CHARS, STRING_POLICIES, TARGETS
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._flatten import (
     MAX_TOKENS,
@@ -118,11 +118,15 @@ def read_codes(
     """The sub-tokens scoring reads from each code item (:func:`wrdscore.corpora.read_code`),
     with run-together words segmented when ``segmented`` (a metric's ``segment``).
 
+    A method longer than :data:`~wrdscore.corpora.MAX_CODE_CHARS` characters is cut
+    at a line as ingest cuts it (:func:`~wrdscore.corpora.capped_code`), not refused;
+    :func:`long_code` counts such items.
+
     Raises
     ------
     ItemError
-        An item that is not code, or code the reader refuses (empty, binary, over the
-        cap), numbered from ``offset``.
+        An item that is not code, or code the reader refuses (empty, binary), numbered
+        from ``offset``.
     """
     from wrdscore.corpora import read_code, segment
     from wrdscore.corpora._code import read_code_words
@@ -157,12 +161,36 @@ def read_codes(
             source, name = item["code"], item.get("name")
         else:
             source, name = code_item(item, offset + i)
+        if len(source) > MAX_CODE_CHARS:
+            from wrdscore.corpora import capped_code
+
+            source = capped_code(source)[0]
         try:
             tokens = read_code(source, target=target, name=name, strings=strings)
             out.append(segment(tokens) if segmented else tokens)
         except WrdscoreError as exc:
             raise ItemError("code", offset + i, f"cannot be read: {exc}") from None
     return out
+
+
+def long_code(code: Sequence[CodeItem]) -> int:
+    """How many code items :func:`read_codes` cuts: sources over
+    :data:`~wrdscore.corpora.MAX_CODE_CHARS` characters (a corpus's are cut at ingest).
+
+    Examples
+    --------
+    >>> long_code(["int f() {}", {"code": "x" * 20_000}, None, "y" * 16_385])
+    2
+    """
+    return sum(
+        len(source) > MAX_CODE_CHARS
+        for source in (
+            item.get("code") if isinstance(item, Mapping) else item
+            for item in code
+            if not isinstance(item, StoredCode)
+        )
+        if isinstance(source, str)
+    )
 
 
 def prediction_tokens(

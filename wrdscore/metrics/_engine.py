@@ -94,6 +94,10 @@ class CorpusScores:
     empty_code : int
         Scored against code: pairs whose code support had nothing to transport
         (:attr:`~wrdscore.metrics.ScoreResult.empty_code`).
+    cut_code : int
+        Scored against code: methods over :data:`~wrdscore.corpora.MAX_CODE_CHARS`
+        characters, read up to their last line within it
+        (:attr:`~wrdscore.metrics.ScoreResult.cut_code`).
     """
 
     metric: str
@@ -107,6 +111,7 @@ class CorpusScores:
     degenerate_pairs: int
     oov_names: tuple[str, ...] = ()
     empty_code: int = 0
+    cut_code: int = 0
 
 
 @dataclass
@@ -234,7 +239,9 @@ def _batch_centered(metric: Metric) -> TypeGuard[EmbeddingMetric]:
 
 def _score_chunk(
     task: tuple[int, list[str] | None, list[str], list[str] | None, list[NDArray | None]],
-) -> tuple[int, list[tuple[dict[str, float], tuple[int, int, int, int], tuple[str, ...]]], str]:
+) -> tuple[
+    int, list[tuple[dict[str, float], tuple[int, int, int, int, int], tuple[str, ...]]], str
+]:
     """Score one chunk with every metric: per-metric sums, counts and unseen names, and
     per-pair rows."""
     assert _JOB is not None
@@ -276,7 +283,7 @@ def _score_chunk(
     summary = [
         (
             m._corpus_sums(r.values),
-            (r.oov_tokens, r.empty_predictions, r.degenerate_pairs, r.empty_code),
+            (r.oov_tokens, r.empty_predictions, r.degenerate_pairs, r.empty_code, r.cut_code),
             r.oov_names,
         )
         for m, r in zip(job.metrics, results, strict=True)
@@ -587,7 +594,7 @@ def score_files(
             ]
         tasks = ((*chunk, means) for chunk in _chunks(job, chunk_pairs))
         sums: list[list[dict[str, float]]] = [[] for _ in metrics]
-        counts = np.zeros((len(metrics), 4), dtype=np.int64)
+        counts = np.zeros((len(metrics), 5), dtype=np.int64)
         names: list[tuple[str, ...]] = [() for _ in metrics]
         with contextlib.ExitStack() as stack:
             out = None
@@ -637,6 +644,7 @@ def score_files(
             degenerate_pairs=int(c[2]),
             oov_names=n,
             empty_code=int(c[3]),
+            cut_code=int(c[4]),
         )
         for m, parts, c, n in zip(metrics, sums, counts, names, strict=True)
     ]

@@ -34,6 +34,7 @@ from wrdscore.metrics._code import (
     check_code_options,
     code_fields,
     combine,
+    long_code,
     prediction_tokens,
     read_codes,
     refuse_code,
@@ -486,6 +487,7 @@ class Metric(ABC):
             preds = prediction_tokens(predictions, index_offset, self._prediction_tokens())
             # The code's run-together words meet the prediction's split the same way.
             codes = read_codes(code, self.target, self.strings, index_offset, self.segment)
+            cut = long_code(code)
             result = None
             if references is not None:
                 result = self._score(
@@ -513,6 +515,7 @@ class Metric(ABC):
                 empty_predictions=sum(1 for p in preds if not p),
                 oov_names=first_names(call.oov_names),
                 empty_code=unmatched,
+                cut_code=cut,
             )
         return replace(
             result,
@@ -522,6 +525,7 @@ class Metric(ABC):
             oov_tokens=result.oov_tokens + call.oov_count,
             oov_names=first_names([*result.oov_names, *call.oov_names]),
             empty_code=unmatched,
+            cut_code=cut,
         )
 
     def _prediction_tokens(self) -> Callable[[Prediction], Tokens]:

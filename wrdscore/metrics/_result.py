@@ -29,7 +29,7 @@ def first_names(names: Iterable[str]) -> tuple[str, ...]:
 
 
 #: The counts of a result, in the order its repr and :meth:`ScoreResult.to_dict` give them.
-_COUNTS = ("oov_tokens", "empty_predictions", "degenerate_pairs", "empty_code")
+_COUNTS = ("oov_tokens", "empty_predictions", "degenerate_pairs", "empty_code", "cut_code")
 
 
 @dataclass
@@ -74,6 +74,10 @@ class ScoreResult:
         Scored against code: pairs whose code support had nothing to transport (code
         without tokens or token weight, e.g. only keywords and the masked name, or a
         prediction of only unseen tokens); their ``code`` value is 0.
+    cut_code : int
+        Scored against code: methods longer than
+        :data:`~wrdscore.corpora.MAX_CODE_CHARS` characters, read up to their last line
+        within it (as ingest cuts them, :func:`~wrdscore.corpora.capped_code`).
     ids : tuple of str or None
         Each pair's id (a corpus method's, to join the values with other data), when
         the caller gave them (:meth:`with_ids`).
@@ -103,6 +107,7 @@ class ScoreResult:
     oov_names: tuple[str, ...] = ()
     best_reference: NDArray[np.int64] | None = None
     empty_code: int = 0
+    cut_code: int = 0
     ids: tuple[str, ...] | None = None
 
     @property
@@ -164,7 +169,8 @@ class ScoreResult:
         >>> json.dumps(res.to_dict())  # doctest: +NORMALIZE_WHITESPACE
         '{"metric": "sbert", "signature": "sbert|v:0.1.0", "primary": "score", "pairs": 1,
           "corpus": {"score": 0.25}, "values": {"score": [0.25]}, "oov_tokens": 1,
-          "empty_predictions": 0, "degenerate_pairs": 0, "empty_code": 0, "oov_names": ["zz"]}'
+          "empty_predictions": 0, "degenerate_pairs": 0, "empty_code": 0, "cut_code": 0,
+          "oov_names": ["zz"]}'
         """
         out: dict[str, Any] = {
             "metric": self.metric,
