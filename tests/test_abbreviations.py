@@ -87,6 +87,19 @@ def test_abbreviation_rules():
     assert expansion("configs", ["config"]) is None  # longer than the word
     assert expansion("x", ["index"]) is None
     assert expansion("Cfg", ["config"]) is None  # one lower-case sub-token only
+    # Another form of the word is not an abbreviation of it; a prefix that is not one is.
+    for short, word in [
+        ("option", "options"),
+        ("map", "mapping"),
+        ("make", "maker"),
+        ("box", "boxes"),
+        ("use", "used"),
+        ("run", "running"),
+    ]:
+        assert expansion(short, [word]) is None
+    assert expansion("min", ["minimum"]) == "minimum"
+    assert expansion("dir", ["directory"]) == "directory"
+    assert expansion("buf", ["buffer"]) == "buffer"  # not buf + a doubled f + er
 
 
 def test_min_files_counts_files_not_occurrences():

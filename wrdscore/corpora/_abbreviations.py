@@ -21,7 +21,8 @@ letter stands for too many words). It abbreviates the words when it is their ini
 (``sb``: ``string builder``, ``os``: ``output stream``, the last two or more words of the
 phrase), or else a shorter subsequence of one word starting with its first letter
 (``cfg``: ``config``, ``msg``: ``message``, ``idx``: ``index``); never a word of the phrase
-itself. A pair is kept when it is seen in at least ``min_files`` files.
+itself, nor the word less an ending (``option``/``options``, ``map``/``mapping``). A pair is
+kept when it is seen in at least ``min_files`` files.
 
 :func:`held_out` splits pairs by their abbreviation (every pair of one abbreviation on one
 side), so the held-out part shares no abbreviation with the part used for tuning.
@@ -61,6 +62,8 @@ _DECLARATIONS = (
     "method_declaration",
 )
 _GETTER = re.compile(r"(?:get|is)(?=[A-Z])")
+# Endings that make another form of the same word (plurals, -ing, -ed, -er).
+_ENDINGS = frozenset({"s", "es", "ed", "er", "ers", "ing", "ings", "ion", "ions"})
 # Verbs a call's name starts with that are not what the result is (``getMessage``).
 _CALL_VERBS = frozenset({"get", "is", "to", "as", "new", "create", "make", "read"})
 
@@ -117,6 +120,8 @@ def expansion(short: str, words: Sequence[str]) -> str | None:
     ('config', 'length')
     >>> expansion("map", ["hash", "map"]), expansion("s", ["string"])  # a word; one letter
     (None, None)
+    >>> expansion("option", ["options"]), expansion("map", ["mapping"])  # forms of one word
+    (None, None)
     """
     if len(short) < 2 or not (short.isascii() and short.isalpha() and short.islower()):
         return None
@@ -129,8 +134,19 @@ def expansion(short: str, words: Sequence[str]) -> str | None:
     # The head noun first: in ``ServerConfig cfg`` the word is the last one.
     for word in reversed(words):
         if len(word) > len(short) and word[0] == short[0] and _subsequence(short, word):
-            return word
+            return None if _inflected(short, word) else word
     return None
+
+
+def _inflected(short: str, word: str) -> bool:
+    """Whether ``word`` is ``short`` with an ending (``option``/``options``, ``map``/
+    ``mapping``, ``make``/``maker``): another form of one word, not an abbreviation."""
+    if not word.startswith(short):
+        return False
+    ending = word[len(short) :]
+    # A doubled consonant before -ing or -ed (mapping), not before -er (buf/buffer).
+    doubled = ending[:1] == short[-1] and ending[1:] in ("ing", "ed")
+    return ending in _ENDINGS or doubled or (short.endswith("e") and "e" + ending in _ENDINGS)
 
 
 def _subsequence(short: str, word: str) -> bool:
