@@ -4,7 +4,7 @@ The protocol (fixed before any list was scored):
 
 * Names: the lowerCamelCase member (method and field) names of OpenJDK 17's ``src.zip``,
   ASCII letters only, of 2 to 5 sub-tokens. Packages are split by
-  ``segment_words.part_of``: ``build`` packages supply the code list's word counts,
+  ``_jdk_words.part_of``: ``build`` packages supply the code list's word counts,
   ``dev`` packages choose its settings, ``test`` packages give the reported number.
   A test name that also occurs in a build or dev package is left out.
 * Each name is lower-cased (``getUserById`` -> ``getuserbyid``) and segmented by
@@ -41,15 +41,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from segment_words import (
-    SRC_ZIP,
-    WIKIPEDIA,
-    code_list,
-    read_jdk,
-    write_list,
-)
+from _jdk_words import SRC_ZIP, WIKIPEDIA, code_list, read_jdk, write_list
 
 from wrdscore.corpora import split_identifier
 from wrdscore.corpora._segment import WORDS_FILE, Segmenter
@@ -115,6 +107,8 @@ def main() -> None:
     counts, names = load(args.src_zip, args.cache)
     dev = sample(names["dev"], set())
     test = sample(names["test"], names["build"] | names["dev"])
+    if not (dev and test):
+        sys.exit(f"error: {args.src_zip} has no names of 2-5 words in its dev or test packages")
     # Over-splitting: the test names' sub-tokens (3+ letters) that a list lacks. Mostly
     # rare words and abbreviations (evaluator, cron) that should stay whole, though
     # some are run-together in the source too (subcomponent).
