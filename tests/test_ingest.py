@@ -327,7 +327,7 @@ def test_empty_source_and_broken_archive_leave_nothing(tmp_path):
 def test_ctrl_c_with_one_job_leaves_nothing(project, tmp_path, monkeypatch):
     calls = []
 
-    def interrupted(datas, parser, fallback):
+    def interrupted(datas, *options):
         calls.append(len(datas))
         raise KeyboardInterrupt
 

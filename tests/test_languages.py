@@ -12,10 +12,11 @@ import io
 import keyword
 import tokenize
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from wrdscore.corpora import split_identifier
+from wrdscore.corpora import corpus_methods, ingest, split_identifier
 from wrdscore.corpora._code import code_words, declared_name, read_code, read_code_words
 from wrdscore.corpora._languages import GRAMMARS, LANGUAGES, detect_language, language_of_path
 from wrdscore.corpora._reader import extract
@@ -259,3 +260,55 @@ def test_fixture_functions(language: str) -> None:
         assert declared_name(found[name].code, language) == name
         assert name not in found[name].context.__repr__()
     assert all(m.code for m in methods)
+
+
+def _cli(*args: object) -> Any:
+    from typer.testing import CliRunner
+
+    from wrdscore.cli import app
+
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_fixture_projects_are_ingested_and_scored(tmp_path: Path) -> None:
+    # Every language's fixture project, each file read in the language of its extension.
+    corpus = tmp_path / "corpus"
+    manifest = ingest([DATA], corpus, jobs=1, quiet=True, language="all")
+    assert manifest["counts"]["files_failed"] == 0
+    assert set(manifest["grammars"]) == set(LANGUAGES)
+    methods = list(corpus_methods(corpus, "summary", code=True))
+    by_language: dict[str, int] = {}
+    for m in methods:
+        language = language_of_path(m.id.split(":")[0])
+        assert language is not None
+        by_language[language] = by_language.get(language, 0) + 1
+        # The stored identifiers are what reading the kept source in its language gives.
+        assert m.words == code_words(m.code or "", language), m.id
+    assert set(by_language) == set(GRAMMARS)
+    # `corpus records` lists them with their ids, in order.
+    listed = _cli("corpus", "records", corpus)
+    assert listed.exit_code == 0, listed.output
+    lines = listed.output.splitlines()
+    assert lines[0] == "index\tid\treference"
+    assert [line.split("\t")[1] for line in lines[1:]] == [m.id for m in methods]
+    # score --corpus reads every language's code: true names are supported by it.
+    preds = tmp_path / "preds.txt"
+    preds.write_text("".join(line.split("\t")[2] + "\n" for line in lines[1:]))
+    scored = _cli("score", "--corpus", corpus, "--preds", preds, "--metric", "rouge1")
+    assert scored.exit_code == 0, scored.output
+    assert "code" in scored.output and "combined" in scored.output
+
+
+def test_ingest_of_one_language_reads_only_its_files(tmp_path: Path) -> None:
+    manifest = ingest([DATA], tmp_path / "py", jobs=1, quiet=True, language="python")
+    assert manifest["counts"]["files_seen"] == 1
+    assert manifest["language"] == "python"
+    names = [m.name for m in corpus_methods(tmp_path / "py")]
+    assert names == [
+        "__init__", "find_user_by_email", "from_rows", "add_user",
+        "count_users_per_domain", "normalize_email", "fetch_user_names",
+    ]  # fmt: skip
+    with pytest.raises(WrdscoreError, match=r"^unknown language 'cobol'"):
+        ingest([DATA], tmp_path / "x", jobs=1, quiet=True, language="cobol")
+    with pytest.raises(WrdscoreError, match=r"contains no \.go files"):
+        ingest([DATA / "python"], tmp_path / "y", jobs=1, quiet=True, language="go")

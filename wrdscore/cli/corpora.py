@@ -1,4 +1,5 @@
-"""``wrdscore ingest``, ``corpus stats``, ``corpus pairs`` and ``corpus abbreviations``."""
+"""``wrdscore ingest``, ``corpus stats``, ``corpus records``, ``corpus pairs`` and
+``corpus abbreviations``."""
 
 from __future__ import annotations
 
@@ -10,14 +11,24 @@ from wrdscore import corpora
 from wrdscore.cli._common import QUIET_OPTION, typer_app, wrote
 
 corpus_app = typer_app("Inspect ingested corpora.")
+# The languages ingest reads (no grammar is imported to list them).
+LANGUAGE_NAMES = (
+    "java", "python", "javascript", "typescript", "go", "php", "ruby", "c_sharp", "c", "cpp"
+)  # fmt: skip
 
 
 def ingest(
     # Strings, not Paths: with --scheduler a SOURCE may be an fsspec URL (s3://...).
     sources: list[str] = typer.Argument(
-        ..., help="Folders, .java files, .zip/.jar or .tar(.gz/.xz/.bz2) archives."
+        ..., help="Folders, source files, .zip/.jar or .tar(.gz/.xz/.bz2) archives."
     ),
     output: Path = typer.Option(..., "--output", "-o", help="Corpus folder to create."),
+    language: str = typer.Option(
+        "java",
+        "--language",
+        help="Read files of this language (by extension: .py for python), or 'all' for "
+        "every known extension, each file in its own language: " + ", ".join(LANGUAGE_NAMES) + ".",
+    ),
     parser: str = typer.Option(
         corpora.DEFAULT_PARSER, help=f"Parser tried first: {' or '.join(corpora.PARSERS)}."
     ),
@@ -39,7 +50,7 @@ def ingest(
     ),
     quiet: bool = QUIET_OPTION,
 ) -> None:
-    """Extract every Java method name into a corpus folder (records + manifest)."""
+    """Extract every method (Java, or --language) into a corpus folder (records + manifest)."""
     manifest = corpora.ingest(
         sources,
         output,
@@ -50,6 +61,7 @@ def ingest(
         fallback=fallback,
         quiet=quiet,
         scheduler=scheduler,
+        language=language,
     )
     c = manifest["counts"]
     wrote(
@@ -72,6 +84,24 @@ def corpus_stats(
     from wrdscore.cli._tables import print_tables
 
     print_tables(corpora.stats_tables(corpora.corpus_stats(corpus_dir, top=top)))
+
+
+@corpus_app.command("records")
+def corpus_records(
+    corpus_dir: Path = typer.Argument(..., help="Corpus folder written by `wrdscore ingest`."),
+    target: str = typer.Option(
+        "name", "--target", help="The reference shown: the name, or the summary."
+    ),
+) -> None:
+    """List a corpus's records in order: index, id and reference, tab-separated.
+
+    A predictions file for `score --corpus` has one line per record in this order, or
+    gives each prediction the id of its method.
+    """
+    typer.echo("index\tid\treference")
+    for m in corpora.corpus_methods(corpus_dir, target, code=False):
+        reference = "" if m.reference is None else " ".join(m.reference.split())
+        typer.echo(f"{m.index}\t{m.id}\t{reference}")
 
 
 @corpus_app.command("pairs")

@@ -1,4 +1,4 @@
-"""The pure per-file step: a Java file's bytes in, method records and a status out.
+"""The pure per-file step: a source file's bytes in, method records and a status out.
 
 :func:`extract_file` touches no global state beyond a cached parser, so a process
 pool (or any distributed executor) can map it over files.
@@ -86,31 +86,36 @@ def capped_code(code: str) -> tuple[str, bool]:
     return code[: line_end or MAX_CODE_CHARS], True
 
 
-def _records(methods: list[MethodFound]) -> list[dict[str, Any]]:
+def _records(methods: list[MethodFound], language: str = "java") -> list[dict[str, Any]]:
     records = []
     for m in methods:
         code, cut = capped_code(m.code)
-        records.append(
-            {
-                "name": m.name,
-                "tokens": split_identifier(m.name),
-                "type": m.type,
-                "line": m.line,
-                "summary": m.summary,
-                # One string: a list of hundreds of JSON strings per record costs three
-                # times as much to decode, and training reads the corpus once per epoch.
-                "context": " ".join(m.context),
-                "code": code,
-                # Read once here, so scoring against the code need not parse it again.
-                "code_words": code_words(code) if code else None,
-                "code_truncated": cut,
-            }
-        )
+        record = {
+            "name": m.name,
+            "tokens": split_identifier(m.name),
+            "type": m.type,
+            "line": m.line,
+            "summary": m.summary,
+            # One string: a list of hundreds of JSON strings per record costs three
+            # times as much to decode, and training reads the corpus once per epoch.
+            "context": " ".join(m.context),
+            "code": code,
+            # Read once here, so scoring against the code need not parse it again.
+            "code_words": code_words(code, language) if code else None,
+            "code_truncated": cut,
+        }
+        if language != "java":
+            # Only other languages say theirs: a Java corpus stays byte for byte as it
+            # was (its rebuild is hashed).
+            record["language"] = language
+        records.append(record)
     return records
 
 
-def extract_file(data: bytes, parser: str = "tree-sitter", fallback: bool = True) -> FileResult:
-    """Extract the method records of one Java file.
+def extract_file(
+    data: bytes, parser: str = "tree-sitter", fallback: bool = True, language: str = "java"
+) -> FileResult:
+    """Extract the method records of one source file.
 
     The file is decoded as UTF-8 (invalid bytes become U+FFFD and the file is
     flagged; a byte-order mark is dropped) and parsed with ``parser``. If that
@@ -128,6 +133,11 @@ def extract_file(data: bytes, parser: str = "tree-sitter", fallback: bool = True
         The parser to try first.
     fallback : bool
         Try the other parser when the first one fails.
+    language : str
+        The file's language (:data:`~wrdscore.corpora.LANGUAGES`). Other languages than
+        Java are read with their tree-sitter grammar only (``parser`` and ``fallback``
+        are Java's), their functions and methods as Java's methods, each record with a
+        ``language`` key.
 
     Returns
     -------
@@ -140,6 +150,9 @@ def extract_file(data: bytes, parser: str = "tree-sitter", fallback: bool = True
     ('parsed', [('getX', ['get', 'x'], 'A', 1, 'Gets x.')])
     >>> extract_file(b"record R(int x) { int twice() { return 2 * x; } }", "javalang").status
     'fallback'
+    >>> py = extract_file(b'def get_name(self):\\n    "Get the name."\\n', language="python")
+    >>> [(m["name"], m["tokens"], m["summary"], m["language"]) for m in py.records]
+    [('get_name', ['get', 'name'], 'Get the name.', 'python')]
     """
     if parser not in PARSERS:
         raise ValueError(f"parser must be one of {PARSERS}, not {parser!r}")
@@ -157,6 +170,15 @@ def extract_file(data: bytes, parser: str = "tree-sitter", fallback: bool = True
     # Once for both parsers: Java ends lines at CR, LF or CRLF; the parsers count LFs.
     text, data = lf_line_breaks(text), lf_line_breaks_bytes(data)
 
+    if language != "java":
+        from wrdscore.corpora._context import CONTEXT_MAX_TOKENS
+        from wrdscore.corpora._reader import extract
+
+        found, problem = extract(language, data, CONTEXT_MAX_TOKENS)
+        if problem is None:
+            return FileResult(PARSED, _records(found, language), None, non_utf8)
+        # As for Java: error recovery can lose a class, so no partial records.
+        return FileResult(FAILED, [], str(problem), non_utf8)
     methods, failure = _run(parser, data, text)
     if failure is None:
         return FileResult(PARSED, _records(methods), None, non_utf8)

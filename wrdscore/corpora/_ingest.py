@@ -47,6 +47,12 @@ from wrdscore.corpora._extract import (
     other_parser,
 )
 from wrdscore.corpora._javalang import parser_version as javalang_version
+from wrdscore.corpora._languages import (
+    GRAMMARS,
+    check_language,
+    grammar_version,
+    language_of_path,
+)
 from wrdscore.corpora._sources import JavaFile, count_java_files, iter_java_files, open_sources
 from wrdscore.corpora._tokenize import split_identifier
 from wrdscore.corpora._treesitter import parser_version as treesitter_version
@@ -73,6 +79,17 @@ COUNT_KEYS = (
     "distinct_tokens",
 )
 _VERSIONS = {"tree-sitter": treesitter_version, "javalang": javalang_version}
+
+
+def _language_fields(language: str) -> dict[str, Any]:
+    """What a manifest says of the language: nothing for Java (as before other
+    languages were read), else the language and the versions of the grammars used."""
+    if language == "java":
+        return {}
+    names = list(GRAMMARS) if language == ALL_LANGUAGES else [language]
+    versions = {"java": grammar_version("java")} if language == ALL_LANGUAGES else {}
+    versions.update((name, grammar_version(name)) for name in names)
+    return {"language": language, "grammars": versions}
 
 
 def _batches(files: Iterable[JavaFile]) -> Iterator[list[JavaFile]]:
@@ -134,6 +151,8 @@ def encode_records(records: list[dict[str, Any]], path: str, source: int) -> str
                 "source": source,
                 "code": r["code"],
                 "code_words": r["code_words"],
+                # Java's records have no language key (a Java corpus is unchanged).
+                **({"language": r["language"]} if "language" in r else {}),
             }
         )
         for r in records
@@ -153,16 +172,46 @@ def encode_file(result: FileResult, path: str, source: int) -> EncodedFile:
 
 
 def extract_batch(
-    files: list[tuple[bytes, str, int]], parser: str, fallback: bool
+    files: list[tuple[bytes, str, int]], parser: str, fallback: bool, language: str = "java"
 ) -> list[EncodedFile]:
     """:func:`extract_file` and :func:`encode_file` over ``(data, path, source)`` files.
 
-    One pool task.
+    One pool task. With ``language="all"`` each file is read in the language of its
+    extension.
     """
     return [
-        encode_file(extract_file(data, parser, fallback), path, source)
+        encode_file(
+            extract_file(data, parser, fallback, _file_language(language, path)), path, source
+        )
         for data, path, source in files
     ]
+
+
+def _file_language(language: str, path: str) -> str:
+    if language != ALL_LANGUAGES:
+        return language
+    found = language_of_path(path)
+    assert found is not None  # only files with a known extension are read
+    return found
+
+
+#: ``ingest(language=ALL_LANGUAGES)`` reads every language, each file by its extension.
+ALL_LANGUAGES = "all"
+
+
+def language_extensions(language: str) -> tuple[str, ...]:
+    """The extensions of the files ingest reads for ``language`` (or ``"all"``).
+
+    Raises
+    ------
+    WrdscoreError
+        An unknown language.
+    """
+    if language == ALL_LANGUAGES:
+        return (".java", *(e for g in GRAMMARS.values() for e in g.extensions))
+    if check_language(language) == "java":
+        return (".java",)
+    return GRAMMARS[language].extensions
 
 
 def _encoded(
@@ -187,19 +236,22 @@ def _readable(batch: list[JavaFile]) -> list[tuple[bytes, str, int]]:
 
 
 def _extracted(
-    batches: Iterable[list[JavaFile]], parser: str, fallback: bool, jobs: int
+    batches: Iterable[list[JavaFile]], parser: str, fallback: bool, jobs: int, language: str
 ) -> Generator[tuple[list[JavaFile], list[EncodedFile]], None, None]:
     """Each batch with the results of its readable files, in order."""
     if jobs == 1:
         for batch in batches:
-            yield batch, extract_batch(_readable(batch), parser, fallback)
+            yield batch, extract_batch(_readable(batch), parser, fallback, language)
         return
     with multiprocessing.get_context().Pool(jobs, initializer=_init_worker) as pool:
         # Leaving the block (normally, on error or on Ctrl-C) terminates the workers.
         pending: deque[tuple[list[JavaFile], AsyncResult[list[EncodedFile]]]] = deque()
         for batch in batches:
             pending.append(
-                (batch, pool.apply_async(extract_batch, (_readable(batch), parser, fallback)))
+                (
+                    batch,
+                    pool.apply_async(extract_batch, (_readable(batch), parser, fallback, language)),
+                )
             )
             if len(pending) > 2 * jobs:
                 done, result = pending.popleft()
@@ -233,8 +285,9 @@ def ingest(
     fallback: bool = True,
     quiet: bool = False,
     scheduler: str | None = None,
+    language: str = "java",
 ) -> dict[str, Any]:
-    """Extract every method of the Java files in ``sources`` into a corpus folder.
+    """Extract every method of the source files in ``sources`` into a corpus folder.
 
     Writes ``output/methods.jsonl.gz`` (one record per method: ``name``, ``tokens``,
     ``type``, ``path``, ``line``, ``summary``, ``context``, ``source``, ``code``) and
@@ -267,6 +320,13 @@ def ingest(
         read them, so they must be reachable from the workers. The records are
         written in shards (see :class:`~wrdscore.corpora.ShardedCorpusWriter`);
         they and their order are those of a run without a scheduler.
+    language : str
+        The language of the files read, one of :data:`~wrdscore.corpora.LANGUAGES`
+        (its files are those with its extensions: ``.py`` for Python), or ``"all"``:
+        every file with a known extension, each read in the language of its extension.
+        Functions and methods of other languages are records as Java's methods are
+        (docstrings or documentation comments as summaries), with a ``language`` key.
+        A Dask cluster reads Java only.
 
     Returns
     -------
@@ -297,9 +357,12 @@ def ingest(
             "--jobs sets the workers of --scheduler local; a cluster at an address has its own"
         )
     jobs = _check_options(parser, jobs, max_file_mb)
+    extensions = language_extensions(language)
+    if scheduler is not None and language != "java":
+        raise WrdscoreError("--scheduler ingests Java only; ingest other languages without it")
     cluster = None
     if scheduler is None:
-        opened = open_sources(sources)
+        opened = open_sources(sources, extensions)
     else:
         from wrdscore.corpora import _dask
 
@@ -335,7 +398,7 @@ def ingest(
         task = bar.add_task("files", total=total, methods=0, mbps=0.0)
         if cluster is None:
             files = iter_java_files(opened, max_bytes)
-            extracted = _extracted(_batches(files), parser, fallback, jobs)
+            extracted = _extracted(_batches(files), parser, fallback, jobs, language)
         else:
             extracted = _encoded(_dask.extracted(cluster, opened, parser, fallback, max_bytes))
         with contextlib.closing(extracted) as results:
@@ -394,6 +457,7 @@ def ingest(
                 "fallback": fallback,
             },
             "sources": [s.describe() for s in opened],
+            **_language_fields(language),
             "counts": counts,
             "failed": failed,
             "skipped": skipped,

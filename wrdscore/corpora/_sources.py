@@ -1,4 +1,7 @@
-"""Find the Java files in SOURCE arguments: folders, ``.java`` files and archives.
+"""Find the source files in SOURCE arguments: folders, source files and archives.
+
+Which files are sources is the :class:`Source`'s ``extensions``: ``.java`` unless
+ingest reads another language (:func:`open_sources`).
 
 Archives (``.zip``/``.jar``, ``.tar``, ``.tar.gz``/``.tgz``, ``.tar.xz``/``.txz``,
 ``.tar.bz2``) are streamed member by member, never unpacked to disk, and only one
@@ -57,6 +60,9 @@ class Source:
     #: A folder's ``.java`` files once walked: counting them (:func:`count_java_files`)
     #: and reading them then share one walk.
     listing: list[Path] | None = field(default=None, repr=False, compare=False)
+    #: The extensions of the files read (lower case), ``.java`` unless another
+    #: language is ingested.
+    extensions: tuple[str, ...] = (".java",)
 
     def describe(self) -> dict[str, Any]:
         """The manifest entry for this source."""
@@ -92,23 +98,33 @@ class JavaFile:
     data: bytes | None
 
 
-def _kind(path: Path) -> str:
+def _kind(path: Path, extensions: tuple[str, ...] = (".java",)) -> str:
     name = path.name.lower()
     if path.is_dir():
         return "folder"
-    if name.endswith(".java"):
-        return "java"
+    if name.endswith(extensions):
+        return "java"  # one source file (the name is older than other languages)
     if name.endswith(_ZIP_SUFFIXES):
         return "zip"
     if name.endswith(_TAR_SUFFIXES):
         return "tar"
     raise WrdscoreError(
-        f"source {path} is not a folder, .java file, .zip/.jar or .tar(.gz/.xz/.bz2) archive"
+        f"source {path} is not a folder, {'/'.join(extensions)} file, .zip/.jar or "
+        ".tar(.gz/.xz/.bz2) archive"
     )
 
 
-def open_sources(paths: Sequence[str | os.PathLike[str]]) -> list[Source]:
+def _is_source(name: str, extensions: tuple[str, ...]) -> bool:
+    # Case-sensitive, as the ``.java`` test always was (a rebuilt corpus stays the same).
+    return name.endswith(extensions)
+
+
+def open_sources(
+    paths: Sequence[str | os.PathLike[str]], extensions: tuple[str, ...] = (".java",)
+) -> list[Source]:
     """Check every SOURCE argument before any work starts.
+
+    ``extensions`` (lower case) say which files are sources: ``.java`` by default.
 
     Raises
     ------
@@ -128,7 +144,7 @@ def open_sources(paths: Sequence[str | os.PathLike[str]]) -> list[Source]:
         path = Path(raw)
         if not path.exists():
             raise WrdscoreError(f"source {path} does not exist")
-        sources.append(Source(path.resolve(), _kind(path)))
+        sources.append(Source(path.resolve(), _kind(path, extensions), extensions=extensions))
     return sources
 
 
@@ -144,8 +160,10 @@ def _folder_listing(source: Source, path: Path) -> list[Path]:
         # is not part of the source: it is never read. (Links to folders are not descended.)
         source.listing = sorted(
             p
-            for p in path.rglob("*.java")
-            if p.is_file() and (not p.is_symlink() or p.resolve().is_relative_to(path))
+            for p in path.rglob("*")
+            if _is_source(p.name, source.extensions)
+            and p.is_file()
+            and (not p.is_symlink() or p.resolve().is_relative_to(path))
         )
     return source.listing
 
@@ -171,8 +189,10 @@ def _read_java(index: int, source: Source, path: Path, max_bytes: int) -> Iterat
     yield JavaFile(index, path.name, size, data)
 
 
-def zip_java_members(archive: zipfile.ZipFile, location: object) -> list[zipfile.ZipInfo]:
-    """The ``.java`` members of a zip, from its central directory.
+def zip_java_members(
+    archive: zipfile.ZipFile, location: object, extensions: tuple[str, ...] = (".java",)
+) -> list[zipfile.ZipInfo]:
+    """The source members (``extensions``) of a zip, from its central directory.
 
     Raises
     ------
@@ -181,7 +201,9 @@ def zip_java_members(archive: zipfile.ZipFile, location: object) -> list[zipfile
         cannot read, the archive is refused as a whole (before any member is read)
         rather than ingested with files silently missing.
     """
-    members = [i for i in archive.infolist() if not i.is_dir() and i.filename.endswith(".java")]
+    members = [
+        i for i in archive.infolist() if not i.is_dir() and _is_source(i.filename, extensions)
+    ]
     for info in members:
         if info.flag_bits & _ZIP_ENCRYPTED:
             raise WrdscoreError(
@@ -193,7 +215,7 @@ def zip_java_members(archive: zipfile.ZipFile, location: object) -> list[zipfile
 
 def _read_zip(index: int, source: Source, path: Path, max_bytes: int) -> Iterator[JavaFile]:
     with zipfile.ZipFile(path) as archive:
-        for info in zip_java_members(archive, path):
+        for info in zip_java_members(archive, path, source.extensions):
             source.files += 1
             big = info.file_size > max_bytes
             yield JavaFile(
@@ -218,7 +240,7 @@ def _read_tar(index: int, source: Source, path: Path, max_bytes: int) -> Iterato
     # the stream ends early, which the drain after the last member forces them to check.
     with _open_decompressed(path) as raw, tarfile.open(fileobj=raw, mode="r|") as archive:
         for member in archive:
-            if not member.isfile() or not member.name.endswith(".java"):
+            if not member.isfile() or not _is_source(member.name, source.extensions):
                 continue
             source.files += 1
             data = None
@@ -273,7 +295,7 @@ def count_java_files(sources: Sequence[Source]) -> int | None:
         elif source.kind == "zip":
             try:
                 with zipfile.ZipFile(path) as archive:
-                    total += len(zip_java_members(archive, path))
+                    total += len(zip_java_members(archive, path, source.extensions))
             except _ARCHIVE_ERRORS as exc:
                 raise _broken(source, exc) from None
         else:
@@ -321,4 +343,6 @@ def iter_java_files(sources: Sequence[Source], max_bytes: int) -> Iterator[JavaF
                 raise
             raise _broken(source, exc) from None
         if source.files == 0:
-            raise WrdscoreError(f"source {source.path} contains no .java files")
+            raise WrdscoreError(
+                f"source {source.path} contains no {'/'.join(source.extensions)} files"
+            )
