@@ -4,7 +4,8 @@ Needs the ``encoders`` extra (torch, transformers, sentence-transformers); nothi
 imports torch until an encoder is loaded, so the core install and ``wrdscore score``
 without ``--encoder`` never pay for it.
 
-- :class:`Encoder`: contextual vectors of a name's own tokens (word pieces pooled back);
+- :class:`Encoder`: contextual vectors of a name's own tokens (word pieces pooled back),
+  or of every word piece of a text as bert_score reads it;
 - :class:`ContextualVectors`: those vectors as a metric reads them, alone or fused with
   a static model's;
 - :func:`distill` and :func:`reduce_distilled`: static vectors from an encoder (a

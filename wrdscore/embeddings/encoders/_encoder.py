@@ -9,6 +9,10 @@ weights and ``explain`` stay in the user's tokens, whatever the encoder's vocabu
 
 Names are encoded in batches sorted by length (little padding; bert_score does the
 same), each distinct name once, and a bounded cache keeps memory flat on streamed input.
+
+BERTScore's ``granularity="pieces"`` reads the other view, bert_score's: every word piece
+of the raw text, special tokens included (:meth:`Encoder.piece_ids`,
+:meth:`Encoder.piece_states`).
 """
 
 from __future__ import annotations
