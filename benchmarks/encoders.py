@@ -77,7 +77,8 @@ def summary_pairs(corpus_dir: Path, n: int, seed: int) -> tuple[list[str], list[
     files = [v for v in by_file.values() if len(v) >= 2]
     everything = [s for v in by_file.values() for s in v]
     rng = random.Random(seed)
-    refs, preds = [], []
+    refs: list[str] = []
+    preds: list[str] = []
     while len(refs) < n:
         group = rng.choice(files)
         ref, other = rng.sample(group, 2)
@@ -198,9 +199,9 @@ def main() -> None:
         "CLI / encode throughput |"
     )
     print("|---:|---|---:|---:|---:|---:|---:|")
-    for k, started, enc, cli, alone in rows:
+    for k, started, enc, cli, alone_s in rows:
         print(
-            f"| {k + 1} | {started} | {enc.wall:.1f} | {alone:.1f} | {cli.wall:.1f} | "
+            f"| {k + 1} | {started} | {enc.wall:.1f} | {alone_s:.1f} | {cli.wall:.1f} | "
             f"{cli.rss / 2**20:.0f} | {enc.wall / cli.wall:.2f}x |"
         )
 

@@ -80,7 +80,7 @@ def naive_baseline(archive: Path, out: Path) -> None:
 
     from wrdscore.corpora import split_identifier
 
-    records = []
+    records: list[dict[str, object]] = []
     with zipfile.ZipFile(archive) as z:
         for info in z.infolist():
             if not info.filename.endswith(".java"):

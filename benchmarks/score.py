@@ -131,7 +131,8 @@ def name_pairs(files, near, n: int, seed: int) -> tuple[list[list[str]], list[li
         [t for t in (split_identifier(m) for m in names) if 1 <= len(t) <= 6] for names in files
     ]
     tokenised = [f for f in tokenised if len(f) >= 2]
-    refs, preds = [], []
+    refs: list[list[str]] = []
+    preds: list[list[str]] = []
     while len(refs) < n:
         names = rng.choice(tokenised)
         ref = rng.choice(names)
@@ -155,7 +156,8 @@ def long_pairs(files, near, n: int, seed: int) -> tuple[list[list[str]], list[li
         start = rng.randrange(len(s) - k + 1)
         return s[start : start + k]
 
-    refs, preds = [], []
+    refs: list[list[str]] = []
+    preds: list[list[str]] = []
     while len(refs) < n:
         ref = sequence()
         refs.append(ref)

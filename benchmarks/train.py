@@ -28,6 +28,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 TARGETS = {"svd": 20.0, "word2vec": 60.0}
 PEAK_TARGET_MB = 2048
@@ -71,7 +72,7 @@ def phase(name: str, corpus: str) -> dict:
                 out[f"{label}_{solver}_s"] = time.perf_counter() - t
     else:
         method, _, variant = name.partition(":")
-        kwargs = {"weighting": "ppmi"} if variant == "ppmi" else {}
+        kwargs: dict[str, Any] = {"weighting": "ppmi"} if variant == "ppmi" else {}
         if method == "word2vec":
             kwargs = {"epochs": 5, "workers": int(variant)}
         with tempfile.TemporaryDirectory() as tmp:

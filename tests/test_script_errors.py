@@ -76,3 +76,35 @@ def test_model_card_tables_has_help():
     done = run_script("model_card_tables.py", "--help")
     assert done.returncode == 0
     assert "LABEL=PATH [LABEL=PATH ...]" in done.stdout
+
+
+SCRIPTS = sorted((ROOT / "scripts").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+def test_a_script_does_nothing_on_import_and_imports_no_other_script(path):
+    # pytest imports every file of scripts/ for its doctests, so importing one must only
+    # define things; and scripts share code through the package or a `_` helper module
+    # beside them, never by importing another script or editing sys.path.
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = {p.stem for p in SCRIPTS}
+    for node in tree.body:
+        if isinstance(node, ast.If):
+            assert ast.unparse(node.test) == "__name__ == '__main__'", f"{path.name}:{node.lineno}"
+        else:
+            allowed = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Assign)
+            allowed += (ast.AnnAssign, ast.Expr)  # Expr: the docstring
+            assert isinstance(node, allowed), f"{path.name}:{node.lineno}"
+            if isinstance(node, ast.Expr):
+                assert isinstance(node.value, ast.Constant), f"{path.name}:{node.lineno}"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom | ast.Import):
+            modules = [node.module] if isinstance(node, ast.ImportFrom) else []
+            modules += [] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+            for module in modules:
+                top = (module or "").split(".")[0]
+                assert top not in names or top.startswith("_"), f"{path.name} imports {module}"
+        if isinstance(node, ast.Attribute) and ast.unparse(node) == "sys.path":
+            raise AssertionError(f"{path.name}:{node.lineno} uses sys.path")
