@@ -492,8 +492,8 @@ def test_an_edited_vectors_kv_is_refused_not_used_beside_the_fast_arrays(model_d
     assert done.exit_code == 2, done.output
     assert done.output.strip() == (
         f"error: {model_dir / 'vectors.kv'} and {model_dir / 'fast' / 'vectors.npy'} hold "
-        "different vectors (one was edited); to use vectors.kv's, rewrite fast/ with "
-        f"`python scripts/upgrade_model_dir.py {model_dir}`"
+        "different vectors (one was edited); to use vectors.kv's, rewrite fast/ from Python "
+        f"with `wrdscore.embeddings.upgrade_model_dir({str(model_dir)!r})`"
     )
     # The suggested repair makes both agree, with vectors.kv's values.
     from wrdscore.embeddings import upgrade_model_dir

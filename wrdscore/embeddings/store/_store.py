@@ -257,8 +257,9 @@ def upgrade_model_dir(folder: str | Path) -> Path:
 
     The arrays come from the folder's gensim vectors through the code
     :func:`save_embeddings` runs (:func:`write_fast_arrays`), and appear atomically;
-    nothing else in the folder changes. The bundled default is converted this way:
-    ``python scripts/upgrade_model_dir.py wrdscore/data/default``.
+    nothing else in the folder changes. In a source checkout,
+    ``python scripts/upgrade_model_dir.py MODEL_DIR`` runs it (the bundled default was
+    converted so).
 
     Examples
     --------
@@ -309,9 +310,10 @@ def load_embeddings(path: str | Path | None = None) -> TokenEmbeddings:
     if path is None or str(path) == "default":
         folder = default_model_path()
         if not (folder / MODEL_FILE).is_file():
+            # An installed package has no scripts/: point to what a user can run.
             raise WrdscoreError(
-                f"the bundled default model is missing from {folder}; reinstall wrdscore or "
-                "rebuild it with scripts/build_default_model.sh"
+                f"the bundled default model is missing from {folder}; reinstall wrdscore "
+                "(the model ships inside the package) or give another model (-e MODEL_DIR)"
             )
         return _load_model_dir(folder, trusted=True)
     p = Path(path)
@@ -518,8 +520,8 @@ def _load_matching_kv(
     if not same:
         raise WrdscoreError(
             f"{path} and {folder / FAST_DIR / 'vectors.npy'} hold different vectors (one was "
-            f"edited); to use vectors.kv's, rewrite fast/ with "
-            f"`python scripts/upgrade_model_dir.py {folder}`"
+            f"edited); to use vectors.kv's, rewrite fast/ from Python with "
+            f"`wrdscore.embeddings.upgrade_model_dir({str(folder)!r})`"
         )
     return kv
 
