@@ -20,6 +20,8 @@ import pytest
 from hypothesis import settings
 
 #: CI gates landing: nothing may be skipped for want of a dependency, nothing left to luck.
+#: The one reading of ``CI`` in the project (tests/test_ci_skips.py checks that no other file
+#: reads it): ``1``, ``true`` or ``yes`` in any case, as CI services set it.
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 # Under CI every run draws the same property-test examples (derandomize), and nothing is

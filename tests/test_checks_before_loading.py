@@ -11,7 +11,6 @@ loading one imports sentence-transformers.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -39,10 +38,14 @@ except SystemExit as exc:
 print(json.dumps({{"code": code, "imported": [m for m in {STACK!r} if m in sys.modules]}}))
 """
 
-needs_stack = pytest.mark.skipif(
-    importlib.util.find_spec("sentence_transformers") is None and os.environ.get("CI") != "true",
-    reason="needs the encoders extra (pip install -e '.[encoders]')",
-)
+
+@pytest.fixture
+def encoders_extra() -> None:
+    # The commands need the encoders extra (pip install -e '.[encoders]'); CI fails without.
+    require("sentence_transformers")
+
+
+needs_stack = pytest.mark.usefixtures("encoders_extra")
 
 
 def run_cli(args: list[str], cwd: Path) -> tuple[int, list[str], str]:

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import skip_unless_ci
 
 ROOT = Path(__file__).resolve().parents[1]
 BASH = shutil.which("bash")
@@ -43,6 +44,7 @@ def run_ci(
     tmp_path: Path, exits: dict[str, int], chromium: bool = True, readme: str | None = None
 ) -> tuple[int, list[str]]:
     """Run a copy of .ci/run; ``exits`` maps a glob of a logged call to its exit code."""
+    assert BASH is not None
     repo = tmp_path / "repo"
     (repo / "tests").mkdir(parents=True)
     shutil.copytree(ROOT / ".ci", repo / ".ci", ignore=shutil.ignore_patterns("__pycache__"))
@@ -89,7 +91,7 @@ def run_ci(
     return done.returncode, [re.sub(work, "WORK", c) for c in calls]
 
 
-pytestmark = pytest.mark.skipif(BASH is None or os.name != "posix", reason="needs bash")
+pytestmark = skip_unless_ci(BASH is None or os.name != "posix", "needs bash")
 
 CHECKS = [
     "venv/python -m ruff check wrdscore tests scripts benchmarks [CI=true]",

