@@ -11,6 +11,7 @@ import typer
 
 from wrdscore.cli._common import (
     BATCH_SIZE_OPTION,
+    CLEAN_OPTION,
     DEVICE_OPTION,
     ENCODER_OPTION,
     FUSE_WEIGHTS_OPTION,
@@ -29,7 +30,12 @@ study_app = typer_app("Human-agreement studies.")
 
 def study_sample(
     refs: Path = typer.Option(..., "--refs", help="Reference names, one per line."),
-    preds: Path = typer.Option(..., "--preds", help="Predicted names, one per line, same order."),
+    preds: Path = typer.Option(
+        ...,
+        "--preds",
+        help="Predicted names, one per line, same order (a .jsonl file: a JSON string a "
+        "line, decoded as `score` decodes it).",
+    ),
     output: Path = typer.Option(..., "--output", "-o", help="Study folder to create."),
     code: Path | None = typer.Option(
         None,
@@ -37,6 +43,14 @@ def study_sample(
         help='CODE.jsonl aligned with the pairs (a JSON string or {"code": ...} a line): '
         "the sheets and forms show each method's code.",
     ),
+    language: str | None = typer.Option(
+        None,
+        "--language",
+        help="Language of the --code snippets (java, python, javascript, typescript, go, "
+        "php, ruby, c_sharp, c, cpp) \\[default: told from each snippet]; the forms "
+        "highlight the code in it.",
+    ),
+    clean_predictions: bool = CLEAN_OPTION,
     embeddings: str | None = typer.Option(
         None, "--embeddings", help="MODEL_DIR for the WRDScore strata (default: bundled)."
     ),
@@ -78,6 +92,8 @@ def study_sample(
         strict=strict,
         force=force,
         encoder=encoder_options(encoder, layer, device, batch_size, fuse_weights),
+        clean_predictions=clean_predictions,
+        language=language,
     )
     for short in design.shortfalls:
         typer.echo(

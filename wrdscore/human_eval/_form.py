@@ -4,7 +4,10 @@ The page needs no network and no server: open it from disk, rate the pairs, pres
 *Export CSV* to download the filled-in sheet (the same format as the CSV sheet). The
 names come from untrusted code, so the data travels as JSON in a non-executed
 ``<script type="application/json">`` block with ``<``, ``>`` and ``&`` escaped, and the
-page script only ever sets ``textContent`` and ``value``, never markup.
+page script only ever sets ``textContent``, ``value`` and ``className``, never markup.
+Code is highlighted in its language by Pygments's lexer (:func:`highlight_code`): the
+data holds each piece of code with the class of its kind (keyword, string...), and the
+page sets each piece as the text of a ``<span>`` of that class.
 
 A *test build* of the form (``render_form(..., self_test=True)``, never written into a
 study) has two hooks for a headless browser: opening it at ``#selftest`` fills every
@@ -44,6 +47,11 @@ pre { background: #f4f4f4; padding: 0.5em; white-space: pre-wrap; }
 tr.code td { border-bottom: 2px solid #888; }
 pre.code { font-family: monospace; white-space: pre; overflow: auto; max-height: 24em;
   margin: 0; }
+pre.code .k { color: #0000b0; font-weight: bold; }
+pre.code .s { color: #a31515; }
+pre.code .c { color: #6a737d; font-style: italic; }
+pre.code .n { color: #098658; }
+pre.code .f { color: #795e26; }
 </style>
 </head>
 <body>
@@ -168,7 +176,16 @@ pre.code { font-family: monospace; white-space: pre; overflow: auto; max-height:
       codeRow.className = "code";
       const codeCell = el("td");
       codeCell.colSpan = 4;
-      const pre = el("pre", row[3]);
+      const pieces = data.highlight ? data.highlight[i] : null;
+      const pre = el("pre", pieces ? "" : row[3]);
+      if (pieces) {
+        // [kind, text] pairs from the Python side: text set as text, kind a class.
+        pieces.forEach(function (piece) {
+          const span = el("span", piece[1]);
+          if (piece[0]) span.className = piece[0];
+          pre.appendChild(span);
+        });
+      }
       pre.className = "code";
       pre.tabIndex = 0;
       pre.setAttribute("aria-label", "code of row " + (i + 1));
@@ -210,6 +227,55 @@ def _script_safe_json(value: object) -> str:
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
+# Pygments's name of each language's lexer (PHP's reads code without ``<?php``).
+_LEXERS = {
+    "java": "java",
+    "python": "python",
+    "javascript": "javascript",
+    "typescript": "typescript",
+    "go": "go",
+    "php": "php",
+    "ruby": "ruby",
+    "c_sharp": "csharp",
+    "c": "c",
+    "cpp": "cpp",
+}
+# The kinds of token the form colours (a class of one letter); the rest is plain text.
+_KINDS = (("Comment", "c"), ("Literal.String", "s"), ("Literal.Number", "n"),
+          ("Keyword", "k"), ("Name.Function", "f"))  # fmt: skip
+
+
+def highlight_code(code: str, language: str) -> list[list[str]]:
+    """``code`` as ``[kind, text]`` pieces in order, by Pygments's lexer of ``language``.
+
+    ``kind`` is ``"k"`` (keyword), ``"s"`` (string), ``"c"`` (comment), ``"n"``
+    (number), ``"f"`` (a declared function's name) or ``""``; the texts joined are
+    ``code`` exactly.
+
+    Examples
+    --------
+    >>> highlight_code("def f(): return '<b>'", "python")[:3]
+    [['k', 'def'], ['', ' '], ['f', 'f']]
+    >>> "".join(t for _, t in highlight_code("int f() { return 1; }", "java"))
+    'int f() { return 1; }'
+    """
+    from pygments.lexers import get_lexer_by_name
+    from pygments.token import string_to_tokentype
+
+    options = {"startinline": True} if language == "php" else {}
+    # Pygments's lexers drop a final newline unless told to keep the text as it is.
+    lexer = get_lexer_by_name(_LEXERS[language], stripnl=False, ensurenl=False, **options)
+    kinds = [(string_to_tokentype(name), kind) for name, kind in _KINDS]
+    pieces: list[list[str]] = []
+    for token, text in lexer.get_tokens(code):
+        kind = next((k for t, k in kinds if token in t), "")
+        if pieces and pieces[-1][0] == kind:
+            pieces[-1][1] += text
+        else:
+            pieces.append([kind, text])
+    return pieces
+
+
 def render_form(
     sheet: str,
     title: str,
@@ -220,6 +286,7 @@ def render_form(
     fingerprint: str,
     *,
     self_test: bool = False,
+    languages: Sequence[str | None] | None = None,
 ) -> str:
     """The HTML page of one rating sheet.
 
@@ -245,6 +312,9 @@ def render_form(
     self_test : bool
         A test build, for headless-browser tests only: the ``#selftest`` hooks work,
         and their exports carry :data:`SELF_TEST_MARK`. Never hand it to a rater.
+    languages : sequence of str or None, optional
+        The language of each row's code (:data:`~wrdscore.corpora.LANGUAGES`): the
+        form highlights it (:func:`highlight_code`); ``None`` shows it as plain text.
 
     Examples
     --------
@@ -262,6 +332,11 @@ def render_form(
         "scale": scale,
         "fingerprint": fingerprint,
     }
+    if languages is not None:
+        payload["highlight"] = [
+            highlight_code(row[3], language) if len(row) > 3 and language else None
+            for row, language in zip(rows, languages, strict=True)
+        ]
     if self_test:
         payload["selfTestMark"] = SELF_TEST_MARK
     hooks = _SELF_TEST_HOOKS if self_test else ""

@@ -290,6 +290,8 @@ def write_study(
             for p, _ in pairs
         ).encode()
     ).hexdigest()[:12]
+    # The language each code is shown in: its item's, or told from the code.
+    languages = {} if codes is None else {p.id: _code_language(codes[i]) for p, i in pairs}
     code_columns = CODE_PAIR_COLUMNS if codes is not None else ()
     sheet_columns = CODE_SHEET_COLUMNS if codes is not None else SHEET_COLUMNS
     with atomic_dir(output, force=force) as tmp:
@@ -323,6 +325,7 @@ def write_study(
                     [_form_row(p) for p in order],
                     scale,
                     fingerprint,
+                    languages=None if codes is None else [languages[p.id] for p in order],
                 )
                 (tmp / "forms" / f"{name}.html").write_text(page, encoding="utf-8")
         meta = {
@@ -346,6 +349,19 @@ def _code_parts(item: CodeItem) -> tuple[str, str | None]:
     if isinstance(item, str):
         return item, None
     return item["code"], item.get("name")
+
+
+def _code_language(item: CodeItem) -> str | None:
+    """The language a code item says it is in, or the one its code is told to be in
+    (``None`` where none can be told: the form shows it as plain text)."""
+    from wrdscore.corpora._code import code_language
+
+    if not isinstance(item, str) and isinstance(item.get("language"), str):
+        return item["language"]
+    try:
+        return code_language(_code_parts(item)[0])
+    except WrdscoreError:
+        return None
 
 
 def _cells(pair: StudyPair) -> list[str]:

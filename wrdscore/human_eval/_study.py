@@ -32,11 +32,14 @@ DEFAULT_METRICS = ("rouge1", "wrd", "bertscore")
 Embeddings = TokenEmbeddings | str | Path | None
 
 
-def read_names(path: str | os.PathLike[str]) -> list[str]:
+def read_names(path: str | os.PathLike[str], *, clean: bool = False) -> list[str]:
     """One name per line (``getUserName`` or ``get user name``); blank lines are errors.
 
-    The file is read as ``wrdscore score`` reads a text file (:mod:`wrdscore.inputs`):
-    UTF-8, a leading BOM dropped, only ``\\n`` ending a line.
+    The file is read as ``wrdscore score`` reads it (:mod:`wrdscore.inputs`): UTF-8, a
+    leading BOM dropped, only ``\\n`` ending a line; a ``.jsonl`` file's lines are JSON
+    strings (or lists of sub-tokens, joined by spaces), decoded, so that raters never
+    see the quotes. With ``clean``, each name goes through
+    :func:`~wrdscore.corpora.clean_prediction`, as ``score --clean-predictions`` does.
 
     Examples
     --------
@@ -45,8 +48,23 @@ def read_names(path: str | os.PathLike[str]) -> list[str]:
     >>> _ = f.write_text("getName\\nset value\\n")
     >>> read_names(f)
     ['getName', 'set value']
+    >>> _ = (f.parent / "preds.jsonl").write_text('"getName"\\n["set", "value"]\\n')
+    >>> read_names(f.parent / "preds.jsonl")
+    ['getName', 'set value']
     """
-    names = [text.strip() for text in _lines(Path(path))]
+    from wrdscore.corpora import clean_prediction
+
+    path = Path(path)
+    if path.suffix.lower() == ".jsonl":
+        from wrdscore.inputs import parse_lines
+
+        items = parse_lines(_lines(path), path)
+        texts = [item if isinstance(item, str) else " ".join(map(str, item)) for item in items]
+    else:
+        texts = _lines(path)
+    if clean:
+        texts = [clean_prediction(t) for t in texts]
+    names = [text.strip() for text in texts]
     for line, name in enumerate(names, start=1):
         if not name:
             raise WrdscoreError(f"{path}:{line}: empty line (one name per line expected)")
@@ -55,25 +73,32 @@ def read_names(path: str | os.PathLike[str]) -> list[str]:
     return names
 
 
-def read_code_file(path: str | os.PathLike[str]) -> list[CodeItem]:
+def read_code_file(path: str | os.PathLike[str], language: str | None = None) -> list[CodeItem]:
     """The code items of a ``--code`` file, read as ``wrdscore score --code`` reads one.
 
     Each line is a JSON string (the method's source) or an object with a string
     ``code`` and optionally ``name`` (the name to mask); each source must be code that
-    scoring can read (not empty, not binary, within the cap), else a one-line error
-    naming the line.
+    scoring can read (not empty, not binary, within the cap, in ``language`` or in a
+    language that can be told: :func:`~wrdscore.corpora.read_code`), else a one-line
+    error naming the line. Each item comes back as ``{"code", "name", "language"}``
+    (``name`` where given), the language given or found, so that the form shows the
+    code in its language.
     """
     from wrdscore.corpora import read_code
+    from wrdscore.corpora._code import code_language
     from wrdscore.inputs import check_code_path, parse_code_lines
 
     items = parse_code_lines(_lines(check_code_path(Path(path))), Path(path))
+    out: list[CodeItem] = []
     for line, item in enumerate(items, start=1):
         source, name = (item, None) if isinstance(item, str) else (item["code"], item.get("name"))
         try:
-            read_code(source, name=name)
+            found = code_language(source, language)
+            read_code(source, name=name, language=found)
         except WrdscoreError as exc:
             raise WrdscoreError(f"{path}:{line}: {exc}") from None
-    return list(items)
+        out.append({"code": source, **({"name": name} if name else {}), "language": found})
+    return out
 
 
 def sample_study(
@@ -92,6 +117,8 @@ def sample_study(
     scale: int = 10,
     force: bool = False,
     encoder: Mapping[str, Any] | None = None,
+    clean_predictions: bool = False,
+    language: str | None = None,
 ) -> Design:
     """Draw a stratified study from a model's predictions and write its folder.
 
@@ -104,7 +131,12 @@ def sample_study(
     ``code`` is a CODE ``.jsonl`` aligned with the pairs, as ``wrdscore score --code``
     reads it (each line a JSON string of the method's source, or an object with a
     ``code`` field): the raters then see each method's code (format ``wrdscore-study/3``),
-    and strata may condition on code-aware values (``10:wrd.code<0.3``).
+    and strata may condition on code-aware values (``10:wrd.code<0.3``). ``language``
+    is the code's language (default: told from each snippet; see
+    :func:`~wrdscore.corpora.read_code`); the forms highlight the code in it.
+    ``clean_predictions`` cleans each prediction as ``score --clean-predictions`` does
+    (:func:`~wrdscore.corpora.clean_prediction`); a ``.jsonl`` predictions file is
+    decoded as ``score`` decodes it.
 
     Returns
     -------
@@ -113,12 +145,12 @@ def sample_study(
     """
     check_seed(seed)
     check_output_dir(output, force)
-    references, predictions = read_names(refs), read_names(preds)
+    references, predictions = read_names(refs), read_names(preds, clean=clean_predictions)
     if len(references) != len(predictions):
         raise WrdscoreError(
             f"{refs} has {len(references)} names but {preds} has {len(predictions)}"
         )
-    codes = None if code is None else read_code_file(code)
+    codes = None if code is None else read_code_file(code, language)
     if codes is not None and len(codes) != len(references):
         raise WrdscoreError(f"{code} has {len(codes)} lines but {refs} has {len(references)} names")
     metrics = strata_metrics(strata)
@@ -146,6 +178,8 @@ def sample_study(
         "references": str(refs),
         "predictions": str(preds),
         **({} if code is None else {"code": str(code)}),
+        **({} if language is None else {"language": language}),
+        **({"clean_predictions": True} if clean_predictions else {}),
         "input_pairs": len(references),
         "distinct_pairs": int(candidates.size),
         "metrics": {name: m.signature for name, m in scored.items()},

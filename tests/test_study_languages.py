@@ -1,0 +1,98 @@
+"""Studies in any language (issue 34): predictions decoded and cleaned as `score` reads
+them, and code highlighted in its language in the forms, as text (never markup)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from wrdscore.errors import WrdscoreError
+from wrdscore.human_eval import parse_stratum, sample_study
+from wrdscore.human_eval._form import highlight_code, render_form
+from wrdscore.human_eval._study import read_names
+
+PY_CODE = [
+    'def get_user_name(self, user_id):\n    """The name."""\n    return "</script><b>x"\n',
+    "def count_rows(table):\n    # rows\n    return len(table.rows) + 1\n",
+    "def is_empty(items):\n    return not items\n",
+]
+
+
+def _payload(page: str) -> dict:
+    match = re.search(r'<script type="application/json" id="sheet-data">(.*?)</script>', page, re.S)
+    assert match is not None
+    return json.loads(match.group(1))
+
+
+def test_jsonl_predictions_are_decoded_and_cleaned(tmp_path: Path) -> None:
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text('"findUserByEmail"\n["get", "name"]\n"```java\\ngetUserById()\\n```"\n')
+    assert read_names(preds) == ["findUserByEmail", "get name", "```java\ngetUserById()\n```"]
+    assert read_names(preds, clean=True) == ["findUserByEmail", "get name", "getUserById"]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('"a"\n{"x": 1}\n')
+    with pytest.raises(WrdscoreError, match=r"bad.jsonl:2: expected"):
+        read_names(bad)
+
+
+@pytest.mark.parametrize(
+    "language",
+    ["java", "python", "javascript", "typescript", "go", "php", "ruby", "c_sharp", "c", "cpp"],
+)
+def test_highlighting_keeps_the_code_exactly(language: str) -> None:
+    code = 'f("<b>&amp;</b>")  // x\n/* y */ # z\n\n'
+    pieces = highlight_code(code, language)
+    assert "".join(text for _, text in pieces) == code
+    assert {kind for kind, _ in pieces} <= {"", "k", "s", "c", "n", "f"}
+
+
+def test_form_highlights_python_code_as_text(tmp_path: Path) -> None:
+    refs, preds, code = tmp_path / "refs.txt", tmp_path / "preds.jsonl", tmp_path / "code.jsonl"
+    refs.write_text("get_user_name\ncount_rows\nis_empty\n")
+    preds.write_text('"`getUserName`"\n"count"\n"empty"\n')
+    code.write_text("".join(json.dumps(c) + "\n" for c in PY_CODE))
+    sample_study(
+        refs, preds, tmp_path / "study", code=code, n_sets=1, strata=[parse_stratum("3")],
+        raters=1, clean_predictions=True, language="python",
+    )  # fmt: skip
+    study = tmp_path / "study"
+    assert json.loads((study / "study.json").read_text())["language"] == "python"
+    assert "getUserName" in (study / "pairs.csv").read_text()
+    assert "`getUserName`" not in (study / "pairs.csv").read_text()
+    (form,) = (study / "forms").iterdir()
+    page = form.read_text()
+    data = _payload(page)
+    # One list of pieces per row, in the rows' order, each the row's code exactly.
+    assert len(data["highlight"]) == len(data["rows"]) == 3
+    for row, pieces in zip(data["rows"], data["highlight"], strict=True):
+        assert "".join(t for _, t in pieces) == row[3]
+    kinds = {kind for pieces in data["highlight"] for kind, _ in pieces}
+    assert {"k", "f"} <= kinds
+    # The code's own "</script>" never ends the data block: escaped in the JSON.
+    assert page.count("</script>") == 2 and "\\u003c/script\\u003e" in page
+
+
+def test_detected_language_is_highlighted_and_undecidable_code_is_refused(
+    tmp_path: Path,
+) -> None:
+    refs, preds, code = tmp_path / "refs.txt", tmp_path / "preds.txt", tmp_path / "code.jsonl"
+    refs.write_text("count_rows\nis_empty\n")
+    preds.write_text("count\nempty\n")
+    code.write_text("".join(json.dumps(c) + "\n" for c in PY_CODE[1:]))
+    sample_study(refs, preds, tmp_path / "s", code=code, n_sets=1, strata=[parse_stratum("2")],
+                 raters=1)  # fmt: skip
+    (form,) = (tmp_path / "s" / "forms").iterdir()
+    assert any(p == ["k", "def"] for p in _payload(form.read_text())["highlight"][0])
+    code.write_text(json.dumps("print(x)") + "\n" + json.dumps(PY_CODE[2]) + "\n")
+    with pytest.raises(WrdscoreError, match=r"code.jsonl:1: cannot tell the code's language"):
+        sample_study(refs, preds, tmp_path / "t", code=code, n_sets=1,
+                     strata=[parse_stratum("2")], raters=1)  # fmt: skip
+
+
+def test_a_form_without_languages_shows_plain_code() -> None:
+    columns = ["id", "reference", "prediction", "code", "score"]
+    page = render_form("s", "t", [], columns, [("1", "a", "b", "int f() {}")], 10, "f")
+    assert "highlight" not in _payload(page)
