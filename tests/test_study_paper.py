@@ -224,8 +224,9 @@ def test_each_paper_set_on_its_own_and_left_out(rouge_report):
 
 def test_segmentation_on_the_paper_pairs():
     # The toolkit's default splits run-together words (issue 25); on these pairs it changes
-    # the tokens of 9 of 300 names (jaccard, update job cron, ...). The README gives these
-    # numbers beside the table measured as the paper tokenised (--no-segment).
+    # the tokens of 3 of 300 names (jaccard, get idpp element type twice; 9 before issue 33
+    # kept whole what the model has vectors for). The README gives these numbers beside the
+    # table measured as the paper tokenised (--no-segment).
     ratings = load_paper_ratings()
     human = np.asarray(ratings.human)
     found = {}
@@ -237,7 +238,7 @@ def test_segmentation_on_the_paper_pairs():
             round(float(np.mean(np.abs(scores - human))), 4),
         )
     assert found == {
-        "rouge1": (0.689, 0.0806, 0.2187),
-        "wrd": (0.708, 0.0561, 0.1719),
-        "bertscore": (0.705, 0.0554, 0.1666),
+        "rouge1": (0.688, 0.0809, 0.2181),
+        "wrd": (0.703, 0.0565, 0.1713),
+        "bertscore": (0.7, 0.0562, 0.1671),
     }
