@@ -81,10 +81,10 @@ def test_multi_reference_scores_the_best_alternative():
         (["a", "b"], ["a"], "2 references but 1 predictions"),
         ([], [], "no pairs"),
         ("ab", "ab", "not single strings"),
-        ([3], ["a"], "reference 0 must be a string"),
-        (["a"], [["a", 1]], "prediction 0 must be a string"),
-        (["a", "--"], ["a", "b"], "reference 1 has no tokens"),
-        ([[["a"], []]], ["a"], "reference 0 has an alternative without tokens .*, number 2 of 2"),
+        ([3], ["a"], "reference 1 must be a string"),
+        (["a"], [["a", 1]], "prediction 1 must be a string"),
+        (["a", "--"], ["a", "b"], "reference 2 has no tokens"),
+        ([[["a"], []]], ["a"], "reference 1 has an alternative without tokens .*, number 2 of 2"),
     ],
 )
 def test_bad_input_is_a_one_line_error(refs, preds, message):

@@ -197,9 +197,9 @@ def test_reference_free_needs_code_and_code_needs_one_item_per_prediction(emb):
         metric.score(None, ["size"])
     with pytest.raises(WrdscoreError, match="1 code items but 2 predictions"):
         metric.score(None, ["size", "count"], code=["int size() { return n; }"])
-    with pytest.raises(WrdscoreError, match=r"code 0 must be a string .* or an object"):
+    with pytest.raises(WrdscoreError, match=r"code 1 must be a string .* or an object"):
         metric.score(None, ["size"], code=[{"source": "int f() {}"}])
-    with pytest.raises(WrdscoreError, match="code 1 cannot be read"):
+    with pytest.raises(WrdscoreError, match="code 2 cannot be read"):
         metric.score(None, ["size", "count"], code=["int f() { return n; }", ""])
     with pytest.raises(WrdscoreError, match="code weight must be a number from 0 to 1"):
         get_metric("wrd", embeddings=emb, code_weight=1.5)

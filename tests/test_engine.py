@@ -168,7 +168,7 @@ def test_empty_lines_at_chunk_boundaries(emb, tmp_path):
     refs.write_text("get\nsize\n\nname\n")
     preds.write_text("get\n\nsize\nname\n")
     metric = get_metric("wrd", embeddings=emb)
-    with pytest.raises(WrdscoreError, match=r"r\.txt:3: reference 2 has no tokens"):
+    with pytest.raises(WrdscoreError, match=r"r\.txt:3: reference 3 has no tokens"):
         score_files([metric], refs, preds, chunk_pairs=2, jobs=1)
     (got,) = score_files([metric], refs, preds, chunk_pairs=2, allow_empty_reference=True)
     want = metric.score(
@@ -212,7 +212,7 @@ def test_cli_late_chunk_error_is_one_line_and_leaves_no_output(emb, tmp_path):
     args = ["score", "--refs", refs, "--preds", preds, "-e", model, "--per-pair", out]
     res = CliRunner().invoke(app, [*map(str, args), "--chunk-pairs", "3", "-j", "2"])
     assert res.exit_code == 2
-    assert res.stderr.startswith(f"error: {refs}:10: reference 9 has no tokens")
+    assert res.stderr.startswith(f"error: {refs}:10: reference 10 has no tokens")
     assert res.stderr.count("\n") == 1
     assert not out.exists() and not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
@@ -312,7 +312,7 @@ def test_a_memo_shared_by_batches_gives_the_tokens_of_a_fresh_one():
     assert second.refs == fresh.refs and second.preds == fresh.preds
     # Equal items of different batches share one token list (split once).
     assert second.refs[0] is first.refs[1] and second.preds[0] is first.refs[0]
-    with pytest.raises(WrdscoreError, match="reference 1 has 1,001 sub-tokens"):
+    with pytest.raises(WrdscoreError, match="reference 2 has 1,001 sub-tokens"):
         flatten(["size", " ".join(["get"] * 1001)], ["a", "b"], memo=memo)
 
 
@@ -360,3 +360,34 @@ def test_cli_scores_a_long_method_through_code_with_a_note(emb, tmp_path):
     assert "note: 1 method(s) cut to 16,384 characters, at a line" in res.stderr
     res = CliRunner().invoke(app, [*map(str, args), "--format", "json"])
     assert json.loads(res.stdout)["metrics"]["wrd"]["cut_code"] == 1
+
+
+def test_an_error_in_a_corpus_names_its_method_and_counts_from_1(emb, tmp_path):
+    # Before: "item 2: reference 1 has no tokens ...", no method and two numberings.
+    from wrdscore.corpora import ingest
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "A.java").write_text(
+        "class A {\n  /** Gets the name. */\n  String getName() { return n; }\n"
+        "  int size() { return s; }\n}\n"
+    )
+    ingest([src], tmp_path / "corpus", jobs=1, quiet=True)
+    model = save_embeddings(emb.kv, tmp_path / "m", meta={"name": "t", "n_docs": 10}, doc_freq={})
+    preds = tmp_path / "preds.txt"
+    preds.write_text("gets the name\nthe size\n")
+    base = ["score", "--corpus", tmp_path / "corpus", "-e", model, "--target", "summary"]
+    res = CliRunner().invoke(app, [*map(str, base), "--preds", str(preds)])
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"error: {tmp_path / 'corpus'}: method 'A.java:4:size' (record 2): reference 2 has no "
+        "tokens (letters or digits); remove it or allow empty references "
+        "(--allow-empty-reference)\n"
+    )
+    by_id = tmp_path / "ids.jsonl"
+    by_id.write_text(json.dumps({"id": "A.java:4:size", "prediction": "the size"}) + "\n")
+    res = CliRunner().invoke(app, [*map(str, base), "--preds", str(by_id)])
+    assert res.exit_code == 2
+    assert res.stderr.startswith(
+        f"error: {tmp_path / 'corpus'}: method 'A.java:4:size' (pair 1): reference 1 has no tokens"
+    )

@@ -71,7 +71,7 @@ def test_a_10_mb_line_is_refused_before_splitting(tmp_path, model):
     r, p = _files(tmp_path, ["getUserName" * 1_000_000, "size"], ["get user name", "count"])
     assert r.stat().st_size > 10_000_000
     result = run("score", "--refs", r, "--preds", p, "--embeddings", model, "-m", "chrf")
-    assert_user_error(result, "reference 0 is 11,000,000 characters long", f"{MAX_CHARS:,}")
+    assert_user_error(result, "reference 1 is 11,000,000 characters long", f"{MAX_CHARS:,}")
 
 
 def test_a_long_token_list_or_alternative_is_refused_like_a_long_line(tmp_path, model):
@@ -82,19 +82,19 @@ def test_a_long_token_list_or_alternative_is_refused_like_a_long_line(tmp_path, 
     r.write_text('"size"\n"count"\n', encoding="utf-8")
     p.write_text(f'["get", "name"]\n["{huge}"]\n', encoding="utf-8")
     result = run("score", "--refs", r, "--preds", p, "--embeddings", model, "-m", "chrf")
-    assert_user_error(result, "prediction 1 is 60,000 characters long", f"{MAX_CHARS:,}")
+    assert_user_error(result, "prediction 2 is 60,000 characters long", f"{MAX_CHARS:,}")
     alternatives = {"alternatives": ["count", ["get", huge]]}
     r.write_text(f'"size"\n{json.dumps(alternatives)}\n', encoding="utf-8")
     p.write_text('"size"\n"count"\n', encoding="utf-8")
     result = run("score", "--refs", r, "--preds", p, "--embeddings", model, "-m", "chrf")
-    assert_user_error(result, "reference 1 is 60,004 characters long")
+    assert_user_error(result, "reference 2 is 60,004 characters long")
 
 
 def test_a_5000_token_name_is_refused(tmp_path, model):
     long_name = " ".join(["get", "user", "name", "size", "count"] * 1000)
     r, p = _files(tmp_path, ["size", "getName"], ["count", long_name])
     result = run("score", "--refs", r, "--preds", p, "--embeddings", model, "-m", "wrd")
-    assert_user_error(result, "prediction 1 has 5,000 sub-tokens", f"{MAX_TOKENS:,}")
+    assert_user_error(result, "prediction 2 has 5,000 sub-tokens", f"{MAX_TOKENS:,}")
 
 
 def test_a_name_of_max_tokens_still_scores(model, tmp_path):
@@ -164,7 +164,7 @@ def test_line_breaks_inside_json_items_stay_in_one_per_pair_row(tmp_path, model)
 def test_a_reference_without_letters_or_digits_is_refused(tmp_path, model, reference):
     r, p = _files(tmp_path, ["size", reference], ["count", "size"])
     result = run("score", "--refs", r, "--preds", p, "--embeddings", model)
-    assert_user_error(result, "reference 1 has no tokens")
+    assert_user_error(result, "reference 2 has no tokens")
 
 
 # --- outputs that cannot be written --------------------------------------------------
@@ -572,5 +572,5 @@ def test_an_alternative_without_tokens_is_named(tmp_path, model):
     p.write_text("size\ncount\n", encoding="utf-8")
     result = run("score", "--refs", r, "--preds", p, "--embeddings", model)
     assert_user_error(
-        result, "reference 1 has an alternative without tokens (letters or digits), number 2 of 3"
+        result, "reference 2 has an alternative without tokens (letters or digits), number 2 of 3"
     )

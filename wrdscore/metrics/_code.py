@@ -27,6 +27,7 @@ arithmetic of each metric stays in its module
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -336,3 +337,42 @@ def corpus_inputs(
         for _, source, name, words in chosen
     ]
     return refs, items, path
+
+
+def corpus_item_names(
+    corpus_dir: str | Path, target: str, predictions: str | Path
+) -> Callable[[int], str]:
+    """What error messages call pair ``i`` of a corpus scored by :func:`corpus_inputs`
+    with ``predictions``: the corpus and the method's id, so a user can find it
+    (``corpus: method 'A.java:3:runFast' (pair 5)``).
+
+    Nothing is read until a message needs a name: the ids of predictions aligned by
+    id, or, by record order, the corpus's records up to the one named (scoring by
+    record order reads no ids).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from wrdscore.corpora import ingest
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "A.java").write_text("class A {\\n  void runFast() { go(); }\\n}")
+    >>> _ = ingest([d], d / "corpus", jobs=1, quiet=True)
+    >>> _ = (d / "preds.txt").write_text("run\\n")
+    >>> name = corpus_item_names(d / "corpus", "name", d / "preds.txt")
+    >>> name(0).endswith(": method 'A.java:2:runFast' (record 1)")
+    True
+    """
+
+    def name(i: int) -> str:
+        from wrdscore.corpora import corpus_methods
+        from wrdscore.inputs import id_predictions
+
+        by_id = id_predictions(predictions)
+        if by_id is not None:
+            return f"{corpus_dir}: method {list(by_id)[i]!r} (pair {i + 1})"
+        methods = corpus_methods(corpus_dir, target=target, code=False)
+        method = next(itertools.islice(methods, i, None), None)
+        what = "a method" if method is None else f"method {method.id!r}"
+        return f"{corpus_dir}: {what} (record {i + 1})"
+
+    return name

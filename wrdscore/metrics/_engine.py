@@ -133,6 +133,8 @@ class _Job:
     alternatives: bool = False
     #: Each pair's id (a corpus's method ids), the per-pair output's first column.
     ids: Sequence[str] | None = None
+    #: What an error message calls pair i (see score_files), or None.
+    item_names: Callable[[int], str] | None = None
     #: Items tokenised by earlier chunks (in this process), per ``segment`` setting
     #: (the same text has other tokens under each): names repeat across a file, so
     #: each distinct one is split once per run, not once per chunk.
@@ -181,10 +183,13 @@ def _items(
 
 
 def _located(job: _Job, exc: ItemError) -> WrdscoreError:
-    # Items are lines, so item i is line i + 1 of its file (or record i + 1 of a corpus).
+    """``exc`` where its item is: the caller's name for it (a corpus's method), else its
+    file and line (item i is line i + 1), else the item's number alone (in the message)."""
+    if job.item_names is not None:
+        return WrdscoreError(f"{job.item_names(exc.index)}: {exc}")
     path = {"reference": job.references, "code": job.code}.get(exc.side, job.predictions)
     if not isinstance(path, Path):
-        return WrdscoreError(f"item {exc.index + 1}: {exc}")
+        return exc
     return WrdscoreError(f"{path}:{exc.index + 1}: {exc}")
 
 
@@ -419,6 +424,7 @@ def score_files(
     progress: Callable[[int], None] | None = None,
     on_count: Callable[[int], None] | None = None,
     ids: Sequence[str] | None = None,
+    item_names: Callable[[int], str] | None = None,
 ) -> list[CorpusScores]:
     """Score a references file against a predictions file, streaming (``wrdscore score``).
 
@@ -473,6 +479,9 @@ def score_files(
     ids : sequence of str, optional
         One per pair (a corpus's method ids): the first column (or field) of the
         per-pair output, to join it on.
+    item_names : callable, optional
+        What an error message calls pair ``i`` (0-based), in place of a file and line:
+        a corpus's method (:func:`~wrdscore.metrics._code.corpus_item_names`).
 
     Returns
     -------
@@ -555,6 +564,7 @@ def score_files(
         if len(ids) != n_preds:
             raise WrdscoreError(f"{len(ids)} ids but {n_preds} predictions")
         job.ids = ids
+    job.item_names = item_names
     if on_count is not None:
         on_count(n_refs)
     # A small input is still cut into a few chunks, so that every core gets some. The

@@ -62,10 +62,20 @@ def _is_token_list(item: object) -> TypeGuard[Sequence[Any]]:
 
 
 class ItemError(WrdscoreError):
-    """A bad item: ``side`` ("reference" or "prediction") ``index`` (0-based, global)."""
+    """A bad item: ``side`` ("reference", "prediction" or "code") ``index`` (0-based,
+    global).
+
+    The message counts from 1, as every position a user reads does (the line of a file,
+    ``number 2 of 3`` of an alternative): ``reference 1 has no tokens`` is the first.
+
+    Examples
+    --------
+    >>> str(ItemError("reference", 0, "has no tokens"))
+    'reference 1 has no tokens'
+    """
 
     def __init__(self, side: str, index: int, problem: str) -> None:
-        super().__init__(f"{side} {index} {problem}")
+        super().__init__(f"{side} {index + 1} {problem}")
         self.side, self.index = side, index
 
 
