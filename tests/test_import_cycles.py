@@ -188,13 +188,13 @@ def test_wrdscore_has_no_import_circles() -> None:
 
 #: The layers, lowest first: data flows corpora -> embeddings -> metrics -> human_eval,
 #: and the CLI only parses and calls. Shared helpers and the input/output file formats
-#: are below all of them.
+#: are below all of them; the rating-free signals, which judge scorers, beside the studies.
 LAYERS = (
     {"wrdscore", "_lazy", "errors", "atomic", "progress", "significance", "inputs"},
     {"corpora"},
     {"embeddings"},
     {"metrics"},
-    {"explain", "human_eval"},
+    {"explain", "human_eval", "signals"},
     {"cli", "__main__"},
 )
 

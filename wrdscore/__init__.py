@@ -6,6 +6,8 @@ Subpackages, in the direction data flows:
 - :mod:`wrdscore.embeddings` trains and loads token embeddings;
 - :mod:`wrdscore.metrics` scores predictions (WRDScore and its family);
 - :mod:`wrdscore.human_eval` runs studies of agreement with human raters.
+
+:mod:`wrdscore.signals` holds the signals without ratings that defaults are chosen with.
 """
 
 from wrdscore._lazy import lazy_getattr
