@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from corpus_fixtures import fasttext_model_dir, run_script
+from corpus_fixtures import fasttext_model_dir
 from gensim.models import KeyedVectors
 from typer.testing import CliRunner
 
@@ -468,15 +468,15 @@ def test_bundled_default_s_record_is_its_arrays_full_hash_and_they_pass_the_chec
     assert recorded["checked_sha256"] == full and emb.sha == full[:8] == checked.sha
 
 
-def test_upgrade_script_gives_one_error_line_for_a_bad_folder(tmp_path):
+def test_upgrade_refuses_a_bad_folder_with_one_line(tmp_path):
+    from wrdscore.embeddings import upgrade_model_dir
+
     (tmp_path / "v.txt").write_text("x\n")
-    for arg, message in [
-        (tmp_path / "nope", f"error: embeddings {tmp_path / 'nope'} do not exist"),
-        (tmp_path / "v.txt", "error: " + str(tmp_path / "v.txt") + ": not a word2vec"),
-    ]:
-        done = run_script("upgrade_model_dir.py", str(arg))
-        assert done.returncode == 1 and done.stdout == ""
-        assert done.stderr.startswith(message) and done.stderr.count("\n") == 1, done.stderr
+    for arg in (tmp_path / "nope", tmp_path / "v.txt"):
+        with pytest.raises(WrdscoreError) as info:
+            upgrade_model_dir(arg)
+        assert str(info.value).startswith(f"{arg} is not a model folder: no model.json")
+        assert "\n" not in str(info.value) and not (arg / "fast").exists()
 
 
 def test_an_edited_vectors_kv_is_refused_not_used_beside_the_fast_arrays(model_dir):

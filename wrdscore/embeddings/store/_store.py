@@ -257,9 +257,7 @@ def upgrade_model_dir(folder: str | Path) -> Path:
 
     The arrays come from the folder's gensim vectors through the code
     :func:`save_embeddings` runs (:func:`write_fast_arrays`), and appear atomically;
-    nothing else in the folder changes. In a source checkout,
-    ``python scripts/upgrade_model_dir.py MODEL_DIR`` runs it (the bundled default was
-    converted so).
+    nothing else in the folder changes (an earlier bundled default was converted so).
 
     Examples
     --------
