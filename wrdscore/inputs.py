@@ -674,6 +674,7 @@ def read_per_pair(path: str | Path) -> list[dict[str, Any]]:
 
     A ``.tsv`` row's ``metric.key`` columns are nested so; its numbers read back as the
     same floats (written with ``repr``), ``index`` and ``best_ref`` as integers.
+    :func:`iter_per_pair` gives them one at a time.
 
     Examples
     --------
@@ -686,22 +687,29 @@ def read_per_pair(path: str | Path) -> list[dict[str, Any]]:
     >>> rows[0] == rows[1], rows[0][0]["rouge1"]["f1"]
     (True, 0.6666666666666666)
     """
+    return list(iter_per_pair(path))
+
+
+def iter_per_pair(path: str | Path) -> Iterator[dict[str, Any]]:
+    """The rows of a per-pair file one at a time, as :func:`read_per_pair` gives them."""
     path = Path(path)
-    lines = _lines(path)
-    if path.suffix.lower() == ".jsonl":
-        return [json.loads(line) for line in lines]
-    header = lines[0].split("\t") if lines else []
-    out = []
-    for line in lines[1:]:
-        row: dict[str, Any] = {}
-        for name, cell in zip(header, line.split("\t"), strict=True):
-            metric, dot, key = name.partition(".")
-            if not dot:
-                row[name] = int(cell) if name == "index" else cell
-            else:
-                row.setdefault(metric, {})[key] = int(cell) if key == BEST_REF else float(cell)
-        out.append(row)
-    return out
+    # The writer puts no line break inside a row (TSV cells are made one line, JSON
+    # escapes them), so reading by lines is reading by rows.
+    with open(path, encoding="utf-8") as fh:
+        if path.suffix.lower() == ".jsonl":
+            yield from map(json.loads, fh)
+            return
+        header = fh.readline().rstrip("\n").split("\t")
+        for line in fh:
+            row: dict[str, Any] = {}
+            for name, cell in zip(header, line.rstrip("\n").split("\t"), strict=True):
+                metric, dot, key = name.partition(".")
+                if not dot:
+                    row[name] = int(cell) if name == "index" else cell
+                else:
+                    value = int(cell) if key == BEST_REF else float(cell)
+                    row.setdefault(metric, {})[key] = value
+            yield row
 
 
 def _best_numbers(result: PairValues, n: int) -> list[int]:

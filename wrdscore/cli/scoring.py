@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +48,30 @@ def _result_json(res: Any, code: bool) -> dict[str, Any]:
     return out
 
 
+def _echo_json(out: dict[str, Any], rows: Iterable[dict[str, Any]] | None, err: bool) -> None:
+    """``out`` as indented JSON, with ``rows`` (one line each) as its ``per_pair`` list.
+
+    Written as the rows are read, so a million pairs never sit in memory at once.
+    """
+    import json
+
+    head = json.dumps(out, indent=2)
+    if rows is None:
+        typer.echo(head, err=err)
+        return
+    # head ends with "\n}": the list goes in before the closing brace.
+    typer.echo(head[:-2] + ',\n  "per_pair": [', nl=False, err=err)
+    chunk: list[str] = []
+    sep = "\n    "
+    for row in rows:
+        chunk.append(sep + json.dumps(row, ensure_ascii=False))
+        sep = ",\n    "
+        if len(chunk) == 1000:
+            typer.echo("".join(chunk), nl=False, err=err)
+            chunk.clear()
+    typer.echo("".join(chunk) + "\n  ]\n}", err=err)
+
+
 def _code_options(
     code: bool, target: str | None, code_weight: float | None, strings: str | None
 ) -> dict[str, Any]:
@@ -58,8 +83,7 @@ def _code_options(
             raise WrdscoreError(f"{', '.join(stray)} only apply with --code or --corpus")
         return {}
     if code_weight is not None and not 0.0 <= code_weight <= 1.0:
-        # repr, not :g: 1.0000001 must not print as the 1 it is refused against.
-        raise WrdscoreError(f"--code-weight must be from 0 to 1, not {code_weight!r}")
+        raise WrdscoreError(f"--code-weight must be from 0 to 1, not {code_weight:g}")
     out: dict[str, Any] = {}
     for key, value in (("target", target), ("code_weight", code_weight), ("strings", strings)):
         if value is not None:
@@ -153,7 +177,6 @@ def score(
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
 ) -> None:
     """Score predicted names or summaries against true ones, their methods' code, or both."""
-    import json
     import tempfile
 
     from wrdscore.corpora import MAX_CODE_CHARS
@@ -163,10 +186,10 @@ def score(
         check_per_pair_path,
         count_pairs,
         id_predictions,
-        read_per_pair,
+        iter_per_pair,
     )
     from wrdscore.metrics import build_metrics, score_files
-    from wrdscore.metrics._code import corpus_inputs, corpus_item_names
+    from wrdscore.metrics._code import corpus_inputs
     from wrdscore.metrics._engine import OOV_NAMES, first_names
     from wrdscore.metrics.base import metric_class
     from wrdscore.progress import progress_bar
@@ -196,13 +219,14 @@ def score(
         per_metric = {n: {**shared, **per_metric.get(n, {})} for n in dict.fromkeys(metric)}
     references: Any = refs
     code_items: Any = code
-    ids = item_names = None
-    # Every pair's values for --format json are read back from the per-pair rows: the
-    # user's file, or one in the work folder (rows on standard output are the user's).
-    pairs_out = per_pair
+    ids = None
+    # Every pair's values for --format json are read back from the per-pair rows, a
+    # line at a time (memory stays flat): the user's file, or one in a folder of its own
+    # (removed when the object goes), printed after the progress bar has gone. Rows on
+    # standard output (--per-pair -) are the user's already.
+    rows_dir = tempfile.TemporaryDirectory() if fmt == "json" and per_pair is None else None
+    pairs_out = per_pair if rows_dir is None else Path(rows_dir.name) / "pairs.jsonl"
     with tempfile.TemporaryDirectory() as workdir, progress_bar(quiet) as bar:
-        if fmt == "json" and per_pair is None:
-            pairs_out = Path(workdir) / "pairs.jsonl"
         # Loading torch and an encoder takes seconds (a model given with -e may too).
         loading = _loading_task(bar, encoder, embeddings)
         metrics = build_metrics(
@@ -223,8 +247,6 @@ def score(
                 # Predictions given by id: the per-pair rows say which method each is.
                 by_id = id_predictions(preds)
                 ids = None if by_id is None else list(by_id)
-            # Errors name the corpus's method (before preds is the rewritten file).
-            item_names = corpus_item_names(corpus, metrics[0].target, preds)
             references, code_items, preds = corpus_inputs(
                 corpus,
                 preds,
@@ -248,9 +270,7 @@ def score(
             progress=lambda k: bar.advance(task, k),
             on_count=lambda n: bar.update(task, total=n),
             ids=ids,
-            item_names=item_names,
         )
-        rows = read_per_pair(pairs_out) if fmt == "json" and pairs_out and not to_stderr else None
     if per_pair is not None and not to_stderr:
         wrote(per_pair, f"{results[0].pairs} pairs")
     pairs = results[0].pairs
@@ -259,9 +279,10 @@ def score(
             "pairs": pairs,
             "metrics": {r.metric: _result_json(r, reads_code) for r in results},
         }
-        if rows is not None:
-            out["per_pair"] = rows
-        typer.echo(json.dumps(out, indent=2), err=to_stderr)
+        rows = None if pairs_out is None or to_stderr else iter_per_pair(pairs_out)
+        _echo_json(out, rows, err=to_stderr)
+        if rows_dir is not None:
+            rows_dir.cleanup()
         return
     counts = {m.name: m.count_keys for m in metrics}
     wide, narrow = _corpus_tables(results, counts)
