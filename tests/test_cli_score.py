@@ -193,7 +193,7 @@ def test_mismatched_files_and_empty_reference(model, tmp_path):
     two.write_text("size\ncount\n")
     res = run("score", "--refs", blank, "--preds", two, "-e", model)
     assert res.exit_code == 2 and res.stderr == (
-        f"error: {blank}:2: reference 1 has no tokens (letters or digits); "
+        f"error: {blank}:2: reference 2 has no tokens (letters or digits); "
         "remove it or allow empty references (--allow-empty-reference)\n"
     )
     res = run(
@@ -398,12 +398,12 @@ def test_score_against_code_alone_is_reference_free(model, tmp_path):
         (["not json", json.dumps(CODE[1])], [], "code.jsonl:1: invalid JSON"),
         (["[1, 2]", json.dumps(CODE[1])], [], "code.jsonl:1: expected a string (the source)"),
         (['{"source": "x"}', json.dumps(CODE[1])], [], "code.jsonl:1: expected a string (the"),
-        ([json.dumps(CODE[0]), '""'], [], "code.jsonl:2: code 1 cannot be read: "),
-        ([json.dumps(CODE[0]), json.dumps("int f\x00() {}")], [], "code.jsonl:2: code 1 cannot"),
-        ([json.dumps("int f() {" + "x" * 2_000_000 + "}"), json.dumps(CODE[1])], [],
-         "code.jsonl:1: code 0 cannot be read: "),
+        ([json.dumps(CODE[0]), '""'], [], "code.jsonl:2: code 2 cannot be read: "),
+        ([json.dumps(CODE[0]), json.dumps("int f\x00() {}")], [], "code.jsonl:2: code 2 cannot"),
+        (['""', json.dumps(CODE[1])], [], "code.jsonl:1: code 1 cannot be read: "),
         (None, ["--code-weight", "1.5"], "--code-weight must be from 0 to 1, not 1.5"),
         (None, ["--code-weight", "-0.1"], "--code-weight must be from 0 to 1"),
+        (None, ["--code-weight", "1.0000001"], "--code-weight must be from 0 to 1, not 1.0000001"),
         (None, ["-m", "bleu"], "metric 'bleu' cannot score against code: "),
         (None, ["-m", "chrf"], "metric 'chrf' cannot score against code: "),
     ],

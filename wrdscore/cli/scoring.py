@@ -83,7 +83,8 @@ def _code_options(
             raise WrdscoreError(f"{', '.join(stray)} only apply with --code or --corpus")
         return {}
     if code_weight is not None and not 0.0 <= code_weight <= 1.0:
-        raise WrdscoreError(f"--code-weight must be from 0 to 1, not {code_weight:g}")
+        # repr, not :g: 1.0000001 must not print as the 1 it is refused against.
+        raise WrdscoreError(f"--code-weight must be from 0 to 1, not {code_weight!r}")
     out: dict[str, Any] = {}
     for key, value in (("target", target), ("code_weight", code_weight), ("strings", strings)):
         if value is not None:
@@ -189,7 +190,7 @@ def score(
         iter_per_pair,
     )
     from wrdscore.metrics import build_metrics, score_files
-    from wrdscore.metrics._code import corpus_inputs
+    from wrdscore.metrics._code import corpus_inputs, corpus_item_names
     from wrdscore.metrics._engine import OOV_NAMES, first_names
     from wrdscore.metrics.base import metric_class
     from wrdscore.progress import progress_bar
@@ -219,7 +220,7 @@ def score(
         per_metric = {n: {**shared, **per_metric.get(n, {})} for n in dict.fromkeys(metric)}
     references: Any = refs
     code_items: Any = code
-    ids = None
+    ids = item_names = None
     # Every pair's values for --format json are read back from the per-pair rows, a
     # line at a time (memory stays flat): the user's file, or one in a folder of its own
     # (removed when the object goes), printed after the progress bar has gone. Rows on
@@ -247,6 +248,8 @@ def score(
                 # Predictions given by id: the per-pair rows say which method each is.
                 by_id = id_predictions(preds)
                 ids = None if by_id is None else list(by_id)
+            # Errors name the corpus's method (before preds is the rewritten file).
+            item_names = corpus_item_names(corpus, metrics[0].target, preds)
             references, code_items, preds = corpus_inputs(
                 corpus,
                 preds,
@@ -270,6 +273,7 @@ def score(
             progress=lambda k: bar.advance(task, k),
             on_count=lambda n: bar.update(task, total=n),
             ids=ids,
+            item_names=item_names,
         )
     if per_pair is not None and not to_stderr:
         wrote(per_pair, f"{results[0].pairs} pairs")
