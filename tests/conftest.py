@@ -32,6 +32,12 @@ if IN_CI:
     settings.load_profile("ci")
 
 
+#: Seconds after which a child process or a wait in a test counts as hung. A limit for
+#: hangs only, never a measure of speed: a test waits for an event (a process exits, a file
+#: appears), and a loaded machine may make that slow but must not fail it.
+HUNG = 600
+
+
 def require(module: str) -> ModuleType:
     """``module`` imported; if it cannot be, skip the caller, or fail it under CI.
 

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import require
+from conftest import HUNG, require
 from corpus_fixtures import method_record, write_records
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,7 +55,7 @@ def run_cli(args: list[str], cwd: Path) -> tuple[int, list[str], str]:
         text=True,
         cwd=cwd,
         env={**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"},
-        timeout=300,
+        timeout=HUNG,
     )
     assert done.stdout, done.stderr
     report = json.loads(done.stdout.splitlines()[-1])

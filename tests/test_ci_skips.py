@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import HUNG
 
 TESTS = Path(__file__).resolve().parent
 
@@ -56,7 +57,7 @@ def _child_pytest(tmp_path: Path, source: str, ci: str | None) -> subprocess.Com
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HUNG,
     )
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from conftest import HUNG
 from corpus_fixtures import method_record, write_records
 from typer.testing import CliRunner
 
@@ -71,7 +72,7 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path, args):
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     proc.stdout.close()
     err = proc.stderr.read()
-    assert proc.wait(timeout=120) == EXIT_BROKEN_PIPE
+    assert proc.wait(timeout=HUNG) == EXIT_BROKEN_PIPE
     assert err == b""
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import require
+from conftest import HUNG, require
 from corpus_fixtures import encrypted_zip
 from test_ingest import _leftovers, _project, ctrl_c_ingest
 from typer.testing import CliRunner
@@ -220,11 +220,11 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(tmp_path, monkeypa
         thread = threading.Thread(target=run)
         thread.start()
         for _ in range(6):  # some units are done and written: the run is under way
-            assert consumed.acquire(timeout=30)
+            assert consumed.acquire(timeout=HUNG)
         # Kill a worker while it runs a unit.
         victim = None
-        deadline = time.monotonic() + 30
-        while victim is None and time.monotonic() < deadline:
+        deadline = time.monotonic() + HUNG
+        while victim is None and thread.is_alive() and time.monotonic() < deadline:
             for worker, keys in client.processing().items():
                 if any(key.startswith("run_unit") for key in keys):
                     victim = worker
@@ -323,7 +323,7 @@ def test_ctrl_c_cancels_the_cluster_tasks_and_leaves_nothing(cluster, tmp_path, 
     assert result.exit_code == 130 and len(calls) == 3
     assert not out.exists() and _leftovers(tmp_path) == []
     with distributed.Client(cluster) as client:
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + HUNG
         while any(client.processing().values()) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not any(client.processing().values())  # the queued units were cancelled
@@ -333,8 +333,8 @@ def test_ctrl_c_cancels_the_cluster_tasks_and_leaves_nothing(cluster, tmp_path, 
 def test_a_real_ctrl_c_on_a_local_cluster_stops_everything(tmp_path):
     archive = _many_methods_zip(tmp_path / "big.zip", classes=600, methods=200)
     options = ["--scheduler", "local", "-j", "2"]
-    proc = ctrl_c_ingest(archive, tmp_path / "corpus", options, start=60, settle=0.5)
-    deadline = time.monotonic() + 10
+    proc = ctrl_c_ingest(archive, tmp_path / "corpus", options, settle=0.5)
+    deadline = time.monotonic() + HUNG
     while _group_alive(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _group_alive(proc.pid)  # no worker process is left running
@@ -517,7 +517,7 @@ def test_a_malformed_scheduler_address_is_one_line_at_once(sources, tmp_path, ad
         ],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HUNG,
         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
     )
     assert done.returncode == 2

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import require
+from conftest import HUNG, require
 from corpus_fixtures import specialise_records, write_records
 from typer.testing import CliRunner
 
@@ -250,7 +250,7 @@ def test_scoring_a_distilled_model_never_imports_torch(distilled: Path, tmp_path
         "print('HEAVY', heavy, file=sys.stderr)\n"
     )
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=HUNG, check=False
     )
     assert done.returncode == 0, done.stderr
     assert "HEAVY []" in done.stderr

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import require
+from conftest import HUNG, require
 from doc_examples import (
     CODE_LANGS,
     NOT_RUN,
@@ -216,7 +216,7 @@ def test_the_site_builds_with_strict_checks(tmp_path):
         env=env,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=HUNG,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     for page in ("index.html", "cli/index.html", "api/metrics/index.html", "model-card/index.html"):

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import ot
 import pytest
-from conftest import require
+from conftest import HUNG, require
 from corpus_fixtures import fasttext_model_dir
 from scipy.stats import spearmanr
 from typer.testing import CliRunner
@@ -374,7 +374,7 @@ def _offline(tmp_path: Path, code: str, hide_package: bool = False):
     env = dict(os.environ, HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path / "hf"))
     env["PYTHONPATH"] = os.pathsep.join(paths)
     return subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=HUNG
     )
 
 

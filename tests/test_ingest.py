@@ -15,6 +15,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import HUNG
 from corpus_fixtures import terminal_sigint
 from typer.testing import CliRunner
 
@@ -64,9 +65,7 @@ def _leftovers(parent: Path) -> list[str]:
     return sorted(p.name for p in parent.iterdir() if p.name.startswith("."))
 
 
-def ctrl_c_ingest(
-    archive: Path, out: Path, options: list[str], start: float, settle: float
-) -> subprocess.Popen:
+def ctrl_c_ingest(archive: Path, out: Path, options: list[str], settle: float) -> subprocess.Popen:
     """Run ``wrdscore ingest`` in its own process group and press Ctrl-C once work started.
 
     Ctrl-C in a terminal reaches the whole group, workers included. Checks that the
@@ -85,17 +84,17 @@ def ctrl_c_ingest(
         # to print every thread's stack (SIGABRT), so the failure says where it hung.
         env={**os.environ, "PYTHONFAULTHANDLER": "1"},
     )
-    deadline = time.monotonic() + start
+    deadline = time.monotonic() + HUNG
     while not _leftovers(out.parent) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)  # wait until the temporary corpus folder exists: work has started
     time.sleep(settle)
     os.killpg(proc.pid, signal.SIGINT)
     try:
-        _, stderr = proc.communicate(timeout=start)
+        _, stderr = proc.communicate(timeout=HUNG)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGABRT)
         _, stacks = proc.communicate()
-        pytest.fail(f"still running {start} s after Ctrl-C; its stacks:\n{stacks}")
+        pytest.fail(f"still running {HUNG} s after Ctrl-C; its stacks:\n{stacks}")
     assert proc.returncode == 130, stderr
     assert stderr.strip() == "interrupted: no partial output was left"
     assert not out.exists() and _leftovers(out.parent) == []
@@ -377,6 +376,6 @@ def test_a_real_ctrl_c_stops_workers_and_leaves_nothing(tmp_path):
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as zf:
         for i in range(1500):
             zf.writestr(f"p/C{i}.java", f"class C{i} {{\n{methods}}}\n")
-    proc = ctrl_c_ingest(archive, tmp_path / "corpus", ["--jobs", "2"], start=30, settle=0.3)
+    proc = ctrl_c_ingest(archive, tmp_path / "corpus", ["--jobs", "2"], settle=0.3)
     with pytest.raises(ProcessLookupError):
         os.killpg(proc.pid, 0)  # no worker of the group is left running

@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import HUNG
 from corpus_fixtures import method_record, run_script, write_records
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,7 +34,7 @@ def test_build_scripts_refuse_unknown_arguments(script, bad, usage):
             ["bash", str(ROOT / "scripts" / script), *args],
             capture_output=True,
             text=True,
-            timeout=10,
+            timeout=HUNG,
         )
         assert done.returncode == 2, args
         assert done.stdout == ""
