@@ -312,3 +312,36 @@ def test_ingest_of_one_language_reads_only_its_files(tmp_path: Path) -> None:
         ingest([DATA], tmp_path / "x", jobs=1, quiet=True, language="cobol")
     with pytest.raises(WrdscoreError, match=r"contains no \.go files"):
         ingest([DATA / "python"], tmp_path / "y", jobs=1, quiet=True, language="go")
+
+
+def test_grammars_are_imported_only_when_their_code_is_read() -> None:
+    # Plain scoring imports no grammar (nor tree-sitter); reading Java imports only
+    # Java's; Python code, once read, imports Python's.
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from typer.testing import CliRunner\n"
+        "from wrdscore.cli import app\n"
+        "r = CliRunner().invoke(app, ['score', '--refs', 'examples/refs.txt', "
+        "'--preds', 'examples/preds.txt'])\n"
+        "assert r.exit_code == 0, r.output\n"
+        "loaded = lambda: sorted({m.split('.')[0] for m in sys.modules "
+        "if m.startswith('tree_sitter')})\n"
+        "print(loaded())\n"
+        "from wrdscore.corpora import read_code\n"
+        "read_code('int size() { return items.length; }')\n"
+        "print(loaded())\n"
+        "read_code('def f(x):\\n    return x', language='python')\n"
+        "print(loaded())\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out == [
+        "[]",
+        "['tree_sitter', 'tree_sitter_java']",
+        "['tree_sitter', 'tree_sitter_java', 'tree_sitter_python']",
+    ]

@@ -1,6 +1,7 @@
-"""Java corpora: find sources, parse them, extract method names, split them into sub-tokens.
+"""Corpora: find sources, parse them, extract method names, split them into sub-tokens.
 
-Also how a method's code is read for code-aware scoring (:func:`read_code`).
+Also how a method's code is read for code-aware scoring (:func:`read_code`), in Java or
+any of :data:`LANGUAGES` (each grammar imported when code in its language is read).
 
 The splitter, the segmenter of run-together words (whose word list loads on first use)
 and the defaults are imported eagerly; everything else (parsers, the
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
         read_abbreviations,
         write_abbreviations,
     )
-    from wrdscore.corpora._code import declared_name, read_code
+    from wrdscore.corpora._code import code_language, declared_name, read_code
     from wrdscore.corpora._corpus import (
         MANIFEST_FILE,
         METHODS_FILE,
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from wrdscore.corpora._extract import FileResult, capped_code, extract_file
     from wrdscore.corpora._ingest import ingest
     from wrdscore.corpora._javadoc import first_sentence
+    from wrdscore.corpora._languages import LANGUAGES, detect_language, language_of_path
     from wrdscore.corpora._sources import JavaFile, Source, iter_java_files, open_sources
     from wrdscore.corpora._stats import CorpusStats, corpus_stats, stats_tables
 
@@ -61,6 +63,7 @@ _LAZY = {
     "Corpus": "_corpus",
     "CorpusMethod": "_corpus",
     "corpus_methods": "_corpus",
+    "code_language": "_code",
     "declared_name": "_code",
     "read_code": "_code",
     "CorpusWriter": "_corpus",
@@ -71,6 +74,9 @@ _LAZY = {
     "extract_file": "_extract",
     "ingest": "_ingest",
     "first_sentence": "_javadoc",
+    "LANGUAGES": "_languages",
+    "detect_language": "_languages",
+    "language_of_path": "_languages",
     "JavaFile": "_sources",
     "Source": "_sources",
     "iter_java_files": "_sources",
@@ -89,6 +95,7 @@ __all__ = [
     "DEFAULT_PARSER",
     "DEFAULT_STRINGS",
     "DEFAULT_TARGET",
+    "LANGUAGES",
     "MANIFEST_FILE",
     "MAX_CODE_CHARS",
     "METHODS_FILE",
@@ -108,13 +115,16 @@ __all__ = [
     "Source",
     "capped_code",
     "clean_prediction",
+    "code_language",
     "corpus_methods",
     "corpus_stats",
     "declared_name",
+    "detect_language",
     "extract_file",
     "first_sentence",
     "ingest",
     "iter_java_files",
+    "language_of_path",
     "mine_abbreviations",
     "open_corpus",
     "open_sources",
