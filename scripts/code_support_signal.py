@@ -72,6 +72,7 @@ import numpy as np
 
 from wrdscore.corpora import ingest, open_corpus, split_identifier
 from wrdscore.corpora._code import _read_code
+from wrdscore.errors import WrdscoreError
 
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / "work-data" / "code-signal"
@@ -471,12 +472,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     lib = sub.add_parser("library", help="the chosen reading through metric.score(code=)")
     lib.add_argument("--output", type=Path, help="also write the report here")
     args = ap.parse_args(argv)
-    if args.command == "prepare":
-        prepare()
-    elif args.command == "library":
-        library(args.output)
-    else:
-        score(args.encoder, args.output)
+    try:
+        if args.command == "prepare":
+            prepare()
+        elif args.command == "library":
+            library(args.output)
+        else:
+            score(args.encoder, args.output)
+    except WrdscoreError as exc:  # a project not prepared, above all
+        sys.exit(f"error: {exc} (run `python scripts/code_support_signal.py prepare` first)")
 
 
 if __name__ == "__main__":
