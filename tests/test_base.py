@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import HUNG
 
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
@@ -333,7 +334,7 @@ def test_two_threads_scoring_with_one_metric_at_once_each_get_their_own_numbers(
     alone = [metric.score(*OUTER), metric.score(*INNER)]
     # Each call waits in its first progress report until the other is in its own: both
     # are then inside a call of the same object at the same time.
-    meet = threading.Barrier(2, timeout=60)
+    meet = threading.Barrier(2, timeout=HUNG)
     got: list[ScoreResult | None] = [None, None]
 
     def run(k: int, pairs: tuple[list[str], list[str]]) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import HUNG
 from corpus_fixtures import terminal_sigint
 from typer.testing import CliRunner
 
@@ -255,13 +256,13 @@ def test_a_real_ctrl_c_while_workers_score_leaves_nothing(emb, tmp_path):
         preexec_fn=terminal_sigint,
     )
     temporary = lambda: [p for p in tmp_path.iterdir() if p.name.startswith(".pairs")]  # noqa: E731
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HUNG
     while not temporary() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)  # the temporary per-pair file exists: scoring has started
     time.sleep(0.3)
     os.killpg(proc.pid, signal.SIGINT)
     try:
-        _, stderr = proc.communicate(timeout=60)
+        _, stderr = proc.communicate(timeout=HUNG)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)  # leave no hung process behind
         raise

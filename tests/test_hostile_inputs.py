@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import HUNG
 from corpus_fixtures import encrypted_zip
 from typer.testing import CliRunner
 
@@ -258,7 +259,7 @@ def test_two_ingest_runs_at_once(tmp_path):
     ]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     procs = [subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, env=env) for _ in range(2)]
-    results = [(proc.wait(timeout=120), proc.stderr.read()) for proc in procs]
+    results = [(proc.wait(timeout=HUNG), proc.stderr.read()) for proc in procs]
     codes = sorted(code for code, _ in results)
     # Whichever finishes second sees the first's output (at its start or at its end) and
     # leaves it alone; exactly one corpus, complete, and no temporary folder.
@@ -555,7 +556,7 @@ def test_highly_compressible_500_mb_member_keeps_memory_bounded(tmp_path, kind):
         capture_output=True,
         text=True,
         check=True,
-        timeout=300,
+        timeout=HUNG,
         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
     )
     before, peak, skipped, methods = map(int, done.stdout.split())
