@@ -7,7 +7,7 @@ high as without it, against both kinds of negatives below.
 * Positives: the held-out part of the VarCLR renames
   (``/work/shared/data/varclr-renames/renames.tsv``, ``old<TAB>new``, sub-tokens separated
   by spaces), each pair given once. Held out is the rule the default's selection fixed
-  (``scripts/selection_signals.py``): a pair (either order) whose SHA-256 of its two
+  (:func:`wrdscore.signals.split_renames`): a pair (either order) whose SHA-256 of its two
   names, sorted and joined by a tab, has first 8 bytes (big-endian) divisible by 5;
   about 20%, never used for tuning.
 * Negatives, one per positive ``(a, b)``, seeded (:data:`SEED`): *random*, ``a`` with the
@@ -28,17 +28,16 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import hashlib
 from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
-from sklearn.metrics import roc_auc_score
 
 from wrdscore.corpora import segment
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics import get_metric
+from wrdscore.signals import auc, read_renames, split_renames
 
 RENAMES = Path("/work/shared/data/varclr-renames/renames.tsv")
 SEED = 33
@@ -46,24 +45,11 @@ BOOTSTRAP = 1000
 Pair = tuple[str, str]
 
 
-def held_out(a: str, b: str) -> bool:
-    """The selection's held-out rule (``scripts/selection_signals.py``: ``held_out``)."""
-    key = "\t".join(sorted((a, b))).encode("utf-8")
-    return int.from_bytes(hashlib.sha256(key).digest()[:8], "big") % 5 == 0
-
-
 def read_held_out(path: Path) -> tuple[list[Pair], set[tuple[str, ...]]]:
     """The held-out pairs (each once, first order) and every rename, unordered."""
-    seen: set[tuple[str, ...]] = set()
-    test: list[Pair] = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        a, b = line.split("\t")
-        key = tuple(sorted((a, b)))
-        if key not in seen:
-            seen.add(key)
-            if held_out(a, b):
-                test.append((a, b))
-    return test, seen
+    renames = read_renames(path)
+    _, test = split_renames(renames)
+    return test, {tuple(sorted(p)) for p in renames}
 
 
 def negatives(test: list[Pair], renamed: set[tuple[str, ...]], related: bool) -> list[Pair]:
@@ -107,11 +93,6 @@ def bootstrap_difference(
         diffs.append(on - off)
     lo, hi = np.percentile(diffs, [2.5, 97.5])
     return float(lo), float(hi)
-
-
-def auc(pos: NDArray[np.float64], neg: NDArray[np.float64]) -> float:
-    labels = np.r_[np.ones(len(pos)), np.zeros(len(neg))]
-    return float(roc_auc_score(labels, np.r_[pos, neg]))
 
 
 def main() -> None:
