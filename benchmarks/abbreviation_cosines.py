@@ -32,12 +32,12 @@ from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
-from sklearn.metrics import roc_auc_score
 
 from wrdscore.corpora import read_abbreviations
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval import load_paper_ratings
 from wrdscore.metrics import get_metric
+from wrdscore.signals import auc
 
 SEED = 33
 BOOTSTRAP = 1000
@@ -112,10 +112,6 @@ def values(pairs: list[Pair]) -> NDArray[np.float64]:
 def auc_interval(pos: NDArray[np.float64], neg: NDArray[np.float64]) -> tuple[float, float, float]:
     """AUC and its 95% percentile bootstrap interval."""
     rng = np.random.default_rng(SEED)
-
-    def auc(p: NDArray[np.float64], n: NDArray[np.float64]) -> float:
-        return float(roc_auc_score(np.r_[np.ones(len(p)), np.zeros(len(n))], np.r_[p, n]))
-
     draws = [
         auc(pos[rng.integers(len(pos), size=len(pos))], neg[rng.integers(len(neg), size=len(neg))])
         for _ in range(BOOTSTRAP)
