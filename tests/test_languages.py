@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import io
+import json
 import keyword
 import tokenize
 from pathlib import Path
@@ -345,3 +346,33 @@ def test_grammars_are_imported_only_when_their_code_is_read() -> None:
         "['tree_sitter', 'tree_sitter_java']",
         "['tree_sitter', 'tree_sitter_java', 'tree_sitter_python']",
     ]
+
+
+def test_code_jsonl_language_key_is_read_in_that_language(tmp_path: Path) -> None:
+    # print(get_name(user)) parses as Python, JavaScript, TypeScript and Ruby alike: told
+    # from the code it is refused in one line; with a language key it is read.
+    code, preds = tmp_path / "code.jsonl", tmp_path / "preds.txt"
+    preds.write_text("get name\n")
+    code.write_text(json.dumps("print(get_name(user))") + "\n")
+    refused = _cli("score", "--code", code, "--preds", preds, "--metric", "rouge1")
+    assert refused.exit_code == 2
+    assert "cannot tell the code's language" in refused.output
+    code.write_text(json.dumps({"code": "print(get_name(user))", "language": "python"}) + "\n")
+    scored = _cli("score", "--code", code, "--preds", preds, "--metric", "rouge1")
+    assert scored.exit_code == 0, scored.output
+    code.write_text(json.dumps({"code": "x", "language": "cobol"}) + "\n")
+    bad = _cli("score", "--code", code, "--preds", preds, "--metric", "rouge1")
+    assert bad.exit_code == 2 and "code.jsonl:1: unknown language 'cobol'" in bad.output
+
+
+def test_source_code_says_its_language() -> None:
+    import pickle
+
+    from wrdscore.corpora import SourceCode
+
+    code = SourceCode("print(get_name(user))", "python")
+    expected = ["print", "get", "name", "user"]  # no function declared: nothing masked
+    assert read_code(code) == read_code(str(code), language="python") == expected
+    assert pickle.loads(pickle.dumps(code)).language == "python"
+    with pytest.raises(WrdscoreError, match="unknown language"):
+        SourceCode("x", "cobol")

@@ -228,13 +228,16 @@ def parse_code_lines(
 ) -> list[str | dict[str, str]]:
     """The code items of some lines of a ``--code`` file: each a JSON string holding a
     method's source, or an object with a string ``code`` (and optionally ``name``, the
-    declared name to mask).
+    declared name to mask, and ``language``, the code's language: its ``code`` is then a
+    :class:`~wrdscore.corpora.SourceCode`, read in that language).
 
     Examples
     --------
     >>> parse_code_lines(['"int f() { return 1; }"', '{"code": "void g() {}", "name": "g"}'],
     ...                  "c.jsonl")
     ['int f() { return 1; }', {'code': 'void g() {}', 'name': 'g'}]
+    >>> parse_code_lines(['{"code": "def f(): pass", "language": "python"}'], "c.jsonl")
+    [{'code': 'def f(): pass'}]
     >>> parse_code_lines(["[1]"], "c.jsonl", first_line=4)
     Traceback (most recent call last):
     ...
@@ -268,7 +271,15 @@ def parse_code_lines(
             name = value.get("name")
             if name is not None and not isinstance(name, str):
                 raise WrdscoreError(f"{where}: 'name' must be a string")
-            value = {"code": value["code"], **({"name": name} if name is not None else {})}
+            code = value["code"]
+            if "language" in value:
+                from wrdscore.corpora import SourceCode
+
+                try:
+                    code = SourceCode(code, value["language"])
+                except WrdscoreError as exc:
+                    raise WrdscoreError(f"{where}: {exc}") from None
+            value = {"code": code, **({"name": name} if name is not None else {})}
         elif not isinstance(value, str):
             raise WrdscoreError(f'{where}: expected a string (the source) or {{"code": ...}}')
         out.append(value)

@@ -48,7 +48,12 @@ if TYPE_CHECKING:
     from wrdscore.corpora._extract import FileResult, capped_code, extract_file
     from wrdscore.corpora._ingest import ingest
     from wrdscore.corpora._javadoc import first_sentence
-    from wrdscore.corpora._languages import LANGUAGES, detect_language, language_of_path
+    from wrdscore.corpora._languages import (
+        LANGUAGES,
+        SourceCode,
+        detect_language,
+        language_of_path,
+    )
     from wrdscore.corpora._sources import JavaFile, Source, iter_java_files, open_sources
     from wrdscore.corpora._stats import CorpusStats, corpus_stats, stats_tables
 
@@ -75,6 +80,7 @@ _LAZY = {
     "ingest": "_ingest",
     "first_sentence": "_javadoc",
     "LANGUAGES": "_languages",
+    "SourceCode": "_languages",
     "detect_language": "_languages",
     "language_of_path": "_languages",
     "JavaFile": "_sources",
@@ -113,6 +119,7 @@ __all__ = [
     "Segmentation",
     "ShardedCorpusWriter",
     "Source",
+    "SourceCode",
     "capped_code",
     "clean_prediction",
     "code_language",

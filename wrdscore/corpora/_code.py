@@ -122,7 +122,8 @@ def java_root(data: bytes) -> tuple[Node, int, int]:
 
 
 def code_language(source: str, language: str | None = None) -> str:
-    """The language ``source`` is read in: ``language`` if given, else detected.
+    """The language ``source`` is read in: ``language`` if given, else the one a
+    :class:`~wrdscore.corpora.SourceCode` says, else the one it is told to be in.
 
     Raises
     ------
@@ -134,6 +135,9 @@ def code_language(source: str, language: str | None = None) -> str:
 
     if language is not None:
         return check_language(language)
+    said = getattr(source, "language", None)
+    if isinstance(said, str):
+        return said
     return detect_language(source)
 
 
@@ -258,8 +262,9 @@ def read_code(
     strings : {"drop", "keep"}
         Leave string literals out, or keep their words.
     language : str, optional
-        The code's language, one of :data:`~wrdscore.corpora.LANGUAGES` (default:
-        detected, :func:`code_language`). Other languages than Java are read by the
+        The code's language, one of :data:`~wrdscore.corpora.LANGUAGES` (default: the
+        language of a :class:`~wrdscore.corpora.SourceCode`, else told from the code:
+        :func:`code_language`). Other languages than Java are read by the
         same rules through their own grammars (:mod:`wrdscore.corpora._reader`).
 
     Returns

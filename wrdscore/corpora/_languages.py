@@ -274,6 +274,33 @@ _languages: dict[str, Language] = {}
 _parsers: dict[str, Parser] = {}
 
 
+class SourceCode(str):
+    """A snippet's source text that says its language.
+
+    A ``str``, so it goes wherever a method's source goes (a ``CODE.jsonl`` item, a
+    metric's ``code``); :func:`~wrdscore.corpora.read_code` reads it in its
+    ``language`` instead of telling the language from the code. ``score --language`` and
+    a ``CODE.jsonl`` line's ``language`` key make their sources so.
+
+    Examples
+    --------
+    >>> code = SourceCode("print(x)", "python")
+    >>> code == "print(x)", code.language
+    (True, 'python')
+    """
+
+    language: str
+
+    def __new__(cls, text: str, language: str) -> SourceCode:
+        self = super().__new__(cls, text)
+        self.language = check_language(language)
+        return self
+
+    def __reduce__(self) -> tuple[type[SourceCode], tuple[str, str]]:
+        # Pickled (to worker processes) with its language.
+        return (SourceCode, (str(self), self.language))
+
+
 def check_language(language: object) -> str:
     """``language`` if the toolkit reads it, else a one-line error naming those it reads."""
     if isinstance(language, str) and language in LANGUAGES:
