@@ -294,13 +294,15 @@ class BERTScore(PairEmbeddingMetric):
 
     # -- granularity="pieces" --------------------------------------------------------
 
-    def _piece_ids(self, texts: Iterable[str]) -> list[list[int]]:
+    def _piece_ids(self, texts: Iterable[str], count: bool = True) -> list[list[int]]:
+        """Word pieces of each text; ``count`` the cut ones (not when read for IDF, so
+        that no text counts twice)."""
         assert self.contextual is not None
         encoder = self.contextual.encoder
         out = []
         for text in texts:
             ids, cut = encoder.piece_ids(text)
-            self.pieces_truncated += cut
+            self.pieces_truncated += cut and count
             out.append(ids)
         return out
 
@@ -325,7 +327,7 @@ class BERTScore(PairEmbeddingMetric):
             self._fixed_idf = None
             return
         texts = (t for item in references for t in _alternative_texts(item))
-        self._fixed_idf = piece_idf(self._piece_ids(texts))
+        self._fixed_idf = piece_idf(self._piece_ids(texts, count=False))
 
     def _piece_weights(self, refs: Sequence[Reference]) -> Callable[[list[int]], FloatArray]:
         """The weight of each piece of a text: bert_score's IDF, or 1 with ``[CLS]`` and
@@ -336,7 +338,7 @@ class BERTScore(PairEmbeddingMetric):
             special = {tokenizer.sep_token_id, tokenizer.cls_token_id} - {None}
             return lambda ids: np.array([0.0 if i in special else 1.0 for i in ids])
         counts, m = self._fixed_idf or piece_idf(
-            self._piece_ids(t for item in refs for t in _alternative_texts(item))
+            self._piece_ids((t for item in refs for t in _alternative_texts(item)), count=False)
         )
         return lambda ids: np.array([math.log((m + 1) / (counts.get(i, 0) + 1)) for i in ids])
 
@@ -418,7 +420,6 @@ class BERTScore(PairEmbeddingMetric):
         states = self.contextual.encoder.piece_states(ids, progress)
         weigh = self._piece_weights(references)
         at = {t: k for k, t in enumerate(texts)}
-        vectors = [s.astype(np.float64) for s in states]
         weights = [weigh(i) for i in ids]
         out = np.zeros((len(ref_texts), len(self.keys)))
         degenerate = np.zeros(len(ref_texts), dtype=bool)
@@ -426,7 +427,8 @@ class BERTScore(PairEmbeddingMetric):
             a, b = at[r], at[p]
             degenerate[e] = not (weights[a].sum() > 0 and weights[b].sum() > 0)
             if not degenerate[e]:
-                out[e] = bertscore(vectors[a], vectors[b], weights[a], weights[b], self.clip)
+                x, y = states[a].astype(np.float64), states[b].astype(np.float64)
+                out[e] = bertscore(x, y, weights[a], weights[b], self.clip)
         return {k: out[:, j] for j, k in enumerate(self.keys)}, degenerate
 
 
