@@ -72,3 +72,21 @@ def test_a_reply_that_is_only_a_return_tag_no_longer_scores_0():
     rouge = get_metric("rouge1", clean=True)
     assert rouge.score(["name"], ["@return the name"]).f1[0] == pytest.approx(2 / 3)
     assert get_metric("rouge1").score(["name"], ["@return the name"]).f1[0] < 2 / 3
+
+
+@pytest.mark.parametrize(
+    ("piece", "times"),
+    [("name is ", 25_000), ("name: ", 30_000), ("*\n", 100_000), ("'", 200_000), ("x(", 100_000)],
+)
+def test_a_huge_reply_is_cleaned_without_backtracking_blowups(piece, times):
+    # 200,000 characters of each pattern's worst input: each took seconds to minutes
+    # (quadratic), and would here, where the run stays well under a second.
+    reply = piece * times
+    cleaned = clean_prediction(reply)
+    assert len(cleaned) <= len(reply)
+
+
+def test_a_long_prose_reply_is_not_read_as_a_lead_in():
+    reply = "Some thoughts first. " * 20 + "The method name is `getUser`"
+    assert clean_prediction(reply) == " ".join(reply.split())
+    assert clean_prediction(reply[-30:]) == "getUser"

@@ -20,7 +20,8 @@ _HTML_TAG = re.compile(r"</?(?:a|b|code|em|i|p|pre|strong|tt|br)\b[^<>]*>", re.I
 # A block tag (@param, @return, @throws, ...) at the start of a line: the description
 # ends there, as Javadoc defines it.
 # (Lower case: @Override at a line's start is an annotation of a declaration.)
-_BLOCK_TAG = re.compile(r"^\s*@([a-z]\w*)[ \t]*(.*)", re.M | re.S)
+# (Blanks only, not \s: from each of many empty lines \s* would run to the end.)
+_BLOCK_TAG = re.compile(r"^[ \t]*@([a-z]\w*)[ \t]*(.*)", re.M | re.S)
 # Block tags whose first word is what they describe (a parameter, an exception type).
 _NAMED_TAGS = frozenset({"param", "throws", "exception"})
 # Markdown emphasis (*x*, **x**, ***x***) around a word or words, not touching a word
@@ -37,6 +38,9 @@ _LEAD_IN_WORDS = re.compile(
     r".*?\b(?:(?:name|identifier)\b.*?\b(?:is|be)|(?:call|name)\s+it)\s+(" + _LONE + ")",
     re.I,
 )
+# A reply with a lead-in is one short sentence; past this length it is prose, and not
+# tried (the lead-in patterns' backtracking grows with the square of the length).
+_LEAD_IN_CHARS = 300
 # Quoted, camelCase, snake_case or called: a name, not an English word.
 _CODE_LIKE = re.compile(r"[\"'`_(]|.[A-Z]")
 _MODIFIERS = (
@@ -84,9 +88,16 @@ def _block_tag_text(match: re.Match[str]) -> str:
 
 
 def _unquote(text: str) -> str:
-    while len(text) >= 2 and text[0] == text[-1] and text[0] in _QUOTES:
-        text = text[1:-1].strip()
-    return text
+    """``text`` without the quotes or backticks around it, pair by pair, and the blanks
+    inside them (by positions: a slice per pair would copy a long text once per pair)."""
+    i, j = 0, len(text)
+    while j - i >= 2 and text[i] == text[j - 1] and text[i] in _QUOTES:
+        i, j = i + 1, j - 1
+        while i < j and text[i].isspace():
+            i += 1
+        while j > i and text[j - 1].isspace():
+            j -= 1
+    return text[i:j]
 
 
 def clean_prediction(text: str) -> str:
@@ -132,8 +143,8 @@ def clean_prediction(text: str) -> str:
         text = before if before.strip() else _block_tag_text(block)
     text = _HTML_TAG.sub("", _INLINE_TAG.sub(r"\1", text))
     text = " ".join(text.split())
-    lead_in = _LEAD_IN_COLON.fullmatch(text)
-    if lead_in is None:
+    lead_in = _LEAD_IN_COLON.fullmatch(text) if len(text) <= _LEAD_IN_CHARS else None
+    if lead_in is None and len(text) <= _LEAD_IN_CHARS:
         lead_in = _LEAD_IN_WORDS.fullmatch(text)
         if lead_in is not None and not _CODE_LIKE.search(lead_in.group(1)):
             lead_in = None
