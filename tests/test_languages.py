@@ -349,8 +349,8 @@ def test_grammars_are_imported_only_when_their_code_is_read() -> None:
 
 
 def test_code_jsonl_language_key_is_read_in_that_language(tmp_path: Path) -> None:
-    # print(get_name(user)) parses as Python, JavaScript, TypeScript and Ruby alike: told
-    # from the code it is refused in one line; with a language key it is read.
+    # print(get_name(user)) parses as Python, JavaScript, Ruby and more alike: told from
+    # the code it is refused in one line; with a language key it is read.
     code, preds = tmp_path / "code.jsonl", tmp_path / "preds.txt"
     preds.write_text("get name\n")
     code.write_text(json.dumps("print(get_name(user))") + "\n")
@@ -376,3 +376,21 @@ def test_source_code_says_its_language() -> None:
     assert pickle.loads(pickle.dumps(code)).language == "python"
     with pytest.raises(WrdscoreError, match="unknown language"):
         SourceCode("x", "cobol")
+
+
+def test_score_and_explain_take_a_language(tmp_path: Path) -> None:
+    code, preds, snippet = tmp_path / "code.jsonl", tmp_path / "preds.txt", tmp_path / "f.py"
+    preds.write_text("get name\n")
+    code.write_text(json.dumps("print(get_name(user))") + "\n")
+    scored = _cli("score", "--code", code, "--preds", preds, "-m", "rouge1", "--language", "python")
+    assert scored.exit_code == 0, scored.output
+    cobol = _cli("score", "--code", code, "--preds", preds, "--language", "cobol")
+    assert cobol.exit_code == 2 and "unknown language 'cobol'" in cobol.output
+    no_code = _cli("score", "--refs", preds, "--preds", preds, "--language", "python")
+    assert no_code.exit_code == 2 and "--language applies to --code" in no_code.output
+    snippet.write_text("print(get_name(user))\n")
+    told = _cli("explain", "user_name", "--code", snippet)
+    assert told.exit_code == 2 and "cannot tell the code's language" in told.output
+    given = _cli("explain", "user_name", "--code", snippet, "--language", "python")
+    assert given.exit_code == 0, given.output
+    assert "code support" in given.output

@@ -66,6 +66,7 @@ def explain_code(
     top: int,
     plot: Path | None,
     fmt: str,
+    language: str | None = None,
 ) -> None:
     """Print (and with ``plot`` draw) the transport of ``prediction`` onto ``code``.
 
@@ -80,6 +81,10 @@ def explain_code(
     if top < 1:
         raise WrdscoreError(f"--top must be at least 1, got {top}")
     source = read_code_arg(code)
+    if language is not None:
+        from wrdscore.corpora import SourceCode
+
+        source = SourceCode(source, language)  # read in it, not told from the code
     t = scorer.code_transport(prediction, source)
     pair = scorer.transport(reference, prediction) if reference is not None else None
     w = scorer.code_weight

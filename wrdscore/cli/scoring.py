@@ -92,6 +92,24 @@ def _code_options(
     return out
 
 
+def _code_in(code: Path | None, language: str, corpus: Path | None) -> list[Any]:
+    """The items of a --code file, each source read in ``language`` (score --language)."""
+    from wrdscore.corpora import SourceCode
+    from wrdscore.inputs import _lines, check_code_path, parse_code_lines
+
+    if code is None:
+        why = "a corpus records its languages" if corpus is not None else "give --code"
+        raise WrdscoreError(f"--language applies to --code snippets: {why}")
+    SourceCode("", language)  # an unknown language is refused before the file is read
+    items = parse_code_lines(_lines(check_code_path(code)), code)
+    return [
+        SourceCode(item, language)
+        if isinstance(item, str)
+        else {**item, "code": SourceCode(item["code"], language)}
+        for item in items
+    ]
+
+
 def score(
     refs: Path | None = typer.Option(
         None, "--refs", help="References: one item per line, or .jsonl (optional with --code)."
@@ -103,6 +121,13 @@ def score(
         help="CODE.jsonl aligned with --preds: per line, a JSON string holding the method's "
         "source, or an object with a 'code' field (and optionally 'name', the name to mask). "
         "Adds <metric>.code (support in the code) and <metric>.combined.",
+    ),
+    language: str | None = typer.Option(
+        None,
+        "--language",
+        help="Language of the --code snippets: java, python, javascript, typescript, go, "
+        "php, ruby, c_sharp, c or cpp \\[default: a line's 'language' key, else told "
+        "from the code]. The code file is then read whole.",
     ),
     corpus: Path | None = typer.Option(
         None,
@@ -219,7 +244,7 @@ def score(
         # The code options go to every metric; a --set for one metric wins.
         per_metric = {n: {**shared, **per_metric.get(n, {})} for n in dict.fromkeys(metric)}
     references: Any = refs
-    code_items: Any = code
+    code_items: Any = code if language is None else _code_in(code, language, corpus)
     ids = item_names = None
     # Every pair's values for --format json are read back from the per-pair rows, a
     # line at a time (memory stays flat): the user's file, or one in a folder of its own
@@ -423,6 +448,11 @@ def explain(
     ),
     target: str = typer.Option("name", "--target", help="With --code: name or summary."),
     strings: str = typer.Option("drop", "--strings", help="With --code: drop or keep literals."),
+    language: str | None = typer.Option(
+        None,
+        "--language",
+        help="With --code: the code's language (java, python, ...) \\[default: told from it].",
+    ),
     top: int = typer.Option(3, "--top", help="With --code: code tokens shown per token."),
 ) -> None:
     """Show the cosine and optimal-flow matrices behind one pair's WRDScore.
@@ -446,8 +476,8 @@ def explain(
         raise WrdscoreError(f"--plot {plot} must end in .png")
     if code is None and prediction is None:
         raise WrdscoreError("give REFERENCE PREDICTION, or PREDICTION with --code")
-    if code is None and (target, strings, top) != ("name", "drop", 3):
-        raise WrdscoreError("--target, --strings and --top need --code")
+    if code is None and ((target, strings, top) != ("name", "drop", 3) or language is not None):
+        raise WrdscoreError("--target, --strings, --top and --language need --code")
     # With --code the target and string policy are the metric's options, so its code
     # signature records them.
     code_options = {} if code is None else {"target": target, "strings": strings}
@@ -464,7 +494,7 @@ def explain(
     if code is not None:
         # One name with --code is the prediction; two are the reference and the prediction.
         ref, pred = (None, reference) if prediction is None else (reference, prediction)
-        explain_code(scorer, pred, code, ref, top=top, plot=plot, fmt=fmt)
+        explain_code(scorer, pred, code, ref, top=top, plot=plot, fmt=fmt, language=language)
         return
     assert prediction is not None
     t = scorer.transport(reference, prediction)
