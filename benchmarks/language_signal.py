@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from wrdscore.corpora import ingest, open_corpus, read_code, split_identifier
+from wrdscore.signals import rank_first
 
 #: Debian source package -> the language ingested. Written down before scoring.
 PROJECTS = {"jinja2": "python", "python-toml": "python", "libjoda-time-java": "java"}
@@ -108,13 +109,8 @@ def _candidates(records: list[dict[str, Any]], key: str, rng: random.Random) -> 
 
 
 def _auc(scores: list[np.ndarray], hard: list[list[bool]]) -> tuple[float, float]:
-    wins: list[float] = []
-    hard_wins: list[float] = []
-    for s, flags in zip(scores, hard, strict=True):
-        pair = np.where(s[0] > s[1:], 1.0, np.where(s[0] == s[1:], 0.5, 0.0))
-        wins += pair.tolist()
-        hard_wins += pair[np.array(flags, dtype=bool)].tolist()
-    return float(np.mean(wins)), float(np.mean(hard_wins)) if hard_wins else float("nan")
+    ranking = rank_first(scores, hard)
+    return ranking.auc, ranking.auc_hard
 
 
 def measure(corpus: Path, language: str, vocabulary: set[str]) -> dict[str, Any]:

@@ -73,6 +73,7 @@ import numpy as np
 from wrdscore.corpora import ingest, open_corpus, split_identifier
 from wrdscore.corpora._code import _read_code
 from wrdscore.errors import WrdscoreError
+from wrdscore.signals import rank_first
 
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / "work-data" / "code-signal"
@@ -261,22 +262,15 @@ def support_scores(
 
 
 def summarise(scores: Sequence[np.ndarray], items: Sequence[Item]) -> dict[str, float]:
-    wins: list[float] = []
-    hard_wins: list[float] = []
-    reciprocal = []
-    for s, item in zip(scores, items, strict=True):
-        pos, negs = s[0], s[1:]
-        pair = np.where(pos > negs, 1.0, np.where(pos == negs, 0.5, 0.0))
-        wins += pair.tolist()
-        hard_wins += pair[np.array(item.hard, dtype=bool)].tolist()
-        reciprocal.append(1.0 / (1 + (negs > pos).sum() + 0.5 * (negs == pos).sum()))
+    """AUC (all and hard negatives) and MRR of the true texts (``rank_first``)."""
+    r = rank_first(scores, [item.hard for item in items])
     return {
-        "auc": float(np.mean(wins)),
-        "auc_hard": float(np.mean(hard_wins)) if hard_wins else float("nan"),
-        "mrr": float(np.mean(reciprocal)),
-        "methods": len(items),
-        "pairs": len(wins),
-        "hard_pairs": len(hard_wins),
+        "auc": r.auc,
+        "auc_hard": r.auc_hard,
+        "mrr": r.mrr,
+        "methods": r.queries,
+        "pairs": r.comparisons,
+        "hard_pairs": r.hard_comparisons,
     }
 
 

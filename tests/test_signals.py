@@ -118,3 +118,30 @@ def test_read_renames_reads_pairs_and_refuses_a_bad_line(tmp_path):
         sig.read_renames(path)
     with pytest.raises(WrdscoreError, match="cannot read renames"):
         sig.read_renames(tmp_path / "none.tsv")
+
+
+def test_rank_first_by_hand_with_hard_negatives():
+    scores = [np.array([0.5, 0.9, 0.5, 0.1]), np.array([0.7, 0.7])]
+    hard = [[True, True, False], [True]]
+    r = sig.rank_first(scores, hard)
+    # First query: one above, one tied, one below -> rank 2.5, wins 0 + 0.5 + 1.
+    # Second: tied with its one -> rank 1.5, wins 0.5.
+    assert r.mrr == pytest.approx((1 / 2.5 + 1 / 1.5) / 2)
+    assert r.auc == pytest.approx(2.0 / 4)
+    assert r.auc_hard == pytest.approx(1.0 / 3)  # 0 + 0.5 + 0.5 over three hard pairs
+    assert (r.queries, r.comparisons, r.hard_comparisons) == (2, 4, 3)
+    assert np.isnan(sig.rank_first(scores).auc_hard)
+
+
+@pytest.mark.parametrize(
+    ("scores", "hard", "message"),
+    [
+        ([], None, "at least one query"),
+        ([np.array([0.5])], None, "query 1: 0 other candidates"),
+        ([np.array([0.5, 0.1])], [[True], [False]], "1 queries but hard flags for 2"),
+        ([np.array([0.5, 0.1])], [[True, False]], "query 1: 1 other candidates and 2 hard"),
+    ],
+)
+def test_rank_first_refuses_malformed_input(scores, hard, message):
+    with pytest.raises(WrdscoreError, match=message):
+        sig.rank_first(scores, hard)

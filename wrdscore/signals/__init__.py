@@ -9,7 +9,8 @@ chance) or a rank:
   pair, into a tuning part and a held-out part, and :func:`negative_pairs` draws random
   or related non-renames against the held-out part;
 - :func:`retrieval_queries` and :func:`retrieval` rank each documented method's own
-  Javadoc summary among the summaries of its class's other methods;
+  Javadoc summary among the summaries of its class's other methods, and
+  :func:`rank_first` ranks any own text among its candidates;
 - :func:`auc` scores positives against negatives.
 
 Scorers are passed in as functions (references and predictions in, one value per pair
@@ -17,7 +18,15 @@ out), so this package reads corpora but needs no metric. ``scripts/default_signa
 chose the bundled default with them.
 """
 
-from wrdscore.signals._ranking import Query, Retrieval, Scorer, auc, retrieval, retrieval_queries
+from wrdscore.signals._ranking import (
+    Query,
+    Ranking,
+    Scorer,
+    auc,
+    rank_first,
+    retrieval,
+    retrieval_queries,
+)
 from wrdscore.signals._renames import (
     HELD_OUT_MODULUS,
     SEED,
@@ -32,12 +41,13 @@ __all__ = [
     "HELD_OUT_MODULUS",
     "SEED",
     "Query",
-    "Retrieval",
+    "Ranking",
     "Scorer",
     "auc",
     "held_out",
     "negative_pairs",
     "pairs_sha256",
+    "rank_first",
     "read_renames",
     "retrieval",
     "retrieval_queries",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -93,32 +94,79 @@ def retrieval_queries(corpus_dir: Path | str) -> list[Query]:
 
 
 @dataclass(frozen=True)
-class Retrieval:
-    """Mean reciprocal rank and AUC of a scorer's name-to-summary ranking.
+class Ranking:
+    """How well each query's own text ranks first among its candidates.
 
-    ``mrr`` is the mean of ``1 / rank`` of each method's own summary among its
-    candidates, the rank being 1 + the candidates scoring above it + half of those
-    scoring the same; ``auc`` is the chance that a method's own summary scores above one
-    of its other candidates, over every (method, other candidate) pair, ties half.
+    ``mrr`` is the mean of ``1 / rank`` of each query's own text, the rank being 1 + the
+    candidates scoring above it + half of those scoring the same; ``auc`` is the chance
+    that the own text scores above one of its query's other candidates, over every
+    (query, other candidate) pair, ties half; ``auc_hard`` the same over the candidates
+    marked hard (NaN when none is).
     """
 
     queries: int
     comparisons: int
     mrr: float
     auc: float
+    hard_comparisons: int = 0
+    auc_hard: float = float("nan")
 
 
-def retrieval(queries: Sequence[Query], score: Scorer) -> Retrieval:
+def rank_first(
+    scores: Sequence[ArrayLike], hard: Sequence[Sequence[bool]] | None = None
+) -> Ranking:
+    """Rank each query's own text (its first score) among its other candidates.
+
+    Parameters
+    ----------
+    scores : sequence of array_like of float
+        One array per query: the own text's score, then each other candidate's.
+    hard : sequence of sequence of bool, optional
+        Per query, which other candidates are hard negatives (for ``auc_hard``).
+
+    Raises
+    ------
+    WrdscoreError
+        No query, a query without other candidates, or ``hard`` of another shape.
+
+    Examples
+    --------
+    >>> r = rank_first([[0.5, 0.9, 0.5], [0.7, 0.1]], hard=[[True, False], [False]])
+    >>> r.mrr, r.auc, r.auc_hard
+    (0.7, 0.5, 0.0)
+    """
+    if not scores:
+        raise WrdscoreError("a ranking needs at least one query")
+    flags = hard if hard is not None else [[False] * (len(np.asarray(s)) - 1) for s in scores]
+    if len(flags) != len(scores):
+        raise WrdscoreError(f"{len(scores)} queries but hard flags for {len(flags)}")
+    reciprocal, wins, hard_wins = [], [], []
+    for at, (values, marks) in enumerate(zip(scores, flags, strict=True)):
+        v = np.asarray(values, dtype=np.float64)
+        own, others = v[0], v[1:]
+        if not others.size or len(marks) != others.size:
+            raise WrdscoreError(
+                f"query {at + 1}: {others.size} other candidates and {len(marks)} hard flags"
+            )
+        pair = np.where(own > others, 1.0, np.where(own == others, 0.5, 0.0))
+        reciprocal.append(1.0 / (1.0 + others.size - pair.sum()))
+        wins.append(pair)
+        hard_wins.append(pair[np.asarray(marks, dtype=bool)])
+    every, tough = np.concatenate(wins), np.concatenate(hard_wins)
+    return Ranking(
+        queries=len(scores),
+        comparisons=int(every.size),
+        mrr=float(np.mean(reciprocal)),
+        auc=float(every.mean()),
+        hard_comparisons=int(tough.size),
+        auc_hard=float(tough.mean()) if tough.size else float("nan"),
+    )
+
+
+def retrieval(queries: Sequence[Query], score: Scorer) -> Ranking:
     """Score every query's name against its candidates and rank its own summary."""
     refs = [q.name for q in queries for _ in q.candidates]
     preds = [c for q in queries for c in q.candidates]
     values = score(refs, preds)
-    reciprocal, above, total, start = [], 0.0, 0, 0
-    for q in queries:
-        own, others = values[start], values[start + 1 : start + len(q.candidates)]
-        start += len(q.candidates)
-        higher, tied = float(np.sum(others > own)), float(np.sum(others == own))
-        reciprocal.append(1.0 / (1.0 + higher + tied / 2))
-        above += len(others) - higher - tied / 2
-        total += len(others)
-    return Retrieval(len(queries), total, float(np.mean(reciprocal)), above / total)
+    bounds = np.cumsum([0] + [len(q.candidates) for q in queries])
+    return rank_first([values[a:b] for a, b in pairwise(bounds)])
