@@ -13,6 +13,7 @@ import pytest
 from conftest import skip_unless_ci
 from headless_chromium import Chromium
 
+from wrdscore.corpora import code_language
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval import (
     load_sheet_ratings,
@@ -100,9 +101,18 @@ def self_test_build(study, tmp_path):
     path.parent.mkdir()
     rows = [tuple(row) for row in data["rows"]]
     args = data["sheet"], data["title"], data["comments"], data["columns"], rows, data["scale"]
-    assert render_form(*args, data["fingerprint"]) == page
-    path.write_text(render_form(*args, data["fingerprint"], self_test=True))
+    # A study with code highlights each in the language told from it, where one can be.
+    languages = [_told_language(row[3]) for row in rows] if "highlight" in data else None
+    assert render_form(*args, data["fingerprint"], languages=languages) == page
+    path.write_text(render_form(*args, data["fingerprint"], self_test=True, languages=languages))
     return path
+
+
+def _told_language(code):
+    try:
+        return code_language(code)
+    except WrdscoreError:
+        return None  # shown as plain text
 
 
 # Under CI the browser tests must run: .ci/run installs Debian's chromium or fails.
