@@ -20,7 +20,7 @@ import subprocess
 import time
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, NoReturn
 
 #: Seconds a whole browser session may take: far beyond a loaded machine's, only a hang.
 DEADLINE = 600.0
@@ -67,12 +67,16 @@ class Chromium:
         os.close(commands_in)
         os.close(replies_out)
         downloads.mkdir(parents=True, exist_ok=True)
-        self.call(
-            "Browser.setDownloadBehavior",
-            behavior="allow",
-            downloadPath=str(downloads),
-            eventsEnabled=True,
-        )
+        try:
+            self.call(
+                "Browser.setDownloadBehavior",
+                behavior="allow",
+                downloadPath=str(downloads),
+                eventsEnabled=True,
+            )
+        except BaseException:
+            self._stop()
+            raise
 
     def __enter__(self) -> Chromium:
         return self
@@ -85,14 +89,18 @@ class Chromium:
     ) -> None:
         try:
             if kind is None:
-                self.call("Browser.close")
+                # No reply to wait for: Chromium may exit before it sends one.
+                self._send("Browser.close", None, {})
                 self.process.wait(timeout=max(self.deadline - time.monotonic(), 1))
         finally:
-            if self.process.poll() is None:
-                self.process.kill()
-                self.process.wait()
-            os.close(self._commands)
-            os.close(self._replies)
+            self._stop()
+
+    def _stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        os.close(self._commands)
+        os.close(self._replies)
 
     def open(self, url: str) -> str:
         """Load ``url`` in a new tab; once its load event fired, the page's DOM as HTML.
@@ -130,18 +138,31 @@ class Chromium:
 
     def call(self, method: str, session: str | None = None, **params: Any) -> dict[str, Any]:
         """Send one command and return its result (events that come first are kept)."""
-        self._next_id += 1
-        message: dict[str, Any] = {"id": self._next_id, "method": method, "params": params}
-        if session is not None:
-            message["sessionId"] = session
-        os.write(self._commands, json.dumps(message).encode() + b"\0")
+        sent = self._send(method, session, params)
         while True:
             reply = self._read()
-            if reply.get("id") == self._next_id:
+            if reply.get("id") == sent:
                 assert "error" not in reply, f"{method}: {reply['error']}"
                 return dict(reply.get("result", {}))
             if "method" in reply:
                 self.events.append(reply)
+
+    def _send(self, method: str, session: str | None, params: dict[str, Any]) -> int:
+        self._next_id += 1
+        message: dict[str, Any] = {"id": self._next_id, "method": method, "params": params}
+        if session is not None:
+            message["sessionId"] = session
+        try:
+            os.write(self._commands, json.dumps(message).encode() + b"\0")
+        except BrokenPipeError:
+            self._exited()
+        return self._next_id
+
+    def _exited(self) -> NoReturn:
+        # Chromium is gone: fail with its own last words.
+        self.process.wait()
+        last = self.log.read_text(errors="replace")[-2000:]
+        raise AssertionError(f"Chromium exited ({self.process.returncode}): {last}")
 
     def wait_for(
         self, method: str, accept: Any = None, session: str | None = None
@@ -166,17 +187,14 @@ class Chromium:
                 self.events.append(message)
 
     def _read(self) -> dict[str, Any]:
-        # One message from Chromium; a browser that exits or hangs fails the test, with
-        # its own last words.
+        # One message from Chromium; a browser that exits or hangs fails the test.
         while b"\0" not in self._buffer:
             left = self.deadline - time.monotonic()
             ready, _, _ = select.select([self._replies], [], [], max(left, 0))
             assert ready, f"Chromium did not answer within {DEADLINE:.0f} s"
             chunk = os.read(self._replies, 1 << 16)
             if not chunk:
-                self.process.wait()
-                last = self.log.read_text(errors="replace")[-2000:]
-                raise AssertionError(f"Chromium exited ({self.process.returncode}): {last}")
+                self._exited()
             self._buffer += chunk
         message, _, self._buffer = self._buffer.partition(b"\0")
         return dict(json.loads(message))
