@@ -38,7 +38,9 @@ def test_the_bundled_defaults_rename_and_case_signals():
     assert (len(random), len(related)) == (11813, 9995)
     metric = get_metric("wrd")
     a_rand, a_rel = script.rename_aucs(metric, test, random, related)
-    assert (round(a_rand, 3), round(a_rel, 3)) == (0.837, 0.532)
+    # The model card's table has the selection run's 0.837 / 0.532 (ROUGE-1 0.788 /
+    # 0.458), measured before issue 33's segmenter kept the model's tokens whole.
+    assert (round(a_rand, 3), round(a_rel, 3)) == (0.838, 0.533)
     syn, opp = (
         script.pair_values(metric, script.SYNONYMS),
         script.pair_values(metric, script.OPPOSITES),
@@ -46,8 +48,8 @@ def test_the_bundled_defaults_rename_and_case_signals():
     assert (round(signals.auc(syn, opp), 3), round(syn.mean() - opp.mean(), 3)) == (0.6, 0.063)
     rouge = get_metric("rouge1")
     assert tuple(round(x, 3) for x in script.rename_aucs(rouge, test, random, related)) == (
-        0.788,
-        0.458,
+        0.785,
+        0.454,
     )
 
 
