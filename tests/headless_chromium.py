@@ -3,7 +3,7 @@
 A page is opened, and the test waits for what it needs to happen: the page's load event,
 then (for a download) Chromium's own report that the download completed. Nothing waits a
 fixed time, so a loaded machine makes a test slower, never failing: one generous deadline
-(:data:`DEADLINE`) only stops a browser that hangs. ``--dump-dom`` could not do this: it
+(``conftest.HUNG``) only stops a browser that hangs. ``--dump-dom`` could not do this: it
 dumps the page after loading and exits, whether or not a download it started was written,
 and its caller could only sleep and look.
 
@@ -22,8 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NoReturn
 
-#: Seconds a whole browser session may take: far beyond a loaded machine's, only a hang.
-DEADLINE = 600.0
+from conftest import HUNG
 
 
 class Chromium:
@@ -33,7 +32,7 @@ class Chromium:
     """
 
     def __init__(self, binary: str, home: Path, downloads: Path) -> None:
-        self.deadline = time.monotonic() + DEADLINE
+        self.deadline = time.monotonic() + HUNG
         self.downloads = downloads
         self.events: list[dict[str, Any]] = []
         self._buffer = b""
@@ -191,7 +190,7 @@ class Chromium:
         while b"\0" not in self._buffer:
             left = self.deadline - time.monotonic()
             ready, _, _ = select.select([self._replies], [], [], max(left, 0))
-            assert ready, f"Chromium did not answer within {DEADLINE:.0f} s"
+            assert ready, f"Chromium did not answer within {HUNG} s"
             chunk = os.read(self._replies, 1 << 16)
             if not chunk:
                 self._exited()
