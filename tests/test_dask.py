@@ -333,7 +333,7 @@ def test_ctrl_c_cancels_the_cluster_tasks_and_leaves_nothing(cluster, tmp_path, 
 def test_a_real_ctrl_c_on_a_local_cluster_stops_everything(tmp_path):
     archive = _many_methods_zip(tmp_path / "big.zip", classes=600, methods=200)
     options = ["--scheduler", "local", "-j", "2"]
-    proc = ctrl_c_ingest(archive, tmp_path / "corpus", options, settle=0.5)
+    proc = ctrl_c_ingest(archive, tmp_path / "corpus", options)
     deadline = time.monotonic() + HUNG
     while _group_alive(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.1)

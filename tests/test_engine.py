@@ -256,10 +256,18 @@ def test_a_real_ctrl_c_while_workers_score_leaves_nothing(emb, tmp_path):
         preexec_fn=terminal_sigint,
     )
     temporary = lambda: [p for p in tmp_path.iterdir() if p.name.startswith(".pairs")]  # noqa: E731
+
+    def rows_written() -> bool:
+        # Rows past the header in the temporary per-pair file: workers are mid-run.
+        try:
+            return any(path.read_bytes().count(b"\n") > 1 for path in temporary())
+        except FileNotFoundError:  # renamed or removed meanwhile
+            return False
+
     deadline = time.monotonic() + HUNG
-    while not temporary() and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)  # the temporary per-pair file exists: scoring has started
-    time.sleep(0.3)
+    while not rows_written() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert proc.poll() is None, "the run ended before Ctrl-C could be pressed"
     os.killpg(proc.pid, signal.SIGINT)
     try:
         _, stderr = proc.communicate(timeout=HUNG)

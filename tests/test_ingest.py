@@ -65,8 +65,19 @@ def _leftovers(parent: Path) -> list[str]:
     return sorted(p.name for p in parent.iterdir() if p.name.startswith("."))
 
 
-def ctrl_c_ingest(archive: Path, out: Path, options: list[str], settle: float) -> subprocess.Popen:
-    """Run ``wrdscore ingest`` in its own process group and press Ctrl-C once work started.
+def _records_written(parent: Path) -> bool:
+    """Whether a temporary corpus folder in ``parent`` holds records yet (a non-empty file)."""
+    for name in _leftovers(parent):
+        try:
+            if any(f.is_file() and f.stat().st_size > 0 for f in (parent / name).rglob("*")):
+                return True
+        except FileNotFoundError:  # renamed or removed meanwhile
+            pass
+    return False
+
+
+def ctrl_c_ingest(archive: Path, out: Path, options: list[str]) -> subprocess.Popen:
+    """Run ``wrdscore ingest`` in its own process group; press Ctrl-C once records are written.
 
     Ctrl-C in a terminal reaches the whole group, workers included. Checks that the
     run says so in one line, exits 130 and leaves neither the output nor a temporary
@@ -84,10 +95,11 @@ def ctrl_c_ingest(archive: Path, out: Path, options: list[str], settle: float) -
         # to print every thread's stack (SIGABRT), so the failure says where it hung.
         env={**os.environ, "PYTHONFAULTHANDLER": "1"},
     )
+    # Workers are then mid-run: an event, where a fixed pause would be a guess.
     deadline = time.monotonic() + HUNG
-    while not _leftovers(out.parent) and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)  # wait until the temporary corpus folder exists: work has started
-    time.sleep(settle)
+    while not _records_written(out.parent) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert proc.poll() is None, "the run ended before Ctrl-C could be pressed"
     os.killpg(proc.pid, signal.SIGINT)
     try:
         _, stderr = proc.communicate(timeout=HUNG)
@@ -376,6 +388,6 @@ def test_a_real_ctrl_c_stops_workers_and_leaves_nothing(tmp_path):
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as zf:
         for i in range(1500):
             zf.writestr(f"p/C{i}.java", f"class C{i} {{\n{methods}}}\n")
-    proc = ctrl_c_ingest(archive, tmp_path / "corpus", ["--jobs", "2"], settle=0.3)
+    proc = ctrl_c_ingest(archive, tmp_path / "corpus", ["--jobs", "2"])
     with pytest.raises(ProcessLookupError):
         os.killpg(proc.pid, 0)  # no worker of the group is left running
