@@ -3,11 +3,15 @@ them, and code highlighted in its language in the forms, as text (never markup).
 
 from __future__ import annotations
 
+import html
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
+from conftest import skip_unless_ci
+from headless_chromium import Chromium
 
 from wrdscore.errors import WrdscoreError
 from wrdscore.human_eval import parse_stratum, sample_study
@@ -96,3 +100,30 @@ def test_a_form_without_languages_shows_plain_code() -> None:
     columns = ["id", "reference", "prediction", "code", "score"]
     page = render_form("s", "t", [], columns, [("1", "a", "b", "int f() {}")], 10, "f")
     assert "highlight" not in _payload(page)
+
+
+# Under CI the browser test must run (as tests/test_human_eval_form.py's do).
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.browser
+@skip_unless_ci(CHROMIUM is None, "no chromium binary found (Debian package chromium)")
+def test_highlighted_code_in_headless_chromium_is_text_in_spans(tmp_path: Path) -> None:
+    # The page builds the highlighted code as spans whose text is the code's: in the
+    # rendered page the code reads as written (markup in it escaped), coloured by kind.
+    assert CHROMIUM is not None, "CI is set but chromium is missing (apt-get install chromium)"
+    code = PY_CODE[0]
+    columns = ["id", "reference", "prediction", "code", "score"]
+    page = render_form("s", "t", [], columns, [("1", "a", "b", code)], 10, "f",
+                       languages=["python"])  # fmt: skip
+    path = tmp_path / "form.html"
+    path.write_text(page)
+    with Chromium(CHROMIUM, tmp_path / "home", tmp_path / "downloads") as browser:
+        dom = browser.open(path.as_uri())
+    pre = re.search(r'<pre class="code"[^>]*>(.*?)</pre>', dom, re.S)
+    assert pre is not None
+    assert '<span class="k">def</span>' in pre[1]
+    assert '<span class="f">get_user_name</span>' in pre[1]
+    text = re.sub(r"</?span[^>]*>", "", pre[1])
+    assert html.unescape(text) == code
+    assert "&lt;/script&gt;&lt;b&gt;x" in text  # the code's markup is text
