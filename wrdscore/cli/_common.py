@@ -235,8 +235,9 @@ NO_SEGMENT_OPTION = typer.Option(
 CLEAN_OPTION = typer.Option(
     False,
     "--clean-predictions",
-    help="Strip what chat models wrap predictions in: code fences, Javadoc markers and "
-    "@param/@return tags, quotes, a trailing ().",
+    help="Reduce chat models' replies to the name or summary they give: code fences, "
+    "Javadoc markers and tags, Markdown emphasis, a lead-in ('The method name is ...'), "
+    "quotes, a declaration or call around the name (docs/scoring.md lists every rule).",
 )
 
 # The --encoder family, shared by every command that scores (one definition, one help).
