@@ -579,11 +579,16 @@ def test_sentence_code_support_chunks_long_code_and_mean_pools(minilm):
     short = "int size() { return items.count(); }"
     words = " ".join(f"value{i} = compute(item{i}, other{i});" for i in range(150))
     long = f"void refreshAll() {{ {words} }}"
+    from wrdscore.metrics._code_support import code_prior
+
     metric = get_metric("sentence", encoder=minilm)
     res = metric.score(None, ["count items", "update values"], code=[short, long])
+    # The support is the raw cosine times the prediction's priors (issue 32).
+    prior = code_prior("name").factor([["count", "items"], ["update", "values"]])
     # Short code: the encoder's own cosine of the prediction with the code's words.
     vecs = minilm.model.encode(["count items", " ".join(read_code(short))])
-    assert res.values["code"][0] == pytest.approx(_cosine(vecs[0], vecs[1]), abs=1e-6)
+    want = _cosine(vecs[0], vecs[1]) * prior[0]
+    assert res.values["code"][0] == pytest.approx(want, abs=1e-6)
     # Long code: cut into runs of whole tokens that each fit the encoder, never truncated.
     tokens = read_code(long)
     assert len(minilm.tokenizer(" ".join(tokens))["input_ids"]) > minilm.max_length
@@ -593,7 +598,7 @@ def test_sentence_code_support_chunks_long_code_and_mean_pools(minilm):
     parts = minilm.model.encode([" ".join(c) for c in chunks])
     pooled = np.average(parts, axis=0, weights=[len(c) for c in chunks])
     pred = minilm.model.encode(["update values"])[0]
-    assert res.values["code"][1] == pytest.approx(_cosine(pred, pooled), abs=1e-6)
+    assert res.values["code"][1] == pytest.approx(_cosine(pred, pooled) * prior[1], abs=1e-6)
     assert metric.chunked == 1 and minilm.truncated == 0
     assert "1 method(s) longer than the encoder's maximum of 256" in metric.truncation_note()
 

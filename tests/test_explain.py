@@ -114,10 +114,11 @@ def test_code_flow_is_ot_emd_on_the_split_code_tokens(code_emb):
     np.testing.assert_allclose(t.flow.sum(axis=1), a, atol=1e-9)
     np.testing.assert_allclose(t.flow.sum(axis=0), b, atol=1e-9)
     np.testing.assert_allclose(t.code_weights, a, atol=1e-9)
-    # Code support is the precision: each prediction token's flow-weighted clipped cosine.
-    received = flow.sum(axis=0)
-    precision = np.mean((flow * cos.clip(0)).sum(axis=0) / received)
-    assert t.support == pytest.approx(precision, abs=1e-6)
+    # Code support is each prediction token's best clipped cosine in the code, averaged,
+    # times the prediction's priors (issue 32).
+    best = np.mean(cos.clip(0).max(axis=0))
+    assert t.match == pytest.approx(best, abs=1e-6)
+    assert t.support == pytest.approx(best * t.prior, abs=1e-6) and 0 < t.prior <= 1
     # ...and the metric's own code value for the pair.
     res = WRDScore(code_emb).score(None, ["numberOfActiveUsers"], code=[METHOD])
     assert t.support == pytest.approx(float(res.values["code"][0]), abs=1e-9)

@@ -204,7 +204,7 @@ def plot_code_transport(t: CodeTransport, path: str | Path, k: int = 5) -> Path:
         recall=0.0,
         f1=0.0,
     )
-    heading = f"code support (precision onto the code) {t.support:.3f}"
+    heading = f"code support (best match x priors) {t.support:.3f}"
     return _draw(shown, path, "code token", heading)
 
 

@@ -116,8 +116,9 @@ def explain_code(
         distinct = len(set(t.code_tokens))
         masked = f", masked {t.masked}" if t.masked else ""
         console.print(
-            f"code support {t.support:.4f} (precision onto {len(t.code_tokens)} code tokens, "
-            f"{distinct} distinct; target {t.target}{masked}, strings {t.strings})",
+            f"code support {t.support:.4f} (best match in the code {t.match:.4f} x priors "
+            f"{t.prior:.4f}; {len(t.code_tokens)} code tokens, {distinct} distinct; "
+            f"target {t.target}{masked}, strings {t.strings})",
             highlight=False,
             soft_wrap=True,
         )

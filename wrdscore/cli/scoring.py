@@ -92,24 +92,6 @@ def _code_options(
     return out
 
 
-def _code_in(code: Path | None, language: str, corpus: Path | None) -> list[Any]:
-    """The items of a --code file, each source read in ``language`` (score --language)."""
-    from wrdscore.corpora import SourceCode
-    from wrdscore.inputs import _lines, check_code_path, parse_code_lines
-
-    if code is None:
-        why = "a corpus records its languages" if corpus is not None else "give --code"
-        raise WrdscoreError(f"--language applies to --code snippets: {why}")
-    SourceCode("", language)  # an unknown language is refused before the file is read
-    items = parse_code_lines(_lines(check_code_path(code)), code)
-    return [
-        SourceCode(item, language)
-        if isinstance(item, str)
-        else {**item, "code": SourceCode(item["code"], language)}
-        for item in items
-    ]
-
-
 def score(
     refs: Path | None = typer.Option(
         None, "--refs", help="References: one item per line, or .jsonl (optional with --code)."
@@ -127,7 +109,7 @@ def score(
         "--language",
         help="Language of the --code snippets: java, python, javascript, typescript, go, "
         "php, ruby, c_sharp, c or cpp \\[default: a line's 'language' key, else told "
-        "from the code]. The code file is then read whole.",
+        "from the code]; the signature records it (lang:python).",
     ),
     corpus: Path | None = typer.Option(
         None,
@@ -244,7 +226,16 @@ def score(
         # The code options go to every metric; a --set for one metric wins.
         per_metric = {n: {**shared, **per_metric.get(n, {})} for n in dict.fromkeys(metric)}
     references: Any = refs
-    code_items: Any = code if language is None else _code_in(code, language, corpus)
+    if language is not None:
+        if code is None:
+            why = "a corpus records its languages" if corpus is not None else "give --code"
+            raise WrdscoreError(f"--language applies to --code snippets: {why}")
+        # A metric option like --target: every metric reads the code in it, and its
+        # signature says so (lang:python).
+        per_metric = {
+            n: {"language": language, **per_metric.get(n, {})} for n in dict.fromkeys(metric)
+        }
+    code_items: Any = code
     ids = item_names = None
     # Every pair's values for --format json are read back from the per-pair rows, a
     # line at a time (memory stays flat): the user's file, or one in a folder of its own
@@ -333,7 +324,8 @@ def score(
         if degenerate
         else "",
         f"{max(r.empty_code for r in results)} pair(s) with nothing to match in their code "
-        "(no code token with weight, or a prediction of unseen tokens) scored 0 on code"
+        "(no code token with weight, or a prediction of unseen tokens) scored 0 on code, "
+        "their combined the reference's value"
         if reads_code and max(r.empty_code for r in results)
         else "",
         f"{results[0].cut_code} method(s) cut to {MAX_CODE_CHARS:,} characters, at a line as "
@@ -480,7 +472,9 @@ def explain(
         raise WrdscoreError("--target, --strings, --top and --language need --code")
     # With --code the target and string policy are the metric's options, so its code
     # signature records them.
-    code_options = {} if code is None else {"target": target, "strings": strings}
+    code_options = (
+        {} if code is None else {"target": target, "strings": strings, "language": language}
+    )
     (scorer,) = build_metrics(
         ["wrd"],
         embeddings,

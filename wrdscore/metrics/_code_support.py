@@ -51,6 +51,8 @@ SMOOTHING = 10.0
 LENGTH_SHARE = 0.10
 #: :math:`q`: real texts less plausible than this share of them are penalised.
 QUANTILE = 0.5
+#: The signature's name of the shipped table (``prior:`` in a code signature).
+PRIOR_LABEL = "jdk17"
 #: The shipped table (``scripts/build_code_prior.py`` rebuilds it).
 PRIOR_FILE = "code_prior.json.gz"
 
@@ -106,6 +108,44 @@ class TextPrior:
         """:math:`L_T(m)\\, P_T(p)` of each token list: what a raw support is scaled by."""
         sizes = np.fromiter(map(len, token_lists), np.int64, len(token_lists))
         return self.conciseness(sizes) * self.plausibility(token_lists)
+
+
+def best_match_precision(
+    code_item: NDArray[np.int64],
+    code_row: NDArray[np.int64],
+    pred_item: NDArray[np.int64],
+    pred_row: NDArray[np.int64],
+    unit: NDArray[np.float64],
+    n: int,
+    clip: bool = True,
+) -> NDArray[np.float64]:
+    r"""Each prediction's best-match precision in its method's code.
+
+    Pair ``k``'s code is the rows ``unit[code_row[e]]`` with ``code_item[e] == k``, its
+    prediction those with ``pred_item == k`` (both ordered by pair, unit length or zero):
+
+    .. math:: P = \frac1m \sum_j \max_i c_{ij}
+
+    with :math:`c_{ij}` the (clipped) cosine of predicted token ``j`` and code token
+    ``i``. Unlike a balanced transport, a predicted token need not spread over all of
+    the code: its support is what it finds there, however long the method. A pair
+    without an entry on a side scores 0.
+
+    Examples
+    --------
+    >>> unit = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
+    >>> best_match_precision(np.array([0, 0]), np.array([0, 1]), np.array([0, 0]),
+    ...                      np.array([0, 2]), unit, 1).round(3).tolist()
+    [0.9]
+    """
+    out = np.zeros(n)
+    bounds = np.arange(n + 1)
+    c_at, p_at = np.searchsorted(code_item, bounds), np.searchsorted(pred_item, bounds)
+    for k in np.flatnonzero((np.diff(c_at) > 0) & (np.diff(p_at) > 0)).tolist():
+        cos = unit[pred_row[p_at[k] : p_at[k + 1]]] @ unit[code_row[c_at[k] : c_at[k + 1]]].T
+        best = cos.max(axis=1)
+        out[k] = float(np.clip(best, 0.0, 1.0).mean() if clip else best.mean())
+    return out
 
 
 def log_odds(texts: Counter[str], code: Counter[str]) -> dict[str, float]:

@@ -15,7 +15,9 @@ class CodeTransport:
     ``cosine`` and ``flow`` have one row per code token occurrence (in code order) and one
     column per prediction token; each side's masses are normalised to sum 1, so column
     ``j`` of ``flow`` sums to the mass of prediction token ``j``. ``support`` is the
-    precision of this transport: how well the prediction is grounded in the code.
+    metric's code value for the pair, ``match * prior``: ``match`` each predicted
+    token's best (clipped) cosine in the code, averaged, and ``prior`` the conciseness
+    and plausibility of the prediction (:mod:`wrdscore.metrics._code_support`).
     ``masked`` is the declared name hidden from the code (target ``name``), else None.
     """
 
@@ -29,6 +31,8 @@ class CodeTransport:
     target: str
     strings: str
     masked: str | None
+    match: float = 0.0
+    prior: float = 1.0
 
     def distinct(self) -> tuple[list[str], NDArray[np.int64], NDArray, NDArray]:
         """The code tokens once each: ``(tokens, occurrences, cosine, flow)``.

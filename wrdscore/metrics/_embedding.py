@@ -513,7 +513,7 @@ class EmbeddingMetric(Metric):
 
     def _code_values(
         self, codes: list[Tokens], preds: list[Tokens]
-    ) -> tuple[NDArray[np.float64], int]:
+    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
         """:meth:`Metric._code_values`; with an encoder, code longer than its maximum is
         encoded in runs of whole tokens, each token in its own run's context, never cut
         (:meth:`~wrdscore.embeddings.encoders.Encoder.chunking`)."""

@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import cosine_matrix, unit_rows
+from wrdscore.metrics._code_support import best_match_precision, code_prior
 from wrdscore.metrics._code_transport import CodeTransport
 from wrdscore.metrics._pairs import embed_pairs, shape_groups
 from wrdscore.metrics.base import EmbeddingMetric, Tokens, check_flag, register
@@ -141,45 +142,7 @@ def _emd_many(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
     return flow
 
 
-def _runs(lengths: NDArray[np.int64], order: NDArray[np.intp]) -> NDArray[np.int64]:
-    """Indices of the entries of pairs ``order`` (pair ``k`` owning the ``lengths[k]``
-    entries after those of pairs ``0..k-1``), pair after pair.
-
-    Examples
-    --------
-    >>> _runs(np.array([2, 1, 3]), np.array([2, 0, 1])).tolist()
-    [3, 4, 5, 0, 1, 2]
-    """
-    starts = np.cumsum(lengths) - lengths
-    sizes = lengths[order]
-    before = np.cumsum(sizes) - sizes
-    return np.repeat(starts[order] - before, sizes) + np.arange(int(sizes.sum()))
-
-
-def _emd_each(a: NDArray, b: NDArray, cost: NDArray, sizes: NDArray[np.int64]) -> NDArray:
-    """:func:`_emd_many` of a stack of padded problems, each cut to its ``sizes`` rows.
-
-    Problem ``g`` is ``a[g, :sizes[g]]`` onto ``b[g]`` at ``cost[g, :sizes[g]]``; the
-    padding's rows get no flow. The solver is called directly on each row's
-    contiguous slices: on problems of a few hundred rows the preparation of
-    :func:`_emd_many` cost as much as the solve.
-    """
-    emd_c = _load_emd_c()
-    # As _emd_many: b rescaled to a's mass, so rounding never makes a problem infeasible.
-    b = np.ascontiguousarray(b * a.sum(axis=1, keepdims=True) / b.sum(axis=1, keepdims=True))
-    a = np.ascontiguousarray(a, dtype=np.float64)
-    cost = np.ascontiguousarray(cost, dtype=np.float64)
-    flow = np.zeros_like(cost)
-    for g, size in enumerate(sizes.tolist()):
-        flow[g, :size], _cost, _u, _v, code = emd_c(
-            a[g, :size], b[g], cost[g, :size], _EMD_MAX_ITER, 1
-        )
-        if code != 1:  # 1 = OPTIMAL in POT's result codes
-            raise RuntimeError(f"the transport solver did not reach an optimum (code {code})")
-    return flow
-
-
-def _flow_two_rows(a: NDArray, b: NDArray, cost: NDArray, massless_last: bool = False) -> NDArray:
+def _flow_two_rows(a: NDArray, b: NDArray, cost: NDArray) -> NDArray:
     """Optimal plans of a stack of 2 x m problems in closed form, ties left to the solver.
 
     Row 0 sends ``x_j`` to column ``j`` and row 1 the rest, ``b_j - x_j``, so the cost
@@ -187,13 +150,9 @@ def _flow_two_rows(a: NDArray, b: NDArray, cost: NDArray, massless_last: bool = 
     ``sum_j x_j = a_0``: row 0 fills the columns in increasing order of
     ``d_0j - d_1j`` until its mass is spent. When two of those differences are (nearly)
     equal several plans can be optimal, so such problems go to :func:`emd_flow`,
-    which picks the same one as ``ot.emd``. With ``massless_last``, columns without mass
-    (padding, see :func:`code_precision`) are filled last and never count as ties: they
-    receive nothing whatever their order.
+    which picks the same one as ``ot.emd``.
     """
     diff = cost[:, 0, :] - cost[:, 1, :]
-    if massless_last:
-        diff = np.where(b > 0, diff, np.inf)
     order = np.argsort(diff, axis=1, kind="stable")
     b_sorted = np.take_along_axis(b, order, axis=1)
     before = np.cumsum(b_sorted, axis=1) - b_sorted
@@ -201,8 +160,7 @@ def _flow_two_rows(a: NDArray, b: NDArray, cost: NDArray, massless_last: bool = 
     x = np.empty_like(x_sorted)
     np.put_along_axis(x, order, x_sorted, axis=1)
     flow = np.stack([x, np.maximum(b - x, 0.0)], axis=1)
-    with np.errstate(invalid="ignore"):  # inf - inf between massless columns: no tie
-        tie = np.any(np.diff(np.take_along_axis(diff, order, axis=1), axis=1) <= 1e-9, axis=1)
+    tie = np.any(np.diff(np.take_along_axis(diff, order, axis=1), axis=1) <= 1e-9, axis=1)
     if tie.any():
         flow[tie] = _emd_many(a[tie], b[tie], cost[tie])
     return flow
@@ -272,121 +230,10 @@ def wrd_from_flow(
     return p_terms.mean(axis=1), r_terms.mean(axis=1)
 
 
-#: Most floats one stacked gather of vectors may hold (about 32 MB): pairs (of names, or
-#: of a prediction and its code) are scored in stacks of at most this many rows times the
-#: vectors' dimension.
-_STACK_FLOATS = 1 << 22
-#: The same for names, whose stacks are gathered and multiplied at once: slices that
+#: Most floats one stacked gather of name vectors may hold: slices that
 #: fit the cache (2 MB) were the fastest on 100,000 OpenJDK name pairs (1.8-1.9 s of CPU
 #: against 2.0-2.5 s at 32 MB and 2.2-2.5 s at 0.5 MB) and keep each worker's peak small.
 _NAME_STACK_FLOATS = 1 << 18
-
-
-def code_precision(
-    code_item: NDArray[np.int64],
-    code_row: NDArray[np.int64],
-    code_mass: NDArray[np.float64],
-    pred_item: NDArray[np.int64],
-    pred_row: NDArray[np.int64],
-    pred_mass: NDArray[np.float64],
-    unit: NDArray[np.float64],
-    n: int,
-    clip: bool = True,
-) -> NDArray[np.float64]:
-    r"""WRDScore precision of each prediction transported onto its method's code.
-
-    Pair ``k``'s code is the entries ``e`` with ``code_item[e] == k``: distinct token
-    vectors ``unit[code_row[e]]`` with masses ``code_mass[e]`` (a repeated token is one
-    point with its summed mass); its prediction the entries with ``pred_item == k``,
-    one per token. Entries are ordered by pair, and each side's masses sum to 1 per
-    pair. The exact transport between the two sides (``ot.emd``) is read off as
-    WRDScore's precision
-
-    .. math:: P = \frac1m \sum_j \frac{\sum_i F_{ij} c_{ij}}{\sum_i F_{ij}}
-
-    Merging equal code tokens is exact: their cost rows are equal, so any optimal plan
-    of the merged problem split in proportion to the masses is optimal for the
-    unmerged one, and ``P`` reads only the columns' sums of ``F c``, which splitting
-    does not change. (Where the prediction repeats a token, equal columns let optimal
-    plans differ in ``P`` whatever is merged: WRDScore's own tie, left to the solver.)
-    The code side has hundreds of tokens and every pair another count, so the pairs
-    are grouped by the prediction's length ``m`` and the code sides padded with
-    massless rows to a multiple of 8 (massless rows receive no flow, so they change
-    nothing): ``m = 1`` (or one code token) forces the flow (``F = a b^T``, so ``P`` is
-    the mass-weighted mean clipped cosine), ``m = 2`` (or two code tokens) has a closed
-    form (ties go to the solver), and longer sides go to POT's network simplex pair by
-    pair. A pair without an entry on a side scores 0.
-
-    Examples
-    --------
-    >>> unit = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
-    >>> code_precision(np.array([0, 0]), np.array([0, 1]), np.array([0.75, 0.25]),
-    ...                np.array([0]), np.array([2]), np.array([1.0]), unit, 1).round(3).tolist()
-    [0.65]
-    """
-    out = np.zeros(n)
-    code_len = np.bincount(code_item, minlength=n)
-    pred_len = np.bincount(pred_item, minlength=n)
-    code_pos = np.arange(len(code_item)) - (np.cumsum(code_len) - code_len)[code_item]
-    active = (code_len > 0) & (pred_len > 0)
-    # Padded widths: the next multiple of 8 up to 128 rows, the next power of two
-    # beyond; few enough groups, little padding.
-    width = np.where(
-        code_len <= 128,
-        -(-code_len // 8) * 8,
-        1 << np.ceil(np.log2(np.maximum(code_len, 1))).astype(np.int64),
-    )
-    width = np.where(code_len <= 2, code_len, width)
-    most = int(pred_len.max(initial=0)) + 1
-    key = np.where(active, width * most + pred_len, -1)
-    # Entries reordered by their pair's group, pairs in order within a group: each group,
-    # and within it each pair, is then a contiguous run of entries. Pairs are sorted
-    # (few), and their runs of entries laid end to end (no sort of the entries).
-    pair_order = np.argsort(key, kind="stable")
-    c_order = _runs(code_len, pair_order)
-    p_order = _runs(pred_len, pair_order)
-    c_keys, p_keys = (
-        np.repeat(key[pair_order], code_len[pair_order]),
-        np.repeat(key[pair_order], pred_len[pair_order]),
-    )
-    dim = unit.shape[1]
-    # A padded row points at an appended zero vector: its cosine is 0 and its mass 0.
-    unit = np.vstack([unit, np.zeros((1, dim))])
-    pad = len(unit) - 1
-    for k in np.unique(key[active]).tolist():
-        w, m = divmod(k, most)
-        items = np.flatnonzero(key == k)
-        c_lo, c_hi = np.searchsorted(c_keys, [k, k + 1])
-        p_lo, p_hi = np.searchsorted(p_keys, [k, k + 1])
-        ce, pe = c_order[c_lo:c_hi], p_order[p_lo:p_hi]
-        c_slot = np.searchsorted(items, code_item[ce])
-        step = max(1, _STACK_FLOATS // (w * max(dim, m)))
-        for start in range(0, len(items), step):
-            part = items[start : start + step]
-            g = len(part)
-            lo, hi = np.searchsorted(c_slot, [start, start + g])
-            ci = np.full((g, w), pad, dtype=np.int64)
-            a = np.zeros((g, w))
-            slots, pos = c_slot[lo:hi] - start, code_pos[ce[lo:hi]]
-            ci[slots, pos] = code_row[ce[lo:hi]]
-            a[slots, pos] = code_mass[ce[lo:hi]]
-            pick = pe[start * m : (start + g) * m]
-            pi = pred_row[pick].reshape(g, m)
-            b = pred_mass[pick].reshape(g, m)
-            cos = np.matmul(unit[ci], unit[pi].transpose(0, 2, 1))
-            if m == 1 or w == 1:
-                flow = a[:, :, None] * b[:, None, :]
-            elif m == 2:
-                flow = _flow_two_rows(
-                    b, a, (1.0 - cos).transpose(0, 2, 1), massless_last=True
-                ).transpose(0, 2, 1)
-            elif w == 2:
-                # Code of one or two distinct tokens: the closed form with the code as rows.
-                flow = _flow_two_rows(a, b, 1.0 - cos, massless_last=True)
-            else:
-                flow = _emd_each(a, b, 1.0 - cos, code_len[part])
-            out[part] = wrd_from_flow(flow, cos, clip)[0]
-    return out
 
 
 def f1_score(p: NDArray[np.float64], r: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -617,7 +464,13 @@ class WRDScore(EmbeddingMetric):
     def _code_support(
         self, codes: list[Tokens], preds: list[Tokens]
     ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-        """Precision of each prediction transported onto its code (:func:`code_precision`).
+        """Best-match precision of each prediction in its code
+        (:func:`~wrdscore.metrics._code_support.best_match_precision`): each predicted
+        token's best clipped cosine with a code token, averaged. Not the transport's
+        precision: a balanced transport must move all of the code's mass, so each
+        predicted token's credit was its mean cosine to the whole method, which a longer
+        prediction covering more of the body raised (issue 32; ``docs/history.md``).
+        The engine then scales it by the conciseness and plausibility priors.
 
         Static vectors depend on the token alone, so each method's repeated tokens are
         merged (one point, summed mass) and every distinct token of the batch is
@@ -663,6 +516,7 @@ class WRDScore(EmbeddingMetric):
             pred_row = batch.rows[batch.offsets[n] :]
             weights = np.ones(len(code_row))
         masses = self._masses(batch.table, batch.tokens)
+        # Masses only say which side has weight: best matching reads no mass.
         code_mass, pred_mass = masses[code_row] * weights, masses[pred_row]
         code_sum = np.bincount(code_item, weights=code_mass, minlength=n)
         pred_sum = np.bincount(pred_item, weights=pred_mass, minlength=n)
@@ -670,13 +524,11 @@ class WRDScore(EmbeddingMetric):
         # "drop") has nothing to transport: it scores 0 and is counted.
         degenerate = (code_sum <= 0) | (pred_sum <= 0)
         keep_c, keep_p = ~degenerate[code_item], ~degenerate[pred_item]
-        out = code_precision(
+        out = best_match_precision(
             code_item[keep_c],
             code_row[keep_c],
-            code_mass[keep_c] / code_sum[code_item[keep_c]],
             pred_item[keep_p],
             pred_row[keep_p],
-            pred_mass[keep_p] / pred_sum[pred_item[keep_p]],
             unit_rows(batch.table),
             n,
             self.clip,
@@ -737,17 +589,19 @@ class WRDScore(EmbeddingMetric):
         The code is read as code-aware scoring reads it
         (:func:`wrdscore.corpora.read_code`: identifiers split into sub-tokens, keywords,
         punctuation and comments dropped, string literals per ``strings``, the declared
-        name masked for target ``name``); the code tokens
-        take the reference's side of :meth:`transport`, so ``support`` is its precision,
-        the metric's ``code`` value for this pair. ``target`` and ``strings`` default to
+        name masked for target ``name``); the code tokens take the reference's side of
+        :meth:`transport`, shown for inspection. ``support`` is the metric's ``code``
+        value for this pair: ``match`` (each predicted token's best cosine in the code,
+        averaged) times ``prior`` (conciseness and plausibility, see
+        :mod:`wrdscore.metrics._code_support`). ``target`` and ``strings`` default to
         the metric's options; ``name`` is the name to mask (default: the declared one).
 
         Examples
         --------
         >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6]})
         >>> t = WRDScore(emb).code_transport("count", "int size() { return count; }")
-        >>> t.code_tokens, t.masked, round(t.support, 2)
-        (['count'], 'size', 1.0)
+        >>> t.code_tokens, t.masked, t.match, round(t.support, 3) == round(t.prior, 3)
+        (['count'], 'size', 1.0, True)
         """
         # Imported here: the code reader loads tree-sitter, which scoring names never needs.
         from wrdscore.corpora import declared_name, read_code
@@ -767,10 +621,11 @@ class WRDScore(EmbeddingMetric):
         if not self.tokens(prediction, prediction=True):
             raise WrdscoreError("the prediction needs at least one token (a letter or digit)")
         t = self.transport(tokens, prediction)
-        # Read off the flow, as the metric's code value is: transport's P/R/F1 score a
-        # prediction equal to the code's tokens 1 whatever the model knows, code support
-        # does not (see the class docstring's identity rule).
-        support = float(wrd_from_flow(t.flow[None], t.cosine[None], self.clip)[0][0])
+        # The metric's code value for this pair: each predicted token's best match in the
+        # code, scaled by the priors on the prediction as the engine splits it.
+        best = np.clip(t.cosine, 0.0 if self.clip else -1.0, 1.0).max(axis=0)
+        match = float(best.mean()) if t.ref_weights.sum() > 0 and t.pred_weights.sum() > 0 else 0.0
+        prior = float(code_prior(target).factor([self.tokens(prediction, prediction=True)])[0])
         return CodeTransport(
             code_tokens=t.ref_tokens,
             pred_tokens=t.pred_tokens,
@@ -778,8 +633,10 @@ class WRDScore(EmbeddingMetric):
             flow=t.flow,
             code_weights=t.ref_weights,
             pred_weights=t.pred_weights,
-            support=support,
+            support=match * prior,
             target=target,
             strings=strings,
             masked=(name or declared_name(code)) if target == "name" else None,
+            match=match,
+            prior=prior,
         )
