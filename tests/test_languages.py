@@ -384,6 +384,12 @@ def test_score_and_explain_take_a_language(tmp_path: Path) -> None:
     code.write_text(json.dumps("print(get_name(user))") + "\n")
     scored = _cli("score", "--code", code, "--preds", preds, "-m", "rouge1", "--language", "python")
     assert scored.exit_code == 0, scored.output
+    # The signature records the language given (none where each item's is read).
+    assert "|str:drop|lang:python|" in scored.output
+    keyed = tmp_path / "keyed.jsonl"
+    keyed.write_text(json.dumps({"code": "print(get_name(user))", "language": "python"}) + "\n")
+    unsaid = _cli("score", "--code", keyed, "--preds", preds, "-m", "rouge1")
+    assert unsaid.exit_code == 0 and "lang:" not in unsaid.output
     cobol = _cli("score", "--code", code, "--preds", preds, "--language", "cobol")
     assert cobol.exit_code == 2 and "unknown language 'cobol'" in cobol.output
     no_code = _cli("score", "--refs", preds, "--preds", preds, "--language", "python")
@@ -393,4 +399,4 @@ def test_score_and_explain_take_a_language(tmp_path: Path) -> None:
     assert told.exit_code == 2 and "cannot tell the code's language" in told.output
     given = _cli("explain", "user_name", "--code", snippet, "--language", "python")
     assert given.exit_code == 0, given.output
-    assert "code support" in given.output
+    assert "code support" in given.output and "|lang:python|" in given.output

@@ -39,7 +39,6 @@ from wrdscore.metrics._code import (
     read_codes,
     refuse_code,
 )
-from wrdscore.metrics._code_support import code_prior
 from wrdscore.metrics._flatten import (
     FlatBatch,
     Prediction,
@@ -94,6 +93,10 @@ class Metric(ABC):
         comments removed for summaries).
     strings : {"drop", "keep"}
         String literals in code: left out, or split into words.
+    language : str, optional
+        The language every code item is read in (``--language``; signature
+        ``lang:<language>``). By default each item's own (a
+        :class:`~wrdscore.corpora.SourceCode`'s), or the one it is told to be in.
     segment : bool
         Split all-lowercase run-together sub-tokens (``getuserbyid`` -> ``get user by
         id``) of references and predictions into words (:func:`~wrdscore.corpora.segment`;
@@ -150,6 +153,7 @@ class Metric(ABC):
         code_weight: float = DEFAULT_CODE_WEIGHT,
         target: str = DEFAULT_TARGET,
         strings: str = DEFAULT_STRINGS,
+        language: str | None = None,
         segment: bool = True,
         clean: bool = False,
         **options: Any,
@@ -165,6 +169,11 @@ class Metric(ABC):
         self.code_weight = float(code_weight)
         self.target = target
         self.strings = strings
+        if language is not None:
+            from wrdscore.corpora._languages import check_language
+
+            check_language(language)
+        self.language = language
         check_flag("segment", segment)
         check_flag("clean", clean)
         self.segment, self.clean = segment, clean
@@ -191,19 +200,15 @@ class Metric(ABC):
         """Corpus values from summed :meth:`_corpus_sums`, the code's included.
 
         The reference's values are :meth:`_corpus_from_sums`'s; ``code`` is the mean
-        code support, and ``combined`` the mean of the pairs' ``combined`` where the
-        corpus values are means, else (subtoken's micro average) the mix of the corpus
-        values, as each pair's are mixed.
+        code support, and ``combined`` mixes the corpus values as each pair's are mixed
+        (for a metric whose corpus value is not a mean, such as subtoken's micro
+        average, it is not the mean of the pairs' ``combined``).
         """
         reference = {k: v for k, v in sums.items() if k not in CODE_KEYS}
         out = self._corpus_from_sums(reference, pairs) if reference else {}
         if "code" in sums:
             out["code"] = sums["code"] / pairs
-            if reference and type(self)._corpus_from_sums is Metric._corpus_from_sums:
-                # A mean metric: the mean of the pairs' combined, which takes the
-                # reference's value where the code had nothing to match (see combine).
-                out["combined"] = sums["combined"] / pairs
-            elif reference:
+            if reference:
                 w = self.code_weight
                 out["combined"] = (1.0 - w) * out[self.primary] + w * out["code"]
         return out
@@ -491,7 +496,9 @@ class Metric(ABC):
         with gc_paused():
             preds = prediction_tokens(predictions, index_offset, self._prediction_tokens())
             # The code's run-together words meet the prediction's split the same way.
-            codes = read_codes(code, self.target, self.strings, index_offset, self.segment)
+            codes = read_codes(
+                code, self.target, self.strings, index_offset, self.segment, self.language
+            )
             cut = long_code(code)
             result = None
             if references is not None:
@@ -503,17 +510,12 @@ class Metric(ABC):
                     index_offset=index_offset,
                 )
             with running(self, nested(self)) as call:
-                support, nothing = self._code_values(codes, preds)
+                support, unmatched = self._code_values(codes, preds)
         if progress is not None:
             progress(len(preds))
         values = combine(
-            None if result is None else result.values,
-            support,
-            self.primary,
-            self.code_weight,
-            nothing,
+            None if result is None else result.values, support, self.primary, self.code_weight
         )
-        unmatched = int(np.count_nonzero(nothing))
         if result is None:
             return ScoreResult(
                 metric=self.name,
@@ -558,20 +560,15 @@ class Metric(ABC):
 
     def _code_values(
         self, codes: list[Tokens], preds: list[Tokens]
-    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-        """Code support of every pair, and which pairs had nothing to match in their code.
+    ) -> tuple[NDArray[np.float64], int]:
+        """Code support of every pair, and how many had nothing to transport.
 
-        The metric's own support (:meth:`_code_support`) scaled by the conciseness and
-        plausibility of the prediction (:mod:`~wrdscore.metrics._code_support`), so
-        that copying the code's words does not win. Pairs with an empty side score 0
-        without reaching :meth:`_code_support`. Unseen tokens count in the running call
-        (:meth:`_score_code` opens one).
+        Pairs with an empty side score 0 without reaching :meth:`_code_support`. Unseen
+        tokens count in the running call (:meth:`_score_code` opens one).
         """
         out = np.zeros(len(preds))
-        nothing = np.fromiter(
-            (bool(p) and not c for c, p in zip(codes, preds, strict=True)), bool, len(preds)
-        )
         scored = [i for i, (c, p) in enumerate(zip(codes, preds, strict=True)) if c and p]
+        unmatched = sum(1 for c, p in zip(codes, preds, strict=True) if p and not c)
         if scored:
             values, degenerate = self._code_support(
                 [codes[i] for i in scored], [preds[i] for i in scored]
@@ -579,8 +576,8 @@ class Metric(ABC):
             if np.shape(values) != (len(scored),) or not np.all(np.isfinite(values)):
                 raise RuntimeError(f"metric {self.name!r} returned bad code support values")
             out[scored] = values
-            nothing[scored] = degenerate
-        return out * code_prior(self.target).factor(preds), nothing
+            unmatched += int(np.count_nonzero(degenerate))
+        return out, unmatched
 
     def _code_support(
         self, codes: list[Tokens], preds: list[Tokens]
