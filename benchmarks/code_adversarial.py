@@ -14,14 +14,14 @@ method's true name (or Javadoc summary) is scored reference-free against its own
 
 It prints, per project and pooled, the true text's win rate over each adversary (ties
 count half) with a 95% bootstrap interval over methods, and the AUC against the other
-texts. Candidates (``--candidates``) are the rule's (``docs/history.md``, issue 32): C0
-the metric's raw support, C1 with the conciseness prior, C2 and C3 with plausibility at
-quantiles 0.1 and 0.5, C4 BERTScore's best-match precision with both priors; ``library``
-scores what the toolkit ships, for every metric that reads code without an encoder::
+texts, of what the toolkit ships, for the metrics named (without an encoder)::
 
     python scripts/code_support_signal.py prepare
-    python benchmarks/code_adversarial.py candidates --prior PRIOR.json.gz
-    python benchmarks/code_adversarial.py library
+    python benchmarks/code_adversarial.py library --metrics wrd rouge1
+
+The rule's five candidates (``docs/history.md``, issue 32) were scored by this file's
+``candidates`` command at commit 2db7bfb, before the chosen one shipped: the library has
+since applied the priors itself, and the transport's precision (C0) is gone.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import random
 import re
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -166,59 +166,6 @@ def evaluate(scores: dict[str, list[np.ndarray]], label: str) -> str:
     return table(rows, label)
 
 
-def _tokens_of(metric: Any, cases: Sequence[Case]) -> list[list[list[str]]]:
-    return [
-        [
-            metric.tokens(t, prediction=True)
-            for t in (c.truth, *(c.adversaries[a] for a in ADVERSARIES), *c.others)
-        ]
-        for c in cases
-    ]
-
-
-def candidates(corpora: Path, prior_file: Path, target: str, methods: int) -> None:
-    """Score the rule's five candidates (WRDScore, bundled default) on ``target``."""
-    import gzip
-    import json
-    from collections import Counter
-
-    from wrdscore.metrics import get_metric
-    from wrdscore.metrics._code_support import TextPrior, log_odds
-
-    signal = _signal_script()
-    started = time.perf_counter()
-    cases = {
-        p: build_cases(signal, corpora / p, target, f"{SEED}:{p}:{target}")[:methods]
-        for p in signal.HELD_OUT
-    }
-    part = json.loads(gzip.decompress(prior_file.read_bytes()))["targets"][target]
-    odds = log_odds(Counter(part["tokens"]), Counter(part["code"]))
-    lengths = np.asarray(part["lengths"], dtype=np.float64)
-    priors = {q: TextPrior(lengths, odds, part["thresholds"][q]) for q in ("0.1", "0.5")}
-    wrd = get_metric("wrd", target=target)
-    raw = {p: raw_support(wrd, its) for p, its in cases.items()}
-    best = {p: raw_support(get_metric("bertscore", target=target), its) for p, its in cases.items()}
-    toks = {p: _tokens_of(wrd, its) for p, its in cases.items()}
-
-    def scaled(
-        source: dict[str, list[np.ndarray]], factor: Callable[[list[list[str]]], np.ndarray]
-    ) -> dict[str, list[np.ndarray]]:
-        return {p: [s * factor(t) for s, t in zip(source[p], toks[p], strict=True)] for p in source}
-
-    def conciseness(t: list[list[str]]) -> np.ndarray:
-        return priors["0.5"].conciseness(np.array([len(x) for x in t]))
-
-    report = [
-        evaluate(raw, f"C0 ({target})"),
-        evaluate(scaled(raw, conciseness), f"C1 ({target})"),
-        evaluate(scaled(raw, priors["0.1"].factor), f"C2 ({target})"),
-        evaluate(scaled(raw, priors["0.5"].factor), f"C3 ({target})"),
-        evaluate(scaled(best, priors["0.5"].factor), f"C4 ({target})"),
-        f"{time.perf_counter() - started:.0f} s",
-    ]
-    print("\n\n".join(report))
-
-
 def library(corpora: Path, target: str, methods: int, metrics: Sequence[str]) -> None:
     """What the toolkit ships: ``metric.score(None, texts, code=...)`` of each metric."""
     from wrdscore.metrics import get_metric
@@ -240,24 +187,18 @@ def library(corpora: Path, target: str, methods: int, metrics: Sequence[str]) ->
 
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("command", choices=("candidates", "library"))
+    ap.add_argument("command", choices=("library",))
     ap.add_argument(
         "--corpora",
         type=Path,
         default=ROOT / "work-data" / "code-signal" / "corpora",
         help="the held-out projects' corpora (code_support_signal.py prepare)",
     )
-    ap.add_argument("--prior", type=Path, help="the prior table (candidates only)")
     ap.add_argument("--target", choices=("name", "summary"), default="name")
     ap.add_argument("--methods", type=int, default=300, help="methods per project")
     ap.add_argument("--metrics", nargs="+", default=["wrd", "rouge1"])
     args = ap.parse_args(argv)
-    if args.command == "candidates":
-        if args.prior is None:
-            ap.error("candidates needs --prior")
-        candidates(args.corpora, args.prior, args.target, args.methods)
-    else:
-        library(args.corpora, args.target, args.methods, args.metrics)
+    library(args.corpora, args.target, args.methods, args.metrics)
 
 
 if __name__ == "__main__":
