@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 
 from wrdscore.corpora import MAX_CODE_CHARS, STRING_POLICIES, TARGETS
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._code_support import PRIOR_LABEL
 from wrdscore.metrics._flatten import (
     MAX_TOKENS,
     ItemError,
@@ -231,6 +232,9 @@ def code_fields(metric: Metric) -> dict[str, str]:
         "str": metric.strings,
         # The language given for all code (--language); none where each item's own is read.
         **({"lang": metric.language} if metric.language is not None else {}),
+        # The priors scaling every code support, and the empty-code rule of combine.
+        "prior": PRIOR_LABEL,
+        "empty": "ref",
     }
 
 
@@ -256,15 +260,25 @@ def combine(
     support: NDArray[np.float64],
     primary: str,
     weight: float,
+    nothing: NDArray[np.bool_],
 ) -> dict[str, NDArray[np.float64]]:
-    """The values of a code-aware result: the reference's, ``code``, and ``combined``."""
+    """The values of a code-aware result: the reference's, ``code``, and ``combined``.
+
+    Where a pair's code had ``nothing`` to match (no code token with weight), the code
+    cannot judge its prediction: ``combined`` is the reference's value, so an empty
+    method never punishes a perfect prediction.
+
+    Examples
+    --------
+    >>> out = combine({"f1": np.array([1.0, 0.5])}, np.array([0.0, 0.7]), "f1", 0.5,
+    ...               np.array([True, False]))
+    >>> out["combined"].tolist()
+    [1.0, 0.6]
+    """
     if values is None:
         return {"code": support}
-    return {
-        **values,
-        "code": support,
-        "combined": (1.0 - weight) * values[primary] + weight * support,
-    }
+    mixed = (1.0 - weight) * values[primary] + weight * support
+    return {**values, "code": support, "combined": np.where(nothing, values[primary], mixed)}
 
 
 def corpus_inputs(

@@ -39,6 +39,7 @@ from wrdscore.metrics._code import (
     read_codes,
     refuse_code,
 )
+from wrdscore.metrics._code_support import code_prior
 from wrdscore.metrics._flatten import (
     FlatBatch,
     Prediction,
@@ -200,15 +201,19 @@ class Metric(ABC):
         """Corpus values from summed :meth:`_corpus_sums`, the code's included.
 
         The reference's values are :meth:`_corpus_from_sums`'s; ``code`` is the mean
-        code support, and ``combined`` mixes the corpus values as each pair's are mixed
-        (for a metric whose corpus value is not a mean, such as subtoken's micro
-        average, it is not the mean of the pairs' ``combined``).
+        code support, and ``combined`` the mean of the pairs' ``combined`` where the
+        corpus values are means, else (subtoken's micro average) the mix of the corpus
+        values, as each pair's are mixed.
         """
         reference = {k: v for k, v in sums.items() if k not in CODE_KEYS}
         out = self._corpus_from_sums(reference, pairs) if reference else {}
         if "code" in sums:
             out["code"] = sums["code"] / pairs
-            if reference:
+            if reference and type(self)._corpus_from_sums is Metric._corpus_from_sums:
+                # A mean metric: the mean of the pairs' combined, which takes the
+                # reference's value where the code had nothing to match (see combine).
+                out["combined"] = sums["combined"] / pairs
+            elif reference:
                 w = self.code_weight
                 out["combined"] = (1.0 - w) * out[self.primary] + w * out["code"]
         return out
@@ -510,12 +515,17 @@ class Metric(ABC):
                     index_offset=index_offset,
                 )
             with running(self, nested(self)) as call:
-                support, unmatched = self._code_values(codes, preds)
+                support, nothing = self._code_values(codes, preds)
         if progress is not None:
             progress(len(preds))
         values = combine(
-            None if result is None else result.values, support, self.primary, self.code_weight
+            None if result is None else result.values,
+            support,
+            self.primary,
+            self.code_weight,
+            nothing,
         )
+        unmatched = int(np.count_nonzero(nothing))
         if result is None:
             return ScoreResult(
                 metric=self.name,
@@ -560,15 +570,20 @@ class Metric(ABC):
 
     def _code_values(
         self, codes: list[Tokens], preds: list[Tokens]
-    ) -> tuple[NDArray[np.float64], int]:
-        """Code support of every pair, and how many had nothing to transport.
+    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        """Code support of every pair, and which pairs had nothing to match in their code.
 
-        Pairs with an empty side score 0 without reaching :meth:`_code_support`. Unseen
-        tokens count in the running call (:meth:`_score_code` opens one).
+        The metric's own support (:meth:`_code_support`) scaled by the conciseness and
+        plausibility of the prediction (:mod:`~wrdscore.metrics._code_support`), so
+        that copying the code's words does not win. Pairs with an empty side score 0
+        without reaching :meth:`_code_support`. Unseen tokens count in the running call
+        (:meth:`_score_code` opens one).
         """
         out = np.zeros(len(preds))
+        nothing = np.fromiter(
+            (bool(p) and not c for c, p in zip(codes, preds, strict=True)), bool, len(preds)
+        )
         scored = [i for i, (c, p) in enumerate(zip(codes, preds, strict=True)) if c and p]
-        unmatched = sum(1 for c, p in zip(codes, preds, strict=True) if p and not c)
         if scored:
             values, degenerate = self._code_support(
                 [codes[i] for i in scored], [preds[i] for i in scored]
@@ -576,8 +591,8 @@ class Metric(ABC):
             if np.shape(values) != (len(scored),) or not np.all(np.isfinite(values)):
                 raise RuntimeError(f"metric {self.name!r} returned bad code support values")
             out[scored] = values
-            unmatched += int(np.count_nonzero(degenerate))
-        return out, unmatched
+            nothing[scored] = degenerate
+        return out * code_prior(self.target).factor(preds), nothing
 
     def _code_support(
         self, codes: list[Tokens], preds: list[Tokens]
