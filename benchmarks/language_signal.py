@@ -12,8 +12,9 @@ For each project (a Debian source package's upstream archive, ingested in its la
   over (function, negative) pairs, ties half; at most 20 negatives per function (those
   sharing a sub-token, the hard ones, first) and 300 functions per project (seeded); a
   positive has a name of two sub-tokens or more and three code tokens or more (for
-  summaries: a summary of three words or more); its code's first 256 tokens are read.
-  Scorers: the bundled default WRDScore and ROUGE-1 precision (the lexical baseline).
+  summaries: a summary of three words or more). Scorers: code support as ``score --code``
+  computes it (the code read in the project's language), with the bundled default
+  WRDScore and with ROUGE-1 (the lexical baseline).
 
 The packages and the protocol were written down before anything was scored. Java's
 project is one the default was not trained on (``libjoda-time-java``, held out by the
@@ -36,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from wrdscore.corpora import ingest, open_corpus, read_code, split_identifier
+from wrdscore.corpora import SourceCode, ingest, open_corpus, read_code, split_identifier
 from wrdscore.signals import rank_first
 
 #: Debian source package -> the language ingested. Written down before scoring.
@@ -44,7 +45,6 @@ PROJECTS = {"jinja2": "python", "python-toml": "python", "libjoda-time-java": "j
 SEED = 20261127
 METHODS_PER_PROJECT = 300
 MAX_NEGATIVES = 20
-CODE_TOKENS = 256
 
 
 def _apt(work: Path) -> list[str]:
@@ -126,22 +126,27 @@ def measure(corpus: Path, language: str, vocabulary: set[str]) -> dict[str, Any]
     code_tokens: list[str] = []
     for target, key in (("name", "name"), ("summary", "summary")):
         items = _candidates(records, key, random.Random(SEED))
-        codes = []
-        for r, _, _ in items:
-            tokens = read_code(r["code"], target=target, name=r["name"], language=language)
-            codes.append(tokens[:CODE_TOKENS])
+        codes = [
+            read_code(r["code"], target=target, name=r["name"], language=language)
+            for r, _, _ in items
+        ]
         keep = [k for k, c in enumerate(codes) if len(c) >= 3]
         items, codes = [items[k] for k in keep], [codes[k] for k in keep]
         if target == "name":
             code_tokens = [t for c in codes for t in c]
         result[f"{target}_functions"] = len(items)
+        # Each candidate against its function's code, read in the project's language.
+        code_items = [
+            {"code": SourceCode(r["code"], language), "name": r["name"]}
+            for r, texts, _ in items
+            for _ in texts
+        ]
+        preds = [t for item in items for t in item[1]]
         for metric_name in ("wrd", "rouge1"):
-            metric = get_metric(metric_name)
-            refs = [c for c, item in zip(codes, items, strict=True) for _ in item[1]]
-            preds = [t for item in items for t in item[1]]
             if not preds:
                 continue
-            values = metric.score(refs, preds, allow_empty_reference=True).values["precision"]
+            metric = get_metric(metric_name, target=target)
+            values = metric.score(None, preds, code=code_items).values["code"]
             scores, at = [], 0
             for item in items:
                 scores.append(np.asarray(values[at : at + len(item[1])]))
