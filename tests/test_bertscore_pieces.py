@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from wrdscore.cli import app
 from wrdscore.errors import WrdscoreError
-from wrdscore.metrics import get_metric
+from wrdscore.metrics import get_metric, score_files
 
 require("sentence_transformers")
 require("torch")
@@ -138,6 +138,22 @@ def test_idf_fixed_on_the_whole_input_scores_parts_as_one_call(tiny):
     # Without it each call weighs by its own references: the parts differ.
     alone = get_metric("bertscore", encoder=enc, granularity="pieces", idf=True)
     assert not np.allclose(_ours(alone, REFS[:3], PREDS[:3]), expected[:3], atol=1e-4)
+
+
+def test_score_files_weighs_by_the_whole_file_in_any_chunking(tiny, tmp_path):
+    refs, preds = tmp_path / "refs.txt", tmp_path / "preds.txt"
+    refs.write_text("\n".join(REFS[:8]) + "\n")
+    preds.write_text("\n".join(PREDS[:8]) + "\n")
+    enc = Encoder(tiny, device="cpu")
+    metric = get_metric("bertscore", encoder=enc, granularity="pieces", idf=True)
+    (res,) = score_files([metric], refs, preds, chunk_pairs=3)
+    oracle = _oracle(str(tiny), enc.layer, True, REFS[:8], PREDS[:8])
+    assert res.corpus["f1"] == pytest.approx(oracle[:, 2].mean(), abs=TOL)
+    # The file's IDF held for that run only: a later call weighs by its own references.
+    again = get_metric("bertscore", encoder=enc, granularity="pieces", idf=True)
+    np.testing.assert_allclose(
+        _ours(metric, REFS[:3], PREDS[:3]), _ours(again, REFS[:3], PREDS[:3])
+    )
 
 
 def test_the_signature_records_pieces_and_where_idf_comes_from(tiny):

@@ -1,10 +1,11 @@
 """The streaming engine: scoring files chunk by chunk, in worker processes when asked.
 
 :func:`score_files` (``wrdscore score``) reads, scores and writes chunk by chunk, with
-the same numbers whatever the chunking or job count: a first pass for batch means,
-then each chunk scored by every metric (:meth:`wrdscore.metrics.Metric.score`, which
-checks and tokenises through :mod:`wrdscore.metrics._flatten`), its per-pair rows
-written and its corpus sums added up.
+the same numbers whatever the chunking or job count: a first pass for batch means (and
+one over the references for a metric that weighs by all of them), then each chunk
+scored by every metric (:meth:`wrdscore.metrics.Metric.score`, which checks and
+tokenises through :mod:`wrdscore.metrics._flatten`), its per-pair rows written and its
+corpus sums added up.
 """
 
 from __future__ import annotations
@@ -218,6 +219,14 @@ def _batch_chunk(
         else None
         for m in job.metrics
     ]
+
+
+def _all_references(job: _Job, size: int) -> Iterator[Any]:
+    """Every reference item of the input, read chunk by chunk (for
+    :meth:`~wrdscore.metrics.Metric.fit_references`)."""
+    for start, ref_lines, pred_lines, _code in _chunks(job, size):
+        refs, _, _ = _items(job, start, ref_lines, pred_lines)
+        yield from refs
 
 
 def _memo(job: _Job, segmented: bool) -> dict[str | tuple[str, ...], Tokens]:
@@ -602,6 +611,9 @@ def score_files(
                 t[0] / t[1] if _batch_centered(m) and t[1] else None
                 for m, t in zip(metrics, totals, strict=True)
             ]
+        for m in metrics:
+            if m.reads_all_references and job.references is not None:
+                m.fit_references(_all_references(job, chunk_pairs))
         tasks = ((*chunk, means) for chunk in _chunks(job, chunk_pairs))
         sums: list[list[dict[str, float]]] = [[] for _ in metrics]
         counts = np.zeros((len(metrics), 5), dtype=np.int64)
@@ -635,6 +647,9 @@ def score_files(
                     progress(n)
     finally:
         _JOB = None
+        for m in metrics:
+            if m.reads_all_references:
+                m.fit_references(None)  # fitted for this input only
         if workers is not None:
             workers.close()
     return [

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -246,6 +246,18 @@ class Metric(ABC):
         CLI prints this as a note, so truncation is never silent.
         """
         return ""
+
+    @property
+    def reads_all_references(self) -> bool:
+        """Whether scores weigh by statistics of every reference of the input (bertscore's
+        word-piece IDF, as bert_score computes it): the streaming engine then hands them
+        all to :meth:`fit_references` before scoring the input in parts."""
+        return False
+
+    def fit_references(self, references: Iterable[Reference] | None) -> None:
+        """Take the statistics :attr:`reads_all_references` names from ``references``
+        for the calls that follow (None: from each call's own again); nothing by default."""
+        return None
 
     @property
     def batch_centered(self) -> bool:
