@@ -400,3 +400,17 @@ def test_score_and_explain_take_a_language(tmp_path: Path) -> None:
     given = _cli("explain", "user_name", "--code", snippet, "--language", "python")
     assert given.exit_code == 0, given.output
     assert "code support" in given.output and "|lang:python|" in given.output
+
+
+def test_a_corpus_keeps_its_languages_when_its_code_is_parsed(tmp_path: Path) -> None:
+    # With --strings keep a corpus's code is parsed again: in its record's language
+    # (JavaScript's `addItem(item) {...}` alone parses as C++ too, and was refused).
+    corpus = tmp_path / "js"
+    ingest([DATA / "javascript"], corpus, jobs=1, quiet=True, language="javascript")
+    methods = list(corpus_methods(corpus, code=True))
+    assert all(getattr(m.code, "language", None) == "javascript" for m in methods)
+    preds = tmp_path / "preds.txt"
+    preds.write_text("".join(m.name + "\n" for m in methods))
+    args = ("score", "--corpus", corpus, "--preds", preds, "-m", "rouge1", "--strings", "keep")
+    scored = _cli(*args)
+    assert scored.exit_code == 0, scored.output

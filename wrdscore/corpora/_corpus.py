@@ -357,12 +357,20 @@ def _method_records(
     key = "name" if target == "name" else "summary"
     wanted = {"name", key, "code_words", *(("path", "line", "source") if ids else ())}
     fields = FieldReader([f for f in RECORD_FIELDS if f in wanted])
-    source = FieldReader(("code",))
+    from wrdscore.corpora._languages import SourceCode
+
+    source = FieldReader(("code", "language"))
 
     def read(line: str) -> dict[str, Any]:
         record = fields(line)
         if code or not isinstance(record.get("code_words"), str):
-            record["code"] = source(line).get("code")
+            found = source(line)
+            text, language = found.get("code"), found.get("language")
+            # Code of another language than Java says so, and is parsed in it when
+            # scored (a JavaScript method alone parses as C++ too).
+            record["code"] = (
+                SourceCode(text, language) if text and isinstance(language, str) else text
+            )
         return record
 
     return corpus, corpus.iter_methods(read)
