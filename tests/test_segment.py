@@ -30,7 +30,7 @@ def heldout() -> list[tuple[str, list[str]]]:
 
 def test_the_shipped_list_splits_held_out_lowercased_camelcase_names():
     # 200 of the 2,000 test-package names of scripts/segment_accuracy.py (OpenJDK packages
-    # the list was not built or chosen on): the number the model card reports for them.
+    # the list was not built or chosen on), written by its --sample option.
     pairs = heldout()
     assert len(pairs) == 200
     # The gold is the camelCase split, independent of the segmenter: the lower-cased
