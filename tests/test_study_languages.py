@@ -127,3 +127,25 @@ def test_highlighted_code_in_headless_chromium_is_text_in_spans(tmp_path: Path) 
     text = re.sub(r"</?span[^>]*>", "", pre[1])
     assert html.unescape(text) == code
     assert "&lt;/script&gt;&lt;b&gt;x" in text  # the code's markup is text
+
+
+def test_a_study_is_analysed_in_the_language_it_was_sampled_in(tmp_path: Path) -> None:
+    # print(get_name(user)) cannot be told apart; sampled with --language python, the
+    # analysis scores it in Python too instead of refusing it.
+    from test_study_cli import fill_code_sheets
+
+    from wrdscore.human_eval import analyze_study
+
+    refs, preds, code = tmp_path / "refs.txt", tmp_path / "preds.txt", tmp_path / "code.jsonl"
+    refs.write_text("get_name\ncount_rows\nis_empty\n")
+    preds.write_text("name\ncount\nempty\n")
+    sources = ["print(get_name(user))\n", PY_CODE[1], PY_CODE[2]]
+    code.write_text("".join(json.dumps(c) + "\n" for c in sources))
+    study = tmp_path / "study"
+    sample_study(refs, preds, study, code=code, n_sets=1, strata=[parse_stratum("3")],
+                 raters=2, language="python")  # fmt: skip
+    fill_code_sheets(study, tmp_path / "rated")
+    analysis = analyze_study(tmp_path / "report", study=study,
+                             ratings=[str(tmp_path / "rated" / "*.csv")],
+                             metrics=["rouge1"], baseline=None, resamples=40)  # fmt: skip
+    assert "rouge1.code" in [m.metric.name for m in analysis.metrics]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -201,6 +202,15 @@ def sample_study(
     return design
 
 
+def _in_language(item: CodeItem, language: str) -> CodeItem:
+    """A code item whose source is read in ``language`` (a SourceCode)."""
+    from wrdscore.corpora import SourceCode
+
+    if isinstance(item, str):
+        return SourceCode(item, language)
+    return {**item, "code": SourceCode(item["code"], language)}
+
+
 def analyze_study(
     output: str | os.PathLike[str],
     *,
@@ -262,6 +272,11 @@ def analyze_study(
         files = expand_ratings(ratings, found.path)
         human = load_sheet_ratings(found, files)
         source = f"study {found.path} with {len(files)} rating sheet(s)"
+        language = found.info.get("language")
+        if human.codes is not None and isinstance(language, str):
+            # The code is scored in the language it was sampled in (study sample
+            # --language), not told from it again.
+            human = replace(human, codes=[_in_language(c, language) for c in human.codes])
     else:
         human = load_published_pairs(pairs, scale)
         source = f"rated pairs from {', '.join(map(str, pairs))}"
