@@ -9,7 +9,8 @@ A corpus is a folder with two files:
     ``source`` (index into the manifest's ``sources`` list), ``code`` (the
     method's source text, at most :data:`~wrdscore.corpora.MAX_CODE_CHARS`
     characters) and ``code_words`` (its identifiers as code reading finds them,
-    space-separated, or null: :func:`~wrdscore.corpora._code.code_words`).
+    space-separated, or null: :func:`~wrdscore.corpora._code.code_words`); a record of
+    another language than Java also has ``language`` (see :mod:`._languages`).
 ``manifest.json``
     Format version, sources, counts, parser, options, versions and timing (see the
     README).
