@@ -198,3 +198,22 @@ def test_paths_are_accepted_as_strings(tmp_path: Path):
     (tmp_path / "A.java").write_text("class A { void f(Config cfg) {} }")
     pairs, _ = mine_abbreviations([str(tmp_path)], min_files=1)
     assert [(p.abbreviation, p.words) for p in pairs] == [("cfg", "config")]
+
+
+def test_cli_tune_output_is_what_tune_reads(tmp_path):
+    from wrdscore.embeddings.encoders._pairs import read_pair_file
+
+    source = tmp_path / "A.java"
+    source.write_text(ORDERS + "class B { void f(StringBuilder sb) {} }\n")
+    out, tune = tmp_path / "abbr.tsv", tmp_path / "tune.tsv"
+    args = ["corpus", "abbreviations", str(source), "-o", str(out), "--min-files", "1"]
+    res = runner.invoke(app, [*args, "--tune-output", str(tune)])
+    assert res.exit_code == 0, res.output
+    mined = read_abbreviations(out)
+    held = {(p.abbreviation, p.words) for p in mined if p.part == "held-out"}
+    # sb and ex are held out (their hashes): not in the tune file.
+    assert held == {("sb", "string builder"), ("ex", "exception")}
+    want = [(p.abbreviation, p.words) for p in mined if p.part == "tune"]
+    assert read_pair_file(tune) == want
+    res = runner.invoke(app, [*args, "--force", "--tune-output", str(out)])
+    assert res.exit_code != 0 and "--tune-output must be another file" in res.output

@@ -166,19 +166,28 @@ def corpus_abbreviations(
     max_file_mb: float = typer.Option(
         corpora.DEFAULT_MAX_FILE_MB, help="Skip files larger than this."
     ),
-    force: bool = typer.Option(False, "--force", help="Replace an existing --output file."),
+    tune_output: Path | None = typer.Option(
+        None,
+        "--tune-output",
+        help="Also write the tune part as 'abbreviation<TAB>words' lines, for `tune --pairs`.",
+    ),
+    force: bool = typer.Option(False, "--force", help="Replace existing output files."),
 ) -> None:
     """Mine (abbreviation, words) pairs from Java declarations: Config cfg, int len = s.length().
 
     Each pair's part (tune or held-out) is fixed by its abbreviation's hash.
     """
     from wrdscore.atomic import check_writable
-    from wrdscore.corpora._abbreviations import counts_by_part
+    from wrdscore.corpora._abbreviations import counts_by_part, write_tune_pairs
     from wrdscore.errors import WrdscoreError
 
-    if output.exists() and not force:
-        raise WrdscoreError(f"output {output} already exists (use --force to replace it)")
-    check_writable(output)
+    outputs = [output] if tune_output is None else [output, tune_output]
+    if tune_output is not None and tune_output.resolve() == output.resolve():
+        raise WrdscoreError("--tune-output must be another file than --output")
+    for path in outputs:
+        if path.exists() and not force:
+            raise WrdscoreError(f"output {path} already exists (use --force to replace it)")
+        check_writable(path)
     pairs, files = corpora.mine_abbreviations(sources, min_files, max_file_mb)
     corpora.write_abbreviations(pairs, output)
     parts = counts_by_part(pairs)
@@ -187,6 +196,8 @@ def corpus_abbreviations(
         f"{len(pairs):,} pairs ({parts['tune']:,} tune, {parts['held-out']:,} held out) "
         f"from {files:,} Java files",
     )
+    if tune_output is not None:
+        wrote(tune_output, f"{write_tune_pairs(pairs, tune_output):,} tune pairs")
 
 
 def register(app: typer.Typer) -> None:

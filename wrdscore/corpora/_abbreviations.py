@@ -355,6 +355,15 @@ def write_abbreviations(pairs: Sequence[Abbreviation], path: str | Path) -> Path
     return Path(path)
 
 
+def write_tune_pairs(pairs: Sequence[Abbreviation], path: str | Path) -> int:
+    """Write the ``tune`` part as ``abbreviation<TAB>words`` lines, the format
+    ``wrdscore tune --pairs`` reads, atomically; returns how many."""
+    tune = [p for p in pairs if p.part == "tune"]
+    with atomic_write(path) as out:
+        out.writelines(f"{p.abbreviation}\t{p.words}\n" for p in tune)
+    return len(tune)
+
+
 def read_abbreviations(path: str | Path) -> list[Abbreviation]:
     """Read a TSV written by :func:`write_abbreviations`."""
     pairs = []
