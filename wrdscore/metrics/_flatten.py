@@ -99,7 +99,7 @@ def _tokens_of(item: object, what: str, i: int, split: Callable[..., Tokens] = t
     raise ItemError(what, i, "must be a string or a list of strings")
 
 
-def alternatives(item: object, i: int, segmented: bool = True) -> list[Tokens]:
+def alternatives(item: object, i: int, segmented: bool = False) -> list[Tokens]:
     """The reference alternatives of item ``i``: one, unless a list of lists is given."""
     split = splitter(segmented)
     if not isinstance(item, str) and _is_token_list(item) and item and _is_token_list(item[0]):
@@ -219,7 +219,7 @@ def flatten(
     allow_empty_reference: bool = False,
     offset: int = 0,
     memo: dict[str | tuple[str, ...], Tokens] | None = None,
-    segmented: bool = True,
+    segmented: bool = False,
     clean: bool = False,
 ) -> FlatBatch:
     """Check and tokenise a batch, and flatten its alternatives into scoreable pairs.

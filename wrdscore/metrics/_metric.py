@@ -101,7 +101,9 @@ class Metric(ABC):
     segment : bool
         Split all-lowercase run-together sub-tokens (``getuserbyid`` -> ``get user by
         id``) of references and predictions into words (:func:`~wrdscore.corpora.segment`;
-        signature ``seg:<word list>``, or ``seg:no`` when off).
+        signature ``seg:<word list>``, or ``seg:no`` when off). Off by default: on
+        held-out renames it did not score at least as well as no segmentation, the rule
+        fixed before measuring (docs/history.md, issue 33).
     clean : bool
         Pass string predictions through :func:`~wrdscore.corpora.clean_prediction` (code
         fences, Javadoc markers and block tags, quotes, a trailing ``()``) before they
@@ -155,7 +157,7 @@ class Metric(ABC):
         target: str = DEFAULT_TARGET,
         strings: str = DEFAULT_STRINGS,
         language: str | None = None,
-        segment: bool = True,
+        segment: bool = False,
         clean: bool = False,
         **options: Any,
     ) -> None:
