@@ -117,21 +117,21 @@ def test_a_single_letter_beside_a_word_is_refused_unless_a_coordinate_beside_a_c
 
 
 def test_explain_shows_each_segmentation():
-    out = runner.invoke(app, ["explain", "getuserbyid", "substr", "--format", "json"])
+    out = runner.invoke(app, ["explain", "getuserbyid", "substr", "--segment", "--format", "json"])
     assert out.exit_code == 0, out.output
     found = json.loads(out.stdout)["segmentation"]
     assert found == [
         {"token": "getuserbyid", "pieces": ["get", "user", "by", "id"], "reason": "split"},
         {"token": "substr", "pieces": ["substr"], "reason": "model vocabulary"},
     ]
-    out = runner.invoke(app, ["explain", "getUserById", "getuserbyid"])
+    out = runner.invoke(app, ["explain", "getUserById", "getuserbyid", "--segment"])
     assert out.exit_code == 0, out.output
     assert "segmented: getuserbyid -> get user by id" in out.output
     assert "kept whole" not in out.output  # known words are not listed
-    out = runner.invoke(
-        app, ["explain", "getuserbyid", "substr", "--no-segment", "--format", "json"]
-    )
-    assert json.loads(out.stdout)["segmentation"] == []
+    # Off by default, and --no-segment is still taken.
+    for off in ([], ["--no-segment"]):
+        out = runner.invoke(app, ["explain", "getuserbyid", "substr", *off, "--format", "json"])
+        assert json.loads(out.stdout)["segmentation"] == []
 
 
 def test_an_accepted_split_is_wordninjas_own_on_the_list():
@@ -172,25 +172,26 @@ def test_the_list_id_names_the_shipped_file():
     assert (WORDS_ID, sha[:12]) == ("jdk17c20+wiki", "df43c9a7a327")
 
 
-def test_segment_off_gives_todays_tokens_exactly():
+def test_segment_off_by_default_gives_the_splitters_tokens_exactly():
     pairs = load_paper_ratings()
     items = [*pairs.references, *pairs.predictions, "getuserbyid", ["get", "userbyid"]]
     items += (EXAMPLES / "preds.txt").read_text().splitlines()
-    batch = flatten(items, items, segmented=False)
+    batch = flatten(items, items)
     assert batch.preds == [to_tokens(i) for i in items]
     assert batch.refs == [to_tokens(i) for i in items]
-    on = flatten(items, items)
+    on = flatten(items, items, segmented=True)
     assert on.preds == [segment(to_tokens(i)) for i in items]
     assert on.preds != batch.preds
 
 
 def test_signatures_record_segmentation_and_cleaning():
-    wrd = get_metric("wrd")
+    wrd = get_metric("wrd", segment=True)
     assert f"|solver:emd|seg:{WORDS_ID}|v:" in wrd.signature
-    assert "|seg:no|v:" in get_metric("wrd", segment=False).signature
-    assert get_metric("rouge1", clean=True).signature.endswith(f"|seg:{WORDS_ID}|clean:yes|v:0.1.0")
+    assert "|seg:no|v:" in get_metric("wrd").signature  # off by default (issue 33)
+    rouge = get_metric("rouge1", segment=True, clean=True)
+    assert rouge.signature.endswith(f"|seg:{WORDS_ID}|clean:yes|v:0.1.0")
     # Rescaling baselines are stored per scoring settings; tokenising is not one of them.
-    assert baseline_key(get_metric("wrd", segment=False)) == baseline_key(wrd)
+    assert baseline_key(get_metric("wrd")) == baseline_key(wrd)
     with pytest.raises(Exception, match="segment must be true or false"):
         get_metric("rouge1", segment="no")
 
@@ -200,13 +201,13 @@ def test_the_token_memo_is_kept_per_setting(tmp_path):
     refs, preds = tmp_path / "r.txt", tmp_path / "p.txt"
     refs.write_text("getUserById\ngetuserbyid\n")
     preds.write_text("getuserbyid\ngetUserById\n")
-    on, off = get_metric("rouge1"), get_metric("subtoken", segment=False)
+    on, off = get_metric("rouge1", segment=True), get_metric("subtoken")
     results = score_files([on, off], refs, preds, jobs=1)
     assert results[0].corpus["f1"] == 1.0
     assert results[1].corpus["f1"] == 0.0
 
 
-def test_cli_no_segment_and_clean_predictions(tmp_path):
+def test_cli_segment_and_clean_predictions(tmp_path):
     refs, preds = tmp_path / "r.txt", tmp_path / "p.jsonl"
     refs.write_text("getUserById\nisTimeoutSet\nreturns the user with the given id\n")
     replies = [
@@ -217,19 +218,21 @@ def test_cli_no_segment_and_clean_predictions(tmp_path):
     ]
     preds.write_text("".join(json.dumps(r) + "\n" for r in replies))
     base = ["score", "--refs", str(refs), "--preds", str(preds), "-m", "rouge1", "-q"]
-    out = runner.invoke(app, [*base, "--format", "json", "--clean-predictions"])
+    out = runner.invoke(app, [*base, "--format", "json", "--segment", "--clean-predictions"])
     assert out.exit_code == 0, out.output
     res = json.loads(out.output)["metrics"]["rouge1"]
     assert res["signature"] == f"rouge1|seg:{WORDS_ID}|clean:yes|v:0.1.0"
     assert res["corpus"]["f1"] == 1.0
-    out = runner.invoke(app, [*base, "--format", "json", "--no-segment", "--clean-predictions"])
-    res = json.loads(out.output)["metrics"]["rouge1"]
-    assert res["signature"] == "rouge1|seg:no|clean:yes|v:0.1.0"
-    # The two run-together names no longer match; the summary still does.
-    assert res["corpus"]["f1"] == pytest.approx(1 / 3)
+    # Off by default; --no-segment is still taken and means the same.
+    for off in ([], ["--no-segment"]):
+        out = runner.invoke(app, [*base, "--format", "json", *off, "--clean-predictions"])
+        res = json.loads(out.output)["metrics"]["rouge1"]
+        assert res["signature"] == "rouge1|seg:no|clean:yes|v:0.1.0"
+        # The two run-together names no longer match; the summary still does.
+        assert res["corpus"]["f1"] == pytest.approx(1 / 3)
     out = runner.invoke(app, [*base, "--format", "json"])
     res = json.loads(out.output)["metrics"]["rouge1"]
-    assert res["signature"] == f"rouge1|seg:{WORDS_ID}|v:0.1.0"
+    assert res["signature"] == "rouge1|seg:no|v:0.1.0"
     assert res["corpus"]["f1"] < 1.0  # "java", "param", "return" ... counted
 
 
