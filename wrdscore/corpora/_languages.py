@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib.metadata import version
 
 from tree_sitter import Language, Node, Parser
@@ -438,6 +439,16 @@ def detect_language(source: str) -> str:
     >>> detect_language("int size() { return items.length; }")
     'java'
     """
+    return _detect(str(source))
+
+
+# Telling a language costs a parse per grammar, 38 times reading the code in a known
+# one (15 ms against 0.4 ms a Python function): the same code, scored against every
+# prediction made for its method, is told once. (At most 1,024 snippets are kept: 16 MB
+# if every one were at the cap, MAX_CODE_CHARS.)
+@lru_cache(maxsize=1024)
+def _detect(source: str) -> str:
+    """:func:`detect_language` of a plain string (the cache's key)."""
     from wrdscore.corpora._code import java_root
 
     data = source.encode("utf-8", "replace")
