@@ -15,7 +15,6 @@ from typer.testing import CliRunner
 
 from wrdscore.cli import app
 from wrdscore.corpora import to_tokens
-from wrdscore.corpora._segment import WORDS_ID
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics import METRICS, get_metric
 from wrdscore.metrics.bleu import codexglue_bleu
@@ -84,11 +83,11 @@ def test_signatures_carry_sacrebleus():
     bleu, chrf = get_metric("bleu"), get_metric("chrf")
     sentence = BLEU(effective_order=True)
     sentence.sentence_score("a", ["a"])
-    corpus = f"|corpus:corpus_bleu|seg:{WORDS_ID}|v:"
+    corpus = "|corpus:corpus_bleu|seg:no|v:"
     assert bleu.signature.startswith(f"bleu|{sentence.get_signature()}{corpus}")
     c = CHRF()
     c.sentence_score("a", ["a"])
-    corpus = f"|corpus:corpus_chrf|seg:{WORDS_ID}|v:"
+    corpus = "|corpus:corpus_chrf|seg:no|v:"
     assert chrf.signature.startswith(f"chrf|{c.get_signature()}{corpus}")
     assert "nw:2" in get_metric("chrf", word_order=2).signature
     assert "smooth:add-k[1.00]" in get_metric("bleu", smooth="codexglue").signature

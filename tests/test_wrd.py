@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wrdscore import WRDScore
-from wrdscore.corpora._segment import WORDS_ID
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics.wrd import _flow_two_rows, emd_flow
@@ -247,8 +246,7 @@ def test_signature_lists_every_setting():
     # model field names them too.
     model = f"custom@sha:{EMB.sha}+df:{EMB.df_sha}+counts:{EMB.counts_sha}"
     assert sig == (
-        f"wrdscore|emb:{model}|w:norm*idf|c:corpus|oov:drop|clip:yes|solver:emd|seg:{WORDS_ID}"
-        "|v:0.1.0"
+        f"wrdscore|emb:{model}|w:norm*idf|c:corpus|oov:drop|clip:yes|solver:emd|seg:no|v:0.1.0"
     )
 
 
