@@ -414,3 +414,14 @@ def test_a_corpus_keeps_its_languages_when_its_code_is_parsed(tmp_path: Path) ->
     args = ("score", "--corpus", corpus, "--preds", preds, "-m", "rouge1", "--strings", "keep")
     scored = _cli(*args)
     assert scored.exit_code == 0, scored.output
+
+
+def test_a_php_file_mixing_html_and_code_is_read() -> None:
+    # Files are parsed with the full PHP grammar (HTML around <?php ... ?>), snippets
+    # with the one for code alone.
+    page = b"<html><body>\n<?php\n/** Greets a user. */\nfunction greet($name) {\n"
+    page += b'  return "Hi " . $name;\n}\n?>\n</body></html>\n'
+    methods, failure = extract("php", page, 256)
+    assert failure is None
+    assert [(m.name, m.summary) for m in methods] == [("greet", "Greets a user.")]
+    assert read_code(methods[0].code, language="php") == ["name", "name"]

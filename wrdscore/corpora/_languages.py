@@ -64,6 +64,9 @@ class Grammar:
     wrap : (bytes, bytes) or None
         A snippet with syntax errors is parsed again between these (a method alone is
         an error in PHP, as in Java), and read so where that has fewer errors.
+    file_function : str or None
+        The function giving the language of whole files, where it is another than
+        ``function`` (PHP: files mix HTML and code, snippets are code alone).
     doc_prefix : str or None
         A comment that starts so, just before a function, documents it (``/**``);
         ``None``: the function's first statement is its docstring (Python).
@@ -84,6 +87,7 @@ class Grammar:
     bindings: dict[str, str] = field(default_factory=dict)
     not_words: frozenset[bytes] = frozenset()
     wrap: tuple[bytes, bytes] | None = None
+    file_function: str | None = None
 
 
 def _set(words: str) -> frozenset[str]:
@@ -196,6 +200,7 @@ GRAMMARS: dict[str, Grammar] = {
             not_words=frozenset({b"this"}),
             doc_prefix="/**",
             wrap=_CLASS_BODY,
+            file_function="language_php",
         ),
         Grammar(
             "ruby",
@@ -309,26 +314,30 @@ def check_language(language: object) -> str:
     raise WrdscoreError(f"unknown language {language!r}: choose one of {', '.join(LANGUAGES)}")
 
 
-def grammar_language(name: str) -> Language:
-    """The tree-sitter language of ``name`` (not Java), its grammar imported on first use."""
-    hit = _languages.get(name)
+def grammar_language(name: str, files: bool = False) -> Language:
+    """The tree-sitter language of ``name`` (not Java), its grammar imported on first
+    use; with ``files``, the one for whole files (:attr:`Grammar.file_function`)."""
+    g = GRAMMARS[name]
+    function = (g.file_function or g.function) if files else g.function
+    hit = _languages.get(function + name)
     if hit is None:
-        g = GRAMMARS[name]
         try:
             module = importlib.import_module(g.module)
         except ImportError:
             raise WrdscoreError(
                 f"reading {name} code needs the grammar {g.package}: pip install {g.package}"
             ) from None
-        hit = _languages[name] = Language(getattr(module, g.function)())
+        hit = _languages[function + name] = Language(getattr(module, function)())
     return hit
 
 
-def parser(name: str) -> Parser:
-    """The process's parser of language ``name`` (not Java), built on first use."""
-    hit = _parsers.get(name)
+def parser(name: str, files: bool = False) -> Parser:
+    """The process's parser of language ``name`` (not Java), built on first use; with
+    ``files``, the one for whole files."""
+    key = f"{name} files" if files else name
+    hit = _parsers.get(key)
     if hit is None:
-        hit = _parsers[name] = Parser(grammar_language(name))
+        hit = _parsers[key] = Parser(grammar_language(name, files))
     return hit
 
 

@@ -328,7 +328,7 @@ def extract(
     error-free, with the first error as the failure.
     """
     g = GRAMMARS[language]
-    root = parser(language).parse(data).root_node
+    root = parser(language, files=True).parse(data).root_node
     methods = []
     for node, name in functions(g, root):
         if node.has_error:
