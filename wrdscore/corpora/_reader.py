@@ -112,8 +112,8 @@ def functions(
             if name is not None and name.text:
                 found.append((node, name))
         stack.extend(node.children)
-    if start or end is not None:
-        found = [(f, n) for f, n in found if start <= f.start_byte and f.end_byte <= (end or 0)]
+    stop = root.end_byte if end is None else end
+    found = [(f, n) for f, n in found if start <= f.start_byte and f.end_byte <= stop]
     found.sort(key=lambda pair: pair[0].start_byte)
     return iter(found)
 
