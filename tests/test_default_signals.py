@@ -39,8 +39,10 @@ def test_the_bundled_defaults_rename_and_case_signals():
     metric = get_metric("wrd")
     a_rand, a_rel = script.rename_aucs(metric, test, random, related)
     # The model card's table has the selection run's 0.837 / 0.532 (ROUGE-1 0.788 /
-    # 0.458), measured before issue 33's segmenter kept the model's tokens whole.
-    assert (round(a_rand, 3), round(a_rel, 3)) == (0.838, 0.533)
+    # 0.458), measured with segmentation on and before issue 33's segmenter kept the
+    # model's tokens whole. Segmentation is off by default now (issue 33's held-out rule):
+    # with it on these give 0.838 / 0.533 (ROUGE-1 0.785 / 0.454).
+    assert (round(a_rand, 3), round(a_rel, 3)) == (0.838, 0.531)
     syn, opp = (
         script.pair_values(metric, script.SYNONYMS),
         script.pair_values(metric, script.OPPOSITES),
@@ -48,8 +50,8 @@ def test_the_bundled_defaults_rename_and_case_signals():
     assert (round(signals.auc(syn, opp), 3), round(syn.mean() - opp.mean(), 3)) == (0.6, 0.063)
     rouge = get_metric("rouge1")
     assert tuple(round(x, 3) for x in script.rename_aucs(rouge, test, random, related)) == (
-        0.785,
-        0.454,
+        0.782,
+        0.45,
     )
 
 
