@@ -7,13 +7,12 @@ Java keeps its own reader (:mod:`wrdscore.corpora._code`), from which the rules 
 Each grammar is a PyPI package (MIT) imported the first time code in its language is
 read, so that start-up pays for none of them.
 
-A snippet without a language is given one by :func:`detect_language`: it is parsed
-with every grammar, and the grammar with the fewest syntax errors wins. Code Java
-parses cleanly is Java, as every snippet was before other languages were read (so
-C, C++ or C# that is also valid Java is read as Java: give their language); where the
-best parses tie otherwise, the snippet is refused with one line that names
-them, except between grammars where one extends the other and reads the tie the same
-way (JavaScript inside TypeScript, C inside C++).
+A snippet without a language is given one by :func:`detect_language` (the rule is
+there): code Java parses cleanly is Java, as every snippet was before other languages
+were read (so C, C++ or C# that is also valid Java is read as Java: give their
+language); otherwise the grammar whose parse is least wrong wins, and a tie it cannot
+break is refused with one line that names the tied languages. A
+:class:`SourceCode` is a snippet that says its language.
 """
 
 from __future__ import annotations
