@@ -17,7 +17,7 @@ from wrdscore.corpora import read_code
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics import METRICS, get_metric, score_files
-from wrdscore.metrics._code_support import code_prior
+from wrdscore.metrics._code_support import best_match_precision, code_prior
 
 WORDS = "get set user name size count item items add remove find by id list value key map"
 VOCAB = WORDS.split()
@@ -61,6 +61,29 @@ def test_wrd_code_support_is_the_best_match_in_the_split_code_tokens_times_the_p
     assert got.primary == "code" and list(got.values) == ["code"]
     np.testing.assert_allclose(got.values["code"], want, rtol=0, atol=1e-9)
     assert got.corpus["code"] == pytest.approx(np.mean(want), abs=1e-12)
+
+
+def test_best_match_precision_by_hand_on_long_code_and_unclipped():
+    # Pairs grouped by padded widths (past 128 tokens, powers of two), a zero vector, and
+    # negative best cosines (kept without clipping, 0 with it).
+    rng = np.random.default_rng(11)
+    unit = rng.normal(size=(40, 5))
+    unit /= np.linalg.norm(unit, axis=1, keepdims=True)
+    unit[3] = 0.0
+    n = 120
+    code_len, pred_len = rng.integers(0, 300, size=n), rng.integers(0, 5, size=n)
+    code_item, pred_item = np.repeat(np.arange(n), code_len), np.repeat(np.arange(n), pred_len)
+    code_row = rng.integers(0, 40, size=len(code_item))
+    pred_row = rng.integers(0, 40, size=len(pred_item))
+    for clip in (True, False):
+        got = best_match_precision(code_item, code_row, pred_item, pred_row, unit, n, clip)
+        want = np.zeros(n)
+        for k in range(n):
+            c, p = code_row[code_item == k], pred_row[pred_item == k]
+            if len(c) and len(p):
+                best = np.minimum((unit[p] @ unit[c].T).max(axis=1), 1.0)
+                want[k] = (np.maximum(best, 0.0) if clip else best).mean()
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
 
 
 def test_rouge1_code_support_is_rouge_score_precision_against_the_code():

@@ -53,6 +53,8 @@ LENGTH_SHARE = 0.10
 QUANTILE = 0.5
 #: The signature's name of the shipped table (``prior:`` in a code signature).
 PRIOR_LABEL = "jdk17"
+#: Most floats one stacked gather of code vectors may hold (about 32 MB).
+_STACK_FLOATS = 1 << 22
 #: The shipped table (``scripts/build_code_prior.py`` rebuilds it).
 PRIOR_FILE = "code_prior.json.gz"
 
@@ -139,12 +141,39 @@ def best_match_precision(
     [0.9]
     """
     out = np.zeros(n)
-    bounds = np.arange(n + 1)
-    c_at, p_at = np.searchsorted(code_item, bounds), np.searchsorted(pred_item, bounds)
-    for k in np.flatnonzero((np.diff(c_at) > 0) & (np.diff(p_at) > 0)).tolist():
-        cos = unit[pred_row[p_at[k] : p_at[k + 1]]] @ unit[code_row[c_at[k] : c_at[k + 1]]].T
-        best = cos.max(axis=1)
-        out[k] = float(np.clip(best, 0.0, 1.0).mean() if clip else best.mean())
+    code_len = np.bincount(code_item, minlength=n)
+    pred_len = np.bincount(pred_item, minlength=n)
+    code_start = np.cumsum(code_len) - code_len
+    pred_start = np.cumsum(pred_len) - pred_len
+    # Pairs are grouped by the prediction's length and the code's padded width (the next
+    # multiple of 8 up to 128 tokens, the next power of two beyond: few groups, little
+    # padding), so each group's cosines are one product of stacked vectors.
+    width = np.where(
+        code_len <= 128,
+        -(-code_len // 8) * 8,
+        1 << np.ceil(np.log2(np.maximum(code_len, 1))).astype(np.int64),
+    )
+    most = int(pred_len.max(initial=0)) + 1
+    key = np.where((code_len > 0) & (pred_len > 0), width * most + pred_len, -1)
+    dim = unit.shape[1]
+    # A padded slot points at an appended zero row, and is left out of the maximum.
+    unit = np.vstack([unit, np.zeros((1, dim))])
+    pad = len(unit) - 1
+    for k in np.unique(key[key >= 0]).tolist():
+        w, m = divmod(k, most)
+        items = np.flatnonzero(key == k)
+        step = max(1, _STACK_FLOATS // (w * max(dim, m)))
+        for start in range(0, len(items), step):
+            part = items[start : start + step]
+            slot = np.arange(w)
+            valid = slot < code_len[part, None]
+            at = np.minimum(code_start[part, None] + slot, len(code_row) - 1)
+            ci = np.where(valid, code_row[at], pad)
+            pi = pred_row[pred_start[part, None] + np.arange(m)]
+            cos = np.matmul(unit[ci], unit[pi].transpose(0, 2, 1))
+            cos[~valid] = -np.inf
+            best = np.minimum(cos.max(axis=1), 1.0)
+            out[part] = (np.maximum(best, 0.0) if clip else best).mean(axis=1)
     return out
 
 
