@@ -41,7 +41,15 @@ from wrdscore.corpora import SourceCode, ingest, open_corpus, read_code, split_i
 from wrdscore.signals import rank_first
 
 #: Debian source package -> the language ingested. Written down before scoring.
-PROJECTS = {"jinja2": "python", "python-toml": "python", "libjoda-time-java": "java"}
+PROJECTS = {
+    "jinja2": "python",
+    "python-toml": "python",
+    # Added after the first run, before they were scored: the mirror had no JavaScript,
+    # Ruby or C package of the ones tried (node-semver, node-lodash, ruby-rack, inih...).
+    "golang-github-spf13-cobra": "go",
+    "node-commander": "javascript",
+    "libjoda-time-java": "java",
+}
 SEED = 20261127
 METHODS_PER_PROJECT = 300
 MAX_NEGATIVES = 20
