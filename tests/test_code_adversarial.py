@@ -130,3 +130,19 @@ def test_the_priors_penalise_long_and_code_like_texts():
     summaries = code_prior("summary")
     english, listed = summaries.plausibility([["load", "the", "config"], ["in", "io", "buf"]])
     assert listed < english
+
+
+def test_no_case_is_a_rated_pair():
+    from wrdscore.human_eval import load_paper_ratings
+
+    ratings = load_paper_ratings()
+    rated = {
+        frozenset((r, p)) for r, p in zip(ratings.references, ratings.predictions, strict=True)
+    }
+    assert frozenset(("is blank", "is empty")) in rated  # the check reads the pairs' form
+    split = get_metric("rouge1").tokens
+    truth = " ".join(split("loadConfig"))
+    texts = [*_adversaries(LOAD, "loadConfig").values(), "Load the config from the path."]
+    cases = {frozenset((truth, " ".join(split(t)))) for t in texts}
+    cases.add(frozenset(("run", "run")))
+    assert not cases & rated
