@@ -141,6 +141,24 @@ def code_language(source: str, language: str | None = None) -> str:
     return detect_language(source)
 
 
+def _language_and_parse(
+    source: str, data: bytes, language: str | None
+) -> tuple[str, tuple[Node, int, int] | None]:
+    """The language to read ``source`` in, and its Java parse where that decided it.
+
+    Code that Java parses cleanly is Java (the first rule of
+    :func:`~wrdscore.corpora._languages.detect_language`): that is found by the parse
+    reading it needs anyway, so Java costs one parse, as before other languages.
+    """
+    from wrdscore.corpora._languages import clean_java
+
+    if language is None and not isinstance(getattr(source, "language", None), str):
+        parsed = _parse(data)
+        if clean_java(parsed[0], data):
+            return "java", parsed
+    return code_language(source, language), None
+
+
 def _parse(data: bytes) -> tuple[Node, int, int]:
     """The parsed snippet's root and the byte range of the snippet in what was parsed."""
     parser = warm_up()
@@ -221,12 +239,12 @@ def declared_name(source: str, language: str | None = None) -> str | None:
     True
     """
     data = _check(source)
-    language = code_language(source, language)
+    language, parsed = _language_and_parse(source, data, language)
     if language != "java":
         from wrdscore.corpora import _reader
 
         return _reader.declared_name(language, data)
-    return _first_declared(*_parse(data))
+    return _first_declared(*(parsed or _parse(data)))
 
 
 def _text(node: Node) -> str:
@@ -322,7 +340,7 @@ def _read_code(
             f"unknown string policy {strings!r}: choose one of {', '.join(STRING_POLICIES)}"
         )
     data = _check(source)
-    language = code_language(source, language)
+    language, parsed = _language_and_parse(source, data, language)
     if language != "java":
         from wrdscore.corpora import _reader
 
@@ -335,7 +353,7 @@ def _read_code(
             mask=masked.encode("utf-8", "replace") if masked else None,
             strings=strings,
         )
-    root, start, end = _parse(data)
+    root, start, end = parsed or _parse(data)
     captures = QueryCursor(_CAPTURES).captures(root)
     mask: bytes | None = None
     if target == "name":

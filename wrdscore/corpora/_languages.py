@@ -387,6 +387,15 @@ def count_errors(root: Node) -> int:
     return count
 
 
+def clean_java(root: Node, data: bytes) -> bool:
+    """Whether a Java parse of ``data`` makes it Java: no syntax error, and no names
+    starting with ``$`` (valid Java, but PHP's variables: a PHP method alone parses as a
+    Java method)."""
+    if root.has_error:
+        return False
+    return b"$" not in data or not _dollar_names(root)
+
+
 def _dollar_names(root: Node) -> bool:
     """Whether a clean Java parse has identifiers that start with ``$``: valid Java,
     but PHP's variables (a PHP method alone parses as a Java method)."""
@@ -461,7 +470,7 @@ def _detect(source: str) -> str:
 
     data = source.encode("utf-8", "replace")
     java = java_root(data)
-    if count_errors(java[0]) == 0 and not _dollar_names(java[0]):
+    if clean_java(java[0], data):
         # One parse, as before other languages were read: 4,281 methods of OpenJDK and
         # the examples all parse so, where comparing every grammar took 5.6 ms a method
         # and read 3 of them as C# or C (a variable ``string``, ``register``).
