@@ -8,7 +8,9 @@ frequency-ordered list of ``N`` words; the cheapest split wins), over a code-awa
 shipped in ``wrdscore/data``: identifier words of OpenJDK 17 by frequency, then English
 Wikipedia words (wordninja's own list). A token the bundled model has a vector for stays
 whole, and a split that leaves a single letter beside a word is refused (issue 33: splitting
-``substr`` or ``msgs`` lost what the embeddings knew of them). The list was chosen by exact
+``substr`` or ``msgs`` lost what the embeddings knew of them). Metrics call it only under
+``segment=True`` (``--segment``): it is off by default, since on held-out renames it did not
+score at least as well as leaving names whole (issue 33's rule). The list was chosen by exact
 split accuracy on held-out lower-cased camelCase names (``scripts/segment_accuracy.py``; the
 numbers are in docs/scoring.md, "Names as models write them", and docs/history.md). Only the
 list's commonest words are read on first use; the rest, the model's vocabulary and wordninja
