@@ -309,6 +309,11 @@ def test_ingest_of_one_language_reads_only_its_files(tmp_path: Path) -> None:
         "__init__", "find_user_by_email", "from_rows", "add_user",
         "count_users_per_domain", "normalize_email", "fetch_user_names",
     ]  # fmt: skip
+    # Scored, its signature says the language (a Java corpus's says none, as before).
+    preds = tmp_path / "preds.txt"
+    preds.write_text("".join(name + "\n" for name in names))
+    scored = _cli("score", "--corpus", tmp_path / "py", "--preds", preds, "-m", "rouge1")
+    assert scored.exit_code == 0 and "|lang:python|" in scored.output, scored.output
     with pytest.raises(WrdscoreError, match=r"^unknown language 'cobol'"):
         ingest([DATA], tmp_path / "x", jobs=1, quiet=True, language="cobol")
     with pytest.raises(WrdscoreError, match=r"contains no \.go files"):

@@ -226,10 +226,16 @@ def score(
         # The code options go to every metric; a --set for one metric wins.
         per_metric = {n: {**shared, **per_metric.get(n, {})} for n in dict.fromkeys(metric)}
     references: Any = refs
+    if language is not None and code is None:
+        why = "a corpus records its languages" if corpus is not None else "give --code"
+        raise WrdscoreError(f"--language applies to --code snippets: {why}")
+    if corpus is not None:
+        # A corpus of one language other than Java says so (ingest --language python).
+        from wrdscore.corpora import open_corpus
+
+        said = open_corpus(corpus).manifest.get("language")
+        language = said if isinstance(said, str) and said != "all" else None
     if language is not None:
-        if code is None:
-            why = "a corpus records its languages" if corpus is not None else "give --code"
-            raise WrdscoreError(f"--language applies to --code snippets: {why}")
         # A metric option like --target: every metric reads the code in it, and its
         # signature says so (lang:python).
         per_metric = {
