@@ -233,6 +233,9 @@ def test_cli_segment_and_clean_predictions(tmp_path):
     out = runner.invoke(app, [*base, "--format", "json"])
     res = json.loads(out.output)["metrics"]["rouge1"]
     assert res["signature"] == "rouge1|seg:no|v:0.1.0"
+    out = runner.invoke(app, [*base, "--segment", "--no-segment"])
+    assert out.exit_code == 2  # a user error, as every option's
+    assert out.stderr.strip() == "error: give --segment or --no-segment, not both"
     assert res["corpus"]["f1"] < 1.0  # "java", "param", "return" ... counted
 
 

@@ -229,11 +229,23 @@ OOV_OPTION = typer.Option(
 # How items become tokens, shared by every command that scores.
 SEGMENT_OPTION = typer.Option(
     False,
-    "--segment/--no-segment",
+    "--segment",
     help="Split run-together lower-case names (getuserbyid -> get user by id). Off by "
     "default: on held-out renames it did not score at least as well as leaving names "
     "whole (docs/scoring.md, 'Names as models write them').",
 )
+# Segmentation was on by default before issue 33: commands written then still run. Hidden,
+# since a --segment/--no-segment pair adds a column that cuts the longest option names.
+NO_SEGMENT_OPTION = typer.Option(False, "--no-segment", hidden=True)
+
+
+def segment_setting(segment: bool, no_segment: bool) -> bool:
+    """Whether to segment, from ``--segment`` and the old ``--no-segment``; both is an error."""
+    if segment and no_segment:
+        raise WrdscoreError("give --segment or --no-segment, not both")
+    return segment
+
+
 CLEAN_OPTION = typer.Option(
     False,
     "--clean-predictions",
