@@ -65,7 +65,7 @@ def test_the_score_signature_in_the_scoring_guide_is_the_real_one():
 def paper_analysis(tmp_path_factory):
     from wrdscore.human_eval import analyze_study
 
-    # As the README's step 7: the paper's pairs, --no-segment, the default 100 resamples.
+    # As the README's step 7: the paper's pairs, no segmentation, the default 100 resamples.
     analysis = analyze_study(
         tmp_path_factory.mktemp("paper") / "report",
         pairs=["wrdscore-paper"],
