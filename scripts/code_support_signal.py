@@ -419,8 +419,8 @@ def score(encoder: bool, output: Path | None) -> None:
 
 def library(output: Path | None) -> None:
     """The chosen reading as the toolkit scores it: ``metric.score(None, texts, code=...)``
-    at its defaults (segmentation on, the whole method read, the name masked by the
-    library), torch-free, on the same items as :func:`score`."""
+    at its defaults (no segmentation since issue 33, the whole method read, the name
+    masked by the library), torch-free, on the same items as :func:`score`."""
     from wrdscore.metrics.overlap import Rouge1
     from wrdscore.metrics.wrd import WRDScore
 
