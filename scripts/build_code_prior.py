@@ -1,7 +1,8 @@
 """Rebuild ``wrdscore/data/code_prior.json.gz``: how real method names and summaries are written.
 
 Counts, over an ingested corpus (format 4, with each method's identifiers), the sub-tokens
-of every method's name (split and segmented as predictions are), the words of its Javadoc
+of every method's name (split as the metrics split predictions by default: run-together
+words not segmented, since issue 33), the words of its Javadoc
 summary, and the tokens of its code as code-aware scoring reads them (the name masked for
 the ``name`` target, nothing masked for ``summary``); the lengths of the names and
 summaries; and the quantiles of their plausibility (``wrdscore.metrics._code_support``).
@@ -25,26 +26,29 @@ from pathlib import Path
 from wrdscore.corpora import open_corpus
 from wrdscore.corpora._code import read_code_words
 from wrdscore.metrics._code_support import log_odds, quantile_threshold
-from wrdscore.metrics._engine import segmented_tokens
+from wrdscore.metrics._engine import splitter
 
 #: The quantiles of real texts' plausibility stored (the rule chose among them).
 QUANTILES = (0.1, 0.5)
+#: The metrics' default: run-together words are not segmented (issue 33).
+SEGMENTED = False
 
 
 def count(corpus: Path) -> dict[str, object]:
     """The table: per target, token counts of the texts and of the code, and lengths."""
+    split = splitter(SEGMENTED)
     texts: dict[str, list[list[str]]] = {"name": [], "summary": []}
     code: dict[str, Counter[str]] = {"name": Counter(), "summary": Counter()}
     for record in open_corpus(corpus).iter_methods():
         words = record.get("code_words")
         if words is None:
             sys.exit(f"error: {corpus} has no code_words (ingest it again: format 4)")
-        texts["name"].append(segmented_tokens(record["name"]))
+        texts["name"].append(split(record["name"]))
         if record["summary"]:
-            texts["summary"].append(segmented_tokens(record["summary"]))
+            texts["summary"].append(split(record["summary"]))
         for target in code:
             code[target].update(
-                read_code_words(words, target=target, name=record["name"], segmented=True)
+                read_code_words(words, target=target, name=record["name"], segmented=SEGMENTED)
             )
     out: dict[str, object] = {}
     for target, items in texts.items():

@@ -12,10 +12,9 @@ import numpy as np
 import pytest
 from corpus_fixtures import load_script
 
-from wrdscore.corpora import ingest, open_corpus
+from wrdscore.corpora import ingest, open_corpus, to_tokens
 from wrdscore.corpora._code import read_code_words
 from wrdscore.metrics._code_support import TextPrior, code_prior, log_odds
-from wrdscore.metrics._engine import segmented_tokens
 
 build = load_script("build_code_prior")
 
@@ -36,12 +35,10 @@ def test_the_table_counts_every_methods_name_summary_and_code(table):
     records = list(open_corpus(corpus).iter_methods())
     names = data["targets"]["name"]
     assert names["texts"] == len(records) == sum(names["lengths"])
-    want = Counter(t for r in records for t in segmented_tokens(r["name"]))
+    want = Counter(t for r in records for t in to_tokens(r["name"]))
     assert names["tokens"] == dict(want)
     masked = Counter(
-        t
-        for r in records
-        for t in read_code_words(r["code_words"], target="name", name=r["name"], segmented=True)
+        t for r in records for t in read_code_words(r["code_words"], target="name", name=r["name"])
     )
     assert names["code"] == dict(masked)
     summaries = data["targets"]["summary"]
@@ -54,7 +51,7 @@ def test_the_thresholds_are_quantiles_of_the_real_texts(table):
     odds = log_odds(Counter(names["tokens"]), Counter(names["code"]))
     prior = TextPrior(np.asarray(names["lengths"], float), odds, 1.0)
     records = list(open_corpus(corpus).iter_methods())
-    logs = sorted(prior.log_plausibility(segmented_tokens(r["name"])) for r in records)
+    logs = sorted(prior.log_plausibility(to_tokens(r["name"])) for r in records)
     assert names["thresholds"]["0.5"] == pytest.approx(math.exp(np.median(logs)), rel=1e-12)
 
 
