@@ -28,7 +28,7 @@ from wrdscore.embeddings import (
     train_embeddings,
     write_pairs,
 )
-from wrdscore.embeddings.specialise._constraints import HEADER
+from wrdscore.embeddings.specialise._pairs_file import HEADER
 from wrdscore.errors import WrdscoreError
 
 

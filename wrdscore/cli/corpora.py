@@ -134,7 +134,8 @@ def corpus_pairs(
         read_curated,
         write_pairs,
     )
-    from wrdscore.embeddings.specialise._constraints import HEADER, check_kind, check_pairs_output
+    from wrdscore.embeddings.specialise._constraints import check_kind
+    from wrdscore.embeddings.specialise._pairs_file import HEADER, check_pairs_output
 
     if kind is not None:
         check_kind(kind)

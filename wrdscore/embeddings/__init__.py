@@ -45,11 +45,8 @@ if TYPE_CHECKING:
         Constraints,
         MinedPair,
         MiningSettings,
-        format_pairs,
         mine_constraints,
         mine_records,
-        read_pairs,
-        write_pairs,
     )
     from wrdscore.embeddings.specialise._counterfit import CounterFitSettings, counter_fit
     from wrdscore.embeddings.specialise._curated import (
@@ -61,6 +58,11 @@ if TYPE_CHECKING:
         add_inflections,
         inflect_pairs,
         inflected_forms,
+    )
+    from wrdscore.embeddings.specialise._pairs_file import (
+        format_pairs,
+        read_pairs,
+        write_pairs,
     )
     from wrdscore.embeddings.specialise._specialise import (
         DEFAULT_SPECIALISE_METHOD,
@@ -118,11 +120,11 @@ _LAZY = {
     "Constraints": "specialise._constraints",
     "MinedPair": "specialise._constraints",
     "MiningSettings": "specialise._constraints",
-    "format_pairs": "specialise._constraints",
+    "format_pairs": "specialise._pairs_file",
     "mine_constraints": "specialise._constraints",
     "mine_records": "specialise._constraints",
-    "read_pairs": "specialise._constraints",
-    "write_pairs": "specialise._constraints",
+    "read_pairs": "specialise._pairs_file",
+    "write_pairs": "specialise._pairs_file",
     "CONFIRM_QUANTILE": "specialise._confirm",
     "Confirmation": "specialise._confirm",
     "confirm_synonyms": "specialise._confirm",

@@ -22,12 +22,11 @@ from wrdscore.embeddings.specialise._constraints import (
     Constraints,
     MinedPair,
     mine_constraints,
-    pairs_file,
-    read_pairs,
 )
 from wrdscore.embeddings.specialise._counterfit import CounterFitSettings, counter_fit
 from wrdscore.embeddings.specialise._curated import add_curated, read_curated
 from wrdscore.embeddings.specialise._inflect import add_inflections
+from wrdscore.embeddings.specialise._pairs_file import pairs_file, read_pairs
 from wrdscore.embeddings.specialise._sphere import PairsLike, prepare, unit_rows
 from wrdscore.embeddings.store._store import load_embeddings, save_embeddings
 from wrdscore.embeddings.store._vectors import TokenEmbeddings

@@ -133,7 +133,7 @@ def save_embeddings(
         Document frequency of every training token.
     files : dict of str to str, optional
         More text files of the MODEL_DIR, by name: a specialised model's ``pairs.tsv``
-        (:func:`~wrdscore.embeddings.specialise._constraints.pairs_file`), whose format
+        (:func:`~wrdscore.embeddings.specialise._pairs_file.pairs_file`), whose format
         belongs to specialisation, not to storage.
     force : bool
         Replace an existing ``output``.

@@ -18,7 +18,7 @@ from wrdscore import __version__
 from wrdscore.atomic import check_output_dir
 from wrdscore.corpora import Corpus, open_corpus
 from wrdscore.embeddings._seed import check_seed
-from wrdscore.embeddings.specialise._constraints import pairs_file
+from wrdscore.embeddings.specialise._pairs_file import pairs_file
 from wrdscore.embeddings.specialise._specialise import (
     DEFAULT_SPECIALISE_METHOD,
     SPECIALISE_METHODS,
