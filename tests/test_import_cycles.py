@@ -187,11 +187,15 @@ def test_wrdscore_has_no_import_circles() -> None:
 
 
 #: The layers, lowest first: data flows corpora -> embeddings -> metrics -> human_eval,
-#: and the CLI only parses and calls. Shared helpers and the input/output file formats
-#: are below all of them; the rating-free signals, which judge scorers, beside the studies.
+#: and the CLI only parses and calls. Shared helpers are below all of them. The score
+#: command's input/output formats (inputs) sit just above corpora: a --code line's
+#: language makes a corpora.SourceCode, and the per-pair rows show what
+#: corpora.clean_prediction made of a reply. The rating-free signals, which judge
+#: scorers, sit beside the studies.
 LAYERS = (
-    {"wrdscore", "_lazy", "errors", "atomic", "progress", "significance", "inputs"},
+    {"wrdscore", "_lazy", "errors", "atomic", "progress", "significance"},
     {"corpora"},
+    {"inputs"},
     {"embeddings"},
     {"metrics"},
     {"explain", "human_eval", "signals"},

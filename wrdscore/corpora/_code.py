@@ -67,6 +67,13 @@ from wrdscore.corpora._defaults import (
     STRING_POLICIES,
     TARGETS,
 )
+from wrdscore.corpora._languages import (
+    WRAP_HEAD,
+    WRAP_TAIL,
+    check_language,
+    clean_java,
+    detect_language,
+)
 from wrdscore.corpora._treesitter import _LANGUAGE, warm_up
 from wrdscore.errors import WrdscoreError
 
@@ -86,10 +93,6 @@ _CAPTURES = Query(
     """,
 )
 _DECLARED = Query(_LANGUAGE, "(method_declaration name: (identifier) @name)")
-# A fragment that does not parse alone (a member with a field, statements with a
-# method) usually does as a class body; the wrapper's own tokens are never read.
-_WRAP_HEAD = b"class _Snippet {\n"
-_WRAP_TAIL = b"\n}\n"
 
 
 def _check(source: object) -> bytes:
@@ -106,21 +109,6 @@ def _check(source: object) -> bytes:
     return source.encode("utf-8", "replace")
 
 
-def java_root(data: bytes) -> tuple[Node, int, int]:
-    """``data`` parsed as Java, alone or as a class body, whichever has fewer errors,
-    for :func:`~wrdscore.corpora._languages.detect_language`."""
-    from wrdscore.corpora._languages import count_errors
-
-    parser = warm_up()
-    root = parser.parse(data).root_node
-    if not root.has_error:
-        return root, 0, len(data)
-    wrapped = parser.parse(_WRAP_HEAD + data + _WRAP_TAIL).root_node
-    if count_errors(wrapped) < count_errors(root):
-        return wrapped, len(_WRAP_HEAD), len(_WRAP_HEAD) + len(data)
-    return root, 0, len(data)
-
-
 def code_language(source: str, language: str | None = None) -> str:
     """The language ``source`` is read in: ``language`` if given, else the one a
     :class:`~wrdscore.corpora.SourceCode` says, else the one it is told to be in.
@@ -131,8 +119,6 @@ def code_language(source: str, language: str | None = None) -> str:
         An unknown ``language``, or code whose language cannot be told
         (:func:`~wrdscore.corpora._languages.detect_language`).
     """
-    from wrdscore.corpora._languages import check_language, detect_language
-
     if language is not None:
         return check_language(language)
     said = getattr(source, "language", None)
@@ -150,8 +136,6 @@ def _language_and_parse(
     :func:`~wrdscore.corpora._languages.detect_language`): that is found by the parse
     reading it needs anyway, so Java costs one parse, as before other languages.
     """
-    from wrdscore.corpora._languages import clean_java
-
     if language is None and not isinstance(getattr(source, "language", None), str):
         parsed = _parse(data)
         if clean_java(parsed[0], data):
@@ -165,9 +149,9 @@ def _parse(data: bytes) -> tuple[Node, int, int]:
     root = parser.parse(data).root_node
     if not root.has_error:
         return root, 0, len(data)
-    wrapped = parser.parse(_WRAP_HEAD + data + _WRAP_TAIL).root_node
+    wrapped = parser.parse(WRAP_HEAD + data + WRAP_TAIL).root_node
     if not wrapped.has_error:
-        return wrapped, len(_WRAP_HEAD), len(_WRAP_HEAD) + len(data)
+        return wrapped, len(WRAP_HEAD), len(WRAP_HEAD) + len(data)
     return root, 0, len(data)
 
 

@@ -365,6 +365,27 @@ def language_of_path(path: str) -> str | None:
     return None
 
 
+# A fragment that does not parse alone (a member with a field, statements with a
+# method) usually does as a class body; the wrapper's own tokens are never read.
+WRAP_HEAD = b"class _Snippet {\n"
+WRAP_TAIL = b"\n}\n"
+
+
+def java_root(data: bytes) -> tuple[Node, int, int]:
+    """``data`` parsed as Java, alone or as a class body, whichever has fewer errors,
+    for :func:`~wrdscore.corpora._languages.detect_language`."""
+    from wrdscore.corpora._treesitter import warm_up
+
+    parser = warm_up()
+    root = parser.parse(data).root_node
+    if not root.has_error:
+        return root, 0, len(data)
+    wrapped = parser.parse(WRAP_HEAD + data + WRAP_TAIL).root_node
+    if count_errors(wrapped) < count_errors(root):
+        return wrapped, len(WRAP_HEAD), len(WRAP_HEAD) + len(data)
+    return root, 0, len(data)
+
+
 def count_errors(root: Node) -> int:
     """How much of a parse is wrong: the bytes under its ``ERROR`` nodes, and one for
     each token the parser found missing.
@@ -466,8 +487,6 @@ def detect_language(source: str) -> str:
 @lru_cache(maxsize=1024)
 def _detect(source: str) -> str:
     """:func:`detect_language` of a plain string (the cache's key)."""
-    from wrdscore.corpora._code import java_root
-
     data = source.encode("utf-8", "replace")
     java = java_root(data)
     if clean_java(java[0], data):
