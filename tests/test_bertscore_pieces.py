@@ -132,12 +132,13 @@ def test_idf_fixed_on_the_whole_input_scores_parts_as_one_call(tiny):
     whole = get_metric("bertscore", encoder=enc, granularity="pieces", idf=True)
     expected = _ours(whole, REFS[:8], PREDS[:8])
     parts = get_metric("bertscore", encoder=enc, granularity="pieces", idf=True)
-    parts.fit_references(REFS[:8])
-    got = np.vstack([_ours(parts, REFS[:3], PREDS[:3]), _ours(parts, REFS[3:8], PREDS[3:8])])
+    stats = parts.reference_statistics(REFS[:8])
+    with parts.scoring_run(reference_stats=stats):
+        got = np.vstack([_ours(parts, REFS[:3], PREDS[:3]), _ours(parts, REFS[3:8], PREDS[3:8])])
     np.testing.assert_allclose(got, expected, atol=1e-12)
-    # Without it each call weighs by its own references: the parts differ.
-    alone = get_metric("bertscore", encoder=enc, granularity="pieces", idf=True)
-    assert not np.allclose(_ours(alone, REFS[:3], PREDS[:3]), expected[:3], atol=1e-4)
+    # Outside the run each call weighs by its own references again: the parts differ,
+    # and nothing of the run stayed on the metric.
+    assert not np.allclose(_ours(parts, REFS[:3], PREDS[:3]), expected[:3], atol=1e-4)
 
 
 def test_score_files_weighs_by_the_whole_file_in_any_chunking(tiny, tmp_path):

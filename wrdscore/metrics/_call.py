@@ -34,6 +34,10 @@ class Call:
     batch_mean : ndarray or None
         The whole input's mean token vector under ``centering="batch"`` when the input
         is scored in parts; None otherwise.
+    reference_stats : object or None
+        Statistics of every reference of the input (bertscore's word-piece IDF), from
+        :meth:`~wrdscore.metrics.Metric.reference_statistics`, when the input is scored
+        in parts; None: each call's own references.
     progress : callable or None
         The caller's progress callback.
     oov_count : int
@@ -47,6 +51,7 @@ class Call:
 
     memo: dict[str | tuple[str, ...], Tokens] | None = None
     batch_mean: NDArray[np.float64] | None = None
+    reference_stats: object | None = None
     progress: Callable[[int], None] | None = None
     oov_count: int = 0
     oov_names: set[str] = field(default_factory=set)
@@ -79,4 +84,9 @@ def nested(owner: object, progress: Callable[[int], None] | None = None) -> Call
     outer = current(owner)
     if outer is None:
         return Call(progress=progress)
-    return Call(memo=outer.memo, batch_mean=outer.batch_mean, progress=progress)
+    return Call(
+        memo=outer.memo,
+        batch_mean=outer.batch_mean,
+        reference_stats=outer.reference_stats,
+        progress=progress,
+    )

@@ -223,7 +223,7 @@ def _batch_chunk(
 
 def _all_references(job: _Job, size: int) -> Iterator[Any]:
     """Every reference item of the input, read chunk by chunk (for
-    :meth:`~wrdscore.metrics.Metric.fit_references`)."""
+    :meth:`~wrdscore.metrics.Metric.reference_statistics`)."""
     for start, ref_lines, pred_lines, _code in _chunks(job, size):
         refs, _, _ = _items(job, start, ref_lines, pred_lines)
         yield from refs
@@ -252,19 +252,24 @@ def _batch_centered(metric: Metric) -> TypeGuard[EmbeddingMetric]:
 
 
 def _score_chunk(
-    task: tuple[int, list[str] | None, list[str], list[str] | None, list[NDArray | None]],
+    task: tuple[
+        int, list[str] | None, list[str], list[str] | None, list[NDArray | None], list[object]
+    ],
 ) -> tuple[
     int, list[tuple[dict[str, float], tuple[int, int, int, int, int], tuple[str, ...]]], str
 ]:
     """Score one chunk with every metric: per-metric sums, counts and unseen names, and
     per-pair rows."""
     assert _JOB is not None
-    job, (start, ref_lines, pred_lines, code_lines, means) = _JOB, task
+    job, (start, ref_lines, pred_lines, code_lines, means, stats) = _JOB, task
     refs, preds, code = _items(job, start, ref_lines, pred_lines, code_lines)
     results = []
-    for metric, mean in zip(job.metrics, means, strict=True):
-        # Only batch-centered metrics get a mean (see score_files).
-        run = metric.scoring_run(memo=_memo(job, metric.segment), batch_mean=mean)
+    for metric, mean, stat in zip(job.metrics, means, stats, strict=True):
+        # Only batch-centered metrics get a mean, and only those that read every
+        # reference their statistics (see score_files).
+        run = metric.scoring_run(
+            memo=_memo(job, metric.segment), batch_mean=mean, reference_stats=stat
+        )
         try:
             with run:
                 results.append(
@@ -611,10 +616,13 @@ def score_files(
                 t[0] / t[1] if _batch_centered(m) and t[1] else None
                 for m, t in zip(metrics, totals, strict=True)
             ]
-        for m in metrics:
-            if m.reads_all_references and job.references is not None:
-                m.fit_references(_all_references(job, chunk_pairs))
-        tasks = ((*chunk, means) for chunk in _chunks(job, chunk_pairs))
+        stats = [
+            m.reference_statistics(_all_references(job, chunk_pairs))
+            if m.reads_all_references and job.references is not None
+            else None
+            for m in metrics
+        ]
+        tasks = ((*chunk, means, stats) for chunk in _chunks(job, chunk_pairs))
         sums: list[list[dict[str, float]]] = [[] for _ in metrics]
         counts = np.zeros((len(metrics), 5), dtype=np.int64)
         names: list[tuple[str, ...]] = [() for _ in metrics]
@@ -647,9 +655,6 @@ def score_files(
                     progress(n)
     finally:
         _JOB = None
-        for m in metrics:
-            if m.reads_all_references:
-                m.fit_references(None)  # fitted for this input only
         if workers is not None:
             workers.close()
     return [

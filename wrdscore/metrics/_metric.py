@@ -252,13 +252,15 @@ class Metric(ABC):
     @property
     def reads_all_references(self) -> bool:
         """Whether scores weigh by statistics of every reference of the input (bertscore's
-        word-piece IDF, as bert_score computes it): the streaming engine then hands them
-        all to :meth:`fit_references` before scoring the input in parts."""
+        word-piece IDF, as bert_score computes it): the streaming engine then computes
+        them once with :meth:`reference_statistics` and lends them to every part of the
+        input through :meth:`scoring_run`."""
         return False
 
-    def fit_references(self, references: Iterable[Reference] | None) -> None:
-        """Take the statistics :attr:`reads_all_references` names from ``references``
-        for the calls that follow (None: from each call's own again); nothing by default."""
+    def reference_statistics(self, references: Iterable[Reference]) -> object | None:
+        """The statistics :attr:`reads_all_references` names, of ``references``, for
+        :meth:`scoring_run` (``reference_stats``); None by default. Nothing is kept on
+        the metric, so other calls are not affected."""
         return None
 
     @property
@@ -319,16 +321,19 @@ class Metric(ABC):
         *,
         memo: dict[str | tuple[str, ...], list[str]] | None = None,
         batch_mean: NDArray[np.float64] | None = None,
+        reference_stats: object | None = None,
     ) -> Iterator[None]:
         """What the calls of this metric inside the ``with`` block share, in this thread.
 
         :func:`~wrdscore.metrics.score_files` scores a file in chunks: ``memo`` holds the
         items its earlier chunks tokenised (see ``memo`` in
         :func:`~wrdscore.metrics._flatten.flatten`), ``batch_mean`` the whole file's
-        mean vector under ``centering="batch"``. Nothing is set on the metric, so
-        other calls, in other threads or outside the block, are not affected.
+        mean vector under ``centering="batch"``, ``reference_stats`` the whole file's
+        :meth:`reference_statistics`. Nothing is set on the metric, so other calls, in
+        other threads or outside the block, are not affected.
         """
-        with running(self, Call(memo=memo, batch_mean=batch_mean)):
+        call = Call(memo=memo, batch_mean=batch_mean, reference_stats=reference_stats)
+        with running(self, call):
             yield
 
     # -- the public API ---------------------------------------------------------------

@@ -13,7 +13,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -186,7 +186,7 @@ class BERTScore(PairEmbeddingMetric):
         Weight tokens by the model's IDF (:meth:`TokenEmbeddings.idf`); needs a model
         with document frequencies. With ``granularity="pieces"``, weight word pieces by
         their IDF over the references, as bert_score does (:func:`piece_idf`): the
-        references of each :meth:`score` call, or those given to :meth:`fit_references`.
+        references of each :meth:`score` call, or of the run's (:meth:`reference_statistics`).
     clip : bool
         Clip each best cosine at 0 so scores lie in [0, 1].
     granularity : {"tokens", "pieces"}
@@ -237,8 +237,6 @@ class BERTScore(PairEmbeddingMetric):
             self.embeddings.idf([])
         self.idf = idf
         self.clip = clip
-        #: Piece document frequencies and reference count fixed by :meth:`fit_references`.
-        self._fixed_idf: tuple[Counter[int], int] | None = None
         #: Texts cut at the tokenizer's maximum (``granularity="pieces"``).
         self.pieces_truncated = 0
 
@@ -310,24 +308,22 @@ class BERTScore(PairEmbeddingMetric):
     def reads_all_references(self) -> bool:
         return self.granularity == "pieces" and self.idf
 
-    def fit_references(self, references: Iterable[Reference] | None) -> None:
-        """Weigh word pieces by their IDF over ``references`` in the calls that follow
-        (``granularity="pieces"`` with ``idf``), as bert_score's ``idf_sents`` does;
-        None weighs each call by its own references again, as ``bert_score.score`` does.
+    def reference_statistics(self, references: Iterable[Reference]) -> tuple[Counter[int], int]:
+        """The word pieces' document frequencies over ``references`` and their count
+        (``granularity="pieces"`` with ``idf``), as bert_score's ``idf_sents`` takes them.
 
-        :func:`~wrdscore.metrics.score_files` fits the whole input's before scoring it
-        in parts, so its values do not depend on the chunking.
+        :func:`~wrdscore.metrics.score_files` computes them over the whole input and
+        lends them to each part (:meth:`~wrdscore.metrics.Metric.scoring_run`), so its
+        values do not depend on the chunking; a plain call weighs by its own references,
+        as ``bert_score.score`` does.
         """
         if not self.reads_all_references:
             raise WrdscoreError(
                 "bertscore reads statistics of the references only with "
                 "granularity='pieces' and idf=True"
             )
-        if references is None:
-            self._fixed_idf = None
-            return
         texts = (t for item in references for t in _alternative_texts(item))
-        self._fixed_idf = piece_idf(self._piece_ids(texts, count=False))
+        return piece_idf(self._piece_ids(texts, count=False))
 
     def _piece_weights(self, refs: Sequence[Reference]) -> Callable[[list[int]], FloatArray]:
         """The weight of each piece of a text: bert_score's IDF, or 1 with ``[CLS]`` and
@@ -337,8 +333,13 @@ class BERTScore(PairEmbeddingMetric):
         if not self.idf:
             special = {tokenizer.sep_token_id, tokenizer.cls_token_id} - {None}
             return lambda ids: np.array([0.0 if i in special else 1.0 for i in ids])
-        counts, m = self._fixed_idf or piece_idf(
-            self._piece_ids((t for item in refs for t in _alternative_texts(item)), count=False)
+        fixed = self._call.reference_stats
+        counts, m = (
+            cast(tuple[Counter[int], int], fixed)
+            if fixed is not None
+            else piece_idf(
+                self._piece_ids((t for item in refs for t in _alternative_texts(item)), count=False)
+            )
         )
         return lambda ids: np.array([math.log((m + 1) / (counts.get(i, 0) + 1)) for i in ids])
 
