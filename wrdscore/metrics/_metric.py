@@ -454,9 +454,12 @@ class Metric(ABC):
         >>> res = get_metric("wrd", embeddings=emb).score(
         ...     ["size"], ["count"], code=["int size() { return items.count(); }"])
         >>> res.values["f1"].round(3).tolist(), res.values["code"].round(3).tolist()
-        ([0.8], [0.8])
+        ([0.8], [0.551])
         >>> res.values["combined"].round(3).tolist()
-        [0.8]
+        [0.675]
+
+        ``count`` is in the code (its best match is 1), times the priors of a one-token
+        name (:mod:`wrdscore.metrics._code_support`); combined is the even mean.
         """
         if code is not None:
             return self._score_code(

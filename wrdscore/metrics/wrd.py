@@ -600,7 +600,7 @@ class WRDScore(EmbeddingMetric):
         --------
         >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6]})
         >>> t = WRDScore(emb).code_transport("count", "int size() { return count; }")
-        >>> t.code_tokens, t.masked, t.match, round(t.support, 3) == round(t.prior, 3)
+        >>> t.code_tokens, t.masked, round(t.match, 6), round(t.support, 3) == round(t.prior, 3)
         (['count'], 'size', 1.0, True)
         """
         # Imported here: the code reader loads tree-sitter, which scoring names never needs.
