@@ -389,12 +389,12 @@ def test_score_and_explain_take_a_language(tmp_path: Path) -> None:
     code.write_text(json.dumps("print(get_name(user))") + "\n")
     scored = _cli("score", "--code", code, "--preds", preds, "-m", "rouge1", "--language", "python")
     assert scored.exit_code == 0, scored.output
-    # The signature records the language given (none where each item's is read).
+    # The signature records the language given (auto where each item's is read or told).
     assert "|str:drop|lang:python|" in scored.output
     keyed = tmp_path / "keyed.jsonl"
     keyed.write_text(json.dumps({"code": "print(get_name(user))", "language": "python"}) + "\n")
     unsaid = _cli("score", "--code", keyed, "--preds", preds, "-m", "rouge1")
-    assert unsaid.exit_code == 0 and "lang:" not in unsaid.output
+    assert unsaid.exit_code == 0 and "|str:drop|lang:auto|" in unsaid.output
     cobol = _cli("score", "--code", code, "--preds", preds, "--language", "cobol")
     assert cobol.exit_code == 2 and "unknown language 'cobol'" in cobol.output
     no_code = _cli("score", "--refs", preds, "--preds", preds, "--language", "python")

@@ -230,8 +230,11 @@ def code_fields(metric: Metric) -> dict[str, str]:
         "tgt": metric.target,
         "mask": "name" if metric.target == "name" else "none",
         "str": metric.strings,
-        # The language given for all code (--language); none where each item's own is read.
-        **({"lang": metric.language} if metric.language is not None else {}),
+        # The language given for all code (--language), or auto: each item's own (a
+        # CODE.jsonl line's language key, a corpus record's) or, without one, the one
+        # detect_language tells (Java if Java parses it cleanly, else the grammar that
+        # parses it with the fewest errors).
+        "lang": metric.language or "auto",
         # The priors scaling every code support, and the empty-code rule of combine.
         "prior": PRIOR_LABEL,
         "empty": "ref",

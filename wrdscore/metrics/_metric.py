@@ -96,8 +96,9 @@ class Metric(ABC):
         String literals in code: left out, or split into words.
     language : str, optional
         The language every code item is read in (``--language``; signature
-        ``lang:<language>``). By default each item's own (a
-        :class:`~wrdscore.corpora.SourceCode`'s), or the one it is told to be in.
+        ``lang:<language>``). By default (``lang:auto``) each item's own (a
+        :class:`~wrdscore.corpora.SourceCode`'s), or the one it is told to be in
+        (:func:`~wrdscore.corpora.detect_language`).
     segment : bool
         Split all-lowercase run-together sub-tokens (``getuserbyid`` -> ``get user by
         id``) of references and predictions into words (:func:`~wrdscore.corpora.segment`;
@@ -370,7 +371,7 @@ class Metric(ABC):
     def code_signature(self) -> str:
         """:attr:`signature` of scoring against code: it adds that code was read, the code
         weight, the target, the masking and the string policy
-        (``...|code:yes|cw:0.5|tgt:name|mask:name|str:drop|v:...``)."""
+        (``...|code:yes|cw:0.5|tgt:name|mask:name|str:drop|lang:auto|...|v:...``)."""
         return self._signature_with(code_fields(self))
 
     def _signature_with(self, extra: dict[str, str]) -> str:
