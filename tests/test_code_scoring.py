@@ -133,9 +133,8 @@ def test_combined_mixes_the_reference_and_the_code_by_the_code_weight(emb):
         assert res.corpus["combined"] == pytest.approx(
             (1 - w) * res.corpus["f1"] + w * res.corpus["code"]
         )
-        assert f"|code:yes|cw:{w:g}|tgt:name|mask:name|str:drop|lang:auto|prior:jdk17|empty:ref|v:" in (
-            res.signature
-        )
+        fields = f"|code:yes|cw:{w:g}|tgt:name|mask:name|str:drop|lang:auto|prior:jdk17|empty:ref"
+        assert f"{fields}|v:" in res.signature
     plain = get_metric("wrd", embeddings=emb).score(refs, preds)
     # The reference's values do not change for reading the code too.
     for k in plain.values:
