@@ -78,10 +78,13 @@ def breakdown(methods: list[tuple[str, Any]]) -> None:
     t0 = clock()
     metric.score(names, preds)
     t1 = clock()
-    codes = read_codes([c for _, c in methods], "name", "drop", segmented=True)
+    # As score reads it: segmented only under the metric's --segment (off by default).
+    codes = read_codes([c for _, c in methods], "name", "drop", segmented=metric.segment)
     t2 = clock()
-    t3 = clock()  # segmentation is part of reading now (memoised per identifier)
-    metric._code_values(codes, [segment(to_tokens(p)) for p in preds])
+    t3 = clock()  # segmentation, if on, is part of reading (memoised per identifier)
+    metric._code_values(
+        codes, [segment(to_tokens(p)) if metric.segment else to_tokens(p) for p in preds]
+    )
     t4 = clock()
     parsed = read_codes(
         [c if c is None or isinstance(c, dict) else {"code": c.code, "name": c.name}
@@ -98,7 +101,8 @@ def breakdown(methods: list[tuple[str, Any]]) -> None:
         f"segmenting the code {t3 - t2:.2f}, code support {t4 - t3:.2f}; scoring alone "
         f"{(t1 - t0 + t4 - t3) / (t1 - t0):.2f}x reference-only"
     )
-    assert all(a == b for a, b in zip(codes, map(segment, parsed), strict=True))
+    fresh = map(segment, parsed) if metric.segment else parsed
+    assert all(a == b for a, b in zip(codes, fresh, strict=True))
 
 
 def main() -> None:
