@@ -35,9 +35,8 @@ from numpy.typing import NDArray
 
 from wrdscore.corpora import read_abbreviations
 from wrdscore.errors import WrdscoreError
-from wrdscore.human_eval import load_paper_ratings
 from wrdscore.metrics import get_metric
-from wrdscore.signals import auc
+from wrdscore.signals import auc, rated_cases
 
 SEED = 33
 BOOTSTRAP = 1000
@@ -71,21 +70,9 @@ OPPOSITES: list[Pair] = [
 ]
 
 
-def rated_cases() -> set[frozenset[str]]:
-    """Every rated pair, and every (word only in the reference, word only in the
-    prediction) pair of one rated pair: the cases no signal may use."""
-    ratings = load_paper_ratings()
-    cases: set[frozenset[str]] = set()
-    for ref, pred in zip(ratings.references, ratings.predictions, strict=True):
-        r, p = ref.split(), pred.split()
-        cases.add(frozenset((ref, pred)))
-        cases.update(frozenset((a, b)) for a in r if a not in p for b in p if b not in r)
-    return cases
-
-
 def held_out_pairs(path: Path) -> list[Pair]:
     """The held-out (abbreviation, words) pairs of a mined TSV, in file order, less any
-    that is a rated case (:func:`rated_cases`; ``num``/``number`` in OpenJDK's)."""
+    that is a rated case (:func:`wrdscore.signals.rated_cases`; ``num``/``number`` in OpenJDK's)."""
     rated = rated_cases()
     return [
         (p.abbreviation, p.words)

@@ -14,7 +14,7 @@ from types import ModuleType
 
 from wrdscore.corpora import read_abbreviations
 from wrdscore.corpora._abbreviations import held_out
-from wrdscore.human_eval import load_paper_ratings
+from wrdscore.signals import rated_cases
 
 ROOT = Path(__file__).resolve().parents[1]
 HELD_OUT = Path(__file__).parent / "data" / "jdk17_abbreviations_heldout.tsv"
@@ -28,18 +28,6 @@ def benchmark() -> ModuleType:
         sys.modules[name] = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(sys.modules[name])
     return sys.modules[name]
-
-
-def rated_cases() -> set[frozenset[str]]:
-    """Every rated pair, and every (word only in the reference, word only in the
-    prediction) pair of one rated pair: ``blank``/``empty`` of "is blank"/"is empty"."""
-    ratings = load_paper_ratings()
-    cases: set[frozenset[str]] = set()
-    for ref, pred in zip(ratings.references, ratings.predictions, strict=True):
-        r, p = ref.split(), pred.split()
-        cases.add(frozenset((ref, pred)))
-        cases.update(frozenset((a, b)) for a in r if a not in p for b in p if b not in r)
-    return cases
 
 
 def test_no_case_is_a_rated_pair_or_the_differing_words_of_one():

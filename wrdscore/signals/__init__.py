@@ -11,7 +11,9 @@ chance) or a rank:
 - :func:`retrieval_queries` and :func:`retrieval` rank each documented method's own
   Javadoc summary among the summaries of its class's other methods, and
   :func:`rank_first` ranks any own text among its candidates;
-- :func:`auc` scores positives against negatives.
+- :func:`auc` scores positives against negatives;
+- :func:`rated_cases` lists what no signal may use: the 150 rated pairs and their
+  differing words (each signal's cases are tested against it).
 
 Scorers are passed in as functions (references and predictions in, one value per pair
 out), so this package reads corpora but needs no metric. ``scripts/default_signals.py``
@@ -27,6 +29,7 @@ from wrdscore.signals._ranking import (
     retrieval,
     retrieval_queries,
 )
+from wrdscore.signals._rated import rated_cases
 from wrdscore.signals._renames import (
     HELD_OUT_MODULUS,
     SEED,
@@ -48,6 +51,7 @@ __all__ = [
     "negative_pairs",
     "pairs_sha256",
     "rank_first",
+    "rated_cases",
     "read_renames",
     "retrieval",
     "retrieval_queries",
