@@ -292,6 +292,11 @@ def test_fixture_projects_are_ingested_and_scored(tmp_path: Path) -> None:
     lines = listed.output.splitlines()
     assert lines[0] == "index\tid\treference"
     assert [line.split("\t")[1] for line in lines[1:]] == [m.id for m in methods]
+    # A folder that is not a corpus: one line on stderr, nothing on stdout.
+    (tmp_path / "not-a-corpus").mkdir()
+    not_one = _cli("corpus", "records", tmp_path / "not-a-corpus")
+    assert not_one.exit_code == 2 and not not_one.stdout, not_one.stdout
+    assert "is not a corpus" in not_one.stderr
     # score --corpus reads every language's code: true names are supported by it.
     preds = tmp_path / "preds.txt"
     preds.write_text("".join(line.split("\t")[2] + "\n" for line in lines[1:]))

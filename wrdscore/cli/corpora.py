@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import typer
@@ -98,8 +99,12 @@ def corpus_records(
     A predictions file for `score --corpus` has one line per record in this order, or
     gives each prediction the id of its method.
     """
+    methods = corpora.corpus_methods(corpus_dir, target, code=False)
+    # The first record opens and checks the corpus: a folder that is not one gets its
+    # one-line error before anything is printed.
+    first = next(methods, None)
     typer.echo("index\tid\treference")
-    for m in corpora.corpus_methods(corpus_dir, target, code=False):
+    for m in itertools.chain([] if first is None else [first], methods):
         reference = "" if m.reference is None else " ".join(m.reference.split())
         typer.echo(f"{m.index}\t{m.id}\t{reference}")
 
