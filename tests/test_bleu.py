@@ -281,3 +281,24 @@ def test_a_corpus_value_never_falls_back_to_a_mean_of_sentences():
     assert get_metric("bleu", smooth="codexglue")._corpus_from_sums({"score": 1.5}, 2) == {
         "score": 0.75
     }
+
+
+@pytest.mark.parametrize("name", ["bleu", "chrf"])
+def test_a_call_made_from_inside_another_leaves_the_outer_corpus_value_as_alone(name):
+    # The memo and the "scoring" flag lived on the object: a call made from a progress
+    # callback reset them when it ended, and the outer call's corpus value then raised
+    # "corpus value without its statistics" (issue 35: metric objects reentrant).
+    metric = get_metric(name)
+    outer_pairs = (["get user name", "set size"], ["get name", "set count"])
+    inner_pairs = (["is empty"], ["empty"])
+    alone_outer, alone_inner = metric.score(*outer_pairs), metric.score(*inner_pairs)
+    inner = []
+
+    def progress(pairs: int) -> None:
+        if not inner:
+            inner.append(metric.score(*inner_pairs))
+
+    outer = metric.score(*outer_pairs, progress=progress)
+    assert outer.corpus["score"] == pytest.approx(alone_outer.corpus["score"], abs=1e-12)
+    assert inner[0].corpus["score"] == pytest.approx(alone_inner.corpus["score"], abs=1e-12)
+    np.testing.assert_allclose(outer.values["score"], alone_outer.values["score"], atol=1e-12)

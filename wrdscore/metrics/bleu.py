@@ -24,9 +24,12 @@ is not sacrebleu's multi-reference BLEU, which pools n-gram counts over referenc
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -113,6 +116,18 @@ class _StatsValues(dict):  # type: ignore[type-arg]
     stats: list[int]
 
 
+_Memo = dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[list[int], float]]
+
+# The memo of each running :meth:`_SacreMetric._score` call, by the id of its metric, in
+# this context (thread or task): per call, not on the object, so a call made from inside
+# another (a progress callback) or from another thread neither clears the other's memo
+# nor ends its scoring (issue 35: metric objects reentrant). A new mapping per call, as
+# in wrdscore.metrics._call.
+_MEMOS: ContextVar[Mapping[int, _Memo]] = ContextVar(
+    "wrdscore_sacre_memos", default=MappingProxyType({})
+)
+
+
 class _SacreMetric(Metric):
     """One value per pair from a sacrebleu metric; the corpus value from sacrebleu too.
 
@@ -128,20 +143,35 @@ class _SacreMetric(Metric):
 
     def __init__(self, embeddings: object = None, **options: Any) -> None:
         super().__init__(**options)
-        self._memo: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[list[int], float]] = {}
-        self._scoring = False
+
+    @property
+    def _memo(self) -> _Memo | None:
+        """The running :meth:`_score` call's memo in this context; None outside one."""
+        return _MEMOS.get().get(id(self))
+
+    @contextlib.contextmanager
+    def _memoising(self) -> Iterator[None]:
+        """A fresh memo for the ``with`` block, this context's alone (see ``_MEMOS``)."""
+        token = _MEMOS.set({**_MEMOS.get(), id(self): {}})
+        try:
+            yield
+        finally:
+            _MEMOS.reset(token)
 
     def _stats(self, ref: Tokens, pred: Tokens) -> tuple[list[int], float]:
         """sacrebleu's statistics of one pair and its value on 0-1 (memoised per call)."""
+        memo = self._memo
         key = (tuple(ref), tuple(pred))
-        found = self._memo.get(key)
+        found = None if memo is None else memo.get(key)
         if found is None:
             # What sacrebleu's sentence_score does, keeping the statistics for the corpus.
             # These two methods are sacrebleu's internals (hence sacrebleu<3 in the
             # dependencies); tests compare every value with its public sentence_bleu,
             # corpus_bleu, sentence_chrf and corpus_chrf.
             stats = self._pair_metric._extract_corpus_statistics([_text(pred)], [[_text(ref)]])[0]
-            found = self._memo[key] = (stats, _unit(self._value(stats)))
+            found = (stats, _unit(self._value(stats)))
+            if memo is not None:
+                memo[key] = found
         return found
 
     def _value(self, stats: list[int]) -> float:
@@ -170,8 +200,7 @@ class _SacreMetric(Metric):
         """
         # Read twice below: an iterator would be empty the second time.
         references, predictions = list(references), list(predictions)
-        self._memo, self._scoring = {}, True
-        try:
+        with self._memoising():
             res = super()._score(references, predictions, **kwargs)
             total: list[int] | None = None
             for i, (ref, pred) in enumerate(zip(references, predictions, strict=True)):
@@ -183,8 +212,6 @@ class _SacreMetric(Metric):
                     if total is None
                     else [a + b for a, b in zip(total, stats, strict=True)]
                 )
-        finally:
-            self._memo, self._scoring = {}, False
         values = _StatsValues(res.values)
         values.stats = total or []
         return replace(res, values=values, corpus=self._corpus(values))
@@ -208,7 +235,7 @@ class _SacreMetric(Metric):
         return sums
 
     def _corpus_from_sums(self, sums: dict[str, float], pairs: int) -> dict[str, float]:
-        if self._corpus_metric is None or (self._scoring and "stat0" not in sums):
+        if self._corpus_metric is None or (self._memo is not None and "stat0" not in sums):
             # codexglue's mean; or Metric.score's first pass, before score() above has
             # attached the statistics (that value is replaced, never returned).
             return {"score": sums["score"] / pairs}
