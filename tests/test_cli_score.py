@@ -419,7 +419,10 @@ def test_bad_code_input_is_one_line_and_exit_2(model, tmp_path, lines, extra, me
 def test_code_options_without_code_are_refused(model, tmp_path):
     refs, preds, _ = _code_inputs(tmp_path)
     res = run("score", "--refs", refs, "--preds", preds, "-e", model, "--target", "summary")
-    assert res.exit_code == 2 and "--target only apply with --code or --corpus" in res.output
+    assert res.exit_code == 2 and "--target only applies with --code or --corpus" in res.output
+    two = ("--target", "summary", "--strings", "keep")
+    res = run("score", "--refs", refs, "--preds", preds, "-e", model, *two)
+    assert res.exit_code == 2 and "--target, --strings only apply with --code" in res.output
     res = run("score", "--preds", preds, "-e", model)
     assert res.exit_code == 2 and "give --refs, --code or --corpus" in res.output
     res = run("score", "--preds", preds, "--code", tmp_path / "code.txt", "-e", model)

@@ -28,7 +28,7 @@ from wrdscore.cli._common import (
     wrote,
 )
 from wrdscore.cli._tables import print_tables
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, only_with
 from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def _code_options(
     if not code:
         stray = [k for k, v in given.items() if v is not None]
         if stray:
-            raise WrdscoreError(f"{', '.join(stray)} only apply with --code or --corpus")
+            raise only_with(stray, "--code or --corpus")
         return {}
     if code_weight is not None and not 0.0 <= code_weight <= 1.0:
         # repr, not :g: 1.0000001 must not print as the 1 it is refused against.
