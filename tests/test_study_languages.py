@@ -149,3 +149,14 @@ def test_a_study_is_analysed_in_the_language_it_was_sampled_in(tmp_path: Path) -
                              ratings=[str(tmp_path / "rated" / "*.csv")],
                              metrics=["rouge1"], baseline=None, resamples=40)  # fmt: skip
     assert "rouge1.code" in [m.metric.name for m in analysis.metrics]
+
+
+def test_a_language_without_code_is_refused(tmp_path: Path) -> None:
+    # It was written to study.json unchecked (language "klingon") and never used.
+    refs, preds = tmp_path / "refs.txt", tmp_path / "preds.txt"
+    refs.write_text("count_rows\nis_empty\n")
+    preds.write_text("count\nempty\n")
+    with pytest.raises(WrdscoreError, match=r"--language applies to --code snippets"):
+        sample_study(refs, preds, tmp_path / "s", n_sets=1, strata=[parse_stratum("2")],
+                     raters=1, language="klingon")  # fmt: skip
+    assert not (tmp_path / "s").exists()

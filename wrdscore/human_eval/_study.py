@@ -145,6 +145,9 @@ def sample_study(
         The sets drawn, with any shortfalls.
     """
     check_seed(seed)
+    if language is not None and code is None:
+        # Without code it would be written to study.json unchecked (any word) and unused.
+        raise WrdscoreError("--language applies to --code snippets: give --code")
     check_output_dir(output, force)
     references, predictions = read_names(refs), read_names(preds, clean=clean_predictions)
     if len(references) != len(predictions):
