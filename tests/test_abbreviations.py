@@ -168,6 +168,8 @@ def test_cli_writes_a_tsv_and_refuses_to_overwrite(tmp_path):
     [
         (["/nonexistent/src"], "/nonexistent/src"),
         (["{java}", "--min-files", "0"], "--min-files must be at least 1"),
+        (["{java}", "--max-file-mb", "0"], "--max-file-mb must be a positive number"),
+        (["{java}", "--max-file-mb", "nan"], "--max-file-mb must be a positive number"),
     ],
 )
 def test_cli_bad_input(tmp_path, args, message):

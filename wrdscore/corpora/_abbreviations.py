@@ -31,6 +31,7 @@ side), so the held-out part shares no abbreviation with the part used for tuning
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -338,6 +339,9 @@ def mine_abbreviations(
 
     if min_files < 1:
         raise WrdscoreError(f"--min-files must be at least 1, not {min_files}")
+    if not (max_file_mb > 0 and math.isfinite(max_file_mb)):
+        # As ingest checks it: 0 or less skipped every file, and nan was a traceback.
+        raise WrdscoreError(f"--max-file-mb must be a positive number, not {max_file_mb}")
     miner = AbbreviationMiner()
     for java in iter_java_files(open_sources(paths), int(max_file_mb * 1024 * 1024)):
         if java.data is not None:
