@@ -357,6 +357,26 @@ def test_code_over_the_cap_is_cut_at_a_line_as_ingest_cuts_it_and_counted(emb, t
     assert got.corpus["code"] == pytest.approx(float(want.code.mean()), abs=1e-12)
 
 
+def test_code_over_the_cap_keeps_the_language_it_was_given(tmp_path):
+    # Cutting a SourceCode sliced it into a plain str, so a long method given with its
+    # language (a CODE.jsonl 'language' key) was told from its code instead: code that
+    # many grammars parse alike was refused ("cannot tell the code's language").
+    from wrdscore.corpora import MAX_CODE_CHARS, SourceCode
+
+    long = "print(get_name(user))\n" * 1000
+    assert len(long) > MAX_CODE_CHARS
+    metric = get_metric("rouge1")
+    res = metric.score(None, ["get name"], code=[SourceCode(long, "python")])
+    assert res.cut_code == 1 and res.code[0] > 0
+    code, preds = tmp_path / "code.jsonl", tmp_path / "preds.txt"
+    code.write_text(json.dumps({"code": long, "language": "python"}) + "\n")
+    preds.write_text("get name\n")
+    args = ["score", "--code", code, "--preds", preds, "--metric", "rouge1"]
+    out = CliRunner().invoke(app, list(map(str, args)))
+    assert out.exit_code == 0, out.output
+    assert "1 method(s) cut to 16,384 characters" in out.output
+
+
 def test_cli_scores_a_long_method_through_code_with_a_note(emb, tmp_path):
     model = save_embeddings(emb.kv, tmp_path / "m", meta={"name": "t", "n_docs": 10}, doc_freq={})
     r, p, c = tmp_path / "r.txt", tmp_path / "p.txt", tmp_path / "code.jsonl"

@@ -169,9 +169,12 @@ def read_codes(
         else:
             source, name = code_item(item, offset + i)
         if len(source) > MAX_CODE_CHARS:
-            from wrdscore.corpora import capped_code
+            from wrdscore.corpora import SourceCode, capped_code
 
-            source = capped_code(source)[0]
+            cut = capped_code(source)[0]
+            # A slice of a SourceCode is a plain str: keep the language it was given,
+            # or the cut method would be told from its code (or refused as untellable).
+            source = SourceCode(cut, source.language) if isinstance(source, SourceCode) else cut
         try:
             tokens = read_code(source, target=target, name=name, strings=strings, language=language)
             out.append(segment(tokens) if segmented else tokens)
