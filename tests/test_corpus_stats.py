@@ -72,6 +72,18 @@ def test_cli_prints_summary_tokens_histogram_and_failed_files(tmp_path):
     assert "Bad.java" in out and "line 3: syntax error" in out
 
 
+def test_a_corpus_of_another_language_shows_its_grammar_not_java_parsers(tmp_path):
+    # ingest --language python reads with tree-sitter-python only; the manifest's parser
+    # fields are Java's, and stats showed them as the corpus's parser.
+    folder = _corpus(tmp_path / "c", NAMES, language="python",
+                     grammars={"python": "tree-sitter-python 0.25.0"},
+                     parser={"name": "javalang", "version": "javalang 0.13.0"})  # fmt: skip
+    result = CliRunner().invoke(app, ["corpus", "stats", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert "tree-sitter-python 0.25.0" in result.stdout and "python" in result.stdout
+    assert "javalang" not in result.stdout and "parser" not in result.stdout
+
+
 def test_long_names_share_the_last_histogram_row(tmp_path):
     names = ["a1" * 5, "a1" * 6, "aBcD"]  # 10, 12 and 3 tokens
     result = CliRunner().invoke(app, ["corpus", "stats", str(_corpus(tmp_path / "c", names))])

@@ -96,10 +96,17 @@ def stats_tables(stats: CorpusStats) -> list[Table]:
             f"source ({source['kind']})",
             f"{source['path']}  {source['size']:,} B  sha256 {source['sha256'][:12]}",
         )
-    parser = m.get("parser", {})
-    fallback = m.get("fallback_parser") or {}
-    summary.add_row("parser", parser.get("version", "?"))
-    summary.add_row("fallback parser", fallback.get("version", "none"))
+    language = m.get("language")
+    if language is not None:
+        summary.add_row("language", str(language))
+        summary.add_row("grammars", ", ".join(map(str, (m.get("grammars") or {}).values())))
+    if language in (None, "all"):
+        # The parser and its fallback are Java's: a corpus of one other language was read
+        # with its grammar only, so they were not used (it showed Python's as javalang).
+        parser = m.get("parser", {})
+        fallback = m.get("fallback_parser") or {}
+        summary.add_row("parser", parser.get("version", "?"))
+        summary.add_row("fallback parser", fallback.get("version", "none"))
     for key in COUNT_KEYS:
         if key in counts:
             summary.add_row(key.replace("_", " "), f"{counts[key]:,}")
