@@ -218,7 +218,10 @@ def test_cli_explain_code_from_stdin_and_file(code_model, code_emb, tmp_path):
     ("args", "message"),
     [
         (["explain", "size"], "give REFERENCE PREDICTION, or PREDICTION with --code"),
-        (["explain", "a", "b", "--target", "summary"], "need --code"),
+        (["explain", "a", "b", "--target", "summary"], "error: --target only applies with --code"),
+        # Only what was given: it named all four options whichever was.
+        (["explain", "a", "b", "--language", "python"], "error: --language only applies with"),
+        (["explain", "a", "b", "--top", "2", "--strings", "keep"], "--strings, --top only apply"),
         (["explain", "size", "--code", "/nonexistent.java"], "no such file"),
         (["explain", "size", "--code", "-", "--top", "0"], "--top must be at least 1"),
         (["explain", "size", "--code", "-", "--target", "doc"], "unknown target 'doc'"),

@@ -478,8 +478,12 @@ def explain(
         raise WrdscoreError(f"--plot {plot} must end in .png")
     if code is None and prediction is None:
         raise WrdscoreError("give REFERENCE PREDICTION, or PREDICTION with --code")
-    if code is None and ((target, strings, top) != ("name", "drop", 3) or language is not None):
-        raise WrdscoreError("--target, --strings, --top and --language need --code")
+    if code is None:
+        given = {"--target": target != "name", "--strings": strings != "drop"}
+        given |= {"--language": language is not None, "--top": top != 3}
+        stray = [option for option, set_ in given.items() if set_]
+        if stray:
+            raise only_with(stray, "--code")
     # With --code the target and string policy are the metric's options, so its code
     # signature records them.
     code_options = (
