@@ -160,3 +160,17 @@ def test_a_language_without_code_is_refused(tmp_path: Path) -> None:
         sample_study(refs, preds, tmp_path / "s", n_sets=1, strata=[parse_stratum("2")],
                      raters=1, language="klingon")  # fmt: skip
     assert not (tmp_path / "s").exists()
+
+
+def test_strata_on_code_are_scored_in_the_language_given(tmp_path: Path) -> None:
+    # print(get_name(user)) cannot be told apart: with --language python a stratum on a
+    # code value told it again and refused it ("cannot tell the code's language").
+    refs, preds, code = tmp_path / "refs.txt", tmp_path / "preds.txt", tmp_path / "code.jsonl"
+    refs.write_text("get_name\ncount_rows\nis_empty\n")
+    preds.write_text("name\ncount\nempty\n")
+    sources = ["print(get_name(user))\n", PY_CODE[1], PY_CODE[2]]
+    code.write_text("".join(json.dumps(c) + "\n" for c in sources))
+    design = sample_study(refs, preds, tmp_path / "s", code=code, n_sets=1,
+                          strata=[parse_stratum("3:rouge1.code>=0")], raters=1,
+                          language="python")  # fmt: skip
+    assert [len(s) for s in design.sets] == [3]

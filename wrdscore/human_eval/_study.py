@@ -168,7 +168,7 @@ def sample_study(
             predictions,
             list(dict.fromkeys(m.partition(".")[0] for m in metrics)),
             embeddings,
-            codes=codes if on_code else None,
+            codes=_strata_codes(codes, language) if on_code else None,
             oov=oov,
             **(encoder or {}),
         )
@@ -203,6 +203,14 @@ def sample_study(
         codes=codes,
     )
     return design
+
+
+def _strata_codes(codes: list[CodeItem] | None, language: str | None) -> list[CodeItem] | None:
+    """The code the strata are scored against: in ``language`` where it is given, as the
+    forms show it (told again, code given a language was refused, or read as another)."""
+    if codes is None or language is None:
+        return codes
+    return [_in_language(c, language) for c in codes]
 
 
 def _in_language(item: CodeItem, language: str) -> CodeItem:
