@@ -132,6 +132,17 @@ def test_code_support_reads_the_flow_even_for_a_copied_unknown_name(code_emb):
     assert t.support == float(res.values["code"][0]) == 0.0
 
 
+def test_code_transport_reads_the_code_in_the_metrics_language(code_emb):
+    # score read the code in the metric's language; code_transport told it from the
+    # code, so code many grammars parse alike was refused there and scored here.
+    metric = WRDScore(code_emb, language="python")
+    code = "print(count_active(users))"
+    t = metric.code_transport("count active", code)
+    res = metric.score(None, ["count active"], code=[code])
+    assert t.support == pytest.approx(float(res.values["code"][0]), abs=1e-12)
+    assert t.support > 0
+
+
 def test_the_declared_name_is_masked_for_target_name(code_emb):
     named = WRDScore(code_emb).code_transport("countActiveUsers", METHOD, target="name")
     assert named.masked == "countActiveUsers"

@@ -595,6 +595,8 @@ class WRDScore(EmbeddingMetric):
         averaged) times ``prior`` (conciseness and plausibility, see
         :mod:`wrdscore.metrics._code_support`). ``target`` and ``strings`` default to
         the metric's options; ``name`` is the name to mask (default: the declared one).
+        The code is read in the metric's ``language`` when it has one, as :meth:`score`
+        reads it.
 
         Examples
         --------
@@ -604,10 +606,13 @@ class WRDScore(EmbeddingMetric):
         (['count'], 'size', 1.0, True)
         """
         # Imported here: the code reader loads tree-sitter, which scoring names never needs.
-        from wrdscore.corpora import declared_name, read_code
+        from wrdscore.corpora import SourceCode, declared_name, read_code
 
         target = self.target if target is None else target
         strings = self.strings if strings is None else strings
+        if self.language is not None and not isinstance(code, SourceCode):
+            # Read (and its name found) in the metric's language, as score reads it.
+            code = SourceCode(code, self.language)
         tokens = read_code(code, target=target, name=name, strings=strings)
         if self.segment:
             from wrdscore.corpora import segment
