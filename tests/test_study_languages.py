@@ -174,3 +174,16 @@ def test_strata_on_code_are_scored_in_the_language_given(tmp_path: Path) -> None
                           strata=[parse_stratum("3:rouge1.code>=0")], raters=1,
                           language="python")  # fmt: skip
     assert [len(s) for s in design.sets] == [3]
+
+
+def test_a_method_over_the_cap_is_cut_as_score_cuts_it(tmp_path: Path) -> None:
+    # score --code cuts a long method at a line (issue 35); study sample refused it
+    # ("code of 60,790 characters is over the cap of 16,384").
+    from wrdscore.human_eval._study import read_code_file
+
+    body = "".join(f"    v{i} = x + {i}\n" for i in range(3000))
+    code = tmp_path / "code.jsonl"
+    code.write_text(json.dumps("def f(x):\n" + body) + "\n")
+    (item,) = read_code_file(code, "python")
+    assert isinstance(item, dict) and item["language"] == "python"
+    assert len(item["code"]) > 16_384  # the form shows the whole method

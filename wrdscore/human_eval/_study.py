@@ -79,13 +79,13 @@ def read_code_file(path: str | os.PathLike[str], language: str | None = None) ->
 
     Each line is a JSON string (the method's source) or an object with a string
     ``code`` and optionally ``name`` (the name to mask); each source must be code that
-    scoring can read (not empty, not binary, within the cap, in ``language`` or in a
-    language that can be told: :func:`~wrdscore.corpora.read_code`), else a one-line
-    error naming the line. Each item comes back as ``{"code", "name", "language"}``
-    (``name`` where given), the language given or found, so that the form shows the
-    code in its language.
+    scoring can read (not empty, not binary, in ``language`` or in a language that can
+    be told: :func:`~wrdscore.corpora.read_code`; a method over the cap is read cut at a
+    line, as scoring cuts it), else a one-line error naming the line. Each item comes
+    back as ``{"code", "name", "language"}`` (``name`` where given), the language given
+    or found, so that the form shows the code in its language.
     """
-    from wrdscore.corpora import read_code
+    from wrdscore.corpora import SourceCode, capped_code, read_code
     from wrdscore.corpora._code import code_language
     from wrdscore.inputs import check_code_path, parse_code_lines
 
@@ -93,9 +93,14 @@ def read_code_file(path: str | os.PathLike[str], language: str | None = None) ->
     out: list[CodeItem] = []
     for line, item in enumerate(items, start=1):
         source, name = (item, None) if isinstance(item, str) else (item["code"], item.get("name"))
+        # Scoring reads a method over the cap cut at a line (as ingest cuts it), so it
+        # is checked so here: refusing it refused code that score --code scores.
+        cut, was_cut = capped_code(source)
+        if was_cut and isinstance(source, SourceCode):
+            cut = SourceCode(cut, source.language)
         try:
-            found = code_language(source, language)
-            read_code(source, name=name, language=found)
+            found = code_language(cut, language)
+            read_code(cut, name=name, language=found)
         except WrdscoreError as exc:
             raise WrdscoreError(f"{path}:{line}: {exc}") from None
         out.append({"code": source, **({"name": name} if name else {}), "language": found})
