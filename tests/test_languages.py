@@ -412,6 +412,16 @@ def test_score_and_explain_take_a_language(tmp_path: Path) -> None:
     assert "code support" in given.output and "|lang:python|" in given.output
 
 
+def test_explain_cuts_a_long_method_as_score_does(tmp_path: Path) -> None:
+    # score --code cuts a method over the cap at a line (issue 35); explain refused it
+    # ("code of 60,790 characters is over the cap of 16,384").
+    snippet = tmp_path / "f.py"
+    snippet.write_text("def f(x):\n" + "    # a comment line\n" * 1000 + "    return x\n")
+    res = _cli("explain", "f", "--code", snippet, "--language", "python")
+    assert res.exit_code == 0, res.output
+    assert "code support" in res.output and "cut to 16,384 characters" in res.output
+
+
 def test_a_corpus_keeps_its_languages_when_its_code_is_parsed(tmp_path: Path) -> None:
     # With --strings keep a corpus's code is parsed again: in its record's language
     # (JavaScript's `addItem(item) {...}` alone parses as C++ too, and was refused).

@@ -80,7 +80,16 @@ def explain_code(
 
     if top < 1:
         raise WrdscoreError(f"--top must be at least 1, got {top}")
-    source = read_code_arg(code)
+    from wrdscore.corpora import MAX_CODE_CHARS, capped_code
+
+    # Cut at a line as score --code cuts a long method (issue 35), not refused.
+    source, cut = capped_code(read_code_arg(code))
+    if cut:
+        typer.echo(
+            f"note: the method is cut to {MAX_CODE_CHARS:,} characters, at a line as ingest "
+            "cuts it",
+            err=True,
+        )
     if language is not None:
         from wrdscore.corpora import SourceCode
 
