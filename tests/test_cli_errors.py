@@ -243,3 +243,23 @@ def test_help_and_a_bare_group_still_show_the_help():
     result = CliRunner().invoke(app, ["corpus"])
     assert result.exit_code == EXIT_USER_ERROR
     assert "stats" in result.stdout and result.stderr == ""
+
+
+@pytest.mark.parametrize("side", ["--preds", "--refs"])
+def test_a_pipe_as_input_is_refused_in_one_line(tmp_path, side):
+    # `--preds <(...)` is a pipe: scoring reads each input twice (to count, then to
+    # score), and the second read of a pipe found nothing (an IndexError). The FIFO is
+    # never opened: refused from its type alone, so the test cannot block on it.
+    fifo, plain = tmp_path / "fifo", tmp_path / "names.txt"
+    os.mkfifo(fifo)
+    plain.write_text("getName\n")
+    files = {"--refs": plain, "--preds": plain, side: fifo}
+    args = ["score", *(a for k, v in files.items() for a in (k, str(v)))]
+    result = subprocess.run(
+        [sys.executable, "-m", "wrdscore", *args], capture_output=True, text=True, timeout=HUNG
+    )
+    assert result.returncode == EXIT_USER_ERROR, result.stderr
+    assert result.stderr.strip() == (
+        f"error: {fifo}: not a regular file (a pipe or device can be read only once, and "
+        "scoring reads each input twice): write it to a file first"
+    )

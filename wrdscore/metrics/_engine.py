@@ -315,6 +315,17 @@ def _cleans(metrics: Sequence[Metric]) -> bool:
     return any(m.clean for m in metrics)
 
 
+def _check_rereadable(source: object) -> None:
+    """A one-line error for an input that can be read only once (a pipe, ``<(...)``, a
+    device): :func:`score_files` reads each file twice, to count and to score, and a
+    second read of a pipe finds it empty (it ended in an IndexError)."""
+    if isinstance(source, Path) and source.exists() and not source.is_file():
+        raise WrdscoreError(
+            f"{source}: not a regular file (a pipe or device can be read only once, and "
+            "scoring reads each input twice): write it to a file first"
+        )
+
+
 def _chunks(
     job: _Job, size: int
 ) -> Iterator[tuple[int, list[str] | None, list[str], list[str] | None]]:
@@ -551,6 +562,8 @@ def score_files(
         None if per_pair is None else check_per_pair_path(per_pair, force),
         code if _in_memory(code) else Path(code),  # type: ignore[arg-type]
     )
+    for source in (job.references, job.predictions, job.code):
+        _check_rereadable(source)
     # A first read counts the items (and checks the encoding), so a length mismatch
     # is refused before any scoring.
     n_preds = count_items(job.predictions)
