@@ -530,3 +530,18 @@ def test_a_format_3_corpus_scores_by_parsing_as_format_4_from_its_words(
     assert rows["project", "name"] == rows["old", "name"]
     assert rows["project", "summary"] == rows["old", "summary"]
     assert rows["project", "name"] != rows["project", "summary"]
+
+
+def test_the_empty_code_note_speaks_of_combined_only_when_there_is_one(tmp_path):
+    # `void run() { }` leaves nothing to match once its name is masked: a note counts it,
+    # and says combined fell back to the reference only where references were given.
+    code, names = tmp_path / "code.jsonl", tmp_path / "names.txt"
+    code.write_text('"void run() { }"\n')
+    names.write_text("run\n")
+    alone = run("score", "--preds", str(names), "--code", str(code), "-q")
+    assert alone.exit_code == 0, alone.output
+    assert "1 pair(s) with nothing to match in their code" in alone.stderr
+    assert "combined" not in alone.stderr
+    both = run("score", "--refs", str(names), "--preds", str(names), "--code", str(code), "-q")
+    assert both.exit_code == 0, both.output
+    assert "scored 0 on code, their combined the reference's value" in both.stderr

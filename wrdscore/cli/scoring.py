@@ -333,8 +333,9 @@ def score(
         if degenerate
         else "",
         f"{max(r.empty_code for r in results)} pair(s) with nothing to match in their code "
-        "(no code token with weight, or a prediction of unseen tokens) scored 0 on code, "
-        "their combined the reference's value"
+        "(no code token with weight, or a prediction of unseen tokens) scored 0 on code"
+        # Without references there is no combined value to fall back.
+        + (", their combined the reference's value" if "combined" in results[0].keys else "")
         if reads_code and max(r.empty_code for r in results)
         else "",
         f"{results[0].cut_code} method(s) cut to {MAX_CODE_CHARS:,} characters, at a line as "
