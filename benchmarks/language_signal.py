@@ -28,8 +28,8 @@ Run (downloads with a private deb-src apt configuration, as the build script doe
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
-import subprocess
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from wrdscore.corpora import SourceCode, ingest, open_corpus, read_code, split_identifier
+from wrdscore.corpora import SourceCode, open_corpus, read_code, split_identifier
 from wrdscore.signals import rank_first
 
 #: Debian source package -> the language ingested. Written down before scoring.
@@ -55,38 +55,19 @@ METHODS_PER_PROJECT = 300
 MAX_NEGATIVES = 20
 
 
-def _apt(work: Path) -> list[str]:
-    apt = work / "apt"
-    (apt / "lists" / "partial").mkdir(parents=True, exist_ok=True)
-    (apt / "archives" / "partial").mkdir(parents=True, exist_ok=True)
-    text = Path("/etc/apt/sources.list.d/debian.sources").read_text()
-    (apt / "debian.sources").write_text(text.replace("Types: deb\n", "Types: deb-src\n"))
-    return [
-        *("-o", "Dir::Etc::sourcelist=/dev/null", "-o", f"Dir::Etc::sourceparts={apt}"),
-        *("-o", f"Dir::State::Lists={apt}/lists", "-o", f"Dir::Cache={apt}"),
-    ]
-
-
 def prepare(work: Path) -> dict[str, Path]:
-    """Each project's corpus, downloaded and ingested where not yet there."""
-    debsrc = work / "debsrc"
-    debsrc.mkdir(parents=True, exist_ok=True)
-    apt = _apt(work)
-    if not list((work / "apt" / "lists").glob("*Sources*")):
-        subprocess.run(["apt-get", *apt, "update"], check=True)
-    out = {}
-    for package, language in PROJECTS.items():
-        if not list(debsrc.glob(f"{package}_*.orig.tar.*")):
-            # Only the upstream archive is used: the Debian patches may be missing.
-            subprocess.run(["apt-get", *apt, "source", "--download-only", package], cwd=debsrc)
-        archive = sorted(debsrc.glob(f"{package}_*.orig.tar.*"))
-        if not archive:
-            sys.exit(f"error: no upstream archive for {package}")
-        corpus = work / "corpora" / package
-        if not (corpus / "manifest.json").is_file():
-            ingest([archive[0]], corpus, quiet=True, language=language)
-        out[package] = corpus
-    return out
+    """Each project's corpus, downloaded and ingested where not yet there, as
+    ``scripts/code_support_signal.py`` fetches its held-out projects."""
+    spec = importlib.util.spec_from_file_location(
+        "code_support_signal",
+        Path(__file__).resolve().parents[1] / "scripts" / "code_support_signal.py",
+    )
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = script
+    spec.loader.exec_module(script)
+    corpora: dict[str, Path] = script.fetch_projects(work, dict(PROJECTS))
+    return corpora
 
 
 def _candidates(records: list[dict[str, Any]], key: str, rng: random.Random) -> list[Any]:

@@ -128,9 +128,10 @@ VARIANTS = (
 # --- preparing the projects -----------------------------------------------------------
 
 
-def _apt_options() -> list[str]:
-    """A private apt configuration with deb-src entries (as build_default_model.sh)."""
-    apt = WORK / "apt"
+def _apt_options(work: Path) -> list[str]:
+    """A private apt configuration with deb-src entries under ``work`` (as
+    build_default_model.sh), leaving the system's apt setup alone."""
+    apt = work / "apt"
     (apt / "lists" / "partial").mkdir(parents=True, exist_ok=True)
     (apt / "archives" / "partial").mkdir(parents=True, exist_ok=True)
     system = Path("/etc/apt/sources.list.d/debian.sources")
@@ -142,14 +143,19 @@ def _apt_options() -> list[str]:
     ]
 
 
-def prepare() -> None:
-    """Download each held-out package's upstream archive and ingest it."""
-    debsrc = WORK / "debsrc"
+def fetch_projects(work: Path, projects: dict[str, str | None]) -> dict[str, Path]:
+    """Each Debian source package's corpus under ``work/corpora``, its upstream archive
+    downloaded and ingested (in its language; None: Java) where not yet there.
+
+    Also the projects of ``benchmarks/language_signal.py``: one way to fetch held-out code.
+    """
+    debsrc = work / "debsrc"
     debsrc.mkdir(parents=True, exist_ok=True)
-    apt = _apt_options()
-    if not list((WORK / "apt" / "lists").glob("*Sources*")):
+    apt = _apt_options(work)
+    if not list((work / "apt" / "lists").glob("*Sources*")):
         subprocess.run(["apt-get", *apt, "update"], check=True)
-    for package in HELD_OUT:
+    out = {}
+    for package, language in projects.items():
         if not list(debsrc.glob(f"{package}_*.orig.tar.*")):
             # The Debian patch archive may be missing from the mirror: only the upstream
             # archive is used, so a failed command is judged by what it left.
@@ -157,10 +163,17 @@ def prepare() -> None:
         archive = sorted(debsrc.glob(f"{package}_*.orig.tar.*"))
         if not archive:
             sys.exit(f"error: no upstream archive for {package}")
-        out = WORK / "corpora" / package
-        if not (out / "manifest.json").is_file():
-            manifest = ingest([archive[0]], out, quiet=True)
+        corpus = work / "corpora" / package
+        if not (corpus / "manifest.json").is_file():
+            manifest = ingest([archive[0]], corpus, quiet=True, language=language or "java")
             print(f"{package}: {manifest['counts']['methods']} methods", file=sys.stderr)
+        out[package] = corpus
+    return out
+
+
+def prepare() -> None:
+    """Download each held-out package's upstream archive and ingest it."""
+    fetch_projects(WORK, dict.fromkeys(HELD_OUT))
 
 
 # --- the candidates ---------------------------------------------------------------------
