@@ -20,6 +20,7 @@ from wrdscore.explain import (
     plot_transport,
     transport_tables,
 )
+from wrdscore.metrics._engine import MAX_TOKENS
 from wrdscore.metrics.wrd import WRDScore
 
 
@@ -181,6 +182,25 @@ def test_code_table_fits_80_columns_and_plot_writes_a_png(code_emb, tmp_path):
     assert out.read_bytes()[:4] == b"\x89PNG"
 
 
+# Under the character cap but over MAX_TOKENS sub-tokens: 5 a line and x twice, 1,252 in all.
+LONG_METHOD = (
+    "int sumAll(int x) {\n" + "    total(userUsers, activeTotal);\n" * 250 + "    return x;\n}\n"
+)
+
+
+def test_code_over_max_tokens_is_read_whole_as_score_reads_it(code_emb):
+    # code_transport went through transport(), whose pair score refuses a reference of
+    # over MAX_TOKENS sub-tokens; score's code value reads the method whole.
+    t = WRDScore(code_emb).code_transport("countActiveUsers", LONG_METHOD)
+    assert len(t.code_tokens) == 1252 > MAX_TOKENS
+    res = WRDScore(code_emb).score(None, ["countActiveUsers"], code=[LONG_METHOD])
+    assert t.support == pytest.approx(float(res.values["code"][0]), abs=1e-12)
+    np.testing.assert_allclose(t.flow.sum(axis=0), t.pred_weights, atol=1e-9)
+    # The prediction keeps score's cap.
+    with pytest.raises(WrdscoreError, match="the prediction has 1,001 sub-tokens"):
+        WRDScore(code_emb).code_transport(" ".join(["total"] * 1001), LONG_METHOD)
+
+
 def test_code_with_nothing_to_read_is_one_error(code_emb):
     with pytest.raises(WrdscoreError, match="the code has no tokens to read"):
         WRDScore(code_emb).code_transport("size", "@Override int f() { return 0; }")
@@ -243,3 +263,15 @@ def test_cli_explain_code_bad_input(code_model, args, message):
     res = _cli(*args, "-e", code_model, input=METHOD)
     assert res.exit_code == 2 and res.stderr.startswith("error: ") and message in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_cli_explain_code_over_max_tokens_shows_its_flow(code_model, code_emb):
+    # It was 'error: reference 1 has 1,252 sub-tokens, more than the 1,000 ...' while
+    # score --code scored the method.
+    res = _cli("explain", "countActiveUsers", "--code", "-", "-e", code_model, "--format",
+               "json", input=LONG_METHOD)  # fmt: skip
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert len(out["code_tokens"]) == 1252
+    want = WRDScore(code_emb).score(None, ["countActiveUsers"], code=[LONG_METHOD])
+    assert out["code_support"] == pytest.approx(float(want.values["code"][0]), abs=1e-12)

@@ -22,6 +22,7 @@ from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import cosine_matrix, unit_rows
 from wrdscore.metrics._code_support import best_match_precision, code_prior
 from wrdscore.metrics._code_transport import CodeTransport
+from wrdscore.metrics._flatten import MAX_TOKENS
 from wrdscore.metrics._pairs import embed_pairs, shape_groups
 from wrdscore.metrics.base import EmbeddingMetric, Tokens, check_flag, register
 
@@ -551,8 +552,16 @@ class WRDScore(EmbeddingMetric):
         ref, pred = self.tokens(reference), self.tokens(prediction, prediction=True)
         if not ref or not pred:
             raise WrdscoreError("both names need at least one token (a letter or digit)")
-        batch = self.embed([ref, pred])
         res = self.sentence_score(ref, pred)
+        return self._flow(
+            ref, pred, float(res.precision[0]), float(res.recall[0]), float(res.f1[0])
+        )
+
+    def _flow(
+        self, ref: Tokens, pred: Tokens, precision: float, recall: float, f1: float
+    ) -> PairTransport:
+        """:meth:`transport` of two token lists, with the pair's P/R/F1 given."""
+        batch = self.embed([ref, pred])
         rv, pv = batch[0], batch[1]
         cos = cosine_matrix(rv, pv)
         masses = self._masses(batch.table, batch.tokens)[batch.rows]
@@ -570,9 +579,9 @@ class WRDScore(EmbeddingMetric):
             flow=flow,
             ref_weights=a,
             pred_weights=b,
-            precision=float(res.precision[0]),
-            recall=float(res.recall[0]),
-            f1=float(res.f1[0]),
+            precision=precision,
+            recall=recall,
+            f1=f1,
         )
 
     def code_transport(
@@ -623,14 +632,23 @@ class WRDScore(EmbeddingMetric):
                 "the code has no tokens to read (only keywords, punctuation, literals or "
                 "annotations, or just the masked name)"
             )
-        if not self.tokens(prediction, prediction=True):
+        pred = self.tokens(prediction, prediction=True)
+        if not pred:
             raise WrdscoreError("the prediction needs at least one token (a letter or digit)")
-        t = self.transport(tokens, prediction)
+        if len(pred) > MAX_TOKENS:
+            raise WrdscoreError(
+                f"the prediction has {len(pred):,} sub-tokens, more than the {MAX_TOKENS:,} "
+                "an item may have"
+            )
+        # Not through transport: its pair score caps the code at MAX_TOKENS sub-tokens as a
+        # reference, while score's code value reads a method of any length; the flow of a
+        # name's few tokens onto thousands of code tokens is cheap. P/R/F1 go unused.
+        t = self._flow(self.tokens(tokens), pred, np.nan, np.nan, np.nan)
         # The metric's code value for this pair: each predicted token's best match in the
         # code, scaled by the priors on the prediction as the engine splits it.
         best = np.clip(t.cosine, 0.0 if self.clip else -1.0, 1.0).max(axis=0)
         match = float(best.mean()) if t.ref_weights.sum() > 0 and t.pred_weights.sum() > 0 else 0.0
-        prior = float(code_prior(target).factor([self.tokens(prediction, prediction=True)])[0])
+        prior = float(code_prior(target).factor([pred])[0])
         return CodeTransport(
             code_tokens=t.ref_tokens,
             pred_tokens=t.pred_tokens,
