@@ -19,9 +19,13 @@ texts, of what the toolkit ships, for the metrics named (without an encoder)::
     python scripts/code_support_signal.py prepare
     python benchmarks/code_adversarial.py library --metrics wrd rouge1
 
-The rule's five candidates (``docs/history.md``, issue 32) were scored by this file's
+Round 1's five candidates (``docs/history.md``, issue 32) were scored by this file's
 ``candidates`` command at commit 2db7bfb, before the chosen one shipped: the library has
-since applied the priors itself, and the transport's precision (C0) is gone.
+since applied the priors itself, and the transport's precision (C0) is gone. Round 2's
+three (the bigram plausibility gate at the quantiles the shipped table stores) and the
+best match alone are scored by today's ``candidates`` command::
+
+    python benchmarks/code_adversarial.py candidates --target name
 """
 
 from __future__ import annotations
@@ -185,9 +189,43 @@ def library(corpora: Path, target: str, methods: int, metrics: Sequence[str]) ->
     print("\n\n".join(report))
 
 
+def candidates(corpora: Path, target: str, methods: int) -> None:
+    """Round 2: WRDScore's support at each stored quantile, and its best match alone."""
+    import wrdscore.metrics._metric as engine
+    from wrdscore.metrics import get_metric
+    from wrdscore.metrics._code_support import QUANTILES, code_prior
+
+    signal = _signal_script()
+    started = time.perf_counter()
+    cases = {
+        p: build_cases(signal, corpora / p, target, f"{SEED}:{p}:{target}")[:methods]
+        for p in signal.HELD_OUT
+    }
+
+    class NoPrior:
+        def factor(self, token_lists: Sequence[Sequence[str]]) -> np.ndarray:
+            return np.ones(len(token_lists))
+
+    shipped = engine.code_prior
+    report = []
+    rows: list[tuple[str, Any]] = [("best match alone", NoPrior())]
+    rows += [(f"q = {q:g}", code_prior(target, q)) for q in QUANTILES]
+    try:
+        for label, prior in rows:
+            # The engine reads the prior through this name at each call.
+            engine.code_prior = lambda target, prior=prior: prior  # type: ignore[assignment]
+            metric = get_metric("wrd", target=target)
+            scores = {p: raw_support(metric, its) for p, its in cases.items()}
+            report.append(evaluate(scores, f"wrd {label} ({target})"))
+    finally:
+        engine.code_prior = shipped
+    report.append(f"{time.perf_counter() - started:.0f} s")
+    print("\n\n".join(report))
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("command", choices=("library",))
+    ap.add_argument("command", choices=("library", "candidates"))
     ap.add_argument(
         "--corpora",
         type=Path,
@@ -198,7 +236,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--methods", type=int, default=300, help="methods per project")
     ap.add_argument("--metrics", nargs="+", default=["wrd", "rouge1"])
     args = ap.parse_args(argv)
-    library(args.corpora, args.target, args.methods, args.metrics)
+    if args.command == "candidates":
+        candidates(args.corpora, args.target, args.methods)
+    else:
+        library(args.corpora, args.target, args.methods, args.metrics)
 
 
 if __name__ == "__main__":

@@ -4,8 +4,9 @@ Counts, over an ingested corpus (format 4, with each method's identifiers), the 
 of every method's name (split as the metrics split predictions by default: run-together
 words not segmented, since issue 33), the words of its Javadoc
 summary, and the tokens of its code as code-aware scoring reads them (the name masked for
-the ``name`` target, nothing masked for ``summary``); the lengths of the names and
-summaries; and the quantiles of their plausibility (``wrdscore.metrics._code_support``).
+the ``name`` target, nothing masked for ``summary``); the bigrams of the names and
+summaries (with start and end marks) and their lengths; and the quantiles of their
+plausibility (``wrdscore.metrics._code_support``).
 The shipped table is OpenJDK 17's ``src.zip``, no project of the held-out signals and
 nothing rated::
 
@@ -25,11 +26,15 @@ from pathlib import Path
 
 from wrdscore.corpora import open_corpus
 from wrdscore.corpora._code import read_code_words
-from wrdscore.metrics._code_support import log_odds, quantile_threshold
+from wrdscore.metrics._code_support import (
+    END,
+    QUANTILES,
+    START,
+    SequenceModel,
+    quantile_threshold,
+)
 from wrdscore.metrics._engine import splitter
 
-#: The quantiles of real texts' plausibility stored (the rule chose among them).
-QUANTILES = (0.1, 0.5)
 #: The metrics' default: run-together words are not segmented (issue 33).
 SEGMENTED = False
 
@@ -54,13 +59,19 @@ def count(corpus: Path) -> dict[str, object]:
     for target, items in texts.items():
         tokens = Counter(t for item in items for t in item)
         lengths = Counter(len(item) for item in items)
-        odds = log_odds(tokens, code[target])
+        bigrams: dict[str, Counter[str]] = {}
+        for item in items:
+            for a, b in zip([START, *item], [*item, END]):
+                bigrams.setdefault(a, Counter())[b] += 1
+        table = {a: dict(nxt.most_common()) for a, nxt in sorted(bigrams.items())}
+        model = SequenceModel(dict(tokens), dict(code[target]), table)
         out[target] = {
             "texts": len(items),
             "lengths": [lengths.get(m, 0) for m in range(max(lengths) + 1)],
             "tokens": dict(tokens.most_common()),
             "code": dict(code[target].most_common()),
-            "thresholds": {f"{q:g}": quantile_threshold(odds, items, q) for q in QUANTILES},
+            "bigrams": table,
+            "thresholds": {f"{q:g}": quantile_threshold(model, items, q) for q in QUANTILES},
         }
     return out
 

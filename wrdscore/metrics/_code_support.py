@@ -3,8 +3,8 @@
 A metric's raw code support (:meth:`~wrdscore.metrics.Metric._code_support`) says how
 well a prediction is grounded in the words of its method's code. On its own it rewards
 copying: a name stitched from the body's words, or all of them pasted, is grounded
-perfectly. A reader rejects both, because a name says the method's purpose in a few words
-of the kind names are written in. Two priors from real Java texts (OpenJDK 17's method
+perfectly. A reader rejects both, because a name says the method's purpose in a few words,
+written the way names are written. Two priors from real Java texts (OpenJDK 17's method
 names, Javadoc summaries and code, counted by ``scripts/build_code_prior.py``; never
 fitted to ratings) say that, for a prediction ``p`` of ``m`` tokens and a target ``T``
 (``name`` or ``summary``):
@@ -13,22 +13,30 @@ fitted to ratings) say that, for a prediction ``p`` of ``m`` tokens and a target
 
     \\mathrm{code}(p) = s_{\\mathrm{raw}}(p)\\, L_T(m)\\, P_T(p)
 
-* **conciseness** :math:`L_T(m) = \\min(1, S_T(m) / S_T(m_{90}))`, with :math:`S_T(m)`
-  the share of real texts of ``T`` with ``m`` tokens or more and :math:`m_{90}` the
-  largest ``m`` with :math:`S_T(m) \\ge 0.1`: a text no longer than nine in ten real ones
+* **conciseness** :math:`L_T(m) = \\min(1, S_T(m) / S_T(m_{99}))`, with :math:`S_T(m)`
+  the share of real texts of ``T`` with ``m`` tokens or more and :math:`m_{99}` the
+  largest ``m`` with :math:`S_T(m) \\ge 0.01`: a text no longer than 99 in 100 real ones
   is not penalised, a longer one by how much rarer its length is;
-* **plausibility** :math:`P_T(p) = \\min(1, G_T(p) / G_{T,q})`, with
-  :math:`\\log G_T(p)` the mean over ``p``'s tokens of :math:`\\log r_T(t)`,
+* **plausibility** :math:`P_T(p) = \\min(1, Q_T(p) / Q_{T,q})`: how much more likely the
+  token sequence is as a text of ``T`` than as words drawn from code,
 
-  .. math:: r_T(t) = \\frac{(n_T(t) + k\\pi) / (n_T(t) + n_{\\mathrm{code}}(t) + k)}{\\pi},
-     \\qquad \\pi = \\frac{N_T}{N_T + N_{\\mathrm{code}}},\\ k = 10,
+  .. math:: \\log Q_T(p) = \\frac{1}{m+1}\\Big[\\sum_{i=1}^{m}
+     \\big(\\log B_T(t_i \\mid t_{i-1}) - \\log C(t_i)\\big)
+     + \\log B_T(\\langle/s\\rangle \\mid t_m)\\Big],
 
-  the smoothed odds that ``t`` is written in a text of ``T`` rather than in code,
-  relative to the base rate (a token seen in neither is neutral, :math:`r = 1`), and
-  :math:`G_{T,q}` the ``q``-quantile of :math:`G_T` over the real texts.
+  with :math:`t_0 = \\langle s\\rangle`, :math:`B_T` the bigram model of the real texts
+  interpolated with their unigrams (Witten-Bell: :math:`B_T(b \\mid a) = \\lambda_a
+  c(a, b) / n_a + (1 - \\lambda_a) U_T(b)`, :math:`\\lambda_a = n_a / (n_a + u_a)`,
+  :math:`n_a` the bigrams from ``a``, :math:`u_a` their distinct successors),
+  :math:`U_T(t) = (n_T(t) + \\tfrac12) / (N_T + \\tfrac12 V)` and :math:`C(t) =
+  (n_{\\mathrm{code}}(t) + \\tfrac12) / (N_{\\mathrm{code}} + \\tfrac12 V)`, ``V`` the
+  distinct tokens of texts and code; :math:`Q_{T,q}` is the ``q``-quantile of
+  :math:`Q_T` over the real texts, so only a text less plausible than the share ``q`` of
+  real ones is scaled down. Words stitched from a method's body in any order, or its
+  identifiers pasted together, are sequences names are not made of.
 
 The rule and its quantile were chosen on a held-out adversarial signal
-(``benchmarks/code_adversarial.py``; ``docs/history.md``).
+(``benchmarks/code_adversarial.py``; ``docs/history.md``, issue 32, round 2).
 """
 
 from __future__ import annotations
@@ -36,7 +44,6 @@ from __future__ import annotations
 import gzip
 import json
 import math
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -45,12 +52,16 @@ from importlib import resources
 import numpy as np
 from numpy.typing import NDArray
 
-#: Smoothing of the odds: a token needs about this many sightings to move from neutral.
-SMOOTHING = 10.0
-#: The share of real texts whose length is not penalised.
-LENGTH_SHARE = 0.10
+#: Added to every token's count in the unigram models (a token seen nowhere is not impossible).
+ADD = 0.5
+#: The share of real texts whose length is not penalised is 1 - this.
+LENGTH_SHARE = 0.01
 #: :math:`q`: real texts less plausible than this share of them are penalised.
-QUANTILE = 0.5
+QUANTILE = 0.05
+#: The quantiles of :math:`Q_T` the shipped table stores (round 2's candidates).
+QUANTILES = (0.02, 0.05, 0.1)
+#: Start and end of a text in the bigram model (no split token has angle brackets).
+START, END = "<s>", "</s>"
 #: The signature's name of the shipped table (``prior:`` in a code signature).
 PRIOR_LABEL = "jdk17"
 #: Most floats one stacked gather of code vectors may hold (about 32 MB).
@@ -59,17 +70,74 @@ _STACK_FLOATS = 1 << 22
 PRIOR_FILE = "code_prior.json.gz"
 
 
+class SequenceModel:
+    """:math:`\\log Q_T`: how much likelier a token sequence is as a text of T than as code.
+
+    Built from the counts of the real texts' tokens (``texts``), of code tokens
+    (``code``) and of the texts' bigrams (``bigrams[a][b]``, with :data:`START` and
+    :data:`END`), as in the module's formula.
+
+    Examples
+    --------
+    >>> m = SequenceModel({"get": 3, "name": 3}, {"name": 2, "i": 8},
+    ...                   {"<s>": {"get": 3}, "get": {"name": 3}, "name": {"</s>": 3}})
+    >>> m.log_q(["get", "name"]) > 0 > m.log_q(["i", "get"])
+    True
+    """
+
+    def __init__(
+        self,
+        texts: dict[str, int],
+        code: dict[str, int],
+        bigrams: dict[str, dict[str, int]],
+    ) -> None:
+        # A text's end is one of its tokens here, so that B_T falls back on how often texts
+        # end at all, not on an unseen token, after a context never seen.
+        texts = {**texts, END: sum(bigrams.get(START, {}).values())}
+        n_text, n_code = sum(texts.values()), sum(code.values())
+        size = len(texts.keys() | code.keys())
+        text_den, code_den = n_text + ADD * size, n_code + ADD * size
+        self._unigram = {t: math.log((c + ADD) / text_den) for t, c in texts.items()}
+        self._unseen_text = math.log(ADD / text_den)
+        self._code = {t: math.log((c + ADD) / code_den) for t, c in code.items()}
+        self._unseen_code = math.log(ADD / code_den)
+        self._bigrams = bigrams
+        # Per context: its bigram count n_a and the Witten-Bell weight n_a / (n_a + u_a).
+        self._context = {
+            a: (sum(nxt.values()), sum(nxt.values()) / (sum(nxt.values()) + len(nxt)))
+            for a, nxt in bigrams.items()
+        }
+
+    def _log_bigram(self, a: str, b: str) -> float:
+        unigram = math.exp(self._unigram.get(b, self._unseen_text))
+        found = self._context.get(a)
+        if found is None:
+            return math.log(unigram)
+        n, weight = found
+        return math.log(weight * self._bigrams[a].get(b, 0) / n + (1 - weight) * unigram)
+
+    def log_q(self, tokens: Sequence[str]) -> float:
+        """:math:`\\log Q_T(p)` of one token list (0 for none: nothing to judge)."""
+        if not tokens:
+            return 0.0
+        total, prev = 0.0, START
+        code = self._code.get
+        for t in tokens:
+            total += self._log_bigram(prev, t) - code(t, self._unseen_code)
+            prev = t
+        return (total + self._log_bigram(prev, END)) / (len(tokens) + 1)
+
+
 @dataclass(frozen=True)
 class TextPrior:
-    """How real texts of one target are written: their lengths and their tokens' odds.
+    """How real texts of one target are written: their lengths and their token sequences.
 
-    ``lengths[m]`` counts real texts of ``m`` tokens; ``log_odds`` maps a token to
-    :math:`\\log r_T(t)` (tokens absent are neutral, 0); ``threshold`` is
-    :math:`G_{T,q}`.
+    ``lengths[m]`` counts real texts of ``m`` tokens; ``model`` gives
+    :math:`\\log Q_T`; ``threshold`` is :math:`Q_{T,q}`.
     """
 
     lengths: NDArray[np.float64]
-    log_odds: dict[str, float]
+    model: SequenceModel
     threshold: float
 
     def conciseness(self, sizes: NDArray[np.int64]) -> NDArray[np.float64]:
@@ -77,33 +145,28 @@ class TextPrior:
 
         Examples
         --------
-        >>> p = TextPrior(np.array([0.0, 6, 2, 1, 0.5, 0.5]), {}, 1.0)
+        >>> p = TextPrior(np.array([0.0, 96, 2, 1, 0.5, 0.5]), SequenceModel({}, {}, {}), 1.0)
         >>> p.conciseness(np.array([1, 3, 5, 9])).round(3).tolist()
         [1.0, 1.0, 0.5, 0.0]
         """
         survival = np.cumsum(self.lengths[::-1])[::-1] / self.lengths.sum()
-        m90 = int(np.flatnonzero(survival >= LENGTH_SHARE)[-1])
+        m99 = int(np.flatnonzero(survival >= LENGTH_SHARE)[-1])
         padded = np.append(survival, 0.0)
         at = np.clip(sizes, 1, len(padded) - 1)
-        return np.minimum(1.0, padded[at] / survival[m90])
-
-    def log_plausibility(self, tokens: Sequence[str]) -> float:
-        """:math:`\\log G_T(p)`: the mean log odds of the tokens (0 for none)."""
-        if not tokens:
-            return 0.0
-        get = self.log_odds.get
-        return sum(get(t, 0.0) for t in tokens) / len(tokens)
+        return np.minimum(1.0, padded[at] / survival[m99])
 
     def plausibility(self, token_lists: Sequence[Sequence[str]]) -> NDArray[np.float64]:
         """:math:`P_T(p)` of each token list.
 
         Examples
         --------
-        >>> p = TextPrior(np.ones(3), {"get": math.log(4.0), "tmp": math.log(0.25)}, 2.0)
-        >>> p.plausibility([["get"], ["get", "tmp"], ["tmp"], ["unseen"]]).tolist()
-        [1.0, 0.5, 0.125, 0.5]
+        >>> m = SequenceModel({"get": 3, "name": 3}, {"name": 2, "i": 8},
+        ...                   {"<s>": {"get": 3}, "get": {"name": 3}, "name": {"</s>": 3}})
+        >>> p = TextPrior(np.ones(3), m, 1.0)
+        >>> p.plausibility([["get", "name"], ["i", "get"]]).round(3).tolist()
+        [1.0, 0.014]
         """
-        logs = np.fromiter(map(self.log_plausibility, token_lists), float, len(token_lists))
+        logs = np.fromiter(map(self.model.log_q, token_lists), float, len(token_lists))
         return np.minimum(1.0, np.exp(logs) / self.threshold)
 
     def factor(self, token_lists: Sequence[Sequence[str]]) -> NDArray[np.float64]:
@@ -177,24 +240,9 @@ def best_match_precision(
     return out
 
 
-def log_odds(texts: Counter[str], code: Counter[str]) -> dict[str, float]:
-    """:math:`\\log r_T(t)` of every token seen in ``texts`` or ``code`` (counts)."""
-    n_text, n_code = sum(texts.values()), sum(code.values())
-    base = n_text / (n_text + n_code)
-    out = {}
-    for t in texts.keys() | code.keys():
-        a = texts.get(t, 0)
-        share = (a + SMOOTHING * base) / (a + code.get(t, 0) + SMOOTHING)
-        out[t] = math.log(share / base)
-    return out
-
-
-def quantile_threshold(
-    log_odds_of: dict[str, float], texts: Iterable[Sequence[str]], q: float
-) -> float:
-    """:math:`G_{T,q}`: the ``q``-quantile of :math:`G_T` over real ``texts``."""
-    prior = TextPrior(np.ones(1), log_odds_of, 1.0)
-    logs = [prior.log_plausibility(t) for t in texts if t]
+def quantile_threshold(model: SequenceModel, texts: Iterable[Sequence[str]], q: float) -> float:
+    """:math:`Q_{T,q}`: the ``q``-quantile of :math:`Q_T` over real ``texts``."""
+    logs = [model.log_q(t) for t in texts if t]
     return float(np.exp(np.quantile(logs, q)))
 
 
@@ -207,6 +255,6 @@ def code_prior(target: str, quantile: float = QUANTILE) -> TextPrior:
     part = data["targets"][target]
     return TextPrior(
         np.asarray(part["lengths"], dtype=np.float64),
-        log_odds(Counter(part["tokens"]), Counter(part["code"])),
+        SequenceModel(part["tokens"], part["code"], part["bigrams"]),
         float(part["thresholds"][f"{quantile:g}"]),
     )
