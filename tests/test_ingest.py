@@ -315,6 +315,38 @@ def test_bad_options(project, tmp_path, args, message):
     assert not out.exists()
 
 
+def test_javalang_for_another_language_is_one_line_error(tmp_path):
+    # It was ignored: Python files were read with their grammar and the manifest named
+    # javalang as the parser.
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "b.py").write_text("def get_y():\n    return 2\n")
+    out = tmp_path / "c"
+    args = ["ingest", str(tmp_path / "src"), "-o", str(out), "--language", "python"]
+    result = CliRunner().invoke(app, [*args, "--parser", "javalang"])
+    assert (result.exit_code, result.stderr.strip()) == (
+        2,
+        "error: --parser javalang reads Java only; python is read with its tree-sitter "
+        "grammar (leave --parser out, or ingest --language java or all)",
+    )
+    assert not out.exists()
+
+
+def test_parser_applies_to_the_java_files_of_language_all(tmp_path):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "A.java").write_text("class A { int getX() { return 1; } }")
+    (tmp_path / "src" / "b.py").write_text("def get_y():\n    return 2\n")
+    manifest = ingest(
+        [tmp_path / "src"], tmp_path / "c", parser="javalang", language="all", jobs=1, quiet=True
+    )
+    assert manifest["parser"]["name"] == "javalang"
+    assert manifest["counts"]["files_parsed"] == 2 and manifest["counts"]["methods"] == 2
+    # The tree-sitter grammar is what other languages are read with: named, it is accepted.
+    manifest = ingest(
+        [tmp_path / "src"], tmp_path / "p", parser="tree-sitter", language="python", quiet=True
+    )
+    assert manifest["counts"]["methods"] == 1
+
+
 def test_missing_source_is_one_line_error(tmp_path):
     result = CliRunner().invoke(app, ["ingest", str(tmp_path / "nope"), "-o", str(tmp_path / "c")])
     assert result.exit_code == 2

@@ -31,7 +31,9 @@ def ingest(
         "every known extension, each file in its own language: " + ", ".join(LANGUAGE_NAMES) + ".",
     ),
     parser: str = typer.Option(
-        corpora.DEFAULT_PARSER, help=f"Parser tried first: {' or '.join(corpora.PARSERS)}."
+        corpora.DEFAULT_PARSER,
+        help=f"Parser tried first on Java files: {' or '.join(corpora.PARSERS)} (other "
+        "languages have their tree-sitter grammar only).",
     ),
     jobs: int | None = typer.Option(
         None, "--jobs", "-j", help="Worker processes \\[default: number of cores]."

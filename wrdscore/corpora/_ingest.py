@@ -302,7 +302,9 @@ def ingest(
     output : path-like
         The corpus folder to create.
     parser : {"tree-sitter", "javalang"}
-        The parser tried first; the other one is the fallback.
+        The parser tried first on Java files; the other one is the fallback. Other
+        languages are read with their tree-sitter grammar: ``"javalang"`` with a
+        ``language`` other than ``"java"`` or ``"all"`` is refused.
     jobs : int, optional
         Worker processes (default: the number of cores; 1 runs in this process).
     force : bool
@@ -358,6 +360,13 @@ def ingest(
         )
     jobs = _check_options(parser, jobs, max_file_mb)
     extensions = language_extensions(language)
+    if parser != "tree-sitter" and language not in ("java", ALL_LANGUAGES):
+        # Other languages have a tree-sitter grammar only: javalang would be recorded
+        # in the manifest as the parser while no file was read with it.
+        raise WrdscoreError(
+            f"--parser {parser} reads Java only; {language} is read with its tree-sitter "
+            "grammar (leave --parser out, or ingest --language java or all)"
+        )
     if scheduler is not None and language != "java":
         raise WrdscoreError("--scheduler ingests Java only; ingest other languages without it")
     cluster = None
