@@ -106,6 +106,11 @@ class Chromium:
 
         The page's own scripts, which run while it loads, have run by then.
         """
+        return str(self.evaluate(url, "document.documentElement.outerHTML"))
+
+    def evaluate(self, url: str, expression: str) -> Any:
+        """Load ``url`` as :meth:`open` does, then the value of the JavaScript
+        ``expression`` evaluated in the page (what it renders: sizes, line boxes)."""
         target = self.call("Target.createTarget", url="about:blank")["targetId"]
         session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         self.call("Page.enable", session=session)
@@ -120,10 +125,10 @@ class Chromium:
         found = self.call(
             "Runtime.evaluate",
             session=session,
-            expression="document.documentElement.outerHTML",
+            expression=expression,
             returnByValue=True,
         )
-        return str(found["result"]["value"])
+        return found["result"]["value"]
 
     def downloaded(self) -> Path:
         """The file of the first download, once Chromium reports it completed."""

@@ -51,6 +51,11 @@ def test_highlighting_keeps_the_code_exactly(language: str) -> None:
     pieces = highlight_code(code, language)
     assert "".join(text for _, text in pieces) == code
     assert {kind for kind, _ in pieces} <= {"", "k", "s", "c", "n", "f"}
+    # Pygments reads every line end as LF and drops a byte-order mark: the CRs of a
+    # CRLF file were lost.
+    for own in ("\r\n", "\r", "\ufeff"):
+        other = own + code.replace("\n", "\r\n") if own == "\ufeff" else code.replace("\n", own)
+        assert "".join(text for _, text in highlight_code(other, language)) == other
 
 
 def test_form_highlights_python_code_as_text(tmp_path: Path) -> None:
@@ -187,3 +192,26 @@ def test_a_method_over_the_cap_is_cut_as_score_cuts_it(tmp_path: Path) -> None:
     (item,) = read_code_file(code, "python")
     assert isinstance(item, dict) and item["language"] == "python"
     assert len(item["code"]) > 16_384  # the form shows the whole method
+
+
+@pytest.mark.browser
+@skip_unless_ci(CHROMIUM is None, "no chromium binary found (Debian package chromium)")
+def test_code_shows_its_lines_whatever_its_line_ends(tmp_path: Path) -> None:
+    # A CRLF method highlighted kept its lines only because its CRs were dropped; a
+    # browser shows a lone CR (an old Mac's line end) as a space, all on one line.
+    assert CHROMIUM is not None, "CI is set but chromium is missing (apt-get install chromium)"
+    code = "int f() {\n  return 1; // one\n}"
+    rows = [(str(i), "a", "b", code.replace("\n", end)) for i, end in enumerate(["\r\n", "\r"] * 2)]
+    columns = ["id", "reference", "prediction", "code", "score"]
+    page = render_form("s", "t", [], columns, rows, 10, "f",
+                       languages=["java", "java", None, None])  # fmt: skip
+    path = tmp_path / "form.html"
+    path.write_text(page, newline="")
+    # Lines on screen: the distinct tops of each code box's line boxes.
+    count = """Array.from(document.querySelectorAll("pre.code")).map(function (pre) {
+        const range = document.createRange();
+        range.selectNodeContents(pre);
+        return new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top))).size;
+    })"""
+    with Chromium(CHROMIUM, tmp_path / "home", tmp_path / "downloads") as browser:
+        assert browser.evaluate(path.as_uri(), count) == [3, 3, 3, 3]

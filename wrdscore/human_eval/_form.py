@@ -22,6 +22,7 @@ refuses, should one be handed out by mistake.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 
 #: The comment line a test build of the form adds to every sheet it exports; a sheet
@@ -79,6 +80,11 @@ pre.code .f { color: #795e26; }
     const node = document.createElement(tag);
     if (text !== undefined) node.textContent = text;
     return node;
+  }
+  function lines(code) {
+    // A browser shows a lone CR (an old Mac's line end) as a space, so every line
+    // break is shown as LF; the data keeps the code's own (a piece never splits a CRLF).
+    return code.replace(/\\r\\n?/g, "\\n");
   }
   function loadSaved() {
     try { return JSON.parse(window.localStorage.getItem(storageKey) || "{}"); }
@@ -177,11 +183,11 @@ pre.code .f { color: #795e26; }
       const codeCell = el("td");
       codeCell.colSpan = 4;
       const pieces = data.highlight ? data.highlight[i] : null;
-      const pre = el("pre", pieces ? "" : row[3]);
+      const pre = el("pre", pieces ? "" : lines(row[3]));
       if (pieces) {
         // [kind, text] pairs from the Python side: text set as text, kind a class.
         pieces.forEach(function (piece) {
-          const span = el("span", piece[1]);
+          const span = el("span", lines(piece[1]));
           if (piece[0]) span.className = piece[0];
           pre.appendChild(span);
         });
@@ -240,6 +246,9 @@ _LEXERS = {
     "c": "c",
     "cpp": "cpp",
 }
+# A line end as Pygments reads it (CRLF before CR), and as it gives it back.
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_LF = re.compile("\n")
 # The kinds of token the form colours (a class of one letter); the rest is plain text.
 _KINDS = (("Comment", "c"), ("Literal.String", "s"), ("Literal.Number", "n"),
           ("Keyword", "k"), ("Name.Function", "f"))  # fmt: skip
@@ -250,14 +259,14 @@ def highlight_code(code: str, language: str) -> list[list[str]]:
 
     ``kind`` is ``"k"`` (keyword), ``"s"`` (string), ``"c"`` (comment), ``"n"``
     (number), ``"f"`` (a declared function's name) or ``""``; the texts joined are
-    ``code`` exactly.
+    ``code`` exactly, its line ends (LF, CRLF or CR) and a byte-order mark included.
 
     Examples
     --------
     >>> highlight_code("def f(): return '<b>'", "python")[:3]
     [['k', 'def'], ['', ' '], ['f', 'f']]
-    >>> "".join(t for _, t in highlight_code("int f() { return 1; }", "java"))
-    'int f() { return 1; }'
+    >>> "".join(t for _, t in highlight_code("int f() {\\r\\n  return 1;\\r\\n}", "java"))
+    'int f() {\\r\\n  return 1;\\r\\n}'
     """
     from pygments.lexers import get_lexer_by_name
     from pygments.token import string_to_tokentype
@@ -266,8 +275,12 @@ def highlight_code(code: str, language: str) -> list[list[str]]:
     # Pygments's lexers drop a final newline unless told to keep the text as it is.
     lexer = get_lexer_by_name(_LEXERS[language], stripnl=False, ensurenl=False, **options)
     kinds = [(string_to_tokentype(name), kind) for name, kind in _KINDS]
-    pieces: list[list[str]] = []
-    for token, text in lexer.get_tokens(code):
+    # Pygments reads every line end as LF and drops a leading byte-order mark: the
+    # code's own line ends are put back, in order, so no CRLF is lost.
+    ends = iter(_LINE_END.findall(code))
+    pieces: list[list[str]] = [["", "\ufeff"]] if code.startswith("\ufeff") else []
+    for token, lf_text in lexer.get_tokens(code):
+        text = _LF.sub(lambda _: next(ends), lf_text)
         kind = next((k for t, k in kinds if token in t), "")
         if pieces and pieces[-1][0] == kind:
             pieces[-1][1] += text
