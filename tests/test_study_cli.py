@@ -369,6 +369,18 @@ def test_strata_may_condition_on_code_support(inputs, tmp_path):
     assert code == 2 and err == "error: the stratum condition on wrd.code needs --code\n"
 
 
+def test_an_unknown_language_is_named_not_the_code_file(inputs, tmp_path):
+    # It said 'code.jsonl:1: unknown language ...', as if the file were at fault.
+    code_file = write_code(inputs, tmp_path / "code.jsonl")
+    code, _, err = sample(inputs, tmp_path / "s", "--code", code_file, "--language", "klingon")
+    assert (code, err) == (
+        2,
+        "error: unknown language 'klingon': choose one of java, python, javascript, "
+        "typescript, go, php, ruby, c_sharp, c, cpp\n",
+    )
+    assert not (tmp_path / "s").exists()
+
+
 def test_empty_code_in_a_code_file_is_refused_naming_its_line(inputs, tmp_path):
     code_file = write_code(inputs, tmp_path / "code.jsonl")
     lines = code_file.read_text().splitlines()

@@ -153,6 +153,11 @@ def sample_study(
     if language is not None and code is None:
         # Without code it would be written to study.json unchecked (any word) and unused.
         raise WrdscoreError("--language applies to --code snippets: give --code")
+    if language is not None:
+        from wrdscore.corpora._languages import check_language
+
+        # Up front, as score checks it: else the first code line was named as if at fault.
+        check_language(language)
     check_output_dir(output, force)
     references, predictions = read_names(refs), read_names(preds, clean=clean_predictions)
     if len(references) != len(predictions):
