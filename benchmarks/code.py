@@ -59,11 +59,21 @@ def read_methods(args: argparse.Namespace) -> list[tuple[str, Any]]:
     return list(zip(refs, code, strict=True))
 
 
-def breakdown(methods: list[tuple[str, Any]]) -> None:
+def corpus_language(corpus: Path | None) -> str | None:
+    """The one language a corpus's code is in (None for ``--methods``: told per item)."""
+    if corpus is None:
+        return None
+    from wrdscore.corpora import open_corpus
+
+    said = open_corpus(corpus).manifest.get("language", "java")
+    return said if isinstance(said, str) and said != "all" else None
+
+
+def breakdown(methods: list[tuple[str, Any]], language: str | None) -> None:
     """Where code-aware scoring's time goes, in this process (CPU seconds, one core):
     reference-only scoring, reading the code as ``score`` does (from the stored
-    identifiers of a format 4 corpus) and, apart, by parsing it (``read_code``),
-    segmenting the code's tokens and the code support."""
+    identifiers of a format 4 corpus) and, apart, by parsing it (``read_code``) in
+    ``language`` (a corpus's), segmenting the code's tokens and the code support."""
     import time
 
     from wrdscore.corpora import segment, to_tokens
@@ -91,6 +101,9 @@ def breakdown(methods: list[tuple[str, Any]]) -> None:
          for _, c in methods],
         "name",
         "drop",
+        # The corpus's language, as ingest read it: told from the code instead, a method
+        # cut at the cap (no longer valid Java) can be read as Go or C and differ.
+        language=language,
     )  # fmt: skip
     t5 = clock()
     stored = sum(1 for _, c in methods if c is not None and not isinstance(c, dict))
@@ -121,7 +134,7 @@ def main() -> None:
         parser.error("--limit applies to --methods: score --corpus scores every record")
     methods = read_methods(args)[: args.limit]
     if args.breakdown:
-        breakdown(methods)
+        breakdown(methods, corpus_language(args.corpus))
     refs, preds, code = write_inputs(methods, args.workdir)
     score = [sys.executable, "-m", "wrdscore", "score", "--preds", str(preds), "-q", "--force"]
     with_code = ["--code", str(code)] if args.methods else ["--corpus", str(args.corpus)]
