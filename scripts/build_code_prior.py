@@ -61,7 +61,7 @@ def count(corpus: Path) -> dict[str, object]:
         lengths = Counter(len(item) for item in items)
         bigrams: dict[str, Counter[str]] = {}
         for item in items:
-            for a, b in zip([START, *item], [*item, END]):
+            for a, b in zip([START, *item], [*item, END], strict=True):
                 bigrams.setdefault(a, Counter())[b] += 1
         table = {a: dict(nxt.most_common()) for a, nxt in sorted(bigrams.items())}
         model = SequenceModel(dict(tokens), dict(code[target]), table)

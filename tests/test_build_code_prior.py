@@ -14,7 +14,7 @@ from corpus_fixtures import load_script
 
 from wrdscore.corpora import ingest, open_corpus, to_tokens
 from wrdscore.corpora._code import read_code_words
-from wrdscore.metrics._code_support import TextPrior, code_prior, log_odds
+from wrdscore.metrics._code_support import END, START, SequenceModel, code_prior
 
 build = load_script("build_code_prior")
 
@@ -43,26 +43,55 @@ def test_the_table_counts_every_methods_name_summary_and_code(table):
     assert names["code"] == dict(masked)
     summaries = data["targets"]["summary"]
     assert summaries["texts"] == sum(1 for r in records if r["summary"])
+    # Every name's bigrams, from its start to its end.
+    bigrams = Counter(
+        pair
+        for r in records
+        for pair in zip([START, *to_tokens(r["name"])], [*to_tokens(r["name"]), END], strict=True)
+    )
+    flat = {(a, b): c for a, nxt in names["bigrams"].items() for b, c in nxt.items()}
+    assert flat == dict(bigrams)
+    assert sum(names["bigrams"][START].values()) == len(records)
 
 
 def test_the_thresholds_are_quantiles_of_the_real_texts(table):
     corpus, data = table
     names = data["targets"]["name"]
-    odds = log_odds(Counter(names["tokens"]), Counter(names["code"]))
-    prior = TextPrior(np.asarray(names["lengths"], float), odds, 1.0)
+    model = SequenceModel(names["tokens"], names["code"], names["bigrams"])
     records = list(open_corpus(corpus).iter_methods())
-    logs = sorted(prior.log_plausibility(to_tokens(r["name"])) for r in records)
-    assert names["thresholds"]["0.5"] == pytest.approx(math.exp(np.median(logs)), rel=1e-12)
+    logs = [model.log_q(to_tokens(r["name"])) for r in records]
+    for q in ("0.02", "0.05", "0.1"):
+        want = math.exp(np.quantile(logs, float(q)))
+        assert names["thresholds"][q] == pytest.approx(want, rel=1e-12)
 
 
-def test_log_odds_are_the_smoothed_share_against_the_base_rate():
-    odds = log_odds(Counter({"get": 30}), Counter({"get": 10, "i": 60}))
-    base = 30 / 100
-    assert odds["get"] == pytest.approx(math.log((30 + 10 * base) / (40 + 10) / base))
-    assert odds["i"] == pytest.approx(math.log((10 * base) / (60 + 10) / base))
-    assert "unseen" not in odds  # neutral: the prior reads 0 for it
+def test_the_sequence_model_is_the_formula():
+    # Two names, "get name" and "get id"; code words "name", "i", "i".
+    model = SequenceModel(
+        {"get": 2, "name": 1, "id": 1},
+        {"name": 1, "i": 2},
+        {START: {"get": 2}, "get": {"name": 1, "id": 1}, "name": {END: 1}, "id": {END: 1}},
+    )
+    # The texts' unigrams count the two ends: 6 tokens; V is get, name, id, i and the end.
+    text = {"get": 2.5 / 8.5, "name": 1.5 / 8.5, END: 2.5 / 8.5}
+    code = {"name": 1.5 / 5.5, "get": 0.5 / 5.5}
+    after_start = 2 / 3 * 2 / 2 + 1 / 3 * text["get"]  # n = 2, u = 1
+    after_get = 2 / 4 * 1 / 2 + 2 / 4 * text["name"]  # n = 2, u = 2
+    after_name = 1 / 2 * 1 / 1 + 1 / 2 * text[END]  # n = 1, u = 1
+    want = (
+        math.log(after_start)
+        - math.log(code["get"])
+        + math.log(after_get)
+        - math.log(code["name"])
+        + math.log(after_name)
+    ) / 3
+    assert model.log_q(["get", "name"]) == pytest.approx(want, rel=1e-12)
+    # Reversed, the same words are far less likely a name.
+    assert model.log_q(["name", "get"]) < want - 1
 
 
 def test_the_shipped_table_is_openjdks():
     names = code_prior("name")
-    assert names.lengths.sum() == 174_573 and names.threshold > 1.0
+    assert names.lengths.sum() == 174_573
+    # The shipped quantile (0.05) lies between the stored ones around it.
+    assert code_prior("name", 0.02).threshold < names.threshold < code_prior("name", 0.1).threshold

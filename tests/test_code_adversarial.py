@@ -70,6 +70,25 @@ def test_the_true_name_beats_every_copy_of_its_code(name):
         assert truth > value, (kind, text, truth, value)
 
 
+EXPORT = """public void exportUsers(List<User> users, Writer out) throws IOException {
+    out.write("name,email\\n");
+    for (User user : users) {
+        out.write(escape(user.getName()) + "," + escape(user.getEmail()) + "\\n");
+    }
+    out.flush();
+}"""
+
+
+@pytest.mark.parametrize("name", READERS)
+def test_issue_32s_method_the_true_name_beats_body_words(name):
+    # Issue 32's example, where the true name's first word is not in the code: padding it
+    # with the body's words, or stitching body words into a name, must not win.
+    preds = ["exportUsers", "exportUsersOutWriteEscapeFlush", "outWriteUserEscape"]
+    res = _metric(name).score(None, preds, code=[EXPORT] * 3)
+    truth, padded, stitched = res.values["code"].tolist()
+    assert truth > padded and truth > stitched, (truth, padded, stitched)
+
+
 @pytest.mark.parametrize("name", READERS)
 def test_a_summary_beats_the_codes_words_listed(name):
     # The summary's content words (load, config, path) are all in the code; the listed
@@ -93,7 +112,7 @@ def test_an_empty_method_leaves_combined_at_the_reference_value(name):
     assert res.values["combined"][1] == pytest.approx(
         (1 - w) * primary[1] + w * res.values["code"][1]
     )
-    assert "|prior:jdk17|empty:ref|" in res.signature
+    assert "|prior:jdk17-seq|empty:ref|" in res.signature
 
 
 def test_run_scored_against_an_empty_run_is_perfect():
@@ -120,9 +139,9 @@ def test_trwmd_reads_the_prediction_as_x1():
 
 def test_the_priors_penalise_long_and_code_like_texts():
     names = code_prior("name")
-    # Four sub-tokens or fewer: as long as nine in ten of OpenJDK's names, no penalty.
-    np.testing.assert_array_equal(names.conciseness(np.array([1, 2, 3, 4])), 1.0)
-    assert 0 < names.conciseness(np.array([5]))[0] < 0.5
+    # Five sub-tokens or fewer: as long as 99 in 100 of OpenJDK's names, no penalty.
+    np.testing.assert_array_equal(names.conciseness(np.array([1, 2, 3, 4, 5])), 1.0)
+    assert 0 < names.conciseness(np.array([6]))[0] < 0.5
     assert names.conciseness(np.array([12]))[0] < 1e-3
     # A local variable and a keyword-made type name are words of code, not of names.
     plain, local = names.plausibility([["load", "config"], ["in", "io", "exception"]])

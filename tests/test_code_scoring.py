@@ -133,7 +133,9 @@ def test_combined_mixes_the_reference_and_the_code_by_the_code_weight(emb):
         assert res.corpus["combined"] == pytest.approx(
             (1 - w) * res.corpus["f1"] + w * res.corpus["code"]
         )
-        fields = f"|code:yes|cw:{w:g}|tgt:name|mask:name|str:drop|lang:auto|prior:jdk17|empty:ref"
+        fields = (
+            f"|code:yes|cw:{w:g}|tgt:name|mask:name|str:drop|lang:auto|prior:jdk17-seq|empty:ref"
+        )
         assert f"{fields}|v:" in res.signature
     plain = get_metric("wrd", embeddings=emb).score(refs, preds)
     # The reference's values do not change for reading the code too.
@@ -148,7 +150,7 @@ def test_signatures_change_only_when_code_is_read(emb):
         assert plain == metric.signature and "code:" not in plain
         coded = metric.score(["size"], ["count"], code=["int size() { return n; }"]).signature
         assert coded == metric.code_signature
-        fields = "|code:yes|cw:0.5|tgt:name|mask:name|str:drop|lang:auto|prior:jdk17|empty:ref"
+        fields = "|code:yes|cw:0.5|tgt:name|mask:name|str:drop|lang:auto|prior:jdk17-seq|empty:ref"
         assert coded.replace(fields, "") == plain
     summary = get_metric("rouge1", target="summary", strings="keep")
     assert "|tgt:summary|mask:none|str:keep|" in summary.code_signature

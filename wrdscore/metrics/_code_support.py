@@ -63,7 +63,7 @@ QUANTILES = (0.02, 0.05, 0.1)
 #: Start and end of a text in the bigram model (no split token has angle brackets).
 START, END = "<s>", "</s>"
 #: The signature's name of the shipped table (``prior:`` in a code signature).
-PRIOR_LABEL = "jdk17"
+PRIOR_LABEL = "jdk17-seq"
 #: Most floats one stacked gather of code vectors may hold (about 32 MB).
 _STACK_FLOATS = 1 << 22
 #: The shipped table (``scripts/build_code_prior.py`` rebuilds it).
