@@ -420,3 +420,48 @@ def test_an_error_in_a_corpus_names_its_method_and_counts_from_1(emb, tmp_path):
     assert res.stderr.startswith(
         f"error: {tmp_path / 'corpus'}: method 'A.java:4:size' (pair 1): reference 1 has no tokens"
     )
+
+
+CODE = [
+    "String getUserName() { return user.name; }",
+    "int size() { return count; }",
+    "boolean isEmpty() { return size == 0; }",
+    "void setUserName(String name) { user.name = name; }",
+    "int getValue() { return value; }",
+    "int count() { return size; }",
+    "String getName() { return user.getName(); }",
+    "void artwork() { }",
+    "void setUserValue(int value) { user.value = value; }",
+    "String name() { return name; }",
+    "boolean isEmpty() { return count == 0; }",
+]
+
+
+def test_a_chunks_code_is_read_once_for_the_metrics_that_read_it_alike(
+    emb, files, tmp_path, monkeypatch
+):
+    """Each metric of a run read (split or parsed) every method of a chunk again."""
+    import wrdscore.metrics._metric as metric_module
+
+    refs, preds = files
+    code = tmp_path / "code.jsonl"
+    code.write_text("".join(json.dumps(c) + "\n" for c in CODE))
+    metrics = [get_metric("wrd", embeddings=emb), get_metric("bertscore", embeddings=emb)]
+    alone = [score_files([m], refs, preds, code=code, chunk_pairs=4, jobs=1)[0] for m in metrics]
+    read = metric_module.read_codes
+    reads: list[int] = []
+
+    def counted(items, *args, **kwargs):
+        reads.append(len(items))
+        return read(items, *args, **kwargs)
+
+    monkeypatch.setattr(metric_module, "read_codes", counted)
+    together = score_files(metrics, refs, preds, code=code, chunk_pairs=4, jobs=1)
+    assert reads == [4, 4, 3]  # once per chunk of 4 pairs, not once per metric
+    for got, want in zip(together, alone, strict=True):
+        assert got.corpus == pytest.approx(want.corpus, rel=0, abs=1e-12)
+    # A metric that reads the code another way (segmented) reads it for itself.
+    reads.clear()
+    split = [metrics[0], get_metric("wrd", embeddings=emb, segment=True)]
+    score_files(split, refs, preds, code=code, chunk_pairs=4, jobs=1)
+    assert reads == [4, 4, 4, 4, 3, 3]

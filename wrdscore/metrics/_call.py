@@ -38,6 +38,11 @@ class Call:
         Statistics of every reference of the input (bertscore's word-piece IDF), from
         :meth:`~wrdscore.metrics.Metric.reference_statistics`, when the input is scored
         in parts; None: each call's own references.
+    code_memo : dict or None
+        The code this run's chunk has read, by how it was read (target, strings,
+        segmentation, language): every metric scoring the chunk reads the same code
+        items, so each reading of them is done once, not once per metric. None outside
+        the engine's chunks.
     progress : callable or None
         The caller's progress callback.
     oov_count : int
@@ -52,6 +57,7 @@ class Call:
     memo: dict[str | tuple[str, ...], Tokens] | None = None
     batch_mean: NDArray[np.float64] | None = None
     reference_stats: object | None = None
+    code_memo: dict[tuple[object, ...], list[Tokens]] | None = None
     progress: Callable[[int], None] | None = None
     oov_count: int = 0
     oov_names: set[str] = field(default_factory=set)

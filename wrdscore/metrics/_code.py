@@ -203,6 +203,31 @@ def long_code(code: Sequence[CodeItem]) -> int:
     )
 
 
+def per_distinct(
+    values_of: Callable[[list[Tokens]], NDArray[np.float64]], token_lists: Sequence[Tokens]
+) -> NDArray[np.float64]:
+    """``values_of(token_lists)`` where each value depends on its own list alone (the code
+    priors'), computed once per distinct list and spread back.
+
+    A model's names repeat: a 19,397-pair chunk of OpenJDK predictions holds 6,100 to
+    7,900 distinct ones, and the priors' Python loop per name was a twentieth of
+    code-aware scoring.
+
+    Examples
+    --------
+    >>> lengths = lambda lists: np.array([float(len(t)) for t in lists])
+    >>> per_distinct(lengths, [["get", "x"], ["run"], ["get", "x"]]).tolist()
+    [2.0, 1.0, 2.0]
+    """
+    index: dict[tuple[str, ...], int] = {}
+    inverse = np.fromiter(
+        (index.setdefault(tuple(t), len(index)) for t in token_lists),
+        dtype=np.int64,
+        count=len(token_lists),
+    )
+    return np.asarray(values_of([list(t) for t in index]), dtype=np.float64)[inverse]
+
+
 def prediction_tokens(
     predictions: Sequence[Prediction], offset: int, split: Callable[..., Tokens]
 ) -> list[Tokens]:

@@ -264,11 +264,16 @@ def _score_chunk(
     job, (start, ref_lines, pred_lines, code_lines, means, stats) = _JOB, task
     refs, preds, code = _items(job, start, ref_lines, pred_lines, code_lines)
     results = []
+    # The chunk's code, read once for all the metrics that read it alike.
+    code_memo: dict[tuple[object, ...], list[Tokens]] = {}
     for metric, mean, stat in zip(job.metrics, means, stats, strict=True):
         # Only batch-centered metrics get a mean, and only those that read every
         # reference their statistics (see score_files).
         run = metric.scoring_run(
-            memo=_memo(job, metric.segment), batch_mean=mean, reference_stats=stat
+            memo=_memo(job, metric.segment),
+            batch_mean=mean,
+            reference_stats=stat,
+            code_memo=code_memo,
         )
         try:
             with run:

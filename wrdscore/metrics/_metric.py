@@ -35,6 +35,7 @@ from wrdscore.metrics._code import (
     code_fields,
     combine,
     long_code,
+    per_distinct,
     prediction_tokens,
     read_codes,
     refuse_code,
@@ -323,6 +324,7 @@ class Metric(ABC):
         memo: dict[str | tuple[str, ...], list[str]] | None = None,
         batch_mean: NDArray[np.float64] | None = None,
         reference_stats: object | None = None,
+        code_memo: dict[tuple[object, ...], list[Tokens]] | None = None,
     ) -> Iterator[None]:
         """What the calls of this metric inside the ``with`` block share, in this thread.
 
@@ -330,10 +332,17 @@ class Metric(ABC):
         items its earlier chunks tokenised (see ``memo`` in
         :func:`~wrdscore.metrics._flatten.flatten`), ``batch_mean`` the whole file's
         mean vector under ``centering="batch"``, ``reference_stats`` the whole file's
-        :meth:`reference_statistics`. Nothing is set on the metric, so other calls, in
-        other threads or outside the block, are not affected.
+        :meth:`reference_statistics`, ``code_memo`` the code one chunk's metrics have
+        read (shared by every metric scoring that chunk, and only by those: it is keyed by
+        how the code is read, not by which code). Nothing is set on the metric, so other
+        calls, in other threads or outside the block, are not affected.
         """
-        call = Call(memo=memo, batch_mean=batch_mean, reference_stats=reference_stats)
+        call = Call(
+            memo=memo,
+            batch_mean=batch_mean,
+            reference_stats=reference_stats,
+            code_memo=code_memo,
+        )
         with running(self, call):
             yield
 
@@ -455,9 +464,9 @@ class Metric(ABC):
         >>> res = get_metric("wrd", embeddings=emb).score(
         ...     ["size"], ["count"], code=["int size() { return items.count(); }"])
         >>> res.values["f1"].round(3).tolist(), res.values["code"].round(3).tolist()
-        ([0.8], [0.551])
+        ([0.8], [0.556])
         >>> res.values["combined"].round(3).tolist()
-        [0.675]
+        [0.678]
 
         ``count`` is in the code (its best match is 1), times the priors of a one-token
         name (:mod:`wrdscore.metrics._code_support`); combined is the even mean.
@@ -524,9 +533,7 @@ class Metric(ABC):
         with gc_paused():
             preds = prediction_tokens(predictions, index_offset, self._prediction_tokens())
             # The code's run-together words meet the prediction's split the same way.
-            codes = read_codes(
-                code, self.target, self.strings, index_offset, self.segment, self.language
-            )
+            codes = self._read_codes(code, index_offset)
             cut = long_code(code)
             result = None
             if references is not None:
@@ -573,6 +580,19 @@ class Metric(ABC):
             cut_code=cut,
         )
 
+    def _read_codes(self, code: list[CodeItem], index_offset: int) -> list[Tokens]:
+        """:func:`~wrdscore.metrics._code.read_codes` as this metric reads code, or what
+        another metric of the same chunk read the same way (the run's ``code_memo``):
+        the metrics of a run used to read, and split, every method once each."""
+        how = (self.target, self.strings, self.segment, self.language)
+        memo = self._call.code_memo
+        found = None if memo is None else memo.get(how)
+        if found is None:
+            found = read_codes(code, *how[:2], index_offset, *how[2:])
+            if memo is not None:
+                memo[how] = found
+        return found
+
     def _prediction_tokens(self) -> Callable[[Prediction], Tokens]:
         """:meth:`tokens` of a prediction, through the run's token memo when there is one
         (:meth:`scoring_run`): the reference pass of the same chunk has split these
@@ -615,7 +635,7 @@ class Metric(ABC):
                 raise RuntimeError(f"metric {self.name!r} returned bad code support values")
             out[scored] = values
             nothing[scored] = degenerate
-        return out * code_prior(self.target).factor(preds), nothing
+        return out * per_distinct(code_prior(self.target).factor, preds), nothing
 
     def _code_support(
         self, codes: list[Tokens], preds: list[Tokens]
