@@ -465,3 +465,18 @@ def test_a_chunks_code_is_read_once_for_the_metrics_that_read_it_alike(
     split = [metrics[0], get_metric("wrd", embeddings=emb, segment=True)]
     score_files(split, refs, preds, code=code, chunk_pairs=4, jobs=1)
     assert reads == [4, 4, 4, 4, 3, 3]
+
+
+def test_workers_share_the_code_reader_and_priors_loaded_before_forking(emb, tmp_path):
+    """Each forked worker loaded the priors (and the code reader) again for itself."""
+    from wrdscore.metrics._code_support import code_prior
+
+    n = 2_500  # chunks of at least 1,000 pairs: three, for two workers
+    refs, preds, code = (tmp_path / f for f in ("refs.txt", "preds.txt", "code.jsonl"))
+    refs.write_text("getName\n" * n)
+    preds.write_text("name\n" * n)
+    code.write_text((json.dumps("String getName() { return name; }") + "\n") * n)
+    code_prior.cache_clear()
+    (got,) = score_files([get_metric("wrd", embeddings=emb)], refs, preds, code=code, jobs=2)
+    assert got.pairs == n
+    assert code_prior.cache_info().currsize == 1  # loaded here, before the fork

@@ -618,6 +618,8 @@ def score_files(
         if jobs > 1:
             for m in metrics:
                 m.prepare()
+                if job.code is not None:
+                    m.prepare_code()
             if any(m.segment for m in metrics):
                 # Nearly every file of names has some word the list's head lacks.
                 default_segmenter().load()

@@ -243,6 +243,17 @@ class Metric(ABC):
         """
         return None
 
+    def prepare_code(self) -> None:
+        """Load now what scoring against code loads on first use: the code reader (the
+        grammars' queries) and the priors of the metric's target.
+
+        As :meth:`prepare`, called before forking worker processes: each worker loaded
+        them again (0.02 s and 0.07 s of CPU) when the engine scored code.
+        """
+        from wrdscore.corpora import read_code  # noqa: F401  (loads the reader)
+
+        code_prior(self.target)
+
     def truncation_note(self) -> str:
         """A line saying how many inputs were cut at a model's maximum length ("" if none).
 
