@@ -154,7 +154,8 @@ def test_cli_writes_a_tsv_and_refuses_to_overwrite(tmp_path):
     args = ["corpus", "abbreviations", str(source), "-o", str(out), "--min-files", "1"]
     res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output
-    assert "7 pairs" in res.output
+    # One file is "1 Java file" (it said "from 1 Java files").
+    assert "7 pairs (" in res.output and res.output.rstrip().endswith(" from 1 Java file")
     rows = {tuple(line.split("\t")[:2]) for line in out.read_text().splitlines()[1:]}
     assert rows == {(a, w) for a, w, _ in ORDERS_FOUND}
     res = runner.invoke(app, args)

@@ -273,8 +273,8 @@ def test_the_scoring_guide_s_prose_gives_the_scores_the_model_computes():
 
 def test_the_studies_guide_counts_the_raters_its_study_has():
     text = (ROOT / "docs" / "studies.md").read_text(encoding="utf-8")
-    # The study's own output, which the runnable block checks: "3 rater(s) each".
-    shown = re.search(r"(\d+) rater\(s\) each", text)
+    # The study's own output, which the runnable block checks: "3 raters each".
+    shown = re.search(r"(\d+) raters? each", text)
     prose = re.search(r"filled by (\w+) stand-in raters", " ".join(text.split()))
     assert shown is not None and prose is not None
     assert ["one", "two", "three", "four", "five"].index(prose[1]) + 1 == int(shown[1])

@@ -90,7 +90,7 @@ def _bad_value(value):
         (_bad_value("nan"), ":7: score nan is outside"),
         (lambda rows: rows[2].__setitem__(0, "s9p999"), ":7: unknown id 's9p999'"),
         (lambda rows: rows.append(list(rows[1])), ":9: second rating of"),
-        (lambda rows: rows.pop(), "no rating for 1 pair\\(s\\) of set 1"),
+        (lambda rows: rows.pop(), "no rating for 1 pair of set 1"),
         (lambda rows: rows[2].__setitem__(2, "other"), ":7: reference/prediction of"),
         (lambda rows: rows[2].append("x"), ":7: 5 fields, expected 4"),
         (lambda rows: rows[0].__setitem__(3, "rating"), ":5: expected the header"),

@@ -119,12 +119,12 @@ def test_a_part_that_cannot_be_analysed_says_why_and_the_rest_stands():
     result = analyze(ratings(sets, human), scores(base, other), resamples=40, baseline="base")
     views = {v.set: v for v in result.by_set}
     assert views["a"].analysis is not None
-    assert views["z"].analysis is None and views["z"].reason == "1 pair(s): too few for statistics"
+    assert views["z"].analysis is None and views["z"].reason == "1 pair: too few for statistics"
     assert views["b"].analysis is None and "baseline error is 0" in views["b"].reason
     md = render_markdown(result, "x")
-    assert "- z (1 pairs): no analysis, 1 pair(s): too few for statistics." in md
+    assert "- z (1 pair): no analysis, 1 pair: too few for statistics." in md
     lines = summary_lines(result)
-    assert "set z (1 pairs): 1 pair(s): too few for statistics" in lines
+    assert "set z (1 pair): 1 pair: too few for statistics" in lines
 
 
 def test_repeated_pairs_whose_distinct_pairs_cannot_be_analysed_say_why():
@@ -143,7 +143,7 @@ def test_repeated_pairs_whose_distinct_pairs_cannot_be_analysed_say_why():
     one = select(rows, [0, 1])
     result = analyze(one, scores([0.5, 0.5], [0.375, 0.375]), baseline="base", resamples=40)
     assert result.deduplicated is None
-    assert result.deduplicated_reason == "1 distinct pair(s): too few for statistics"
+    assert result.deduplicated_reason == "1 distinct pair: too few for statistics"
     assert result.metrics[1].errors["mae"].point == 0.25
     assert "too few for statistics." in render_markdown(result, "x")
 

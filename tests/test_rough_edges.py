@@ -108,7 +108,7 @@ def test_ingest_of_only_unparseable_files_is_an_error(tmp_path):
     (tmp_path / "Broken.java").write_text("class A { void f( { }\n")
     res = run("ingest", tmp_path / "Broken.java", "-o", tmp_path / "c")
     assert res.exit_code == 2
-    assert res.stderr.startswith("error: no methods found: 1 of 1 file(s) failed to parse; ")
+    assert res.stderr.startswith("error: no methods found: 1 of 1 file failed to parse; ")
     assert "Broken.java: tree-sitter: line 1: syntax error" in res.stderr
     assert res.stderr.count("\n") == 1
     assert not (tmp_path / "c").exists()

@@ -135,10 +135,10 @@ def test_one_pair_rated_twice_is_analysed_without_its_distinct_pairs(inputs, tmp
     assert "ROUGE-1 F: MSE 0.0100 [0.0100, 0.0100], MAE 0.1000 [0.1000, 0.1000]" in out
     data = json.loads((tmp_path / "o" / "report.json").read_text())
     assert data["pairs"] == 2 and data["deduplicated"] is None
-    assert data["deduplicated_reason"] == "1 distinct pair(s): too few for statistics"
+    assert data["deduplicated_reason"] == "1 distinct pair: too few for statistics"
     assert (
         "## Distinct pairs only\n\nSome pairs were rated more than once, but the distinct "
-        "pairs have no analysis: 1 distinct pair(s): too few for statistics."
+        "pairs have no analysis: 1 distinct pair: too few for statistics."
     ) in (tmp_path / "o" / "report.md").read_text()
 
 
@@ -367,6 +367,13 @@ def test_strata_may_condition_on_code_support(inputs, tmp_path):
     assert "|code:yes|" in signatures["wrd.code"] and "code:" not in signatures["wrd"]
     code, _, err = sample(inputs, tmp_path / "t", "--stratum", "5:wrd.code<0.3")
     assert code == 2 and err == "error: the stratum condition on wrd.code needs --code\n"
+
+
+def test_one_set_and_one_rater_are_counted_in_the_singular(inputs, tmp_path):
+    # It said "1 set(s) of 10 pairs, 1 rater(s) each".
+    code, _, err = sample(inputs, tmp_path / "s", "--sets", "1", "--raters", "1")
+    assert code == 0, err
+    assert f"wrote {tmp_path / 's'}: 1 set of " in err and " pairs, 1 rater each: " in err
 
 
 def test_an_unknown_language_is_named_not_the_code_file(inputs, tmp_path):

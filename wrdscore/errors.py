@@ -25,3 +25,18 @@ def only_with(options: list[str], needs: str) -> WrdscoreError:
     """
     verb = "applies" if len(options) == 1 else "apply"
     return WrdscoreError(f"{', '.join(options)} only {verb} with {needs}")
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and ``noun`` in agreement, ``n`` with thousands separators: ``1 Java file``,
+    ``2 Java files``; every message that counts goes through it, so none says ``1 pairs``
+    or hedges with ``pair(s)``.
+
+    Examples
+    --------
+    >>> counted(1, "Java file"), counted(0, "pair"), counted(12_345, "method")
+    ('1 Java file', '0 pairs', '12,345 methods')
+    >>> counted(2, "entry", "entries")
+    '2 entries'
+    """
+    return f"{n:,} {noun if n == 1 else (plural or noun + 's')}"

@@ -10,6 +10,7 @@ import typer
 
 from wrdscore import corpora
 from wrdscore.cli._common import QUIET_OPTION, typer_app, wrote
+from wrdscore.errors import counted
 
 corpus_app = typer_app("Inspect ingested corpora.")
 # The languages ingest reads (no grammar is imported to list them).
@@ -69,8 +70,7 @@ def ingest(
     c = manifest["counts"]
     wrote(
         output,
-        f"{c['methods']:,} method{'' if c['methods'] == 1 else 's'} from "
-        f"{c['files_seen']:,} file{'' if c['files_seen'] == 1 else 's'} "
+        f"{counted(c['methods'], 'method')} from {counted(c['files_seen'], 'file')} "
         f"({c['files_parsed']:,} parsed, {c['files_fallen_back']:,} by the fallback parser, "
         f"{c['files_failed']:,} failed, "
         f"{c['files_skipped_size'] + c['files_skipped_binary']:,} skipped) "
@@ -201,11 +201,11 @@ def corpus_abbreviations(
     parts = counts_by_part(pairs)
     wrote(
         output,
-        f"{len(pairs):,} pairs ({parts['tune']:,} tune, {parts['held-out']:,} held out) "
-        f"from {files:,} Java files",
+        f"{counted(len(pairs), 'pair')} ({parts['tune']:,} tune, {parts['held-out']:,} held "
+        f"out) from {counted(files, 'Java file')}",
     )
     if tune_output is not None:
-        wrote(tune_output, f"{write_tune_pairs(pairs, tune_output):,} tune pairs")
+        wrote(tune_output, counted(write_tune_pairs(pairs, tune_output), "tune pair"))
 
 
 def register(app: typer.Typer) -> None:

@@ -25,7 +25,7 @@ from wrdscore.cli._common import (
     typer_app,
     wrote,
 )
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, counted
 
 study_app = typer_app("Human-agreement studies.")
 
@@ -100,13 +100,14 @@ def study_sample(
     for short in design.shortfalls:
         typer.echo(
             f"note: set {short.set}, stratum {short.stratum}: drew {short.got} of "
-            f"{short.wanted} pairs, no more unused pairs qualify",
+            f"{counted(short.wanted, 'pair')}, no more unused pairs qualify",
             err=True,
         )
     sizes = ", ".join(str(len(s)) for s in design.sets)
     wrote(
         output,
-        f"{len(design.sets)} set(s) of {sizes} pairs, {raters} rater(s) each: "
+        f"{counted(len(design.sets), 'set')} of {sizes} pair{'' if sizes == '1' else 's'}, "
+        f"{counted(raters, 'rater')} each: "
         f"sheets in {output / 'sheets'}, forms in {output / 'forms'}",
     )
 

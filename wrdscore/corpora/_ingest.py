@@ -57,7 +57,7 @@ from wrdscore.corpora._sources import JavaFile, count_java_files, iter_java_file
 from wrdscore.corpora._tokenize import split_identifier
 from wrdscore.corpora._treesitter import parser_version as treesitter_version
 from wrdscore.corpora._treesitter import warm_up
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, counted
 from wrdscore.progress import progress_bar
 
 # A batch is sent to a worker as one task: big enough that pickling and queueing
@@ -444,8 +444,8 @@ def ingest(
             first = failed[0]
             more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
             raise WrdscoreError(
-                f"no methods found: {len(failed)} of {counts['files_seen']} file(s) failed to "
-                f"parse; {first['path']}: {first['reason']}{more}"
+                f"no methods found: {len(failed):,} of {counted(counts['files_seen'], 'file')} "
+                f"failed to parse; {first['path']}: {first['reason']}{more}"
             )
         counts["distinct_names"] = len(names)
         counts["distinct_tokens"] = len({t for name in names for t in split_identifier(name)})

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, counted
 from wrdscore.human_eval._ratings import HumanRatings, deduplicate, select
 from wrdscore.human_eval._scoring import MetricScores
 from wrdscore.human_eval._stats import (
@@ -239,7 +239,8 @@ def analyze(
     for metric in scores.values():
         if metric.scores.shape != ratings.human.shape:
             raise WrdscoreError(
-                f"{metric.name}: {metric.scores.size} scores for {len(ratings)} rated pairs"
+                f"{metric.name}: {counted(metric.scores.size, 'score')} for "
+                f"{counted(len(ratings), 'rated pair')}"
             )
     # The same rule as `wrdscore compare`'s: fewer resamples give intervals whose ends
     # are not resamples (one resample: a "95%" interval of zero width).
@@ -277,7 +278,7 @@ def analyze(
         distinct, kept = deduplicate(ratings)
         if len(distinct) < len(ratings):
             deduplicated, deduplicated_reason = _part(
-                distinct, _subset(scores, kept), options, "distinct pair(s)"
+                distinct, _subset(scores, kept), options, "distinct pair"
             )
     by_set: list[SetView] = []
     leave_one_out: list[SetView] = []
@@ -310,11 +311,11 @@ def _part(
     ratings: HumanRatings,
     scores: Mapping[str, MetricScores],
     options: Mapping[str, Any],
-    pairs: str = "pair(s)",
+    pairs: str = "pair",
 ) -> tuple[Analysis | None, str | None]:
     """The analysis of part of the rated pairs, or ``None`` and why there is none."""
     if len(ratings) < 2:
-        return None, f"{len(ratings)} {pairs}: too few for statistics"
+        return None, f"{counted(len(ratings), pairs)}: too few for statistics"
     try:
         return analyze(ratings, scores, **options, with_deduplicated=False, with_sets=False), None
     except WrdscoreError as exc:

@@ -138,7 +138,8 @@ pre.code .f { color: #795e26; }
     const bad = problems();
     if (bad.length) {
       document.getElementById("status").textContent =
-        bad.length + " row(s) need a score from 0 to " + data.scale + ": " +
+        bad.length + (bad.length === 1 ? " row needs" : " rows need") +
+        " a score from 0 to " + data.scale + ": " +
         bad.slice(0, 10).join(", ") + (bad.length > 10 ? ", ..." : "");
       return;
     }

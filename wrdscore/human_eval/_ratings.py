@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, counted
 from wrdscore.human_eval._form import SELF_TEST_MARK
 from wrdscore.human_eval._sample import pair_key
 from wrdscore.human_eval._sheets import SHEET_STEM, CodeItem, Study, csv_rows, sheet_title
@@ -205,7 +205,7 @@ def _read_sheet(
     if missing:
         shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
         raise WrdscoreError(
-            f"{path}: no rating for {len(missing)} pair(s) of set {sets[0]}: {shown}"
+            f"{path}: no rating for {counted(len(missing), 'pair')} of set {sets[0]}: {shown}"
         )
     return scores, title
 
@@ -252,7 +252,8 @@ def load_sheet_ratings(study: Study, paths: Sequence[Path]) -> HumanRatings:
     unrated = [p for i, p in enumerate(study.pairs) if not np.isfinite(matrix[:, i]).any()]
     if unrated:
         raise WrdscoreError(
-            f"{len(unrated)} pair(s) have no rating, e.g. {unrated[0].id} of set "
+            f"{counted(len(unrated), 'pair')} {'has' if len(unrated) == 1 else 'have'} no "
+            f"rating, e.g. {unrated[0].id} of set "
             f"{unrated[0].set}: no sheet for that set among the ratings"
         )
     return HumanRatings(

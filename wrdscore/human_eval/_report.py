@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from wrdscore.atomic import atomic_dir
+from wrdscore.errors import counted
 from wrdscore.human_eval._analysis import Analysis, SetView
 from wrdscore.human_eval._plots import plot_bootstrap, plot_scatter
 from wrdscore.human_eval._scoring import LABELS
@@ -108,7 +109,11 @@ def _views_section(
     rows: Rows = [([v.set, str(v.pairs)], v.analysis) for v in views if v.analysis is not None]
     columns = [head, "Pairs"]
     out = ["", f"## {title}", "", intro]
-    out += [f"- {v.set} ({v.pairs} pairs): no analysis, {v.reason}." for v in views if v.reason]
+    out += [
+        f"- {v.set} ({counted(v.pairs, 'pair')}): no analysis, {v.reason}."
+        for v in views
+        if v.reason
+    ]
     if not rows:
         return out
     out += ["", "Errors against human scores (lower is better):", "", *_error_table(rows, columns)]
@@ -163,7 +168,8 @@ def render_markdown(analysis: Analysis, source: str) -> str:
         "",
         f"Source: {source}",
         "",
-        f"{len(analysis.ratings)} rated pairs in {n_sets} set(s); ground truth per pair is the "
+        f"{counted(len(analysis.ratings), 'rated pair')} in {counted(n_sets, 'set')}; ground "
+        "truth per pair is the "
         "mean over its raters on 0-1. MSE and MAE are means over "
         f"{analysis.resamples} bootstrap resamples of the pairs (seed {analysis.seed}) with "
         f"{level} percentile intervals; 'all pairs' is the same error without resampling.",
@@ -302,7 +308,7 @@ def summary_lines(analysis: Analysis) -> list[str]:
     parts = [("set", v) for v in analysis.by_set] + [("without", v) for v in analysis.leave_one_out]
     for kind, view in parts:
         lines.append(
-            f"{kind} {view.set} ({view.pairs} pairs):"
+            f"{kind} {view.set} ({counted(view.pairs, 'pair')}):"
             + ("" if view.analysis else f" {view.reason}")
         )
         for m in view.analysis.metrics if view.analysis else []:

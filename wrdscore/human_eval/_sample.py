@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore.corpora import split_identifier
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, counted
 from wrdscore.human_eval._stats import check_seed
 
 _OPERATORS: dict[str, Callable[[NDArray[np.float64], float], NDArray[np.bool_]]] = {
@@ -275,7 +275,8 @@ def stratified_design(
         raise WrdscoreError("a study needs at least one stratum")
     missing = [m for m in strata_metrics(strata) if m not in scores]
     if missing:
-        raise WrdscoreError(f"the strata need scores of metric(s) {', '.join(missing)}")
+        noun = "metric" if len(missing) == 1 else "metrics"
+        raise WrdscoreError(f"the strata need scores of {noun} {', '.join(missing)}")
     rng = np.random.default_rng(check_seed(seed))
     eligible = [_eligible(scores, candidates, stratum) for stratum in strata]
     drawn = _in_order(rng, eligible, strata, n_sets)
@@ -305,8 +306,8 @@ def stratified_design(
     if strict and shortfalls:
         first = shortfalls[0]
         raise WrdscoreError(
-            f"set {first.set}, stratum {first.stratum}: needs {first.wanted} pairs, only "
-            f"{first.got} left ({len(shortfalls)} stratum/set short in all; "
-            "drop --strict to take what exists)"
+            f"set {first.set}, stratum {first.stratum}: needs "
+            f"{counted(first.wanted, 'pair')}, only {first.got} left ({len(shortfalls)} "
+            "stratum/set short in all; drop --strict to take what exists)"
         )
     return Design(sets, shortfalls)

@@ -35,7 +35,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore.atomic import atomic_dir
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, counted
 from wrdscore.human_eval._form import render_form
 from wrdscore.human_eval._sample import Design, Stratum
 from wrdscore.human_eval._stats import check_seed
@@ -265,7 +265,9 @@ def write_study(
     if scale < 1:
         raise WrdscoreError(f"the rating scale must be at least 1, got {scale}")
     if codes is not None and len(codes) != len(references):
-        raise WrdscoreError(f"{len(codes)} code items for {len(references)} pairs")
+        raise WrdscoreError(
+            f"{counted(len(codes), 'code item')} for {counted(len(references), 'pair')}"
+        )
     rng = np.random.default_rng(check_seed(seed))
     pairs: list[tuple[StudyPair, int]] = []
     for k, members in enumerate(design.sets, start=1):

@@ -10,7 +10,7 @@ from typing import Any
 
 from wrdscore.atomic import check_output_dir
 from wrdscore.embeddings import TokenEmbeddings
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, counted
 from wrdscore.human_eval._analysis import LEVEL, Analysis, analyze, renamed_resamples
 from wrdscore.human_eval._ratings import expand_ratings, load_published_pairs, load_sheet_ratings
 from wrdscore.human_eval._report import write_report
@@ -292,7 +292,7 @@ def analyze_study(
         found = read_study(study)
         files = expand_ratings(ratings, found.path)
         human = load_sheet_ratings(found, files)
-        source = f"study {found.path} with {len(files)} rating sheet(s)"
+        source = f"study {found.path} with {counted(len(files), 'rating sheet')}"
         language = found.info.get("language")
         if human.codes is not None and isinstance(language, str):
             # The code is scored in the language it was sampled in (study sample
