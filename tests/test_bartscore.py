@@ -123,7 +123,10 @@ def test_long_names_are_cut_and_counted(bart, reference):
     long = "get user name size count is empty add remove item value"  # 11 words + 2
     res = m.score([long, "size"], ["size", "count"])
     # (long -> size) and (size -> long) each had a side cut; the other pair none.
-    assert m.truncated == 2
+    assert res.cuts == {"pairs": 2}
+    # Each call counts its own, cached or not (it was a total on the metric).
+    assert m.score(["size"], ["count"]).cuts == {}
+    assert m.score([long], ["size"]).cuts == {"pairs": 2}
     cut = " ".join(long.split()[: MAX_POSITIONS - 2])
     assert res.precision[0] == pytest.approx(reference(cut, "size"), abs=1e-5)
     assert res.recall[0] == pytest.approx(reference("size", cut), abs=1e-5)
@@ -137,8 +140,8 @@ def test_the_tokenizers_maximum_wins_when_smaller(bart, tmp_path):
     tiny_tokenizer(max_length=6).save_pretrained(folder)
     m = get_metric("bartscore", model=folder, device="cpu")
     assert m.max_length == 6
-    m.score(["getUserName"], ["get user name size count"])  # 7 tokens with <s> </s>
-    assert m.truncated == 2
+    res = m.score(["getUserName"], ["get user name size count"])  # 7 tokens with <s> </s>
+    assert res.cuts == {"pairs": 2}
 
 
 def test_alternatives_score_as_the_best_one(metric):

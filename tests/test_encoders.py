@@ -28,7 +28,7 @@ from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.embeddings.encoders import ContextualVectors, Encoder
 from wrdscore.embeddings.encoders._runtime import torch_version
 from wrdscore.errors import WrdscoreError
-from wrdscore.metrics import build_metrics, get_metric
+from wrdscore.metrics import build_metrics, get_metric, score_files
 
 require("sentence_transformers")
 torch = require("torch")
@@ -98,11 +98,47 @@ def test_names_past_the_maximum_are_truncated_and_counted(tiny):
     enc = Encoder(tiny, device="cpu")
     long = ["get"] * 40  # 42 pieces with [CLS] and [SEP]; the model takes 32
     (states,) = enc.word_states([long])
-    assert enc.truncated == 1
+    assert enc.cuts([long, ["get"]]) == {"truncated": 1}
     assert np.all(states[:30] != 0) and not states[30:].any()
     metric = get_metric("wrd", encoder=enc, fuse=False)
     res = metric.score([" ".join(long)], ["get"])
     assert res.oov_tokens == 10
+    assert res.cuts == {"truncated": 1}
+
+
+def test_truncations_are_counted_per_call(tiny, tmp_path):
+    # They were a running total on the encoder: a call with no long name reported the
+    # first call's, and a long name already encoded (cached) was not counted again.
+    metric = get_metric("wrd", encoder=Encoder(tiny, device="cpu"), fuse=False)
+    long, other = " ".join(["get"] * 40), " ".join(["set"] * 40)
+    first = metric.score([long], ["get"])
+    assert first.cuts == {"truncated": 1}
+    assert "1 name(s) longer than the encoder's maximum of 32" in metric.truncation_note(first.cuts)
+    none = metric.score(["get name"], ["get"])
+    assert none.cuts == {} and metric.truncation_note(none.cuts) == ""
+    assert metric.score([other], ["get"]).cuts == {"truncated": 1}
+    assert metric.score([long, other], [long, "get"]).cuts == {"truncated": 2}  # cached both
+    # A file scored in chunks: the chunks' counts add up.
+    refs, preds = tmp_path / "refs.txt", tmp_path / "preds.txt"
+    refs.write_text(f"{long}\nget\n{other}\n")
+    preds.write_text("get\nset\nget\n")
+    (whole,) = score_files([metric], refs, preds, chunk_pairs=1)
+    assert whole.cuts == {"truncated": 2}
+
+
+def test_a_full_cache_keeps_what_the_call_reads(tiny, monkeypatch):
+    # Emptied when a call's new names overflowed it, the cache lost that call's cached
+    # names before they were read (a KeyError past 50,000 names in a run).
+    from wrdscore.embeddings.encoders import _encoder
+
+    enc = Encoder(tiny, device="cpu")
+    monkeypatch.setattr(_encoder, "CACHE_NAMES", 3)
+    long = ["get"] * 40
+    first = enc.word_states([["get"], long])
+    again = enc.word_states([["get"], long, ["size"], ["name"]])
+    np.testing.assert_array_equal(again[0], first[0])
+    np.testing.assert_array_equal(again[1], first[1])
+    assert enc.cuts([long]) == {"truncated": 1}
 
 
 def test_contextual_wrd_is_the_transport_formula_on_the_states(tiny_encoder):
@@ -599,8 +635,10 @@ def test_sentence_code_support_chunks_long_code_and_mean_pools(minilm):
     pooled = np.average(parts, axis=0, weights=[len(c) for c in chunks])
     pred = minilm.model.encode(["update values"])[0]
     assert res.values["code"][1] == pytest.approx(_cosine(pred, pooled) * prior[1], abs=1e-6)
-    assert metric.chunked == 1 and minilm.truncated == 0
-    assert "1 method(s) longer than the encoder's maximum of 256" in metric.truncation_note()
+    assert res.cuts == {"pooled": 1}
+    assert "1 method(s) longer than the encoder's maximum of 256" in metric.truncation_note(
+        res.cuts
+    )
 
 
 def test_word_states_of_long_code_come_from_runs_never_cut(minilm):
@@ -612,13 +650,12 @@ def test_word_states_of_long_code_come_from_runs_never_cut(minilm):
     words = " ".join(f"value{i} = compute(item{i}, other{i});" for i in range(150))
     long = f"void refreshAll() {{ {words} }}"
     tokens = read_code(long)
-    chunked, truncated = minilm.chunked, minilm.truncated
     metric = get_metric("bertscore", encoder=minilm, segment=False)
     res = metric.score(None, ["update values"], code=[long])
     assert res.oov_tokens == 0
-    assert (minilm.chunked - chunked, minilm.truncated - truncated) == (1, 0)
+    assert res.cuts == {"chunked": 1}
     assert "1 method(s) whose code is longer than the encoder's maximum" in (
-        metric.truncation_note()
+        metric.truncation_note(res.cuts)
     )
     # Independently: the runs encoded one by one, outside any chunking, then BERTScore's
     # precision of the prediction against every token's state.

@@ -343,8 +343,11 @@ def score(
         if results[0].cut_code
         else "",
     ]
-    # Inputs cut at a model's maximum length are never dropped silently.
-    notes += list(dict.fromkeys(m.truncation_note() for m in metrics))
+    # Inputs cut at a model's maximum length are never dropped silently: each metric
+    # words what this run cut (summed over the file's chunks).
+    notes += list(
+        dict.fromkeys(m.truncation_note(r.cuts) for m, r in zip(metrics, results, strict=True))
+    )
     for note in filter(None, notes):
         typer.echo(f"note: {note}", err=True)
 

@@ -11,6 +11,7 @@ call gives the numbers it would give alone.
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -52,6 +53,10 @@ class Call:
     degenerate : ndarray of bool or None
         Set by a metric's ``_score_tokens``: which scored entries had a side of zero
         weights.
+    cuts : Counter of str
+        Inputs a model cut or split, by kind (a metric's own keys, which its
+        :meth:`~wrdscore.metrics.Metric.truncation_note` words): this call's alone,
+        never a total kept on the metric or its encoder.
     """
 
     memo: dict[str | tuple[str, ...], Tokens] | None = None
@@ -62,6 +67,7 @@ class Call:
     oov_count: int = 0
     oov_names: set[str] = field(default_factory=set)
     degenerate: NDArray[np.bool_] | None = None
+    cuts: Counter[str] = field(default_factory=Counter)
 
 
 # The calls running in this context (thread or task), by the id of their metric. A new

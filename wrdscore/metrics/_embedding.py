@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -275,21 +275,22 @@ class EmbeddingMetric(Metric):
         whole input's mean, lent by the streaming engine (:meth:`Metric.scoring_run`)."""
         return self._call.batch_mean
 
-    def truncation_note(self) -> str:
-        """Names longer than the encoder's maximum, whose tokens past it count as unseen."""
+    def truncation_note(self, cuts: Mapping[str, int]) -> str:
+        """Names longer than the encoder's maximum, whose tokens past it count as unseen,
+        and methods encoded in runs (``cuts``'s ``truncated`` and ``chunked``)."""
         c = self.contextual
         if c is None:
             return ""
         notes = []
-        if c.encoder.truncated:
+        if cuts.get("truncated"):
             notes.append(
-                f"{c.encoder.truncated} name(s) longer than the encoder's maximum of "
+                f"{cuts['truncated']} name(s) longer than the encoder's maximum of "
                 f"{c.encoder.max_length} word pieces were truncated (tokens past it count as "
                 "unseen)"
             )
-        if c.encoder.chunked:
+        if cuts.get("chunked"):
             notes.append(
-                f"{c.encoder.chunked} method(s) whose code is longer than the encoder's maximum "
+                f"{cuts['chunked']} method(s) whose code is longer than the encoder's maximum "
                 f"of {c.encoder.max_length} word pieces were encoded in runs of whole tokens"
             )
         return "; ".join(notes)
@@ -527,6 +528,8 @@ class EmbeddingMetric(Metric):
         assert self.contextual is not None
         table, unseen = self.contextual.vectors(token_lists, self.oov)
         self._oov_count += int(unseen.sum())
+        # This call's names the encoder cut (cached ones too): the call's count, not a total.
+        self._call.cuts.update(self.contextual.encoder.cuts(token_lists))
         tokens = list(itertools.chain.from_iterable(token_lists))
         lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
         if self.oov == "drop":

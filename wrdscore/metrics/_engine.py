@@ -17,7 +17,7 @@ import math
 import os
 import signal
 import sys
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,6 +99,9 @@ class CorpusScores:
         Scored against code: methods over :data:`~wrdscore.corpora.MAX_CODE_CHARS`
         characters, read up to their last line within it
         (:attr:`~wrdscore.metrics.ScoreResult.cut_code`).
+    cuts : dict of str to int
+        Inputs a model cut, by kind, summed over the file
+        (:attr:`~wrdscore.metrics.ScoreResult.cuts`).
     """
 
     metric: str
@@ -113,6 +116,7 @@ class CorpusScores:
     oov_names: tuple[str, ...] = ()
     empty_code: int = 0
     cut_code: int = 0
+    cuts: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -256,10 +260,12 @@ def _score_chunk(
         int, list[str] | None, list[str], list[str] | None, list[NDArray | None], list[object]
     ],
 ) -> tuple[
-    int, list[tuple[dict[str, float], tuple[int, int, int, int, int], tuple[str, ...]]], str
+    int,
+    list[tuple[dict[str, float], tuple[int, int, int, int, int], tuple[str, ...], dict[str, int]]],
+    str,
 ]:
-    """Score one chunk with every metric: per-metric sums, counts and unseen names, and
-    per-pair rows."""
+    """Score one chunk with every metric: per-metric sums, counts, unseen names and cuts
+    (:attr:`~wrdscore.metrics.ScoreResult.cuts`), and per-pair rows."""
     assert _JOB is not None
     job, (start, ref_lines, pred_lines, code_lines, means, stats) = _JOB, task
     refs, preds, code = _items(job, start, ref_lines, pred_lines, code_lines)
@@ -309,6 +315,7 @@ def _score_chunk(
             m._corpus_sums(r.values),
             (r.oov_tokens, r.empty_predictions, r.degenerate_pairs, r.empty_code, r.cut_code),
             r.oov_names,
+            r.cuts,
         )
         for m, r in zip(job.metrics, results, strict=True)
     ]
@@ -646,6 +653,7 @@ def score_files(
         sums: list[list[dict[str, float]]] = [[] for _ in metrics]
         counts = np.zeros((len(metrics), 5), dtype=np.int64)
         names: list[tuple[str, ...]] = [() for _ in metrics]
+        cuts: list[Counter[str]] = [Counter() for _ in metrics]
         with contextlib.ExitStack() as stack:
             out = None
             if job.per_pair is not None:
@@ -665,10 +673,11 @@ def score_files(
                     )
                 )
             for n, summary, rows in _run(_score_chunk, tasks, workers):
-                for k, (chunk_sums, chunk_counts, chunk_names) in enumerate(summary):
+                for k, (chunk_sums, chunk_counts, chunk_names, chunk_cuts) in enumerate(summary):
                     sums[k].append(chunk_sums)
                     counts[k] += chunk_counts
                     names[k] = first_names([*names[k], *chunk_names])
+                    cuts[k].update(chunk_cuts)
                 if out is not None:
                     out.write(rows)
                 if progress is not None:
@@ -695,6 +704,7 @@ def score_files(
             oov_names=n,
             empty_code=int(c[3]),
             cut_code=int(c[4]),
+            cuts=dict(cut),
         )
-        for m, parts, c, n in zip(metrics, sums, counts, names, strict=True)
+        for m, parts, c, n, cut in zip(metrics, sums, counts, names, cuts, strict=True)
     ]

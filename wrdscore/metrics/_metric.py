@@ -14,7 +14,8 @@ from __future__ import annotations
 import contextlib
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -254,11 +255,13 @@ class Metric(ABC):
 
         code_prior(self.target)
 
-    def truncation_note(self) -> str:
+    def truncation_note(self, cuts: Mapping[str, int]) -> str:
         """A line saying how many inputs were cut at a model's maximum length ("" if none).
 
-        Metrics that run a model (an encoder, BARTScore) count what they had to cut; the
-        CLI prints this as a note, so truncation is never silent.
+        Metrics that run a model (an encoder, BARTScore) count what each call had to cut,
+        in its result's :attr:`~wrdscore.metrics.ScoreResult.cuts`; this words those
+        ``cuts`` (a result's, or a whole file's), and the CLI prints it as a note, so
+        truncation is never silent.
         """
         return ""
 
@@ -579,6 +582,7 @@ class Metric(ABC):
                 oov_names=first_names(call.oov_names),
                 empty_code=unmatched,
                 cut_code=cut,
+                cuts=dict(+call.cuts),  # the kinds counted, without zeros
             )
         return replace(
             result,
@@ -589,6 +593,7 @@ class Metric(ABC):
             oov_names=first_names([*result.oov_names, *call.oov_names]),
             empty_code=unmatched,
             cut_code=cut,
+            cuts=dict(Counter(result.cuts) + call.cuts),
         )
 
     def _read_codes(self, code: list[CodeItem], index_offset: int) -> list[Tokens]:
@@ -704,6 +709,7 @@ class Metric(ABC):
             degenerate_pairs=degenerate_items(call.degenerate, batch),
             oov_names=first_names(call.oov_names),
             best_reference=best,
+            cuts=dict(+call.cuts),  # the kinds counted, without zeros
         )
 
     def _repeated_prediction_oov(self, batch: FlatBatch) -> int:

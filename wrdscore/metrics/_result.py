@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -81,6 +81,11 @@ class ScoreResult:
     ids : tuple of str or None
         Each pair's id (a corpus method's, to join the values with other data), when
         the caller gave them (:meth:`with_ids`).
+    cuts : dict of str to int
+        Inputs of this call that a model cut at its maximum length, or encoded in parts,
+        by kind (the metric's own keys: an encoder's ``truncated`` names and ``chunked``
+        methods...); empty when none was. The metric's
+        :meth:`~wrdscore.metrics.Metric.truncation_note` says it in words.
 
     Examples
     --------
@@ -109,6 +114,7 @@ class ScoreResult:
     empty_code: int = 0
     cut_code: int = 0
     ids: tuple[str, ...] | None = None
+    cuts: dict[str, int] = field(default_factory=dict)
 
     @property
     def scores(self) -> NDArray[np.float64]:
@@ -159,7 +165,7 @@ class ScoreResult:
         """The whole result as plain data that :func:`json.dumps` takes.
 
         ``values`` (per pair) and ``best_reference`` become lists, ``corpus`` floats;
-        ``ids`` and ``best_reference`` are there only when the result has them.
+        ``ids``, ``best_reference`` and ``cuts`` are there only when the result has them.
 
         Examples
         --------
@@ -186,4 +192,6 @@ class ScoreResult:
             out["best_reference"] = np.asarray(self.best_reference).tolist()
         if self.ids is not None:
             out["ids"] = list(self.ids)
+        if self.cuts:
+            out["cuts"] = dict(self.cuts)
         return out

@@ -52,6 +52,7 @@ import contextlib
 import io
 import logging
 import os
+from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -175,8 +176,10 @@ class BARTScore(Metric):
         self.device = resolve_device(device)
         self._torch, _ = torch_stack()
         self._load()
-        self.truncated = 0
         self._cache: dict[tuple[str, str], float] = {}
+        # The (source, target) directions of the cache that had a side cut: each call
+        # counts its own (cached or not), as ``pairs`` in its result's cuts.
+        self._cut: set[tuple[str, str]] = set()
 
     def _load(self) -> None:
         """Load the tokenizer and the seq2seq model; one-line errors for what is not one."""
@@ -237,12 +240,13 @@ class BARTScore(Metric):
 
         return weights_sha(self.folder)
 
-    def truncation_note(self) -> str:
-        """Scored pairs with a side longer than the model's maximum, cut to it."""
-        if not self.truncated:
+    def truncation_note(self, cuts: Mapping[str, int]) -> str:
+        """Scored pairs with a side longer than the model's maximum, cut to it (``cuts``'s
+        ``pairs``: directions scored, each (source, target) once a call)."""
+        if not cuts.get("pairs"):
             return ""
         return (
-            f"bartscore: {self.truncated} scored pair(s) had a side longer than the model's "
+            f"bartscore: {cuts['pairs']} scored pair(s) had a side longer than the model's "
             f"maximum of {self.max_length} tokens, cut to it"
         )
 
@@ -263,10 +267,16 @@ class BARTScore(Metric):
         pred_texts = [" ".join(t) for t in preds]
         forward = list(zip(ref_texts, pred_texts, strict=True))
         backward = [(p, r) for r, p in forward]
-        todo = [k for k in dict.fromkeys(forward + backward) if k not in self._cache]
+        directions = list(dict.fromkeys(forward + backward))
+        todo = [k for k in directions if k not in self._cache]
         if len(self._cache) + len(todo) > CACHE_PAIRS:
-            self._cache.clear()  # memory stays flat on streamed input
+            # Memory stays flat on streamed input; what this call reads from the cache is
+            # kept (emptied under it, its cached pairs were looked up in vain: a KeyError).
+            kept = {k: self._cache[k] for k in directions if k in self._cache}
+            self._cache = kept
+            self._cut &= kept.keys()
         self._cache.update(zip(todo, self.log_likelihoods(todo), strict=True))
+        self._call.cuts["pairs"] += sum(k in self._cut for k in directions)
         precision = np.fromiter(map(self._cache.__getitem__, forward), np.float64, len(forward))
         recall = np.fromiter(map(self._cache.__getitem__, backward), np.float64, len(backward))
         self._advance(len(refs))
@@ -284,7 +294,8 @@ class BARTScore(Metric):
         list of float
             ``(1/m) sum_t log p(y_t | y_<t, x)`` over the target's ``m`` tokens (begin
             and end tokens included), in the order of ``pairs``. A side longer than
-            :attr:`max_length` tokens is cut to it and counted in :attr:`truncated`.
+            :attr:`max_length` tokens is cut to it (and the pair remembered as cut, for
+            the count of each scoring call).
         """
         if not pairs:
             return []
@@ -293,7 +304,8 @@ class BARTScore(Metric):
         targets = [t for _, t in pairs]
         src_len = np.fromiter(map(len, tok(sources)["input_ids"]), np.int64, len(pairs))
         tgt_len = np.fromiter(map(len, tok(targets)["input_ids"]), np.int64, len(pairs))
-        self.truncated += int(np.count_nonzero(np.maximum(src_len, tgt_len) > self.max_length))
+        long = (np.maximum(src_len, tgt_len) > self.max_length).tolist()
+        self._cut.update(pair for pair, cut in zip(pairs, long, strict=True) if cut)
         # Sorted by target, then source length: a batch's members need little padding.
         order = np.lexsort((src_len, tgt_len))
         out = np.zeros(len(pairs))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -21,6 +21,7 @@ from numpy.typing import ArrayLike, NDArray
 from wrdscore.corpora import clean_prediction
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._call import nested, running
 from wrdscore.metrics._centering import FloatArray, cosine_matrix
 from wrdscore.metrics._flatten import (
     FlatBatch,
@@ -237,8 +238,6 @@ class BERTScore(PairEmbeddingMetric):
             self.embeddings.idf([])
         self.idf = idf
         self.clip = clip
-        #: Texts cut at the tokenizer's maximum (``granularity="pieces"``).
-        self.pieces_truncated = 0
 
     def _uses_idf(self) -> bool:
         # Only the tokens' IDF comes from the model's document frequencies.
@@ -270,12 +269,12 @@ class BERTScore(PairEmbeddingMetric):
             )
         super().check_reads_code()
 
-    def truncation_note(self) -> str:
-        if self.granularity == "tokens" or not self.pieces_truncated:
-            return super().truncation_note()
+    def truncation_note(self, cuts: Mapping[str, int]) -> str:
+        if self.granularity == "tokens" or not cuts.get("pieces"):
+            return super().truncation_note(cuts)
         assert self.contextual is not None
         return (
-            f"{self.pieces_truncated} text(s) longer than the tokenizer's maximum of "
+            f"{cuts['pieces']} text(s) longer than the tokenizer's maximum of "
             f"{self.contextual.encoder.piece_limit} word pieces were truncated, as bert_score "
             "truncates them"
         )
@@ -300,7 +299,8 @@ class BERTScore(PairEmbeddingMetric):
         out = []
         for text in texts:
             ids, cut = encoder.piece_ids(text)
-            self.pieces_truncated += cut and count
+            # Counted in the call (``pieces`` in its result's cuts), not on the metric.
+            self._call.cuts["pieces"] += int(cut and count)
             out.append(ids)
         return out
 
@@ -372,7 +372,9 @@ class BERTScore(PairEmbeddingMetric):
                 self.clean,
             )
             ref_texts, pred_texts = self._entry_texts(references, predictions, batch)
-            raw, degenerate = self._score_pieces(ref_texts, pred_texts, references)
+            # A call of its own, as Metric._score makes: it counts the texts cut.
+            with running(self, nested(self)) as call:
+                raw, degenerate = self._score_pieces(ref_texts, pred_texts, references)
         if progress is not None:
             progress(batch.n)
         values, best = best_alternatives(raw, batch, self.keys, self.primary)
@@ -386,6 +388,7 @@ class BERTScore(PairEmbeddingMetric):
             empty_predictions=batch.empty_predictions,
             degenerate_pairs=degenerate_items(degenerate, batch),
             best_reference=best,
+            cuts=dict(+call.cuts),
         )
 
     def _entry_texts(

@@ -3,6 +3,7 @@ encoder's own sentence cosine."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -167,16 +168,15 @@ class Sentence(EmbeddingMetric):
             )
         if self.oov != "zero" or self.centering != "none":
             raise WrdscoreError("metric 'sentence' takes no --oov or --centering")
-        #: Methods whose code was longer than the encoder's maximum, scored in chunks.
-        self.chunked = 0
 
-    def truncation_note(self) -> str:
-        """Inputs cut at the encoder's maximum, and methods whose code was chunked."""
+    def truncation_note(self, cuts: Mapping[str, int]) -> str:
+        """Inputs cut at the encoder's maximum, and methods whose code was encoded in
+        chunks (``cuts``'s ``pooled``)."""
         assert self.contextual is not None
-        notes = [super().truncation_note()]
-        if self.chunked:
+        notes = [super().truncation_note(cuts)]
+        if cuts.get("pooled"):
             notes.append(
-                f"{self.chunked} method(s) longer than the encoder's maximum of "
+                f"{cuts['pooled']} method(s) longer than the encoder's maximum of "
                 f"{self.contextual.encoder.max_length} word pieces were encoded in chunks "
                 "and the chunks' vectors mean-pooled"
             )
@@ -189,15 +189,15 @@ class Sentence(EmbeddingMetric):
 
         Code longer than the encoder's maximum is not truncated: it is cut into runs of
         whole tokens that fit, each run encoded, and their vectors averaged weighted by
-        their number of tokens (mean pooling over the chunks); :attr:`chunked` counts
-        such methods and :meth:`truncation_note` reports them.
+        their number of tokens (mean pooling over the chunks); the call counts such
+        methods (``pooled`` in its result's ``cuts``) and :meth:`truncation_note` says so.
         """
         from wrdscore.embeddings.encoders._contextual import ENCODING
 
         assert self.contextual is not None
         encoder = self.contextual.encoder
         too_long = np.flatnonzero(encoder._lengths(codes) > encoder.max_length).tolist()
-        self.chunked += len(too_long)
+        self._call.cuts["pooled"] += len(too_long)
         pieces: list[Tokens] = []
         owner: list[int] = []
         long = set(too_long)
@@ -209,6 +209,7 @@ class Sentence(EmbeddingMetric):
         distinct = list(dict.fromkeys(keys))
         index = {k: i for i, k in enumerate(distinct)}
         vecs = encoder.sentence_vectors(distinct, *self.contextual.callbacks(ENCODING))
+        self._call.cuts.update(encoder.cuts(distinct))
         rows = np.fromiter(map(index.__getitem__, keys), dtype=np.int64, count=len(keys))
         sizes = np.fromiter(map(len, pieces), dtype=np.float64, count=len(pieces))
         n = len(codes)
@@ -235,6 +236,7 @@ class Sentence(EmbeddingMetric):
         vecs = self.contextual.encoder.sentence_vectors(
             distinct, *self.contextual.callbacks(ENCODING)
         )
+        self._call.cuts.update(self.contextual.encoder.cuts(distinct))
         rows = np.fromiter(map(index.__getitem__, keys), dtype=np.int64, count=len(keys))
         n = len(refs)
         x, y = vecs[rows[:n]], vecs[rows[n:]]

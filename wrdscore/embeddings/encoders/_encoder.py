@@ -23,6 +23,7 @@ import io
 import logging
 import os
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
 from pathlib import Path
@@ -253,9 +254,11 @@ class Encoder:
     ----------
     name : str
         A short label: the hub name, or the folder's name.
-    truncated : int
-        Names longer than the encoder's maximum (tokens past it get zero vectors and
-        count as unseen); the CLI reports the count.
+
+    A name longer than the encoder's maximum is truncated (tokens past it get zero
+    vectors and count as unseen), or under :meth:`chunking` encoded in runs; the
+    encoder keeps no running total of them, since a total would mix calls:
+    :meth:`cuts` counts those of the names a scoring call gives.
 
     Examples
     --------
@@ -306,13 +309,14 @@ class Encoder:
         self.dim = int(config.hidden_size)
         limits = [self.model.max_seq_length, getattr(self.tokenizer, "model_max_length", None)]
         self.max_length = int(min(x for x in limits if x and x < 10**6))
-        self.truncated = 0
         #: While set (scoring against code, :meth:`chunking`), :meth:`word_states` encodes a
         #: name longer than the maximum in runs of whole tokens that fit, instead of cutting
-        #: it; :attr:`chunked` counts such names.
+        #: it.
         self.chunk_long = False
-        self.chunked = 0
         self._cache: dict[tuple[str, ...], NDArray[np.float32]] = {}
+        # The names longer than the maximum among those encoded, and how: "truncated" or
+        # "chunked" (kept as long as the cache, whose states they describe).
+        self._cut: dict[tuple[str, ...], str] = {}
 
     @cached_property
     def sha(self) -> str:
@@ -336,7 +340,7 @@ class Encoder:
     ) -> Iterator[tuple[list[int], Any, Any]]:
         """``(indices, tokenizer output, hidden states at the layer)`` per length-sorted batch."""
         lengths = self._lengths(items)
-        self.truncated += int((lengths > self.max_length).sum())
+        self._note_truncated(items, lengths)
         order = np.argsort(lengths, kind="stable")
         torch = self._torch
         for start in range(0, len(order), self.batch_size):
@@ -387,18 +391,25 @@ class Encoder:
         keys = [tuple(t) for t in items]
         store = self._cache if cache else {}
         todo = [k for k in dict.fromkeys(keys) if k not in store and k]
+        if cache and len(self._cache) + len(todo) > CACHE_NAMES:
+            # Start again, keeping what this call reads from the cache: emptied under it,
+            # its cached names were looked up in vain (a KeyError).
+            kept = {k: store[k] for k in dict.fromkeys(keys) if k in store}
+            cut = {k: self._cut[k] for k in kept if k in self._cut}
+            self._cache.clear()
+            self._cut.clear()
+            self._cache.update(kept)
+            self._cut.update(cut)
         if self.chunk_long and todo:
             # A method's code: every token keeps the state of its own run of the code.
             long = self._lengths(todo) > self.max_length
             for k in (k for k, is_long in zip(todo, long.tolist(), strict=True) if is_long):
                 parts = self.word_states(self.chunks(k), cache=False)
                 store[k] = np.vstack(parts).astype(np.float32)
-                self.chunked += 1
+                self._cut[k] = "chunked"
             todo = [k for k, is_long in zip(todo, long.tolist(), strict=True) if not is_long]
         if planned is not None:
             planned(len(todo))
-        if cache and len(self._cache) + len(todo) > CACHE_NAMES:
-            self._cache.clear()
         for idx, enc, states in self._batches(todo, progress):
             hidden = states.float().cpu().numpy()
             for row, i in enumerate(idx):
@@ -413,6 +424,31 @@ class Encoder:
                 store[todo[i]] = (sums / np.maximum(counts, 1)[:, None]).astype(np.float32)
         empty = np.zeros((0, self.dim), dtype=np.float32)
         return [store[k] if k else empty for k in keys]
+
+    def _note_truncated(self, items: Sequence[Tokens], lengths: NDArray[np.int64]) -> None:
+        """Record the names of ``items`` whose ``lengths`` (in word pieces) are past the
+        maximum: the encoder cuts them."""
+        for i in np.flatnonzero(lengths > self.max_length).tolist():
+            self._cut[tuple(items[i])] = "truncated"
+
+    def cuts(self, items: Sequence[Tokens]) -> dict[str, int]:
+        """How many distinct names of ``items`` were longer than the maximum when encoded,
+        by what was done: ``"truncated"`` (pieces past it dropped) or ``"chunked"``
+        (encoded in runs of whole tokens, :meth:`chunking`); none: ``{}``.
+
+        Asked after encoding ``items``, as a metric does for each scoring call, so that
+        each call counts its own names, cached or not.
+
+        Examples
+        --------
+        >>> enc = Encoder("tiny-bert-folder")  # doctest: +SKIP
+        >>> _ = enc.word_states([["get"] * 40, ["get", "name"]])  # doctest: +SKIP
+        >>> enc.cuts([["get"] * 40, ["get", "name"]])  # doctest: +SKIP
+        {'truncated': 1}
+        """
+        return dict(
+            Counter(self._cut[k] for k in dict.fromkeys(map(tuple, items)) if k in self._cut)
+        )
 
     def chunks(self, tokens: Tokens) -> list[list[str]]:
         """``tokens`` cut into runs of whole tokens that each fit the encoder's maximum.
@@ -462,8 +498,7 @@ class Encoder:
         if not len(items):
             return out
         if self.layer == self.num_layers:
-            lengths = self._lengths(items)
-            self.truncated += int((lengths > self.max_length).sum())
+            self._note_truncated(items, self._lengths(items))
             texts = [" ".join(t) for t in items]
             vecs = self.model.encode(
                 texts,
