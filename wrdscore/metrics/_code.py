@@ -46,6 +46,7 @@ from wrdscore.metrics._flatten import (
     Tokens,
     _check_text_sizes,
     _tokens_of,
+    gc_paused,
 )
 
 if TYPE_CHECKING:
@@ -343,6 +344,15 @@ def corpus_inputs(
         A corpus without code (older format: the message names the re-ingest
         command), an unknown or repeated id, or an id file with another kind of line.
     """
+    # Reading makes a few objects per record, none in cycles, which the collector
+    # would otherwise scan again and again as the lists grow.
+    with gc_paused():
+        return _corpus_inputs(corpus_dir, predictions, target, workdir, code)
+
+
+def _corpus_inputs(
+    corpus_dir: str | Path, predictions: str | Path, target: str, workdir: Path, code: bool
+) -> tuple[list[str], list[CodeItem], Path]:
     import json
 
     from wrdscore.corpora import corpus_methods
