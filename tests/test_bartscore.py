@@ -117,6 +117,18 @@ def test_each_distinct_pair_is_run_once(bart, monkeypatch):
     assert len(seen) == 2
 
 
+def test_a_full_cache_keeps_what_the_call_reads(bart, monkeypatch):
+    # Emptied when a call's new pairs overflowed it, the cache lost that call's cached
+    # pairs before they were read (a KeyError past 100,000 pairs in a run).
+    from wrdscore.metrics import bartscore
+
+    m = get_metric("bartscore", model=bart, device="cpu")
+    monkeypatch.setattr(bartscore, "CACHE_PAIRS", 3)
+    first = m.score(["getName"], ["size"])
+    again = m.score(["getName", "count"], ["size", "isEmpty"])
+    assert again.f1[0] == pytest.approx(first.f1[0], abs=1e-6)
+
+
 def test_long_names_are_cut_and_counted(bart, reference):
     m = get_metric("bartscore", model=bart, device="cpu")
     assert m.max_length == MAX_POSITIONS
