@@ -142,7 +142,7 @@ def test_per_pair_jsonl_with_alternatives_and_empty_prediction(model, tmp_path):
     assert rows[0]["wrd"]["best_ref"] == 2  # and says so
     # No alternative of an empty prediction scores: a tie at 0, so the first.
     assert rows[1]["wrd"] == {"precision": 0.0, "recall": 0.0, "f1": 0.0, "best_ref": 1}
-    assert "1 empty prediction(s) scored 0" in res.stderr
+    assert "1 empty prediction scored 0" in res.stderr
 
 
 def test_several_metrics_give_one_column_each(model):
@@ -540,8 +540,8 @@ def test_the_empty_code_note_speaks_of_combined_only_when_there_is_one(tmp_path)
     names.write_text("run\n")
     alone = run("score", "--preds", str(names), "--code", str(code), "-q")
     assert alone.exit_code == 0, alone.output
-    assert "1 pair(s) with nothing to match in their code" in alone.stderr
+    assert "1 pair with nothing to match in its code" in alone.stderr
     assert "combined" not in alone.stderr
     both = run("score", "--refs", str(names), "--preds", str(names), "--code", str(code), "-q")
     assert both.exit_code == 0, both.output
-    assert "scored 0 on code, their combined the reference's value" in both.stderr
+    assert "scored 0 on code, its combined the reference's value" in both.stderr

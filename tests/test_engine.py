@@ -374,7 +374,7 @@ def test_code_over_the_cap_keeps_the_language_it_was_given(tmp_path):
     args = ["score", "--code", code, "--preds", preds, "--metric", "rouge1"]
     out = CliRunner().invoke(app, list(map(str, args)))
     assert out.exit_code == 0, out.output
-    assert "1 method(s) cut to 16,384 characters" in out.output
+    assert "1 method cut to 16,384 characters" in out.output
 
 
 def test_cli_scores_a_long_method_through_code_with_a_note(emb, tmp_path):
@@ -386,7 +386,7 @@ def test_cli_scores_a_long_method_through_code_with_a_note(emb, tmp_path):
     args = ["score", "--refs", r, "--preds", p, "--code", c, "-e", model]
     res = CliRunner().invoke(app, list(map(str, args)))
     assert res.exit_code == 0, res.output
-    assert "note: 1 method(s) cut to 16,384 characters, at a line" in res.stderr
+    assert "note: 1 method cut to 16,384 characters, at a line as ingest cuts it" in res.stderr
     res = CliRunner().invoke(app, [*map(str, args), "--format", "json"])
     assert json.loads(res.stdout)["metrics"]["wrd"]["cut_code"] == 1
 

@@ -344,18 +344,18 @@ def test_compare_compares_on_every_metric_given():
 
 
 def test_the_unseen_token_note_names_them(tmp_path):
-    # It said "note: 3 unseen token occurrence(s)" without saying which.
+    # It said "note: 3 unseen token occurrences" without saying which.
     refs, preds = tmp_path / "r.txt", tmp_path / "p.txt"
     refs.write_text("get zzqxw\nqwxzv size\nzzqxw\n")
     preds.write_text("get\nsize\nget\n")
     for extra in ([], ["-j", "2", "--chunk-pairs", "1"]):
         res = run("score", "--refs", refs, "--preds", preds, "-q", *extra)
         assert res.exit_code == 0, res.output
-        assert "note: 3 unseen token occurrence(s) (qwxzv, zzqxw)\n" in res.stderr
+        assert "note: 3 unseen token occurrences (qwxzv, zzqxw)\n" in res.stderr
     many = " ".join(f"zzq{c}x" for c in "abcdefg")
     refs.write_text(f"{many}\nsize\n")
     preds.write_text("get\nsize\n")
     res = run("score", "--refs", refs, "--preds", preds, "-q")
-    assert "note: 7 unseen token occurrence(s) (zzqax, zzqbx, zzqcx, zzqdx, zzqex, ...)" in (
+    assert "note: 7 unseen token occurrences (zzqax, zzqbx, zzqcx, zzqdx, zzqex, ...)" in (
         res.stderr
     )

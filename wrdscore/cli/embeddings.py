@@ -24,7 +24,7 @@ from wrdscore.cli._common import (
     seed_option,
     wrote,
 )
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, counted
 
 # Options of both `train --specialise` and `specialise`, declared once.
 CURATED_OPTION = typer.Option(
@@ -195,7 +195,7 @@ def baseline(
     wanted = 1 if encoder is not None else 2
     if len(paths) != wanted:
         usage = "CORPUS (with --encoder)" if encoder is not None else "MODEL_DIR CORPUS"
-        raise WrdscoreError(f"baseline takes {usage}, got {len(paths)} path(s)")
+        raise WrdscoreError(f"baseline takes {usage}, got {counted(len(paths), 'path')}")
     if encoder is None:
         if embeddings is not None:
             raise WrdscoreError("--embeddings only applies with --encoder (fusion)")
@@ -236,7 +236,7 @@ def baseline(
 def _specialised_line(special: dict[str, Any]) -> str:
     mined = special["constraints"]["sizes"]
     used = special["pairs_in_vocab"]
-    counts = ", ".join(f"{used[k]} of {mined[k]} {k} pairs" for k in mined)
+    counts = ", ".join(f"{used[k]:,} of {counted(mined[k], f'{k} pair')}" for k in mined)
     # Models specialised before the curated list existed have no count for it.
     curated = sum(special["constraints"].get("curated", {}).values())
     inflected = sum(special["constraints"].get("inflected", {}).values())
@@ -332,7 +332,8 @@ def _model_and_words(
     if len(args) != words:
         usage = "TOKEN" if words == 1 else "A B"
         raise WrdscoreError(
-            f"{command} takes {usage} (and the model as -e MODEL), got {len(args)} argument(s)"
+            f"{command} takes {usage} (and the model as -e MODEL), got "
+            f"{counted(len(args), 'argument')}"
         )
     return embeddings, args
 

@@ -28,7 +28,7 @@ from wrdscore.cli._common import (
     wrote,
 )
 from wrdscore.cli._tables import print_tables
-from wrdscore.errors import WrdscoreError, only_with
+from wrdscore.errors import WrdscoreError, counted, only_with
 from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
 
 if TYPE_CHECKING:
@@ -301,7 +301,7 @@ def score(
             item_names=item_names,
         )
     if per_pair is not None and not to_stderr:
-        wrote(per_pair, f"{results[0].pairs} pairs")
+        wrote(per_pair, counted(results[0].pairs, "pair"))
     pairs = results[0].pairs
     if fmt == "json":
         out: dict[str, Any] = {
@@ -315,31 +315,36 @@ def score(
         return
     counts = {m.name: m.count_keys for m in metrics}
     wide, narrow = _corpus_tables(results, counts)
-    console = print_table(f"{pairs} pairs, corpus scores", wide, narrow=narrow, stderr=to_stderr)
+    heading = f"{counted(pairs, 'pair')}, corpus scores"
+    console = print_table(heading, wide, narrow=narrow, stderr=to_stderr)
     for r in results:
         console.print(r.signature, highlight=False, soft_wrap=True)
     unseen = max(r.oov_tokens for r in results)
     degenerate = max(r.degenerate_pairs for r in results)
     names = first_names(t for r in results for t in r.oov_names)
     more = ", ..." if len(names) == OOV_NAMES else ""
+    empty_code = max(r.empty_code for r in results)
+    its = "its" if empty_code == 1 else "their"
     notes = [
-        f"{unseen} unseen token occurrence(s) ({', '.join(names)}{more})" if unseen else "",
-        f"{results[0].empty_predictions} empty prediction(s) scored 0"
+        f"{counted(unseen, 'unseen token occurrence')} ({', '.join(names)}{more})"
+        if unseen
+        else "",
+        f"{counted(results[0].empty_predictions, 'empty prediction')} scored 0"
         + (" before rescaling" if rescale else "")
         if results[0].empty_predictions
         else "",
-        f"{degenerate} pair(s) with no known token scored 0"
+        f"{counted(degenerate, 'pair')} with no known token scored 0"
         + (" before rescaling" if rescale else "")
         if degenerate
         else "",
-        f"{max(r.empty_code for r in results)} pair(s) with nothing to match in their code "
+        f"{counted(empty_code, 'pair')} with nothing to match in {its} code "
         "(no code token with weight, or a prediction of unseen tokens) scored 0 on code"
         # Without references there is no combined value to fall back.
-        + (", their combined the reference's value" if "combined" in results[0].keys else "")
-        if reads_code and max(r.empty_code for r in results)
+        + (f", {its} combined the reference's value" if "combined" in results[0].keys else "")
+        if reads_code and empty_code
         else "",
-        f"{results[0].cut_code} method(s) cut to {MAX_CODE_CHARS:,} characters, at a line as "
-        "ingest cuts them"
+        f"{counted(results[0].cut_code, 'method')} cut to {MAX_CODE_CHARS:,} characters, at a "
+        f"line as ingest cuts {'it' if results[0].cut_code == 1 else 'them'}"
         if results[0].cut_code
         else "",
     ]
@@ -663,7 +668,7 @@ def compare(
             f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]",
             f"{r['p_value']:.4f}",
         )
-    heading = f"A {preds[0]} vs B {preds[1]}, {rows[0]['pairs']} pairs"
+    heading = f"A {preds[0]} vs B {preds[1]}, {counted(rows[0]['pairs'], 'pair')}"
     console = print_table(heading, table)
     for r in rows:
         console.print(r["signature"], highlight=False, soft_wrap=True)

@@ -12,6 +12,7 @@ from typing import Any
 import typer
 
 from wrdscore.cli._common import DEVICE_OPTION, QUIET_OPTION, seed_option
+from wrdscore.errors import counted
 
 
 def tune(
@@ -141,19 +142,22 @@ def _report(output: str, card: dict[str, Any]) -> None:
     curve = card["loss_curve"]
     loss = f"loss {curve[0]['loss']:.4f} -> {curve[-1]['loss']:.4f}" if curve else "no loss logged"
     typer.echo(
-        f"wrote {output}: {p['used']} pairs ({kinds}), {steps_text(card['steps'])}, {loss}, "
+        f"wrote {output}: {counted(p['used'], 'pair')} ({kinds}), {steps_text(card['steps'])}, "
+        f"{loss}, "
         f"{card['train_seconds']:.1f} s training ({card['examples_per_second']:.1f} examples/s); "
         f"card in {Path(output) / CARD_JSON}"
     )
     held = p["dropped"]["held_out"] + p["dropped"]["held_out_token_links"]
     if held:
-        typer.echo(f"note: {held} pairs left out because they match rated pairs", err=True)
-    for key, what in (
-        ("texts_truncated", "texts were longer than the encoder's maximum and were truncated"),
-        ("out_of_vocabulary", "pairs had no vocabulary token on a side and were not trained"),
+        why = "it matches a rated pair" if held == 1 else "they match rated pairs"
+        typer.echo(f"note: {counted(held, 'pair')} left out because {why}", err=True)
+    for key, noun, what in (
+        ("texts_truncated", "text", "{was} longer than the encoder's maximum and {was} truncated"),
+        ("out_of_vocabulary", "pair", "had no vocabulary token on a side and {was} not trained"),
     ):
         if p.get(key):
-            typer.echo(f"note: {p[key]} {what}", err=True)
+            was = "was" if p[key] == 1 else "were"
+            typer.echo(f"note: {counted(p[key], noun)} {what.format(was=was)}", err=True)
 
 
 def register(app: typer.Typer) -> None:
