@@ -20,6 +20,7 @@ from wrdscore.corpora import (
     CorpusMethod,
     corpus_methods,
     declared_name,
+    detect_language,
     extract_file,
     ingest,
     open_corpus,
@@ -292,6 +293,32 @@ def test_corpus_methods_give_ids_references_and_code(tmp_path):
     assert summaries == ["Gets x.", None, None]
     with pytest.raises(WrdscoreError, match="unknown target 'title'"):
         next(corpus_methods(tmp_path / "c", target="title"))
+
+
+def test_a_java_method_cut_at_the_cap_is_parsed_as_java_not_told(tmp_path):
+    # Cut at a line, this switch is no longer valid Java, and told from its code it reads
+    # as PHP (as 15 of OpenJDK 17's cut methods read as Go, C or PHP): score --strings
+    # keep and format 3 corpora parsed a corpus's Java that way, keywords as words.
+    cases = "".join(
+        f"      case {i}: {{\n        Object v{i} = (Object) stack.get(top - 1);\n"
+        f"        result = new Symbol({i}, v{i});\n      }}\n      return result;\n"
+        for i in range(400)
+    )
+    # The comment's length puts the cut where the rest reads as PHP.
+    body = f"    // {'x' * 12}\n    switch (n) {{\n{cases}    }}\n"
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "P.java").write_text(
+        f"class P {{\n  public Object act(int n) throws Exception {{\n{body}}}\n}}\n"
+    )
+    ingest([tmp_path / "src"], tmp_path / "c", jobs=1, quiet=True)
+    (m,) = corpus_methods(tmp_path / "c", code=True)
+    assert len(m.code) <= MAX_CODE_CHARS and detect_language(str(m.code)) == "php"
+    parsed = read_codes([{"code": m.code, "name": m.name}], "name", "keep")
+    assert "case" not in parsed[0] and "throws" not in parsed[0]
+    assert parsed == [read_code(m.code, name=m.name, strings="keep", language="java")]
+    stored = read_code_words(m.words, target="name", name=m.name)
+    assert read_code(m.code, name=m.name, language="java") == stored
+    assert m.code.language == "java"
 
 
 def test_corpus_methods_of_several_sources_name_the_source(tmp_path):

@@ -370,9 +370,11 @@ def _method_records(
         record = fields(line)
         if code or not isinstance(record.get("code_words"), str):
             found = (with_language if ',"language":' in line else source)(line)
-            text, language = found.get("code"), found.get("language")
-            # Code of another language than Java says so, and is parsed in it when
-            # scored (a JavaScript method alone parses as C++ too).
+            # Code is parsed in its record's language when scored (a JavaScript method
+            # alone parses as C++ too); a record without one is Java, as ingest read it,
+            # not told from its code: a method cut at the cap is no longer valid Java,
+            # and 15 of OpenJDK 17's were read as Go, C or PHP (keywords as words).
+            text, language = found.get("code"), found.get("language", "java")
             record["code"] = (
                 SourceCode(text, language) if text and isinstance(language, str) else text
             )
