@@ -265,7 +265,7 @@ def test_cli_scores_with_a_model_folder(bart, metric, tmp_path):
     assert res.exit_code == 0, res.output
     assert f"{expected.corpus['f1']:.4f}" in res.stdout
     assert res.stderr == (
-        "note: bartscore: 2 scored pair(s) had a side longer than the model's maximum of 10 "
+        "note: bartscore: 2 scored pairs had a side longer than the model's maximum of 10 "
         "tokens, cut to it\n"
     )
 

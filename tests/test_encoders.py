@@ -113,7 +113,9 @@ def test_truncations_are_counted_per_call(tiny, tmp_path):
     long, other = " ".join(["get"] * 40), " ".join(["set"] * 40)
     first = metric.score([long], ["get"])
     assert first.cuts == {"truncated": 1}
-    assert "1 name(s) longer than the encoder's maximum of 32" in metric.truncation_note(first.cuts)
+    assert "1 name longer than the encoder's maximum of 32 word pieces was truncated" in (
+        metric.truncation_note(first.cuts)
+    )
     none = metric.score(["get name"], ["get"])
     assert none.cuts == {} and metric.truncation_note(none.cuts) == ""
     assert metric.score([other], ["get"]).cuts == {"truncated": 1}
@@ -636,9 +638,7 @@ def test_sentence_code_support_chunks_long_code_and_mean_pools(minilm):
     pred = minilm.model.encode(["update values"])[0]
     assert res.values["code"][1] == pytest.approx(_cosine(pred, pooled) * prior[1], abs=1e-6)
     assert res.cuts == {"pooled": 1}
-    assert "1 method(s) longer than the encoder's maximum of 256" in metric.truncation_note(
-        res.cuts
-    )
+    assert "1 method longer than the encoder's maximum of 256" in metric.truncation_note(res.cuts)
 
 
 def test_word_states_of_long_code_come_from_runs_never_cut(minilm):
@@ -654,7 +654,7 @@ def test_word_states_of_long_code_come_from_runs_never_cut(minilm):
     res = metric.score(None, ["update values"], code=[long])
     assert res.oov_tokens == 0
     assert res.cuts == {"chunked": 1}
-    assert "1 method(s) whose code is longer than the encoder's maximum" in (
+    assert "1 method whose code is longer than the encoder's maximum" in (
         metric.truncation_note(res.cuts)
     )
     # Independently: the runs encoded one by one, outside any chunking, then BERTScore's

@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
-from wrdscore.errors import WrdscoreError, only_with
+from wrdscore.errors import WrdscoreError, counted, only_with
 from wrdscore.metrics._centering import center, check_centering
 from wrdscore.metrics._flatten import FlatBatch, Tokens
 from wrdscore.metrics._metric import Metric, check_flag
@@ -282,16 +282,17 @@ class EmbeddingMetric(Metric):
         if c is None:
             return ""
         notes = []
-        if cuts.get("truncated"):
+        if n := cuts.get("truncated"):
             notes.append(
-                f"{cuts['truncated']} name(s) longer than the encoder's maximum of "
-                f"{c.encoder.max_length} word pieces were truncated (tokens past it count as "
-                "unseen)"
+                f"{counted(n, 'name')} longer than the encoder's maximum of "
+                f"{c.encoder.max_length} word pieces {'was' if n == 1 else 'were'} truncated "
+                "(tokens past it count as unseen)"
             )
-        if cuts.get("chunked"):
+        if n := cuts.get("chunked"):
             notes.append(
-                f"{cuts['chunked']} method(s) whose code is longer than the encoder's maximum "
-                f"of {c.encoder.max_length} word pieces were encoded in runs of whole tokens"
+                f"{counted(n, 'method')} whose code is longer than the encoder's maximum of "
+                f"{c.encoder.max_length} word pieces {'was' if n == 1 else 'were'} encoded in "
+                "runs of whole tokens"
             )
         return "; ".join(notes)
 

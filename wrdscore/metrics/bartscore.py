@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, counted
 from wrdscore.metrics.base import Metric, Tokens, register
 
 #: (source, target) scores a run keeps; past this the cache starts again (flat memory).
@@ -246,8 +246,8 @@ class BARTScore(Metric):
         if not cuts.get("pairs"):
             return ""
         return (
-            f"bartscore: {cuts['pairs']} scored pair(s) had a side longer than the model's "
-            f"maximum of {self.max_length} tokens, cut to it"
+            f"bartscore: {counted(cuts['pairs'], 'scored pair')} had a side longer than the "
+            f"model's maximum of {self.max_length} tokens, cut to it"
         )
 
     def _signature_fields(self) -> dict[str, str]:

@@ -20,7 +20,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from wrdscore.corpora import clean_prediction
 from wrdscore.embeddings import TokenEmbeddings
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, counted
 from wrdscore.metrics._call import nested, running
 from wrdscore.metrics._centering import FloatArray, cosine_matrix
 from wrdscore.metrics._flatten import (
@@ -273,10 +273,11 @@ class BERTScore(PairEmbeddingMetric):
         if self.granularity == "tokens" or not cuts.get("pieces"):
             return super().truncation_note(cuts)
         assert self.contextual is not None
+        n = cuts["pieces"]
         return (
-            f"{cuts['pieces']} text(s) longer than the tokenizer's maximum of "
-            f"{self.contextual.encoder.piece_limit} word pieces were truncated, as bert_score "
-            "truncates them"
+            f"{counted(n, 'text')} longer than the tokenizer's maximum of "
+            f"{self.contextual.encoder.piece_limit} word pieces {'was' if n == 1 else 'were'} "
+            f"truncated, as bert_score truncates {'it' if n == 1 else 'them'}"
         )
 
     def _row_weights(self, batch: TokenBatch) -> FloatArray | None:

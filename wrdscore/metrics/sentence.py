@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, counted
 from wrdscore.metrics._centering import FloatArray, unit_rows
 from wrdscore.metrics._pairs import SimilarityMetric, snap_one, snap_to_one
 from wrdscore.metrics.base import EmbeddingMetric, Tokens, register
@@ -174,11 +174,11 @@ class Sentence(EmbeddingMetric):
         chunks (``cuts``'s ``pooled``)."""
         assert self.contextual is not None
         notes = [super().truncation_note(cuts)]
-        if cuts.get("pooled"):
+        if n := cuts.get("pooled"):
             notes.append(
-                f"{cuts['pooled']} method(s) longer than the encoder's maximum of "
-                f"{self.contextual.encoder.max_length} word pieces were encoded in chunks "
-                "and the chunks' vectors mean-pooled"
+                f"{counted(n, 'method')} longer than the encoder's maximum of "
+                f"{self.contextual.encoder.max_length} word pieces {'was' if n == 1 else 'were'} "
+                "encoded in chunks and the chunks' vectors mean-pooled"
             )
         return "; ".join(filter(None, notes))
 
