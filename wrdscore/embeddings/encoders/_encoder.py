@@ -255,6 +255,8 @@ class Encoder:
     name : str
         A short label: the hub name, or the folder's name.
 
+    Notes
+    -----
     A name longer than the encoder's maximum is truncated (tokens past it get zero
     vectors and count as unseen), or under :meth:`chunking` encoded in runs; the
     encoder keeps no running total of them, since a total would mix calls:
