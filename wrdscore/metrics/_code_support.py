@@ -97,8 +97,8 @@ class SequenceModel:
         n_text, n_code = sum(texts.values()), sum(code.values())
         size = len(texts.keys() | code.keys())
         text_den, code_den = n_text + ADD * size, n_code + ADD * size
-        self._unigram = {t: math.log((c + ADD) / text_den) for t, c in texts.items()}
-        self._unseen_text = math.log(ADD / text_den)
+        self._unigram = {t: (c + ADD) / text_den for t, c in texts.items()}
+        self._unseen_text = ADD / text_den
         self._code = {t: math.log((c + ADD) / code_den) for t, c in code.items()}
         self._unseen_code = math.log(ADD / code_den)
         self._bigrams = bigrams
@@ -109,7 +109,7 @@ class SequenceModel:
         }
 
     def _log_bigram(self, a: str, b: str) -> float:
-        unigram = math.exp(self._unigram.get(b, self._unseen_text))
+        unigram = self._unigram.get(b, self._unseen_text)
         found = self._context.get(a)
         if found is None:
             return math.log(unigram)
@@ -164,7 +164,7 @@ class TextPrior:
         ...                   {"<s>": {"get": 3}, "get": {"name": 3}, "name": {"</s>": 3}})
         >>> p = TextPrior(np.ones(3), m, 1.0)
         >>> p.plausibility([["get", "name"], ["i", "get"]]).round(3).tolist()
-        [1.0, 0.014]
+        [1.0, 0.214]
         """
         logs = np.fromiter(map(self.model.log_q, token_lists), float, len(token_lists))
         return np.minimum(1.0, np.exp(logs) / self.threshold)
