@@ -118,6 +118,26 @@ def breakdown(methods: list[tuple[str, Any]], language: str | None) -> None:
     assert all(a == b for a, b in zip(codes, fresh, strict=True))
 
 
+def check_same_package() -> None:
+    """Stop if ``python -m wrdscore`` here would import another wrdscore than this process.
+
+    A subprocess puts its working directory first on ``sys.path``: run from a checkout's
+    root it imports that checkout whatever ``PYTHONPATH`` says, so timing an exported
+    tree (``PYTHONPATH=TREE``) from there times the checkout instead.
+    """
+    import subprocess
+
+    import wrdscore
+
+    probe = [sys.executable, "-c", "import wrdscore; print(wrdscore.__file__)"]
+    theirs = subprocess.run(probe, capture_output=True, text=True, check=True).stdout.strip()
+    if Path(theirs).resolve() != Path(wrdscore.__file__).resolve():
+        sys.exit(
+            f"python -m wrdscore would import {theirs}, this process {wrdscore.__file__}: "
+            "run the benchmark from another folder"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     source = parser.add_mutually_exclusive_group(required=True)
@@ -132,6 +152,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.limit is not None and args.corpus is not None:
         parser.error("--limit applies to --methods: score --corpus scores every record")
+    check_same_package()
     methods = read_methods(args)[: args.limit]
     if args.breakdown:
         breakdown(methods, corpus_language(args.corpus))
