@@ -64,8 +64,9 @@ QUANTILES = (0.02, 0.05, 0.1)
 START, END = "<s>", "</s>"
 #: The signature's name of the shipped table (``prior:`` in a code signature).
 PRIOR_LABEL = "jdk17-seq"
-#: Most floats one stacked gather of code vectors may hold (about 32 MB).
-_STACK_FLOATS = 1 << 22
+#: Most floats one stacked gather of code vectors may hold (512 KB: it stays in cache; at 32 MB
+#: the gathers ran from memory, and OpenJDK scoring took 4.2-4.4x reference-only CPU, not 3.8-3.9x).
+_STACK_FLOATS = 1 << 16
 #: The shipped table (``scripts/build_code_prior.py`` rebuilds it).
 PRIOR_FILE = "code_prior.json.gz"
 
