@@ -132,8 +132,8 @@ fi
 # The tuning pairs: the renames' tune part (wrdscore.signals.split_renames: the held-out
 # part is never trained on) and the abbreviations' tune part (held out by their hash).
 TUNED=$WORK/minilm-tuned
+RENAMES=${RENAMES:-../shared/data/varclr-renames/renames.tsv}
 if [[ ! -f $TUNED/tune-card.json ]]; then
-    RENAMES=${RENAMES:-../shared/data/varclr-renames/renames.tsv}
     wrdscore corpus abbreviations "$JDK_ZIP" -o "$WORK/abbreviations.tsv" \
         --tune-output "$WORK/abbreviations-tune.tsv" --force
     python -c "import sys; from wrdscore.signals import split_renames as s
@@ -144,4 +144,5 @@ open(sys.argv[2], 'w').writelines(f'{a}\t{b}\n' for a, b in s(r(sys.argv[1]))[0]
         --pairs "$WORK/renames-tune.tsv" --pairs "$WORK/abbreviations-tune.tsv" \
         --device "${DEVICE:-cpu}" -q
 fi
-ENCODER=$TUNED scripts/build_encoder_default.sh "$CODE" "$CORPUS" "$OUTPUT"
+ENCODER=$TUNED TUNING_PAIRS="$RENAMES $WORK/abbreviations-tune.tsv" \
+    scripts/build_encoder_default.sh "$CODE" "$CORPUS" "$OUTPUT"

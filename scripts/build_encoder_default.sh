@@ -81,6 +81,14 @@ r(sys.argv[1], sys.argv[2], int(sys.argv[3]), float16=True)" "$FULL" "$REDUCED" 
     wrdscore specialise "$FUSED" "$CORPUS" --pairs "$CODE/pairs.tsv" -o "$OUTPUT" --force
 fi
 if [[ -f $WORK/archives/openjdk-17-src.zip ]]; then
-    python scripts/default_inputs.py "$OUTPUT" --archives "$WORK/archives" --debsrc "$WORK/debsrc"
+    # A tuned encoder's card and pair files (TUNING_PAIRS, from build_default_model.sh)
+    # are recorded with their licences.
+    TUNING=()
+    read -r -a TUNING_PAIRS <<< "${TUNING_PAIRS:-}"
+    if [[ -f $ENCODER/tune-card.json ]]; then
+        TUNING=(--tuned "$ENCODER" --tuning-pairs "${TUNING_PAIRS[@]}")
+    fi
+    python scripts/default_inputs.py "$OUTPUT" --archives "$WORK/archives" --debsrc "$WORK/debsrc" \
+        "${TUNING[@]}"
 fi
 du -sh "$OUTPUT"

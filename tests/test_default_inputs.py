@@ -368,3 +368,26 @@ def test_bad_input_is_one_error_line_and_nothing_is_written(tmp_path, breakage, 
     assert done.stderr.startswith("error: ") and message in done.stderr
     assert done.stderr.count("\n") == 1 and done.stdout == ""
     assert {p.name: p.read_bytes() for p in model.iterdir()} == before
+
+
+def test_the_tuning_records_the_card_and_each_pair_files_licence(tmp_path):
+    encoder = tmp_path / "tuned"
+    encoder.mkdir()
+    card = {"base": {"name": "m", "sha": "5076c604"}, "sha": "79529c1d", "steps": 3}
+    (encoder / "tune-card.json").write_text(json.dumps({**card, "settings": {"epochs": 1}}))
+    renames = tmp_path / "varclr" / "renames.tsv"
+    renames.parent.mkdir()
+    renames.write_text("a\tb\n")
+    (renames.parent / "LICENSE").write_text(MIT)
+    mined = tmp_path / "abbreviations-tune.tsv"
+    mined.write_text("cfg\tconfig\n")
+    jdk = {"file": "openjdk-17-src.zip", "licence": "GPL-2.0 WITH Classpath-exception-2.0"}
+    entry = script.tuning_entry(encoder, [renames, mined], jdk)
+    assert (entry["base"], entry["sha"], entry["steps"]) == (card["base"], "79529c1d", 3)
+    assert [(f["file"], f["licence"], f["licence_from"]) for f in entry["pairs"]] == [
+        ("renames.tsv", "MIT", "LICENSE beside it"),
+        ("abbreviations-tune.tsv", jdk["licence"], "mined from openjdk-17-src.zip"),
+    ]
+    assert entry["pairs"][0]["sha256"] == hashlib.sha256(b"a\tb\n").hexdigest()
+    with pytest.raises(script.InputError, match=r"no tune-card\.json"):
+        script.tuning_entry(tmp_path, [], jdk)
