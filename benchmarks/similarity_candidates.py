@@ -29,14 +29,12 @@ from pathlib import Path
 import numpy as np
 from abbreviation_cosines import OPPOSITES, SYNONYMS, held_out_pairs, random_pairs
 from numpy.typing import NDArray
-from segment_renames import RENAMES, negatives, read_held_out
+from segment_renames import RENAMES, bootstrap_difference, negatives, read_held_out
 
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics import get_metric
 from wrdscore.signals import auc
 
-SEED = 33
-BOOTSTRAP = 1000
 Pair = tuple[str, str]
 Scorer = Callable[[list[Pair]], NDArray[np.float64]]
 
@@ -61,15 +59,10 @@ def paired(
     pos: tuple[NDArray[np.float64], NDArray[np.float64]],
     neg: tuple[NDArray[np.float64], NDArray[np.float64]],
 ) -> tuple[float, float, float]:
-    """AUC(first) - AUC(second) and its 95% paired percentile bootstrap interval."""
-    rng = np.random.default_rng(SEED)
-    diffs = []
-    for _ in range(BOOTSTRAP):
-        i = rng.integers(len(pos[0]), size=len(pos[0]))
-        j = rng.integers(len(neg[0]), size=len(neg[0]))
-        diffs.append(auc(pos[0][i], neg[0][j]) - auc(pos[1][i], neg[1][j]))
-    lo, hi = np.percentile(diffs, [2.5, 97.5])
-    return auc(*(pos[0], neg[0])) - auc(*(pos[1], neg[1])), float(lo), float(hi)
+    """AUC(first) - AUC(second) and its 95% paired percentile bootstrap interval
+    (``segment_renames.py``'s, items resampled together)."""
+    lo, hi = bootstrap_difference(pos, neg)
+    return auc(pos[0], neg[0]) - auc(pos[1], neg[1]), lo, hi
 
 
 SIGNALS = ("renames, random", "renames, related", "abbreviations", "synonyms over opposites")
