@@ -251,16 +251,18 @@ def test_the_scoring_guide_s_prose_gives_the_scores_the_model_computes():
     preds = ["validate url", "is all capitalized", "set artwork entry", "verify", "get count"]
     found = re.search(
         r"`perform validation` / `validate url` and `detect capital use` / `is all capitalized` "
-        r"get a WRDScore F1 of ([\d.]+) and ([\d.]+), well above the ([\d.]+) .*? `update "
-        r"image` and `set artwork entry` \(([\d.]+)\) or `process username` and `verify` "
-        r"\(([\d.]+)\), and `size` / `get count` \(([\d.]+)\) falls below that baseline",
+        r"get a WRDScore F1 of ([\d.]+) and ([\d.]+), well above the ([\d.]+) .*? and `update "
+        r"image` / `set artwork entry` somewhat above it \(([\d.]+)\), while `process "
+        r"username` / `verify` \(([\d.]+)\) and `size` / `get count` \(([\d.]+)\) fall below "
+        r"that baseline",
         text,
     )
     assert found is not None
     wrd = get_metric("wrd")
     f1 = wrd.score(refs, preds).f1
     baseline = get_metric("wrd", rescale=True).baseline["f1"]
-    assert f1[0] > f1[1] > baseline > f1[4]  # what the sentence says of them
+    # What the sentence says of them.
+    assert f1[0] > f1[1] > f1[2] > baseline > max(f1[3], f1[4])
     want = [f1[0], f1[1], baseline, f1[2], f1[3], f1[4]]
     assert [float(g) for g in found.groups()] == [round(float(v), 2) for v in want]
     # `wrdscore explain` on update image / set artwork entry: the P/R/F1 the prose repeats.
