@@ -545,7 +545,7 @@ def test_the_cli_scores_with_the_real_encoder_fused_with_the_bundled_model():
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
     sig = out["metrics"]["wrd"]["signature"]
-    assert "+all-MiniLM-L6-v2-static-384@sha:3d03466b,fw:1/0.5" in sig
+    assert "+minilm-tuned-static-384@sha:53665e66,fw:1/0.5" in sig
     assert 0 < out["metrics"]["wrd"]["corpus"]["f1"] < 1
 
 
@@ -595,7 +595,7 @@ def test_the_readme_s_encoder_rows_agree_with_people_as_published(minilm):
     alone = build_metrics(["wrd", "bertscore", "sentence"], encoder=minilm, segment=False)
     assert spearman(alone) == [0.721, 0.725, 0.714]
     (fused,) = build_metrics(["wrd"], "default", encoder=minilm, segment=False)
-    assert spearman([fused]) == [0.716]
+    assert spearman([fused]) == [0.72]  # the README's .720
 
 
 def test_batch_size_zero_is_refused_not_replaced_by_the_default():
