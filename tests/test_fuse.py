@@ -133,7 +133,7 @@ def test_specialise_a_float16_fusion_with_another_models_pairs(
     args = ["specialise", str(tmp_path / "f"), str(corpus), "-o", str(tmp_path / "cf")]
     res = CliRunner().invoke(app, [*args, "--pairs", str(pairs), "--baseline-pairs", "0"])
     assert res.exit_code == 0, res.output
-    assert "with 1 of 2 contrast pairs, 1 of 1 synonym pairs, 0 of 0 abbreviation" in res.output
+    assert "with 1 of 2 contrast pairs, 1 of 1 synonym pair, 0 of 0 abbreviation" in res.output
     out = load_embeddings(tmp_path / "cf")
     assert out.kv.vectors.dtype == np.float16
     special = out.meta["specialise"]["constraints"]
