@@ -91,7 +91,7 @@ def test_a_set_without_pairs_is_an_error():
 
 
 def test_design_needs_the_scores_its_strata_name():
-    with pytest.raises(WrdscoreError, match="of metric rouge1$"):
+    with pytest.raises(WrdscoreError, match=r"of metric rouge1$"):
         stratified_design({"wrd": SCORES["wrd"]}, np.arange(N), 1, DEFAULT_STRATA)
 
 
