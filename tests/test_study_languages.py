@@ -134,6 +134,17 @@ def test_highlighted_code_in_headless_chromium_is_text_in_spans(tmp_path: Path) 
     assert "&lt;/script&gt;&lt;b&gt;x" in text  # the code's markup is text
 
 
+def _ambiguous_python_inputs(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """refs, preds and code of three Python snippets, the first of which
+    (``print(get_name(user))``) no grammar can be told apart from."""
+    refs, preds, code = tmp_path / "refs.txt", tmp_path / "preds.txt", tmp_path / "code.jsonl"
+    refs.write_text("get_name\ncount_rows\nis_empty\n")
+    preds.write_text("name\ncount\nempty\n")
+    sources = ["print(get_name(user))\n", PY_CODE[1], PY_CODE[2]]
+    code.write_text("".join(json.dumps(c) + "\n" for c in sources))
+    return refs, preds, code
+
+
 def test_a_study_is_analysed_in_the_language_it_was_sampled_in(tmp_path: Path) -> None:
     # print(get_name(user)) cannot be told apart; sampled with --language python, the
     # analysis scores it in Python too instead of refusing it.
@@ -141,11 +152,7 @@ def test_a_study_is_analysed_in_the_language_it_was_sampled_in(tmp_path: Path) -
 
     from wrdscore.human_eval import analyze_study
 
-    refs, preds, code = tmp_path / "refs.txt", tmp_path / "preds.txt", tmp_path / "code.jsonl"
-    refs.write_text("get_name\ncount_rows\nis_empty\n")
-    preds.write_text("name\ncount\nempty\n")
-    sources = ["print(get_name(user))\n", PY_CODE[1], PY_CODE[2]]
-    code.write_text("".join(json.dumps(c) + "\n" for c in sources))
+    refs, preds, code = _ambiguous_python_inputs(tmp_path)
     study = tmp_path / "study"
     sample_study(refs, preds, study, code=code, n_sets=1, strata=[parse_stratum("3")],
                  raters=2, language="python")  # fmt: skip
@@ -170,11 +177,7 @@ def test_a_language_without_code_is_refused(tmp_path: Path) -> None:
 def test_strata_on_code_are_scored_in_the_language_given(tmp_path: Path) -> None:
     # print(get_name(user)) cannot be told apart: with --language python a stratum on a
     # code value told it again and refused it ("cannot tell the code's language").
-    refs, preds, code = tmp_path / "refs.txt", tmp_path / "preds.txt", tmp_path / "code.jsonl"
-    refs.write_text("get_name\ncount_rows\nis_empty\n")
-    preds.write_text("name\ncount\nempty\n")
-    sources = ["print(get_name(user))\n", PY_CODE[1], PY_CODE[2]]
-    code.write_text("".join(json.dumps(c) + "\n" for c in sources))
+    refs, preds, code = _ambiguous_python_inputs(tmp_path)
     design = sample_study(refs, preds, tmp_path / "s", code=code, n_sets=1,
                           strata=[parse_stratum("3:rouge1.code>=0")], raters=1,
                           language="python")  # fmt: skip
