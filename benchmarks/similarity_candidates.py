@@ -85,6 +85,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--renames", type=Path, default=RENAMES)
     ap.add_argument("--reported", nargs="*", default=[], help="label=encoder:NAME (not ranked)")
     args = ap.parse_args(argv)
+    for path, flag in ((args.abbreviations, "--abbreviations"), (args.renames, "--renames")):
+        if not path.is_file():
+            raise WrdscoreError(f"{flag} {path} is not a file")
     specs = dict(s.split("=", 1) for s in [*args.scorers, *args.reported])
     test, renamed = read_held_out(args.renames)
     held = held_out_pairs(args.abbreviations)

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from wrdscore.corpora import open_corpus
 from wrdscore.corpora._code import read_code_words
+from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._code_support import (
     END,
     QUANTILES,
@@ -81,7 +82,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("corpus", type=Path, help="an ingested corpus folder (format 4)")
     ap.add_argument("output", type=Path, help="the table to write (.json.gz)")
     args = ap.parse_args(argv)
-    table = {"source": args.corpus.name, "targets": count(args.corpus)}
+    try:
+        table = {"source": args.corpus.name, "targets": count(args.corpus)}
+    except WrdscoreError as exc:
+        sys.exit(f"error: {exc}")
     data = json.dumps(table, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     # mtime 0: the same corpus gives the same bytes.
     args.output.write_bytes(gzip.compress(data.encode("utf-8"), mtime=0))

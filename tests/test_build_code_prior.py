@@ -95,3 +95,9 @@ def test_the_shipped_table_is_openjdks():
     assert names.lengths.sum() == 174_573
     # The shipped quantile (0.05) lies between the stored ones around it.
     assert code_prior("name", 0.02).threshold < names.threshold < code_prior("name", 0.1).threshold
+
+
+def test_a_folder_that_is_no_corpus_is_one_error_line(tmp_path):
+    with pytest.raises(SystemExit, match=r"^error: corpus folder .* does not exist$"):
+        build.main([str(tmp_path / "none"), str(tmp_path / "prior.json.gz")])
+    assert not (tmp_path / "prior.json.gz").exists()

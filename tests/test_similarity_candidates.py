@@ -41,3 +41,8 @@ def test_the_paired_interval_holds_a_clear_gain():
     pos, neg = rng.random(200), rng.random(200)
     d, lo, hi = bench.paired((pos + 0.3, pos), (neg, neg))
     assert 0 < lo < d < hi
+
+
+def test_a_missing_input_is_one_error(tmp_path):
+    with pytest.raises(bench.WrdscoreError, match=r"--abbreviations .* is not a file"):
+        bench.main(["A=default", "--abbreviations", str(tmp_path / "none.tsv")])
