@@ -104,10 +104,10 @@ class SequenceModel:
         self._unseen_code = math.log(ADD / code_den)
         self._bigrams = bigrams
         # Per context: its bigram count n_a and the Witten-Bell weight n_a / (n_a + u_a).
-        self._context = {
-            a: (sum(nxt.values()), sum(nxt.values()) / (sum(nxt.values()) + len(nxt)))
-            for a, nxt in bigrams.items()
-        }
+        self._context = {}
+        for a, nxt in bigrams.items():
+            n = sum(nxt.values())
+            self._context[a] = (n, n / (n + len(nxt)))
 
     def _log_bigram(self, a: str, b: str) -> float:
         unigram = self._unigram.get(b, self._unseen_text)
