@@ -189,17 +189,29 @@ def library(corpora: Path, target: str, methods: int, metrics: Sequence[str]) ->
     print("\n\n".join(report))
 
 
-def candidates(corpora: Path, target: str, methods: int) -> None:
-    """Round 2: WRDScore's support at each stored quantile, and its best match alone."""
+#: Round 3's candidates (``docs/history.md``, issue 32): the length share and quantile
+#: of the table given by ``--prior`` (the shipped table, with its settings, is R0).
+ROUND3 = {"R1": (0.01, 0.2), "R2": (0.02, 0.3), "R3": (0.05, 0.3)}
+
+
+def candidates(
+    corpora: Path,
+    target: str,
+    methods: int,
+    projects: Sequence[str] | None = None,
+    table: Path | None = None,
+) -> None:
+    """Round 3: WRDScore's best match alone (a reference), R0 (the shipped prior) and,
+    with ``table``, R1-R3 (:data:`ROUND3`), on ``projects`` (default: the held-out ones)."""
     import wrdscore.metrics._metric as engine
     from wrdscore.metrics import get_metric
-    from wrdscore.metrics._code_support import QUANTILES, code_prior
+    from wrdscore.metrics._code_support import code_prior, read_prior
 
     signal = _signal_script()
     started = time.perf_counter()
+    names = list(projects or signal.HELD_OUT)
     cases = {
-        p: build_cases(signal, corpora / p, target, f"{SEED}:{p}:{target}")[:methods]
-        for p in signal.HELD_OUT
+        p: build_cases(signal, corpora / p, target, f"{SEED}:{p}:{target}")[:methods] for p in names
     }
 
     class NoPrior:
@@ -208,8 +220,11 @@ def candidates(corpora: Path, target: str, methods: int) -> None:
 
     shipped = engine.code_prior
     report = []
-    rows: list[tuple[str, Any]] = [("best match alone", NoPrior())]
-    rows += [(f"q = {q:g}", code_prior(target, q)) for q in QUANTILES]
+    rows: list[tuple[str, Any]] = [("best match alone", NoPrior()), ("R0", code_prior(target))]
+    if table is not None:
+        data = table.read_bytes()
+        for label, (share, q) in ROUND3.items():
+            rows.append((f"{label} ({share:g}, {q:g})", read_prior(data, target, q, share)))
     try:
         for label, prior in rows:
             # The engine reads the prior through this name at each call.
@@ -235,9 +250,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--target", choices=("name", "summary"), default="name")
     ap.add_argument("--methods", type=int, default=300, help="methods per project")
     ap.add_argument("--metrics", nargs="+", default=["wrd", "rouge1"])
+    ap.add_argument(
+        "--projects", nargs="+", help="candidates: corpora under --corpora (default: held out)"
+    )
+    ap.add_argument("--prior", nargs="+", type=Path, default=[], help="candidates: tables to score")
     args = ap.parse_args(argv)
     if args.command == "candidates":
-        candidates(args.corpora, args.target, args.methods)
+        candidates(args.corpora, args.target, args.methods, args.projects, args.prior)
     else:
         library(args.corpora, args.target, args.methods, args.metrics)
 

@@ -18,11 +18,15 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import json
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from wrdscore.corpora import open_corpus
 from wrdscore.corpora._code import read_code_words
@@ -32,58 +36,106 @@ from wrdscore.metrics._code_support import (
     QUANTILES,
     START,
     SequenceModel,
-    quantile_threshold,
 )
 from wrdscore.metrics._engine import splitter
 
+#: Folds of the held-out plausibility the thresholds are quantiles of.
+FOLDS = 10
 #: The metrics' default: run-together words are not segmented (issue 33).
 SEGMENTED = False
 
 
-def count(corpus: Path) -> dict[str, object]:
-    """The table: per target, token counts of the texts and of the code, and lengths."""
+def _records(corpora: Sequence[Path]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every method of the corpora, with its project: its corpus and archive."""
+    for i, corpus in enumerate(corpora):
+        for record in open_corpus(corpus).iter_methods():
+            if record.get("code_words") is None:
+                sys.exit(f"error: {corpus} has no code_words (ingest it again: format 4)")
+            yield f"{i}:{record['source']}", record
+
+
+def _count_texts(items: Iterable[list[str]]) -> tuple[Counter[str], dict[str, Counter[str]]]:
+    """The tokens of ``items`` and their bigrams (with start and end marks)."""
+    tokens: Counter[str] = Counter()
+    bigrams: dict[str, Counter[str]] = {}
+    for item in items:
+        tokens.update(item)
+        for a, b in zip([START, *item], [*item, END], strict=True):
+            bigrams.setdefault(a, Counter())[b] += 1
+    return tokens, bigrams
+
+
+def held_out_logs(
+    items: Sequence[tuple[int, list[str]]], code: Sequence[Counter[str]]
+) -> list[float]:
+    """:math:`\\log Q_T` of every non-empty text, each under the model counted on the
+    other folds' texts and code (``items`` are ``(fold, tokens)``; ``code[k]`` is fold
+    ``k``'s code): how plausible a real text looks to a model that never saw it."""
+    tokens, bigrams = _count_texts(t for _, t in items)
+    all_code = sum(code, Counter())
+    logs: list[float] = []
+    for k, code_k in enumerate(code):
+        mine = [t for f, t in items if f == k and t]
+        if not mine:
+            continue
+        tokens_k, bigrams_k = _count_texts(mine)
+        rest = {a: dict(nxt - bigrams_k.get(a, Counter())) for a, nxt in bigrams.items()}
+        model = SequenceModel(
+            dict(tokens - tokens_k), dict(all_code - code_k), {a: n for a, n in rest.items() if n}
+        )
+        logs += [model.log_q(t) for t in mine]
+    return logs
+
+
+def count(corpora: Sequence[Path]) -> dict[str, object]:
+    """The table: per target, token counts of the texts and of the code, and lengths,
+    over every method of the ``corpora`` together; and the thresholds, quantiles of
+    held-out plausibility (:func:`held_out_logs`)."""
     split = splitter(SEGMENTED)
-    texts: dict[str, list[list[str]]] = {"name": [], "summary": []}
-    code: dict[str, Counter[str]] = {"name": Counter(), "summary": Counter()}
-    for record in open_corpus(corpus).iter_methods():
-        words = record.get("code_words")
-        if words is None:
-            sys.exit(f"error: {corpus} has no code_words (ingest it again: format 4)")
-        texts["name"].append(split(record["name"]))
+    texts: dict[str, list[tuple[int, list[str]]]] = {"name": [], "summary": []}
+    code: dict[str, list[Counter[str]]] = {t: [Counter() for _ in range(FOLDS)] for t in texts}
+    records = list(_records(corpora))
+    # Folds by project (the archive a method came from) where there are enough projects
+    # for every fold, else by file: a new project's names are what the threshold is for.
+    by_project = len({project for project, _ in records}) >= FOLDS
+    for project, record in records:
+        key = project if by_project else f"{project}/{record['path']}"
+        fold = hashlib.sha256(key.encode("utf-8")).digest()[0] % FOLDS
+        words = record["code_words"]
+        texts["name"].append((fold, split(record["name"])))
         if record["summary"]:
-            texts["summary"].append(split(record["summary"]))
-        for target in code:
-            code[target].update(
+            texts["summary"].append((fold, split(record["summary"])))
+        for target, folds in code.items():
+            folds[fold].update(
                 read_code_words(words, target=target, name=record["name"], segmented=SEGMENTED)
             )
     out: dict[str, object] = {}
     for target, items in texts.items():
-        tokens = Counter(t for item in items for t in item)
-        lengths = Counter(len(item) for item in items)
-        bigrams: dict[str, Counter[str]] = {}
-        for item in items:
-            for a, b in zip([START, *item], [*item, END], strict=True):
-                bigrams.setdefault(a, Counter())[b] += 1
-        table = {a: dict(nxt.most_common()) for a, nxt in sorted(bigrams.items())}
-        model = SequenceModel(dict(tokens), dict(code[target]), table)
+        tokens, bigrams = _count_texts(t for _, t in items)
+        lengths = Counter(len(t) for _, t in items)
+        logs = held_out_logs(items, code[target])
         out[target] = {
             "texts": len(items),
             "lengths": [lengths.get(m, 0) for m in range(max(lengths) + 1)],
             "tokens": dict(tokens.most_common()),
-            "code": dict(code[target].most_common()),
-            "bigrams": table,
-            "thresholds": {f"{q:g}": quantile_threshold(model, items, q) for q in QUANTILES},
+            "code": dict(sum(code[target], Counter()).most_common()),
+            "bigrams": {a: dict(nxt.most_common()) for a, nxt in sorted(bigrams.items())},
+            "folds": {"count": FOLDS, "by": "project" if by_project else "file"},
+            "thresholds": {f"{q:g}": float(np.exp(np.quantile(logs, q))) for q in QUANTILES},
         }
     return out
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("corpus", type=Path, help="an ingested corpus folder (format 4)")
+    ap.add_argument(
+        "corpus", type=Path, nargs="+", help="ingested corpus folders (format 4), counted together"
+    )
     ap.add_argument("output", type=Path, help="the table to write (.json.gz)")
     args = ap.parse_args(argv)
     try:
-        table = {"source": args.corpus.name, "targets": count(args.corpus)}
+        source = "+".join(c.name for c in args.corpus)
+        table = {"source": source, "targets": count(args.corpus)}
     except WrdscoreError as exc:
         sys.exit(f"error: {exc}")
     data = json.dumps(table, ensure_ascii=False, sort_keys=True, separators=(",", ":"))

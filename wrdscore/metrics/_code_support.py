@@ -44,7 +44,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -59,7 +59,7 @@ LENGTH_SHARE = 0.01
 #: :math:`q`: real texts less plausible than this share of them are penalised.
 QUANTILE = 0.05
 #: The quantiles of :math:`Q_T` the shipped table stores (round 2's candidates).
-QUANTILES = (0.02, 0.05, 0.1)
+QUANTILES = (0.02, 0.05, 0.1, 0.2, 0.3)
 #: Start and end of a text in the bigram model (no split token has angle brackets).
 START, END = "<s>", "</s>"
 #: The signature's name of the shipped table (``prior:`` in a code signature).
@@ -134,12 +134,14 @@ class TextPrior:
     """How real texts of one target are written: their lengths and their token sequences.
 
     ``lengths[m]`` counts real texts of ``m`` tokens; ``model`` gives
-    :math:`\\log Q_T`; ``threshold`` is :math:`Q_{T,q}`.
+    :math:`\\log Q_T`; ``threshold`` is :math:`Q_{T,q}`; texts longer than all but the
+    share ``length_share`` of real ones are penalised.
     """
 
     lengths: NDArray[np.float64]
     model: SequenceModel
     threshold: float
+    length_share: float = LENGTH_SHARE
 
     def conciseness(self, sizes: NDArray[np.int64]) -> NDArray[np.float64]:
         """:math:`L_T(m)` of each size ``m`` (0 tokens count as 1: nothing to penalise).
@@ -151,7 +153,7 @@ class TextPrior:
         [1.0, 1.0, 0.5, 0.0]
         """
         survival = np.cumsum(self.lengths[::-1])[::-1] / self.lengths.sum()
-        m99 = int(np.flatnonzero(survival >= LENGTH_SHARE)[-1])
+        m99 = int(np.flatnonzero(survival >= self.length_share)[-1])
         padded = np.append(survival, 0.0)
         at = np.clip(sizes, 1, len(padded) - 1)
         return np.minimum(1.0, padded[at] / survival[m99])
@@ -241,21 +243,22 @@ def best_match_precision(
     return out
 
 
-def quantile_threshold(model: SequenceModel, texts: Iterable[Sequence[str]], q: float) -> float:
-    """:math:`Q_{T,q}`: the ``q``-quantile of :math:`Q_T` over real ``texts``."""
-    logs = [model.log_q(t) for t in texts if t]
-    return float(np.exp(np.quantile(logs, q)))
+def read_prior(
+    table: bytes, target: str, quantile: float = QUANTILE, length_share: float = LENGTH_SHARE
+) -> TextPrior:
+    """The prior of ``target`` in a table's gzipped bytes (``build_code_prior.py``'s
+    output), with the threshold of a ``quantile`` the table stores."""
+    part = json.loads(gzip.decompress(table))["targets"][target]
+    return TextPrior(
+        np.asarray(part["lengths"], dtype=np.float64),
+        SequenceModel(part["tokens"], part["code"], part["bigrams"]),
+        float(part["thresholds"][f"{quantile:g}"]),
+        length_share,
+    )
 
 
 @cache
 def code_prior(target: str, quantile: float = QUANTILE) -> TextPrior:
     """The shipped prior of ``target`` (``name`` or ``summary``), read once."""
-    data = json.loads(
-        gzip.decompress(resources.files("wrdscore.data").joinpath(PRIOR_FILE).read_bytes())
-    )
-    part = data["targets"][target]
-    return TextPrior(
-        np.asarray(part["lengths"], dtype=np.float64),
-        SequenceModel(part["tokens"], part["code"], part["bigrams"]),
-        float(part["thresholds"][f"{quantile:g}"]),
-    )
+    table = resources.files("wrdscore.data").joinpath(PRIOR_FILE).read_bytes()
+    return read_prior(table, target, quantile)
