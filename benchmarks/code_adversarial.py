@@ -253,7 +253,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument(
         "--projects", nargs="+", help="candidates: corpora under --corpora (default: held out)"
     )
-    ap.add_argument("--prior", nargs="+", type=Path, default=[], help="candidates: tables to score")
+    ap.add_argument("--prior", type=Path, help="candidates: the table of R1-R3")
     args = ap.parse_args(argv)
     if args.command == "candidates":
         candidates(args.corpora, args.target, args.methods, args.projects, args.prior)
