@@ -1,17 +1,24 @@
 """Rebuild ``wrdscore/data/code_prior.json.gz``: how real method names and summaries are written.
 
-Counts, over an ingested corpus (format 4, with each method's identifiers), the sub-tokens
-of every method's name (split as the metrics split predictions by default: run-together
-words not segmented, since issue 33), the words of its Javadoc
-summary, and the tokens of its code as code-aware scoring reads them (the name masked for
-the ``name`` target, nothing masked for ``summary``); the bigrams of the names and
-summaries (with start and end marks) and their lengths; and the quantiles of their
-plausibility (``wrdscore.metrics._code_support``).
-The shipped table is OpenJDK 17's ``src.zip``, no project of the held-out signals and
-nothing rated::
+Counts, over ingested corpora (format 4, with each method's identifiers; several are
+counted together), the sub-tokens of every method's name (split as the metrics split
+predictions by default: run-together words not segmented, since issue 33), the words of
+its Javadoc summary, and the tokens of its code as code-aware scoring reads them (the name
+masked for the ``name`` target, nothing masked for ``summary``); the bigrams of the names
+and summaries (with start and end marks) and their lengths; and the quantiles of their
+plausibility (``wrdscore.metrics._code_support``), each text scored by the whole table
+or, with ``--held-out-thresholds``, by the table without its fold (ten folds by project
+where there are ten projects or more, else by file). The shipped table is OpenJDK 17's
+``src.zip`` with whole-table thresholds, no project of the held-out signals and nothing
+rated::
 
     wrdscore ingest /usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip -o jdk17
     python scripts/build_code_prior.py jdk17 wrdscore/data/code_prior.json.gz
+
+Round 3's candidates (issue 32, ``docs/history.md``) read a table of the 69 sources of
+``scripts/build_default_model.sh``, each ingested into its own corpus::
+
+    python scripts/build_code_prior.py --held-out-thresholds CORPUS... t69.json.gz
 """
 
 from __future__ import annotations
@@ -87,10 +94,11 @@ def held_out_logs(
     return logs
 
 
-def count(corpora: Sequence[Path]) -> dict[str, object]:
+def count(corpora: Sequence[Path], held_out: bool = False) -> dict[str, object]:
     """The table: per target, token counts of the texts and of the code, and lengths,
-    over every method of the ``corpora`` together; and the thresholds, quantiles of
-    held-out plausibility (:func:`held_out_logs`)."""
+    over every method of the ``corpora`` together; and the thresholds, quantiles of the
+    real texts' plausibility under the whole table (the shipped table's) or, with
+    ``held_out``, each under the table without its fold (:func:`held_out_logs`)."""
     split = splitter(SEGMENTED)
     texts: dict[str, list[tuple[int, list[str]]]] = {"name": [], "summary": []}
     code: dict[str, list[Counter[str]]] = {t: [Counter() for _ in range(FOLDS)] for t in texts}
@@ -113,17 +121,29 @@ def count(corpora: Sequence[Path]) -> dict[str, object]:
     for target, items in texts.items():
         tokens, bigrams = _count_texts(t for _, t in items)
         lengths = Counter(len(t) for _, t in items)
-        logs = held_out_logs(items, code[target])
-        out[target] = {
+        all_code = sum(code[target], Counter())
+        if held_out:
+            logs = held_out_logs(items, code[target])
+        else:
+            model = SequenceModel(dict(tokens), dict(all_code), bigrams_of(bigrams))
+            logs = [model.log_q(t) for _, t in items if t]
+        entry: dict[str, object] = {
             "texts": len(items),
             "lengths": [lengths.get(m, 0) for m in range(max(lengths) + 1)],
             "tokens": dict(tokens.most_common()),
-            "code": dict(sum(code[target], Counter()).most_common()),
-            "bigrams": {a: dict(nxt.most_common()) for a, nxt in sorted(bigrams.items())},
-            "folds": {"count": FOLDS, "by": "project" if by_project else "file"},
+            "code": dict(all_code.most_common()),
+            "bigrams": bigrams_of(bigrams),
             "thresholds": {f"{q:g}": float(np.exp(np.quantile(logs, q))) for q in QUANTILES},
         }
+        if held_out:
+            entry["folds"] = {"count": FOLDS, "by": "project" if by_project else "file"}
+        out[target] = entry
     return out
+
+
+def bigrams_of(bigrams: dict[str, Counter[str]]) -> dict[str, dict[str, int]]:
+    """The table's form of bigram counts: contexts sorted, successors most common first."""
+    return {a: dict(nxt.most_common()) for a, nxt in sorted(bigrams.items())}
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -132,10 +152,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         "corpus", type=Path, nargs="+", help="ingested corpus folders (format 4), counted together"
     )
     ap.add_argument("output", type=Path, help="the table to write (.json.gz)")
+    ap.add_argument(
+        "--held-out-thresholds",
+        action="store_true",
+        help="thresholds from each text scored without its fold (round 3's candidates)",
+    )
     args = ap.parse_args(argv)
     try:
         source = "+".join(c.name for c in args.corpus)
-        table = {"source": source, "targets": count(args.corpus)}
+        table = {"source": source, "targets": count(args.corpus, args.held_out_thresholds)}
     except WrdscoreError as exc:
         sys.exit(f"error: {exc}")
     data = json.dumps(table, ensure_ascii=False, sort_keys=True, separators=(",", ":"))

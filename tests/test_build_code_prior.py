@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import math
 from collections import Counter
@@ -54,15 +55,76 @@ def test_the_table_counts_every_methods_name_summary_and_code(table):
     assert sum(names["bigrams"][START].values()) == len(records)
 
 
+def _fold(key: str) -> int:
+    return hashlib.sha256(key.encode("utf-8")).digest()[0] % 10
+
+
 def test_the_thresholds_are_quantiles_of_the_real_texts(table):
     corpus, data = table
     names = data["targets"]["name"]
+    assert "folds" not in names
     model = SequenceModel(names["tokens"], names["code"], names["bigrams"])
     records = list(open_corpus(corpus).iter_methods())
     logs = [model.log_q(to_tokens(r["name"])) for r in records]
-    for q in ("0.02", "0.05", "0.1"):
+    for q in ("0.02", "0.05", "0.1", "0.2", "0.3"):
         want = math.exp(np.quantile(logs, float(q)))
         assert names["thresholds"][q] == pytest.approx(want, rel=1e-12)
+
+
+def test_held_out_thresholds_are_quantiles_of_held_out_plausibility(table, tmp_path):
+    # Fewer than ten projects: ten folds by file. Each name is judged by a model counted
+    # without its fold's names and code, built here from the records themselves.
+    corpus, _ = table
+    build.main(["--held-out-thresholds", str(corpus), str(tmp_path / "held.json.gz")])
+    data = json.loads(gzip.decompress((tmp_path / "held.json.gz").read_bytes()))
+    names = data["targets"]["name"]
+    assert names["folds"] == {"count": 10, "by": "file"}
+    records = list(open_corpus(corpus).iter_methods())
+    folds = [_fold(f"0:{r['source']}/{r['path']}") for r in records]
+    assert len(set(folds)) > 1
+    logs = []
+    for k in set(folds):
+        rest = [r for r, f in zip(records, folds, strict=True) if f != k]
+        tokens = Counter(t for r in rest for t in to_tokens(r["name"]))
+        code = Counter(
+            t for r in rest for t in read_code_words(r["code_words"], target="name", name=r["name"])
+        )
+        bigrams: dict[str, Counter[str]] = {}
+        for r in rest:
+            toks = to_tokens(r["name"])
+            for a, b in zip([START, *toks], [*toks, END], strict=True):
+                bigrams.setdefault(a, Counter())[b] += 1
+        model = SequenceModel(dict(tokens), dict(code), {a: dict(n) for a, n in bigrams.items()})
+        mine = [r for r, f in zip(records, folds, strict=True) if f == k]
+        logs += [model.log_q(to_tokens(r["name"])) for r in mine]
+    for q in ("0.02", "0.05", "0.1", "0.2", "0.3"):
+        want = math.exp(np.quantile(logs, float(q)))
+        assert names["thresholds"][q] == pytest.approx(want, rel=1e-9)
+
+
+def test_a_held_out_text_looks_less_plausible_than_a_counted_one():
+    # "fetch row" is the only name of its fold: out of fold, neither word was ever a name.
+    items = [(0, ["get", "name"]), (0, ["get", "id"]), (1, ["fetch", "row"])]
+    code = [Counter({"name": 1}), Counter({"row": 1})] + [Counter() for _ in range(8)]
+    held = build.held_out_logs(items, code)
+    tokens = Counter(t for _, i in items for t in i)
+    bigrams: dict[str, dict[str, int]] = {}
+    for _, i in items:
+        for a, b in zip([START, *i], [*i, END], strict=True):
+            bigrams.setdefault(a, {})
+            bigrams[a][b] = bigrams[a].get(b, 0) + 1
+    counted = SequenceModel(dict(tokens), {"name": 1, "row": 1}, bigrams)
+    assert held[2] < counted.log_q(["fetch", "row"]) - 1
+
+
+def test_several_corpora_are_counted_together(table, tmp_path):
+    corpus, data = table
+    build.main([str(corpus), str(corpus), str(tmp_path / "twice.json.gz")])
+    twice = json.loads(gzip.decompress((tmp_path / "twice.json.gz").read_bytes()))
+    names, both = data["targets"]["name"], twice["targets"]["name"]
+    assert both["texts"] == 2 * names["texts"]
+    assert both["tokens"] == {t: 2 * c for t, c in names["tokens"].items()}
+    assert twice["source"] == f"{corpus.name}+{corpus.name}"
 
 
 def test_the_sequence_model_is_the_formula():
