@@ -170,8 +170,11 @@ def evaluate(scores: dict[str, list[np.ndarray]], label: str) -> str:
     return table(rows, label)
 
 
-def library(corpora: Path, target: str, methods: int, metrics: Sequence[str]) -> None:
-    """What the toolkit ships: ``metric.score(None, texts, code=...)`` of each metric."""
+def library(
+    corpora: Path, target: str, methods: int, metrics: Sequence[str], encoder: str | None = None
+) -> None:
+    """What the toolkit ships: ``metric.score(None, texts, code=...)`` of each metric,
+    with a pretrained ``encoder``'s contextual states where given (as ``--encoder``)."""
     from wrdscore.metrics import get_metric
 
     signal = _signal_script()
@@ -182,9 +185,11 @@ def library(corpora: Path, target: str, methods: int, metrics: Sequence[str]) ->
     }
     report = []
     for name in metrics:
-        metric = get_metric(name, target=target)
+        options = {"encoder": encoder} if encoder else {}
+        metric = get_metric(name, target=target, **options)
         scores = {p: raw_support(metric, its) for p, its in cases.items()}
-        report.append(evaluate(scores, f"{name} ({target})"))
+        label = f"{name}, {encoder}" if encoder else name
+        report.append(evaluate(scores, f"{label} ({target})"))
     report.append(f"{time.perf_counter() - started:.0f} s")
     print("\n\n".join(report))
 
@@ -254,11 +259,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--projects", nargs="+", help="candidates: corpora under --corpora (default: held out)"
     )
     ap.add_argument("--prior", type=Path, help="candidates: the table of R1-R3")
+    ap.add_argument("--encoder", help="library: a pretrained encoder for the metrics")
     args = ap.parse_args(argv)
     if args.command == "candidates":
         candidates(args.corpora, args.target, args.methods, args.projects, args.prior)
     else:
-        library(args.corpora, args.target, args.methods, args.metrics)
+        library(args.corpora, args.target, args.methods, args.metrics, args.encoder)
 
 
 if __name__ == "__main__":
