@@ -424,3 +424,26 @@ def test_to_dict_is_json_with_values_corpus_signature_and_ids(emb):
     assert tagged.to_dict()["ids"] == ["A.get()", "B.user()"]
     with pytest.raises(ValueError, match="2 strings, one per pair"):
         res.with_ids(["only one"])
+
+
+class LogLikelihood(Jaccard):
+    """A metric for which 0 is no worst score, as BARTScore's log-likelihood."""
+
+    name = "test-loglik"
+    empty_scores_zero = False
+
+
+@pytest.mark.parametrize(
+    ("preds", "count"), [(["", "b"], "1 empty prediction)"), (["", "!"], "2 empty predictions)")]
+)
+def test_a_metric_without_a_worst_score_refuses_empty_predictions_counted(preds, count):
+    with pytest.raises(WrdscoreError, match=r"^prediction 1 has no tokens") as info:
+        LogLikelihood().score(["a", "b"], preds)
+    assert count in str(info.value)
+
+
+def test_unknown_options_are_counted():
+    with pytest.raises(WrdscoreError, match=r"^unknown option for metric 'test-jaccard': x$"):
+        Jaccard(x=1)
+    with pytest.raises(WrdscoreError, match=r"^unknown options for metric 'test-jaccard': x, y$"):
+        Jaccard(x=1, y=2)

@@ -321,7 +321,7 @@ def test_set_passes_typed_options_to_one_metric(emb, model):
     ("spec", "message"),
     [
         ("wrd=1", "expected METRIC.OPTION=VALUE"),
-        ("wrd.colour=red", "unknown option(s) for metric 'wrd': colour"),
+        ("wrd.colour=red", "unknown option for metric 'wrd': colour"),
         ("twmd.temperature=0.1", "options given for twmd, which is not being scored"),
         ("wrd.weights=tfidf", "unknown weighting 'tfidf'"),
         # A bare word is a string, and "no" would be true: only JSON true/false will do.
@@ -478,7 +478,7 @@ def test_score_a_corpus_by_record_order_and_by_id(model, project_corpus, tmp_pat
     bad = tmp_path / "bad-id.jsonl"
     bad.write_text(json.dumps({"id": "nope", "prediction": "size"}) + "\n")
     res = run("score", "--corpus", project_corpus, "--preds", bad, "-e", model)
-    assert res.exit_code == 2 and "1 id(s) not in corpus" in res.output
+    assert res.exit_code == 2 and "1 id not in corpus" in res.output
 
 
 def test_a_corpus_without_code_is_refused_with_the_command_to_reingest(project_corpus, tmp_path):

@@ -28,7 +28,7 @@ from wrdscore import __version__
 from wrdscore.atomic import atomic_write
 from wrdscore.corpora import open_corpus, split_identifier
 from wrdscore.embeddings import TokenEmbeddings, load_embeddings
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, counted
 from wrdscore.metrics.base import (
     METRICS,
     EmbeddingMetric,
@@ -132,7 +132,9 @@ def sample_name_pairs(
         int(counts["methods"]) if "methods" in counts else sum(1 for _ in corpus.iter_methods())
     )
     if n_names < 2:
-        raise WrdscoreError(f"corpus {corpus.path} has {n_names} method(s); a baseline needs 2+")
+        raise WrdscoreError(
+            f"corpus {corpus.path} has {counted(n_names, 'method')}; a baseline needs 2+"
+        )
     drawn = np.random.default_rng(seed).integers(0, n_names, size=(_OVERDRAW * pairs, 2))
     wanted = set(drawn.ravel().tolist())
     names: dict[int, list[str]] = {}

@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore.corpora import MAX_CODE_CHARS, STRING_POLICIES, TARGETS
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, counted
 from wrdscore.metrics._code_support import PRIOR_LABEL
 from wrdscore.metrics._flatten import (
     MAX_TOKENS,
@@ -376,7 +376,7 @@ def _corpus_inputs(
         missing = [i for i, m in zip(by_id, found, strict=True) if m is None]
         if missing:
             raise WrdscoreError(
-                f"{predictions}: {len(missing)} id(s) not in corpus {corpus_dir}, "
+                f"{predictions}: {counted(len(missing), 'id')} not in corpus {corpus_dir}, "
                 f"the first {missing[0]!r}"
             )
         chosen = [(m.reference, m.code, m.name, m.words) for m in found]

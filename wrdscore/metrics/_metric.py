@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 from wrdscore import __version__
 from wrdscore.corpora import DEFAULT_STRINGS, DEFAULT_TARGET, clean_prediction
 from wrdscore.corpora._segment import WORDS_ID
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, counted
 from wrdscore.metrics._call import Call, current, nested, running
 from wrdscore.metrics._code import (
     CODE_KEYS,
@@ -166,7 +166,8 @@ class Metric(ABC):
     ) -> None:
         if options:
             raise WrdscoreError(
-                f"unknown option(s) for metric {self.name!r}: {', '.join(sorted(options))}"
+                f"unknown {'option' if len(options) == 1 else 'options'} for metric "
+                f"{self.name!r}: {', '.join(sorted(options))}"
             )
         if (code_weight, target, strings) != (DEFAULT_CODE_WEIGHT, DEFAULT_TARGET, DEFAULT_STRINGS):
             check_code_options(code_weight, target, strings)
@@ -690,7 +691,7 @@ class Metric(ABC):
             first = index_offset + next(i for i, p in enumerate(batch.preds) if not p) + 1
             raise WrdscoreError(
                 f"prediction {first} has no tokens, and {self.name} has no lowest score to give "
-                f"it ({batch.empty_predictions} empty prediction(s)); remove them"
+                f"it ({counted(batch.empty_predictions, 'empty prediction')}); remove them"
             )
         with running(self, nested(self, progress)) as call:
             raw = self._score_tokens(batch.refs, batch.flat_preds) if batch.refs else {}

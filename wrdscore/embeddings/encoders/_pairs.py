@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wrdscore.corpora import split_identifier
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, counted
 
 if TYPE_CHECKING:
     from gensim.models import KeyedVectors
@@ -404,7 +404,7 @@ def gather_pairs(
         kept = rng.sample(kept, options.max_pairs)
     if len(kept) < 2:
         raise WrdscoreError(
-            f"{len(kept)} training pair(s) left after dropping duplicates and held-out "
+            f"{counted(len(kept), 'training pair')} left after dropping duplicates and held-out "
             "pairs; in-batch negatives need at least 2"
         )
     dropped["held_out_negatives"] = 0
