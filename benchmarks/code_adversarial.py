@@ -19,13 +19,19 @@ texts, of what the toolkit ships, for the metrics named (without an encoder)::
     python scripts/code_support_signal.py prepare
     python benchmarks/code_adversarial.py library --metrics wrd rouge1
 
-Round 1's five candidates (``docs/history.md``, issue 32) were scored by this file's
-``candidates`` command at commit 2db7bfb, before the chosen one shipped: the library has
-since applied the priors itself, and the transport's precision (C0) is gone. Round 2's
-three (the bigram plausibility gate at the quantiles the shipped table stores) and the
-best match alone are scored by today's ``candidates`` command::
+The contextual metrics with a pretrained encoder, as ``--encoder`` runs them::
 
-    python benchmarks/code_adversarial.py candidates --target name
+    python benchmarks/code_adversarial.py library --metrics wrd bertscore sentence \
+        --encoder sentence-transformers/all-MiniLM-L6-v2
+
+Round 1's five candidates (``docs/history.md``, issue 32) were scored by this file's
+``candidates`` command at commit 2db7bfb and round 2's three at 2d57b3b, before each chosen
+one shipped. Round 3's (R0, the shipped prior, against R1-R3 on a table of the default
+model's 69 sources with held-out thresholds, :data:`ROUND3`) and the best match alone are
+scored by today's ``candidates`` command::
+
+    python scripts/build_code_prior.py --held-out-thresholds CORPUS... t69.json.gz
+    python benchmarks/code_adversarial.py candidates --prior t69.json.gz --target name
 """
 
 from __future__ import annotations
