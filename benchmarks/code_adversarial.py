@@ -177,7 +177,12 @@ def evaluate(scores: dict[str, list[np.ndarray]], label: str) -> str:
 
 
 def library(
-    corpora: Path, target: str, methods: int, metrics: Sequence[str], encoder: str | None = None
+    corpora: Path,
+    target: str,
+    methods: int,
+    metrics: Sequence[str],
+    encoder: str | None = None,
+    projects: Sequence[str] | None = None,
 ) -> None:
     """What the toolkit ships: ``metric.score(None, texts, code=...)`` of each metric,
     with a pretrained ``encoder``'s contextual states where given (as ``--encoder``)."""
@@ -187,7 +192,7 @@ def library(
     started = time.perf_counter()
     cases = {
         p: build_cases(signal, corpora / p, target, f"{SEED}:{p}:{target}")[:methods]
-        for p in signal.HELD_OUT
+        for p in projects or signal.HELD_OUT
     }
     report = []
     for name in metrics:
@@ -262,15 +267,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--methods", type=int, default=300, help="methods per project")
     ap.add_argument("--metrics", nargs="+", default=["wrd", "rouge1"])
     ap.add_argument(
-        "--projects", nargs="+", help="candidates: corpora under --corpora (default: held out)"
+        "--projects", nargs="+", help="corpora under --corpora (default: the held-out ones)"
     )
     ap.add_argument("--prior", type=Path, help="candidates: the table of R1-R3")
     ap.add_argument("--encoder", help="library: a pretrained encoder for the metrics")
     args = ap.parse_args(argv)
+    projects = args.projects or _signal_script().HELD_OUT
+    missing = [p for p in projects if not (args.corpora / p / "manifest.json").is_file()]
+    if missing:
+        sys.exit(f"error: no corpus {args.corpora / missing[0]} (code_support_signal.py prepare)")
+    if args.prior is not None and not args.prior.is_file():
+        sys.exit(f"error: no table {args.prior} (build_code_prior.py --held-out-thresholds)")
     if args.command == "candidates":
         candidates(args.corpora, args.target, args.methods, args.projects, args.prior)
     else:
-        library(args.corpora, args.target, args.methods, args.metrics, args.encoder)
+        library(args.corpora, args.target, args.methods, args.metrics, args.encoder, args.projects)
 
 
 if __name__ == "__main__":

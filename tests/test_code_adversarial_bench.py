@@ -1,0 +1,62 @@
+"""benchmarks/code_adversarial.py: its copies come from the method's own code, its
+commands score every row, and bad input is one error line."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import code_adversarial as bench
+
+from wrdscore.corpora import ingest, read_code
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def corpora(tmp_path_factory):
+    out = tmp_path_factory.mktemp("corpora")
+    ingest([ROOT / "examples" / "project"], out / "example", quiet=True)
+    return out
+
+
+@pytest.fixture(scope="module")
+def cases(corpora):
+    return bench.build_cases(bench._signal_script(), corpora / "example", "name", "seed")
+
+
+def test_the_copies_are_made_of_the_methods_own_code(cases):
+    assert cases
+    for c in cases:
+        words = set(read_code(c.code, target="name", name=c.name))
+        stitched = c.adversaries["stitched"]
+        # camelCase of 2 to 4 of the code's words: split at the capitals again.
+        parts = [w.lower() for w in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", stitched)]
+        assert 2 <= len(parts) <= 4 and set(parts) <= words, stitched
+        assert c.adversaries["signature"] == " ".join(c.code.split("{", 1)[0].split())
+        assert c.truth == c.name and c.name not in c.others
+
+
+def test_both_commands_score_every_row(corpora, capsys):
+    common = ["--corpora", str(corpora), "--projects", "example", "--methods", "5"]
+    bench.main(["candidates", *common])
+    out = capsys.readouterr().out
+    assert "| wrd best match alone (name) |" in out and "| wrd R0 (name) |" in out
+    bench.main(["library", *common, "--metrics", "rouge1"])
+    assert "| rouge1 (name) |" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["library", "--projects", "nothing"], r"^error: no corpus .*nothing"),
+        (["candidates", "--projects", "example", "--prior", "none.gz"], r"^error: no table "),
+    ],
+)
+def test_bad_input_is_one_error_line(corpora, argv, message):
+    with pytest.raises(SystemExit, match=message):
+        bench.main([*argv, "--corpora", str(corpora)])
