@@ -122,6 +122,36 @@ def build_cases(signal: ModuleType, corpus: Path, target: str, seed: str) -> lis
     return cases
 
 
+def held_out_cases(
+    corpora: Path, target: str, methods: int, projects: Sequence[str] | None
+) -> dict[str, list[Case]]:
+    """Each project's cases (the held-out ones by default); exits with one error line if
+    any of them is a rated pair."""
+    from wrdscore.errors import WrdscoreError
+
+    signal = _signal_script()
+    try:
+        cases = {
+            p: build_cases(signal, corpora / p, target, f"{SEED}:{p}:{target}")[:methods]
+            for p in projects or signal.HELD_OUT
+        }
+    except WrdscoreError as exc:  # a rated pair among a project's names
+        sys.exit(f"error: {exc}")
+    from wrdscore.signals import rated_among
+
+    pairs = [
+        (c.truth, other)
+        for its in cases.values()
+        for c in its
+        for other in [*c.adversaries.values(), *c.others]
+    ]
+    rated = rated_among(pairs)
+    if rated:
+        what = "case is a rated pair" if len(rated) == 1 else "cases are rated pairs"
+        sys.exit(f"error: {len(rated):,} {what}, the first {rated[0]}")
+    return cases
+
+
 def raw_support(metric: Any, cases: Sequence[Case]) -> list[np.ndarray]:
     """The metric's code support of every case's texts: truth, adversaries, others."""
     texts, code = [], []
@@ -188,12 +218,8 @@ def library(
     with a pretrained ``encoder``'s contextual states where given (as ``--encoder``)."""
     from wrdscore.metrics import get_metric
 
-    signal = _signal_script()
     started = time.perf_counter()
-    cases = {
-        p: build_cases(signal, corpora / p, target, f"{SEED}:{p}:{target}")[:methods]
-        for p in projects or signal.HELD_OUT
-    }
+    cases = held_out_cases(corpora, target, methods, projects)
     report = []
     for name in metrics:
         options = {"encoder": encoder} if encoder else {}
@@ -223,12 +249,8 @@ def candidates(
     from wrdscore.metrics import get_metric
     from wrdscore.metrics._code_support import code_prior, read_prior
 
-    signal = _signal_script()
     started = time.perf_counter()
-    names = list(projects or signal.HELD_OUT)
-    cases = {
-        p: build_cases(signal, corpora / p, target, f"{SEED}:{p}:{target}")[:methods] for p in names
-    }
+    cases = held_out_cases(corpora, target, methods, projects)
 
     class NoPrior:
         def factor(self, token_lists: Sequence[Sequence[str]]) -> np.ndarray:

@@ -73,7 +73,7 @@ import numpy as np
 from wrdscore.corpora import ingest, open_corpus, split_identifier
 from wrdscore.corpora._code import _read_code
 from wrdscore.errors import WrdscoreError
-from wrdscore.signals import rank_first
+from wrdscore.signals import rank_first, rated_among
 
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / "work-data" / "code-signal"
@@ -235,7 +235,12 @@ def build_items(corpus_dir: Path, target: str, rng: random.Random) -> list[Item]
             is_hard = [i < len(hard) for i in range(len(negatives))]
             items.append(Item(m["code"], m["name"], [truth, *negatives], is_hard))
     rng.shuffle(items)
-    return items[:METHODS_PER_PROJECT]
+    items = items[:METHODS_PER_PROJECT]
+    rated = rated_among((i.candidates[0], other) for i in items for other in i.candidates[1:])
+    if rated:
+        # The signal chose reading rules: it must share no case with the 150 ratings.
+        raise WrdscoreError(f"{corpus_dir.name}: {rated[0]} is a rated pair")
+    return items
 
 
 # --- scoring ------------------------------------------------------------------------------

@@ -60,3 +60,20 @@ def test_both_commands_score_every_row(corpora, capsys):
 def test_bad_input_is_one_error_line(corpora, argv, message):
     with pytest.raises(SystemExit, match=message):
         bench.main([*argv, "--corpora", str(corpora)])
+
+
+def test_a_rated_pair_among_the_cases_is_one_error_line(corpora, monkeypatch):
+    # "is blank" / "is empty" is one of the 150 rated pairs: planted among the cases.
+    real = bench.build_cases
+
+    def planted(*args):
+        cases = real(*args)
+        cases[0].others.append("isEmpty")
+        cases[0].truth = "isBlank"
+        return cases
+
+    monkeypatch.setattr(bench, "build_cases", planted)
+    with pytest.raises(
+        SystemExit, match=r"^error: 1 case is a rated pair, the first \('isBlank', 'isEmpty'\)$"
+    ):
+        bench.held_out_cases(corpora, "name", 5, ["example"])

@@ -14,6 +14,8 @@ from corpus_fixtures import (
     write_records,
 )
 
+from wrdscore.errors import WrdscoreError
+
 signal = load_script("code_support_signal")
 
 
@@ -45,6 +47,17 @@ def test_items_take_their_class_siblings_as_negatives_hard_ones_first(tmp_path):
     assert width.candidates[1] == "setWidth" and width.hard == [True, False, False]
     summaries = signal.build_items(corpus, "summary", random.Random(0))
     assert {item.candidates[0] for item in summaries} >= {"Returns the shape width."}
+
+
+def test_a_class_whose_names_are_a_rated_pair_is_refused(tmp_path):
+    # "is blank" / "is empty" is one of the 150 rated pairs: no signal may hold it.
+    recs = [
+        coded("isBlank", "Text", None, "return value == null || value.trim().isEmpty();"),
+        coded("isEmpty", "Text", None, "return value == null || value.length() == 0;"),
+    ]
+    corpus = write_records(tmp_path / "c", recs)
+    with pytest.raises(WrdscoreError, match=r"is a rated pair$"):
+        signal.build_items(corpus, "name", random.Random(0))
 
 
 def test_summarise_counts_ties_half_for_auc_and_mrr():

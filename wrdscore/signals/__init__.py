@@ -13,7 +13,8 @@ chance) or a rank:
   :func:`rank_first` ranks any own text among its candidates;
 - :func:`auc` scores positives against negatives;
 - :func:`rated_cases` lists what no signal may use: the 150 rated pairs and their
-  differing words (each signal's cases are tested against it).
+  differing words (each signal's cases are tested against it), and
+  :func:`rated_among` finds them among a signal's pairs.
 
 Scorers are passed in as functions (references and predictions in, one value per pair
 out), so this package reads corpora but needs no metric. ``scripts/default_signals.py``
@@ -29,7 +30,7 @@ from wrdscore.signals._ranking import (
     retrieval,
     retrieval_queries,
 )
-from wrdscore.signals._rated import rated_cases
+from wrdscore.signals._rated import rated_among, rated_cases
 from wrdscore.signals._renames import (
     HELD_OUT_MODULUS,
     SEED,
@@ -51,6 +52,7 @@ __all__ = [
     "negative_pairs",
     "pairs_sha256",
     "rank_first",
+    "rated_among",
     "rated_cases",
     "read_renames",
     "retrieval",

@@ -7,6 +7,9 @@ no longer be rating-free: the ratings would leak into every choice made with it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from wrdscore.corpora import to_tokens
 from wrdscore.human_eval import load_paper_ratings
 
 
@@ -29,3 +32,20 @@ def rated_cases() -> set[frozenset[str]]:
         cases.add(frozenset((ref, pred)))
         cases.update(frozenset((a, b)) for a in r if a not in p for b in p if b not in r)
     return cases
+
+
+def rated_among(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The pairs of texts (names, or summaries) that are rated cases once split as the
+    paper split names (:func:`rated_cases`), in their order: what a signal must not hold.
+
+    Examples
+    --------
+    >>> rated_among([("isBlank", "isEmpty"), ("getName", "fetchName")])
+    [('isBlank', 'isEmpty')]
+    """
+    rated = rated_cases()
+    return [
+        (a, b)
+        for a, b in pairs
+        if frozenset((" ".join(to_tokens(a)), " ".join(to_tokens(b)))) in rated
+    ]
