@@ -58,7 +58,7 @@ ADD = 0.5
 LENGTH_SHARE = 0.01
 #: :math:`q`: real texts less plausible than this share of them are penalised.
 QUANTILE = 0.05
-#: The quantiles of :math:`Q_T` the shipped table stores (round 2's candidates).
+#: The quantiles of :math:`Q_T` a table stores (the candidates of rounds 2 and 3).
 QUANTILES = (0.02, 0.05, 0.1, 0.2, 0.3)
 #: Start and end of a text in the bigram model (no split token has angle brackets).
 START, END = "<s>", "</s>"
