@@ -13,7 +13,7 @@ where there are ten projects or more, else by file). The shipped table is OpenJD
 rated::
 
     wrdscore ingest /usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip -o jdk17
-    python scripts/build_code_prior.py jdk17 wrdscore/data/code_prior.json.gz
+    python scripts/build_code_prior.py jdk17 wrdscore/data/code_prior.json.gz --force
 
 Round 3's candidates (issue 32, ``docs/history.md``) read a table of the 69 sources of
 ``scripts/build_default_model.sh``, each ingested into its own corpus::
@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from wrdscore.atomic import atomic_write
 from wrdscore.corpora import open_corpus
 from wrdscore.corpora._code import read_code_words
 from wrdscore.errors import WrdscoreError
@@ -119,20 +120,24 @@ def count(corpora: Sequence[Path], held_out: bool = False) -> dict[str, object]:
             )
     out: dict[str, object] = {}
     for target, items in texts.items():
-        tokens, bigrams = _count_texts(t for _, t in items)
+        if not items:
+            what = "method" if target == "name" else "method with a Javadoc summary"
+            raise WrdscoreError(f"the corpora hold no {what}: a table needs names and summaries")
+        tokens, counted_bigrams = _count_texts(t for _, t in items)
+        bigrams = bigrams_of(counted_bigrams)
         lengths = Counter(len(t) for _, t in items)
         all_code = sum(code[target], Counter())
         if held_out:
             logs = held_out_logs(items, code[target])
         else:
-            model = SequenceModel(dict(tokens), dict(all_code), bigrams_of(bigrams))
+            model = SequenceModel(dict(tokens), dict(all_code), bigrams)
             logs = [model.log_q(t) for _, t in items if t]
         entry: dict[str, object] = {
             "texts": len(items),
             "lengths": [lengths.get(m, 0) for m in range(max(lengths) + 1)],
             "tokens": dict(tokens.most_common()),
             "code": dict(all_code.most_common()),
-            "bigrams": bigrams_of(bigrams),
+            "bigrams": bigrams,
             "thresholds": {f"{q:g}": float(np.exp(np.quantile(logs, q))) for q in QUANTILES},
         }
         if held_out:
@@ -157,7 +162,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="thresholds from each text scored without its fold (round 3's candidates)",
     )
+    ap.add_argument("--force", action="store_true", help="replace an existing output")
     args = ap.parse_args(argv)
+    if args.output.exists() and not args.force:
+        sys.exit(f"error: {args.output} exists; give --force to replace it")
     try:
         source = "+".join(c.name for c in args.corpus)
         table = {"source": source, "targets": count(args.corpus, args.held_out_thresholds)}
@@ -165,7 +173,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(f"error: {exc}")
     data = json.dumps(table, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     # mtime 0: the same corpus gives the same bytes.
-    args.output.write_bytes(gzip.compress(data.encode("utf-8"), mtime=0))
+    with atomic_write(args.output, "wb") as fh:
+        fh.write(gzip.compress(data.encode("utf-8"), mtime=0))
 
 
 if __name__ == "__main__":

@@ -163,3 +163,22 @@ def test_a_folder_that_is_no_corpus_is_one_error_line(tmp_path):
     with pytest.raises(SystemExit, match=r"^error: corpus folder .* does not exist$"):
         build.main([str(tmp_path / "none"), str(tmp_path / "prior.json.gz")])
     assert not (tmp_path / "prior.json.gz").exists()
+
+
+def test_an_existing_table_is_replaced_only_with_force(table, tmp_path):
+    corpus, _ = table
+    out = tmp_path / "prior.json.gz"
+    out.write_bytes(b"keep")
+    with pytest.raises(SystemExit, match=r"^error: .*prior\.json\.gz exists; give --force"):
+        build.main([str(corpus), str(out)])
+    assert out.read_bytes() == b"keep"
+    build.main([str(corpus), str(out), "--force"])
+    assert json.loads(gzip.decompress(out.read_bytes()))["targets"]["name"]["texts"] > 0
+
+
+def test_a_corpus_without_summaries_is_one_error_line(tmp_path):
+    (tmp_path / "B.java").write_text("class B { void run() { go(); } int size() { return n; } }\n")
+    ingest([tmp_path / "B.java"], tmp_path / "corpus", quiet=True)
+    with pytest.raises(SystemExit, match=r"^error: the corpora hold no method with a Javadoc"):
+        build.main([str(tmp_path / "corpus"), str(tmp_path / "prior.json.gz")])
+    assert not (tmp_path / "prior.json.gz").exists()
