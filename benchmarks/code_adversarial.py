@@ -37,6 +37,7 @@ scored by today's ``candidates`` command::
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import random
 import re
@@ -58,6 +59,7 @@ STITCHED = {"name": (2, 4), "summary": (5, 12)}
 PASTED = 12
 
 
+@functools.cache
 def _signal_script() -> ModuleType:
     """``scripts/code_support_signal.py``: its projects and its sampling of positives."""
     spec = importlib.util.spec_from_file_location(
