@@ -110,12 +110,12 @@ def breakdown(methods: list[tuple[str, Any]], language: str | None) -> None:
     print(
         f"in-process CPU s, one core: reference-only {t1 - t0:.2f}, reading the code "
         f"{t2 - t1:.2f} ({stored:,} of {len(methods):,} from stored identifiers; "
-        f"{sum(map(len, codes)):,} code tokens; parsing it all instead: {t5 - t4:.2f}), "
+        f"{sum(map(len, codes.tokens)):,} code tokens; parsing it all instead: {t5 - t4:.2f}), "
         f"segmenting the code {t3 - t2:.2f}, code support {t4 - t3:.2f}; scoring alone "
         f"{(t1 - t0 + t4 - t3) / (t1 - t0):.2f}x reference-only"
     )
-    fresh = map(segment, parsed) if metric.segment else parsed
-    assert all(a == b for a, b in zip(codes, fresh, strict=True))
+    fresh = map(segment, parsed.tokens) if metric.segment else parsed.tokens
+    assert all(a == b for a, b in zip(codes.tokens, fresh, strict=True))
 
 
 def check_same_package() -> None:

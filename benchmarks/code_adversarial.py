@@ -27,11 +27,18 @@ The contextual metrics with a pretrained encoder, as ``--encoder`` runs them::
 Round 1's five candidates (``docs/history.md``, issue 32) were scored by this file's
 ``candidates`` command at commit 2db7bfb and round 2's three at 2d57b3b, before each chosen
 one shipped. Round 3's (R0, the shipped prior, against R1-R3 on a table of the default
-model's 69 sources with held-out thresholds, :data:`ROUND3`) and the best match alone are
-scored by today's ``candidates`` command::
+model's 69 sources with held-out thresholds) and round 4's (R0 against G1 and G2, the gate
+softened by copying, on five projects no earlier round saw, with the transport's precision
+its AUC target is measured from; :data:`ROUNDS`) are scored by today's ``candidates``::
 
     python scripts/build_code_prior.py --held-out-thresholds CORPUS... t69.json.gz
-    python benchmarks/code_adversarial.py candidates --prior t69.json.gz --target name
+    python benchmarks/code_adversarial.py candidates --round 3 --prior t69.json.gz
+    python benchmarks/code_adversarial.py candidates --round 4 --prior t69.json.gz \\
+        --corpora ROUND4_CORPORA --projects libmetadata-extractor-java libjgraphx-java \\
+        libcommons-jexl3-java jflex libjlatexmath-java
+
+(round 4's table has the copied counts today's script adds; its projects are fetched and
+ingested as ``code_support_signal.py prepare`` does.)
 """
 
 from __future__ import annotations
@@ -233,9 +240,30 @@ def library(
     print("\n\n".join(report))
 
 
-#: Round 3's candidates (``docs/history.md``, issue 32): the length share and quantile
-#: of the table given by ``--prior`` (the shipped table, with its settings, is R0).
-ROUND3 = {"R1": (0.01, 0.2), "R2": (0.02, 0.3), "R3": (0.05, 0.3)}
+#: The candidates of rounds 3 and 4 (``docs/history.md``, issue 32): the length share,
+#: quantile and copied share (None: the gate reads the prediction alone) of the table
+#: given by ``--prior``. The shipped table, with its settings, is R0 in both.
+ROUNDS: dict[int, dict[str, tuple[float, float, float | None]]] = {
+    3: {"R1": (0.01, 0.2, None), "R2": (0.02, 0.3, None), "R3": (0.05, 0.3, None)},
+    4: {"G1": (0.01, 0.2, 0.01), "G2": (0.01, 0.3, 0.01)},
+}
+
+
+def transport_precision(metric: Any, cases: Sequence[Case]) -> list[np.ndarray]:
+    """WRDScore's balanced-transport precision onto the code, the code support before
+    issue 32: the reference of round 4's AUC target."""
+    from wrdscore.corpora import read_code
+
+    out = []
+    for c in cases:
+        code = read_code(c.code, target=metric.target, name=c.name)
+        mine = [c.truth, *(c.adversaries[a] for a in ADVERSARIES), *c.others]
+        preds = [metric.tokens(t, prediction=True) for t in mine]
+        # The engine's own P/R/F1 of token lists, the code on the reference side, as
+        # score's code value was computed before issue 32 (no cap on the code's length).
+        values = metric._score_tokens([code] * len(preds), preds)["precision"]
+        out.append(np.asarray(values, dtype=np.float64))
+    return out
 
 
 def candidates(
@@ -244,9 +272,11 @@ def candidates(
     methods: int,
     projects: Sequence[str] | None = None,
     table: Path | None = None,
+    round_: int = 4,
 ) -> None:
-    """Round 3: WRDScore's best match alone (a reference), R0 (the shipped prior) and,
-    with ``table``, R1-R3 (:data:`ROUND3`), on ``projects`` (default: the held-out ones)."""
+    """WRDScore's best match alone (a reference), R0 (the shipped prior) and, with
+    ``table``, the candidates of round ``round_`` (:data:`ROUNDS`), on ``projects``
+    (default: the held-out ones); round 4 also prints the transport's precision."""
     import wrdscore.metrics._metric as engine
     from wrdscore.metrics import get_metric
     from wrdscore.metrics._code_support import code_prior, read_prior
@@ -255,16 +285,21 @@ def candidates(
     cases = held_out_cases(corpora, target, methods, projects)
 
     class NoPrior:
-        def factor(self, token_lists: Sequence[Sequence[str]]) -> np.ndarray:
+        def factor(self, token_lists: Sequence[Sequence[str]], *_: Any) -> np.ndarray:
             return np.ones(len(token_lists))
 
     shipped = engine.code_prior
     report = []
+    if round_ == 4:
+        metric = get_metric("wrd", target=target)
+        scores = {p: transport_precision(metric, its) for p, its in cases.items()}
+        report.append(evaluate(scores, f"wrd transport precision, before issue 32 ({target})"))
     rows: list[tuple[str, Any]] = [("best match alone", NoPrior()), ("R0", code_prior(target))]
     if table is not None:
         data = table.read_bytes()
-        for label, (share, q) in ROUND3.items():
-            rows.append((f"{label} ({share:g}, {q:g})", read_prior(data, target, q, share)))
+        for label, (share, q, copied) in ROUNDS[round_].items():
+            prior = read_prior(data, target, q, share, copied)
+            rows.append((f"{label} ({share:g}, {q:g}, copied {copied})", prior))
     try:
         for label, prior in rows:
             # The engine reads the prior through this name at each call.
@@ -293,7 +328,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument(
         "--projects", nargs="+", help="corpora under --corpora (default: the held-out ones)"
     )
-    ap.add_argument("--prior", type=Path, help="candidates: the table of R1-R3")
+    ap.add_argument("--prior", type=Path, help="candidates: the table of the round's candidates")
+    ap.add_argument(
+        "--round", type=int, choices=sorted(ROUNDS), default=4, help="candidates: the round"
+    )
     ap.add_argument("--encoder", help="library: a pretrained encoder for the metrics")
     args = ap.parse_args(argv)
     projects = args.projects or _signal_script().HELD_OUT
@@ -303,7 +341,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.prior is not None and not args.prior.is_file():
         sys.exit(f"error: no table {args.prior} (build_code_prior.py --held-out-thresholds)")
     if args.command == "candidates":
-        candidates(args.corpora, args.target, args.methods, args.projects, args.prior)
+        candidates(args.corpora, args.target, args.methods, args.projects, args.prior, args.round)
     else:
         library(args.corpora, args.target, args.methods, args.metrics, args.encoder, args.projects)
 

@@ -5,7 +5,9 @@ counted together), the sub-tokens of every method's name (split as the metrics s
 predictions by default: run-together words not segmented, since issue 33), the words of
 its Javadoc summary, and the tokens of its code as code-aware scoring reads them (the name
 masked for the ``name`` target, nothing masked for ``summary``); the bigrams of the names
-and summaries (with start and end marks) and their lengths; and the quantiles of their
+and summaries (with start and end marks), their lengths and how many of their tokens each
+copies from its own method's code (a code token, or a reserved word of the corpus's
+language: issue 32's round 4); and the quantiles of their
 plausibility (``wrdscore.metrics._code_support``), each text scored by the whole table
 or, with ``--held-out-thresholds``, by the table without its fold (ten folds by project
 where there are ten projects or more, else by file). The shipped table is OpenJDK 17's
@@ -36,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from wrdscore.atomic import atomic_write
-from wrdscore.corpora import open_corpus
+from wrdscore.corpora import RESERVED_WORDS, open_corpus
 from wrdscore.corpora._code import read_code_words
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._code_support import (
@@ -53,13 +55,17 @@ FOLDS = 10
 SEGMENTED = False
 
 
-def _records(corpora: Sequence[Path]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every method of the corpora, with its project: its corpus and archive."""
+def _records(corpora: Sequence[Path]) -> Iterator[tuple[str, frozenset[str], dict[str, Any]]]:
+    """Every method of the corpora, with its project (its corpus and archive) and the
+    reserved words of its corpus's language."""
     for i, corpus in enumerate(corpora):
-        for record in open_corpus(corpus).iter_methods():
+        opened = open_corpus(corpus)
+        language = opened.manifest.get("language", "java")
+        reserved = RESERVED_WORDS.get(language, frozenset())
+        for record in opened.iter_methods():
             if record.get("code_words") is None:
                 sys.exit(f"error: {corpus} has no code_words (ingest it again: format 4)")
-            yield f"{i}:{record['source']}", record
+            yield f"{i}:{record['source']}", reserved, record
 
 
 def _count_texts(items: Iterable[list[str]]) -> tuple[Counter[str], dict[str, Counter[str]]]:
@@ -103,21 +109,28 @@ def count(corpora: Sequence[Path], held_out: bool = False) -> dict[str, object]:
     split = splitter(SEGMENTED)
     texts: dict[str, list[tuple[int, list[str]]]] = {"name": [], "summary": []}
     code: dict[str, list[Counter[str]]] = {t: [Counter() for _ in range(FOLDS)] for t in texts}
+    copied: dict[str, Counter[int]] = {t: Counter() for t in texts}
     records = list(_records(corpora))
     # Folds by project (the archive a method came from) where there are enough projects
     # for every fold, else by file: a new project's names are what the threshold is for.
-    by_project = len({project for project, _ in records}) >= FOLDS
-    for project, record in records:
+    by_project = len({project for project, _, _ in records}) >= FOLDS
+    for project, reserved, record in records:
         key = project if by_project else f"{project}/{record['path']}"
         fold = hashlib.sha256(key.encode("utf-8")).digest()[0] % FOLDS
         words = record["code_words"]
-        texts["name"].append((fold, split(record["name"])))
+        mine = {"name": split(record["name"])}
         if record["summary"]:
-            texts["summary"].append((fold, split(record["summary"])))
+            mine["summary"] = split(record["summary"])
         for target, folds in code.items():
-            folds[fold].update(
-                read_code_words(words, target=target, name=record["name"], segmented=SEGMENTED)
-            )
+            read = read_code_words(words, target=target, name=record["name"], segmented=SEGMENTED)
+            folds[fold].update(read)
+            text = mine.get(target)
+            if text is not None:
+                texts[target].append((fold, text))
+                # How many of its tokens a real text takes from its own code (the gate
+                # of issue 32's round 4 compares a prediction's with these).
+                found = set(read)
+                copied[target][sum(t in found or t in reserved for t in text)] += 1
     out: dict[str, object] = {}
     for target, items in texts.items():
         if not items:
@@ -135,6 +148,7 @@ def count(corpora: Sequence[Path], held_out: bool = False) -> dict[str, object]:
         entry: dict[str, object] = {
             "texts": len(items),
             "lengths": [lengths.get(m, 0) for m in range(max(lengths) + 1)],
+            "copied": [copied[target].get(k, 0) for k in range(max(copied[target]) + 1)],
             "tokens": dict(tokens.most_common()),
             "code": dict(all_code.most_common()),
             "bigrams": bigrams,

@@ -18,6 +18,19 @@ from wrdscore.corpora._code import read_code_words
 from wrdscore.metrics._code_support import END, START, SequenceModel, code_prior
 
 build = load_script("build_code_prior")
+#: The Java Language Specification 17, section 3.9, as printed there.
+JLS_KEYWORDS = """
+abstract   continue   for          new         switch
+assert     default    if           package     synchronized
+boolean    do         goto         private     this
+break      double     implements   protected   throw
+byte       else       import       public      throws
+case       enum       instanceof   return      transient
+catch      extends    int          short       try
+char       final      interface    static      void
+class      finally    long         strictfp    volatile
+const      float      native       super       while
+"""
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +66,25 @@ def test_the_table_counts_every_methods_name_summary_and_code(table):
     flat = {(a, b): c for a, nxt in names["bigrams"].items() for b, c in nxt.items()}
     assert flat == dict(bigrams)
     assert sum(names["bigrams"][START].values()) == len(records)
+
+
+def test_the_table_counts_the_words_real_texts_copy_from_their_code(table):
+    # Counted here from the records' source text, not through the reader the script uses:
+    # a name's token is copied when it is a code token (the name masked) or a Java keyword.
+    corpus, data = table
+    keywords = set(JLS_KEYWORDS.split()) | {"true", "false", "null"}
+    want: dict[str, Counter[int]] = {"name": Counter(), "summary": Counter()}
+    for r in open_corpus(corpus).iter_methods():
+        for target, text in (("name", r["name"]), ("summary", r["summary"])):
+            if not text:
+                continue
+            code = set(read_code_words(r["code_words"], target=target, name=r["name"]))
+            want[target][sum(t in code or t in keywords for t in to_tokens(text))] += 1
+    for target, counts in want.items():
+        got = data["targets"][target]["copied"]
+        assert sum(got) == data["targets"][target]["texts"]
+        assert dict(enumerate(got)) == {k: counts.get(k, 0) for k in range(len(got))}
+    assert len(want["summary"]) > 1  # summaries copy some words of their code, some not
 
 
 def _fold(key: str) -> int:

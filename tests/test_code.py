@@ -313,7 +313,7 @@ def test_a_java_method_cut_at_the_cap_is_parsed_as_java_not_told(tmp_path):
     ingest([tmp_path / "src"], tmp_path / "c", jobs=1, quiet=True)
     (m,) = corpus_methods(tmp_path / "c", code=True)
     assert len(m.code) <= MAX_CODE_CHARS and detect_language(str(m.code)) == "php"
-    parsed = read_codes([{"code": m.code, "name": m.name}], "name", "keep")
+    parsed = read_codes([{"code": m.code, "name": m.name}], "name", "keep").tokens
     assert "case" not in parsed[0] and "throws" not in parsed[0]
     assert parsed == [read_code(m.code, name=m.name, strings="keep", language="java")]
     stored = read_code_words(m.words, target="name", name=m.name)
@@ -378,14 +378,15 @@ def test_stored_words_read_as_a_parse_of_every_example_and_jdk_method(tmp_path):
     assert len(corpus) > 20 and all(w is not None for _, _, w in corpus + jdk + tricky)
     for target in TARGETS:
         items = [StoredCode(code, name, words) for name, code, words in corpus + jdk + tricky]
-        got = read_codes(items, target, "drop")
+        got = read_codes(items, target, "drop").tokens
         assert len(got) == len(items)
         for tokens, (name, code, _) in zip(got, corpus + jdk + tricky, strict=True):
             assert tokens == read_code(code, target=target, name=name), (name, code[:80])
         # Segmented per identifier (memoised) as segmenting the whole method's tokens.
-        assert read_codes(items, target, "drop", segmented=True) == [segment(t) for t in got]
+        assert read_codes(items, target, "drop", segmented=True).tokens == [segment(t) for t in got]
         parsed = [{"code": code, "name": name} for name, code, _ in corpus + jdk + tricky]
-        assert read_codes(parsed, target, "drop", segmented=True) == [segment(t) for t in got]
+        segmented = read_codes(parsed, target, "drop", segmented=True).tokens
+        assert segmented == [segment(t) for t in got]
     # The name masked wherever it stands whole, also in a call; its words elsewhere stay.
     leaked = "int getX() { return getX() + getXOr(x); }"
     assert read_code_words(code_words(leaked), target="name", name="getX") == [
@@ -396,8 +397,9 @@ def test_stored_words_read_as_a_parse_of_every_example_and_jdk_method(tmp_path):
 def test_stored_words_are_not_read_where_strings_are_kept():
     source = 'void g() { h("stored words"); }'
     item = StoredCode(source, "g", code_words(source))
-    assert read_codes([item], "name", "keep") == [read_code(source, name="g", strings="keep")]
-    assert read_codes([item], "name", "keep") != read_codes([item], "name", "drop")
+    kept = read_codes([item], "name", "keep").tokens
+    assert kept == [read_code(source, name="g", strings="keep")]
+    assert kept != read_codes([item], "name", "drop").tokens
 
 
 def test_code_that_read_code_refuses_stores_no_words():

@@ -50,6 +50,36 @@ def test_both_commands_score_every_row(corpora, capsys):
     assert "| rouge1 (name) |" in capsys.readouterr().out
 
 
+def test_round_4_scores_its_candidates_and_the_transport_it_is_measured_against(
+    corpora, tmp_path, capsys
+):
+    from corpus_fixtures import load_script
+
+    table = tmp_path / "t.json.gz"
+    load_script("build_code_prior").main([str(corpora / "example"), str(table)])
+    common = ["--corpora", str(corpora), "--projects", "example", "--methods", "5"]
+    bench.main(["candidates", *common, "--prior", str(table)])
+    out = capsys.readouterr().out
+    for row in ("transport precision, before issue 32", "R0", "G1 (0.01, 0.2, copied 0.01)"):
+        assert f"| wrd {row} (name) |" in out, row
+    bench.main(["candidates", *common, "--prior", str(table), "--round", "3"])
+    out = capsys.readouterr().out
+    assert "| wrd R1 (0.01, 0.2, copied None) (name) |" in out and "transport" not in out
+
+
+def test_the_transport_precision_is_wrds_precision_with_the_code_as_reference(cases):
+    # The code support before issue 32: score's own precision against the code's tokens.
+    from wrdscore.metrics import get_metric
+
+    metric = get_metric("wrd", target="name")
+    (got,) = bench.transport_precision(metric, cases[:1])
+    c = cases[0]
+    code = " ".join(read_code(c.code, target="name", name=c.name))
+    texts = [c.truth, *c.adversaries.values(), *c.others]
+    want = metric.score([code] * len(texts), texts).values["precision"]
+    assert got == pytest.approx(want, abs=1e-9)
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -134,7 +134,10 @@ def test_a_method_without_stored_words_keeps_its_code(tmp_path):
         None,
         StoredCode(None, "g", "g h"),
     ]
-    assert read_codes(items, "name", "drop") == [["x"], [], ["h"]]
+    read = read_codes(items, "name", "drop")
+    assert read.tokens == [["x"], [], ["h"]]
+    # The parsed item's language is told; a stored one's is the corpus's (not given here).
+    assert read.languages == ["java", None, None]
     # Only the default reading can score code that was not read.
     with pytest.raises(ItemError, match="was not read from the corpus"):
         read_codes(items, "name", "keep")

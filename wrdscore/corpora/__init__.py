@@ -20,6 +20,7 @@ from wrdscore.corpora._defaults import (
     DEFAULT_TARGET,
     MAX_CODE_CHARS,
     PARSERS,
+    RESERVED_WORDS,
     STRING_POLICIES,
     TARGETS,
 )
@@ -33,7 +34,12 @@ if TYPE_CHECKING:
         read_abbreviations,
         write_abbreviations,
     )
-    from wrdscore.corpora._code import code_language, declared_name, read_code
+    from wrdscore.corpora._code import (
+        code_language,
+        declared_name,
+        read_code,
+        read_code_and_language,
+    )
     from wrdscore.corpora._corpus import (
         MANIFEST_FILE,
         METHODS_FILE,
@@ -71,6 +77,7 @@ _LAZY = {
     "code_language": "_code",
     "declared_name": "_code",
     "read_code": "_code",
+    "read_code_and_language": "_code",
     "CorpusWriter": "_corpus",
     "ShardedCorpusWriter": "_corpus",
     "open_corpus": "_corpus",
@@ -107,6 +114,7 @@ __all__ = [
     "METHODS_FILE",
     "PARSERS",
     "RECORD_FIELDS",
+    "RESERVED_WORDS",
     "STRING_POLICIES",
     "TARGETS",
     "Abbreviation",
@@ -137,6 +145,7 @@ __all__ = [
     "open_sources",
     "read_abbreviations",
     "read_code",
+    "read_code_and_language",
     "segment",
     "segmentation",
     "split_identifier",

@@ -297,7 +297,30 @@ def read_code(
     >>> read_code(py, language="python")
     ['user', 'id', 'users', 'user', 'id']
     """
-    return _read_code(source, target=target, name=name, strings=strings, language=language)
+    return _read(source, target=target, name=name, strings=strings, language=language)[0]
+
+
+def read_code_and_language(
+    source: str,
+    *,
+    target: str = DEFAULT_TARGET,
+    name: str | None = None,
+    strings: str = DEFAULT_STRINGS,
+    language: str | None = None,
+) -> tuple[list[str], str]:
+    """:func:`read_code`, and the language the code was read in.
+
+    Code-aware scoring needs both: the language's reserved words
+    (:data:`~wrdscore.corpora.RESERVED_WORDS`), which reading drops, still count as
+    words a prediction copied from the code. Telling the language costs nothing more
+    here, where reading needs it anyway.
+
+    Examples
+    --------
+    >>> read_code_and_language("def load_all(self, path):\\n    return open(path)")
+    (['path', 'open', 'path'], 'python')
+    """
+    return _read(source, target=target, name=name, strings=strings, language=language)
 
 
 def _read_code(
@@ -317,6 +340,28 @@ def _read_code(
     measured each candidate rule; :func:`read_code` is the chosen one. They read Java
     only: ``language`` defaults to it here.
     """
+    return _read(
+        source,
+        target=target,
+        name=name,
+        strings=strings,
+        comments=comments,
+        literals=literals,
+        language=language,
+    )[0]
+
+
+def _read(
+    source: str,
+    *,
+    target: str,
+    name: str | None,
+    strings: str,
+    comments: bool = False,
+    literals: bool = False,
+    language: str | None,
+) -> tuple[list[str], str]:
+    """The tokens :func:`_read_code` reads, and the language it read them in."""
     if target not in TARGETS:
         raise WrdscoreError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
     if strings not in STRING_POLICIES:
@@ -331,12 +376,13 @@ def _read_code(
         masked = name if target == "name" and name is not None else None
         if target == "name" and masked is None:
             masked = _reader.declared_name(language, data)
-        return _reader.read(
+        tokens = _reader.read(
             language,
             data,
             mask=masked.encode("utf-8", "replace") if masked else None,
             strings=strings,
         )
+        return tokens, language
     root, start, end = parsed or _parse(data)
     captures = QueryCursor(_CAPTURES).captures(root)
     mask: bytes | None = None
@@ -346,7 +392,7 @@ def _read_code(
     ids = _identifiers(captures, start, end)
     if not (comments or literals or strings == "keep"):
         # The chosen rule: the identifiers alone, masked and split.
-        return _mask_split(_source_order(root, ids), mask)
+        return _mask_split(_source_order(root, ids), mask), language
     pieces: list[tuple[int, list[str] | tuple[str, ...]]] = []
     words = _identifier_tokens
     for node in ids:
@@ -367,7 +413,7 @@ def _read_code(
         for node in _inside(captures.get("literal", []), start, end):
             pieces.append((node.start_byte, [_text(node)]))
     pieces.sort(key=lambda piece: piece[0])
-    return list(chain.from_iterable(tokens for _, tokens in pieces))
+    return list(chain.from_iterable(tokens for _, tokens in pieces)), language
 
 
 def _identifiers(captures: dict[str, list[Node]], start: int, end: int) -> list[Node]:

@@ -44,6 +44,7 @@ from __future__ import annotations
 import re
 from itertools import chain
 
+from wrdscore.corpora._defaults import RESERVED_WORDS
 from wrdscore.corpora._tokenize import _split
 
 #: At most this many context tokens per method. The whole context of 96% of the
@@ -64,15 +65,7 @@ _DOC_SPACES = bytes(b if b in _WORD_BYTES or b == ord("&") else 0x20 for b in ra
 _ESCAPE = re.compile(rb"\\(?:u+[0-9A-Fa-f]{4}|.)", re.S)
 _HTML_TAG = re.compile(rb"</?[A-Za-z][^<>]*>")
 _DROPPED_START = frozenset(b"0123456789@&")
-_NOT_WORDS = frozenset(
-    (
-        b"abstract assert boolean break byte case catch char class const continue default "
-        b"do double else enum extends final finally float for goto if implements import "
-        b"instanceof int interface long native new package private protected public return "
-        b"short static strictfp super switch synchronized this throw throws transient try "
-        b"void volatile while true false null var yield"
-    ).split()
-)
+_NOT_WORDS = frozenset(w.encode("ascii") for w in RESERVED_WORDS["java"]) | {b"var", b"yield"}
 # Distinct words kept per process before the cache starts over: about 16 MB. OpenJDK
 # has 235,000 distinct words, but the frequent ones come back at once after a clear;
 # twice the size saved 5% of the context's time for twice the memory.

@@ -22,3 +22,67 @@ DEFAULT_STRINGS = "drop"
 #: percentile about 6,000); the longer ones are mostly generated tables and state
 #: machines, whose tail adds nothing a reader or a score would use.
 MAX_CODE_CHARS = 16_384
+
+#: The words each language reserves (keywords and literal words), by language: code
+#: reading drops them, yet a signature's ``public``, ``void`` and ``throws`` are the
+#: code's words. Java's are the keywords of JLS 17 section 3.9 and ``true``, ``false``,
+#: ``null``; no list is kept yet for the other languages (issue 32, round 4).
+RESERVED_WORDS: dict[str, frozenset[str]] = {
+    "java": frozenset(
+        {
+            "abstract",
+            "assert",
+            "boolean",
+            "break",
+            "byte",
+            "case",
+            "catch",
+            "char",
+            "class",
+            "const",
+            "continue",
+            "default",
+            "do",
+            "double",
+            "else",
+            "enum",
+            "extends",
+            "final",
+            "finally",
+            "float",
+            "for",
+            "goto",
+            "if",
+            "implements",
+            "import",
+            "instanceof",
+            "int",
+            "interface",
+            "long",
+            "native",
+            "new",
+            "package",
+            "private",
+            "protected",
+            "public",
+            "return",
+            "short",
+            "static",
+            "strictfp",
+            "super",
+            "switch",
+            "synchronized",
+            "this",
+            "throw",
+            "throws",
+            "transient",
+            "try",
+            "void",
+            "volatile",
+            "while",
+            "true",
+            "false",
+            "null",
+        }
+    )
+}

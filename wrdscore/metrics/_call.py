@@ -16,9 +16,13 @@ from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    from wrdscore.metrics._code import ReadCode
 
 Tokens = list[str]
 
@@ -62,7 +66,7 @@ class Call:
     memo: dict[str | tuple[str, ...], Tokens] | None = None
     batch_mean: NDArray[np.float64] | None = None
     reference_stats: object | None = None
-    code_memo: dict[tuple[object, ...], list[Tokens]] | None = None
+    code_memo: dict[tuple[object, ...], ReadCode] | None = None
     progress: Callable[[int], None] | None = None
     oov_count: int = 0
     oov_names: set[str] = field(default_factory=set)

@@ -115,6 +115,15 @@ def code_item(item: object, i: int) -> tuple[str, str | None]:
     )
 
 
+class ReadCode(NamedTuple):
+    """What :func:`read_codes` read: each item's sub-tokens, and the language each was
+    read in (None where it is not known: no code, or a corpus's stored words read
+    without a ``language``)."""
+
+    tokens: list[Tokens]
+    languages: list[str | None]
+
+
 def read_codes(
     code: Sequence[CodeItem],
     target: str,
@@ -122,9 +131,10 @@ def read_codes(
     offset: int = 0,
     segmented: bool = False,
     language: str | None = None,
-) -> list[Tokens]:
+) -> ReadCode:
     """The sub-tokens scoring reads from each code item (:func:`wrdscore.corpora.read_code`),
-    with run-together words segmented when ``segmented`` (a metric's ``segment``).
+    with run-together words segmented when ``segmented`` (a metric's ``segment``), and
+    the language each was read in.
 
     A method longer than :data:`~wrdscore.corpora.MAX_CODE_CHARS` characters is cut
     at a line as ingest cuts it (:func:`~wrdscore.corpora.capped_code`), not refused;
@@ -136,16 +146,18 @@ def read_codes(
         An item that is not code, or code the reader refuses (empty, binary), numbered
         from ``offset``.
     """
-    from wrdscore.corpora import read_code, segment
+    from wrdscore.corpora import read_code_and_language, segment
     from wrdscore.corpora._code import read_code_words
 
     stored = strings == "drop"
     out: list[Tokens] = []
+    languages: list[str | None] = []
     for i, item in enumerate(code):
         # Strings and the objects of a --code file (a plain dict with a string "code")
         # without the general checks: this loop runs once per method.
         if item is None:
             out.append([])
+            languages.append(None)
             continue
         if type(item) is StoredCode:
             if stored:
@@ -153,6 +165,7 @@ def read_codes(
                 out.append(
                     read_code_words(item.words, target=target, name=item.name, segmented=segmented)
                 )
+                languages.append(language)
                 continue
             if item.code is None:
                 raise ItemError(
@@ -177,11 +190,14 @@ def read_codes(
             # or the cut method would be told from its code (or refused as untellable).
             source = SourceCode(cut, source.language) if isinstance(source, SourceCode) else cut
         try:
-            tokens = read_code(source, target=target, name=name, strings=strings, language=language)
-            out.append(segment(tokens) if segmented else tokens)
+            tokens, read_in = read_code_and_language(
+                source, target=target, name=name, strings=strings, language=language
+            )
         except WrdscoreError as exc:
             raise ItemError("code", offset + i, f"cannot be read: {exc}") from None
-    return out
+        out.append(segment(tokens) if segmented else tokens)
+        languages.append(read_in)
+    return ReadCode(out, languages)
 
 
 def long_code(code: Sequence[CodeItem]) -> int:
@@ -202,31 +218,6 @@ def long_code(code: Sequence[CodeItem]) -> int:
         )
         if isinstance(source, str)
     )
-
-
-def per_distinct(
-    values_of: Callable[[list[Tokens]], NDArray[np.float64]], token_lists: Sequence[Tokens]
-) -> NDArray[np.float64]:
-    """``values_of(token_lists)`` where each value depends on its own list alone (the code
-    priors'), computed once per distinct list and spread back.
-
-    A model's names repeat: a 19,397-pair chunk of OpenJDK predictions holds 6,100 to
-    7,900 distinct ones, and the priors' Python loop per name was a twentieth of
-    code-aware scoring.
-
-    Examples
-    --------
-    >>> lengths = lambda lists: np.array([float(len(t)) for t in lists])
-    >>> per_distinct(lengths, [["get", "x"], ["run"], ["get", "x"]]).tolist()
-    [2.0, 1.0, 2.0]
-    """
-    index: dict[tuple[str, ...], int] = {}
-    inverse = np.fromiter(
-        (index.setdefault(tuple(t), len(index)) for t in token_lists),
-        dtype=np.int64,
-        count=len(token_lists),
-    )
-    return np.asarray(values_of([list(t) for t in index]), dtype=np.float64)[inverse]
 
 
 def prediction_tokens(

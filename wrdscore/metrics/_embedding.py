@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
 from wrdscore.errors import WrdscoreError, counted, only_with
 from wrdscore.metrics._centering import center, check_centering
+from wrdscore.metrics._code import ReadCode
 from wrdscore.metrics._flatten import FlatBatch, Tokens
 from wrdscore.metrics._metric import Metric, check_flag
 from wrdscore.metrics._result import ScoreResult
@@ -514,7 +515,7 @@ class EmbeddingMetric(Metric):
         return counts[known] @ table[known], int(counts[known].sum())
 
     def _code_values(
-        self, codes: list[Tokens], preds: list[Tokens]
+        self, codes: ReadCode, preds: list[Tokens]
     ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
         """:meth:`Metric._code_values`; with an encoder, code longer than its maximum is
         encoded in runs of whole tokens, each token in its own run's context, never cut

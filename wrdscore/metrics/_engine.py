@@ -51,6 +51,7 @@ from wrdscore.metrics._flatten import (
 from wrdscore.metrics._result import OOV_NAMES, first_names
 
 if TYPE_CHECKING:
+    from wrdscore.metrics._code import ReadCode
     from wrdscore.metrics.base import EmbeddingMetric, Metric
 
 __all__ = [
@@ -271,7 +272,7 @@ def _score_chunk(
     refs, preds, code = _items(job, start, ref_lines, pred_lines, code_lines)
     results = []
     # The chunk's code, read once for all the metrics that read it alike.
-    code_memo: dict[tuple[object, ...], list[Tokens]] = {}
+    code_memo: dict[tuple[object, ...], ReadCode] = {}
     for metric, mean, stat in zip(job.metrics, means, stats, strict=True):
         # Only batch-centered metrics get a mean, and only those that read every
         # reference their statistics (see score_files).

@@ -32,11 +32,11 @@ from wrdscore.metrics._code import (
     CODE_KEYS,
     DEFAULT_CODE_WEIGHT,
     CodeItem,
+    ReadCode,
     check_code_options,
     code_fields,
     combine,
     long_code,
-    per_distinct,
     prediction_tokens,
     read_codes,
     refuse_code,
@@ -339,7 +339,7 @@ class Metric(ABC):
         memo: dict[str | tuple[str, ...], list[str]] | None = None,
         batch_mean: NDArray[np.float64] | None = None,
         reference_stats: object | None = None,
-        code_memo: dict[tuple[object, ...], list[Tokens]] | None = None,
+        code_memo: dict[tuple[object, ...], ReadCode] | None = None,
     ) -> Iterator[None]:
         """What the calls of this metric inside the ``with`` block share, in this thread.
 
@@ -597,7 +597,7 @@ class Metric(ABC):
             cuts=dict(Counter(result.cuts) + call.cuts),
         )
 
-    def _read_codes(self, code: list[CodeItem], index_offset: int) -> list[Tokens]:
+    def _read_codes(self, code: list[CodeItem], index_offset: int) -> ReadCode:
         """:func:`~wrdscore.metrics._code.read_codes` as this metric reads code, or what
         another metric of the same chunk read the same way (the run's ``code_memo``):
         the metrics of a run used to read, and split, every method once each."""
@@ -629,16 +629,17 @@ class Metric(ABC):
         return tokens
 
     def _code_values(
-        self, codes: list[Tokens], preds: list[Tokens]
+        self, read: ReadCode, preds: list[Tokens]
     ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
         """Code support of every pair, and which pairs had nothing to match in their code.
 
-        The metric's own support (:meth:`_code_support`) scaled by the conciseness and
-        plausibility of the prediction (:mod:`~wrdscore.metrics._code_support`), so
+        The metric's own support (:meth:`_code_support`) scaled by the priors on the
+        prediction read with its code (:mod:`~wrdscore.metrics._code_support`), so
         that copying the code's words does not win. Pairs with an empty side score 0
         without reaching :meth:`_code_support`. Unseen tokens count in the running call
         (:meth:`_score_code` opens one).
         """
+        codes = read.tokens
         out = np.zeros(len(preds))
         nothing = np.fromiter(
             (bool(p) and not c for c, p in zip(codes, preds, strict=True)), bool, len(preds)
@@ -652,7 +653,7 @@ class Metric(ABC):
                 raise RuntimeError(f"metric {self.name!r} returned bad code support values")
             out[scored] = values
             nothing[scored] = degenerate
-        return out * per_distinct(code_prior(self.target).factor, preds), nothing
+        return out * code_prior(self.target).factor(preds, codes, read.languages), nothing
 
     def _code_support(
         self, codes: list[Tokens], preds: list[Tokens]

@@ -615,14 +615,14 @@ class WRDScore(EmbeddingMetric):
         (['count'], 'size', 1.0, True)
         """
         # Imported here: the code reader loads tree-sitter, which scoring names never needs.
-        from wrdscore.corpora import SourceCode, declared_name, read_code
+        from wrdscore.corpora import SourceCode, declared_name, read_code_and_language
 
         target = self.target if target is None else target
         strings = self.strings if strings is None else strings
         if self.language is not None and not isinstance(code, SourceCode):
             # Read (and its name found) in the metric's language, as score reads it.
             code = SourceCode(code, self.language)
-        tokens = read_code(code, target=target, name=name, strings=strings)
+        tokens, language = read_code_and_language(code, target=target, name=name, strings=strings)
         if self.segment:
             from wrdscore.corpora import segment
 
@@ -648,7 +648,7 @@ class WRDScore(EmbeddingMetric):
         # code, scaled by the priors on the prediction as the engine splits it.
         best = np.clip(t.cosine, 0.0 if self.clip else -1.0, 1.0).max(axis=0)
         match = float(best.mean()) if t.ref_weights.sum() > 0 and t.pred_weights.sum() > 0 else 0.0
-        prior = float(code_prior(target).factor([pred])[0])
+        prior = float(code_prior(target).factor([pred], [tokens], [language])[0])
         return CodeTransport(
             code_tokens=t.ref_tokens,
             pred_tokens=t.pred_tokens,
