@@ -10,17 +10,20 @@ copies from its own method's code (a code token, or a reserved word of the corpu
 language: issue 32's round 4); and the quantiles of their
 plausibility (``wrdscore.metrics._code_support``), each text scored by the whole table
 or, with ``--held-out-thresholds``, by the table without its fold (ten folds by project
-where there are ten projects or more, else by file). The shipped table is OpenJDK 17's
-``src.zip`` with whole-table thresholds, no project of the held-out signals and nothing
-rated::
+where there are ten projects or more, else by file). The shipped table (issue 32's round 4)
+is the default model's 69 sources, OpenJDK 17's ``src.zip`` and the 68 Debian projects of
+``scripts/build_default_model.sh``, each ingested into its own corpus named after its
+package, counted together in name order with held-out thresholds; no project of the
+held-out signals and nothing rated::
 
-    wrdscore ingest /usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip -o jdk17
-    python scripts/build_code_prior.py jdk17 wrdscore/data/code_prior.json.gz --force
+    scripts/build_default_model.sh --download-only    # WORK/archives (work-data/default-model)
+    for a in WORK/archives/*; do n=$(basename "$a"); n=${n%%_*}; \\
+        wrdscore ingest "$a" -o "corpora/${n%.zip}" --quiet; done
+    python scripts/build_code_prior.py --held-out-thresholds $(ls -d corpora/* | LC_ALL=C sort) \\
+        wrdscore/data/code_prior.json.gz --force
 
-Round 3's candidates (issue 32, ``docs/history.md``) read a table of the 69 sources of
-``scripts/build_default_model.sh``, each ingested into its own corpus::
-
-    python scripts/build_code_prior.py --held-out-thresholds CORPUS... t69.json.gz
+Rounds 2 and 3 read OpenJDK's table with whole-table thresholds
+(``python scripts/build_code_prior.py jdk17 TABLE``).
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ import hashlib
 import json
 import math
 from collections import Counter
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +16,7 @@ from corpus_fixtures import load_script
 
 from wrdscore.corpora import ingest, open_corpus, to_tokens
 from wrdscore.corpora._code import read_code_words
-from wrdscore.metrics._code_support import END, START, SequenceModel, code_prior
+from wrdscore.metrics._code_support import END, PRIOR_FILE, START, SequenceModel, code_prior
 
 build = load_script("build_code_prior")
 #: The Java Language Specification 17, section 3.9, as printed there.
@@ -184,11 +185,17 @@ def test_the_sequence_model_is_the_formula():
     assert model.log_q(["name", "get"]) < want - 1
 
 
-def test_the_shipped_table_is_openjdks():
+def test_the_shipped_table_is_the_69_sources_with_copied_counts():
     names = code_prior("name")
-    assert names.lengths.sum() == 174_573
-    # The shipped quantile (0.05) lies between the stored ones around it.
-    assert code_prior("name", 0.02).threshold < names.threshold < code_prior("name", 0.1).threshold
+    # The names of the 69 sources, each read once: counted, copied-counted and by length.
+    assert names.lengths.sum() == names.copied.sum() == 1_019_723
+    data = json.loads(
+        gzip.decompress(resources.files("wrdscore.data").joinpath(PRIOR_FILE).read_bytes())
+    )
+    assert data["source"].startswith("ant+antlr3+") and data["source"].count("+") == 68
+    assert data["targets"]["name"]["folds"] == {"count": 10, "by": "project"}
+    # The shipped quantile (0.2) lies between the stored ones around it.
+    assert code_prior("name", 0.1).threshold < names.threshold < code_prior("name", 0.3).threshold
 
 
 def test_a_folder_that_is_no_corpus_is_one_error_line(tmp_path):

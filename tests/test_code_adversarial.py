@@ -112,7 +112,7 @@ def test_an_empty_method_leaves_combined_at_the_reference_value(name):
     assert res.values["combined"][1] == pytest.approx(
         (1 - w) * primary[1] + w * res.values["code"][1]
     )
-    assert "|prior:jdk17-seq|empty:ref|" in res.signature
+    assert "|prior:src69-copied|empty:ref|" in res.signature
 
 
 def test_run_scored_against_an_empty_run_is_perfect():
@@ -133,16 +133,21 @@ def test_trwmd_reads_the_prediction_as_x1():
     # the support is then the priors. With the code as X_1 it would average over the
     # code's tokens (about 0.5 here), which no name could reach.
     res = get_metric("trwmd").score(None, ["load config"], code=[LOAD])
-    prior = code_prior("name").factor([["load", "config"]])[0]
+    prior = code_prior("name").factor([["load", "config"]], [read_code(LOAD)], ["java"])[0]
     assert res.values["code"][0] / prior > 0.95
 
 
 def test_the_priors_penalise_long_and_code_like_texts():
     names = code_prior("name")
-    # Five sub-tokens or fewer: as long as 99 in 100 of OpenJDK's names, no penalty.
-    np.testing.assert_array_equal(names.conciseness(np.array([1, 2, 3, 4, 5])), 1.0)
-    assert 0 < names.conciseness(np.array([6]))[0] < 0.5
-    assert names.conciseness(np.array([12]))[0] < 1e-3
+    # Nine sub-tokens or fewer: as long as 99 in 100 real names of the 69 sources, no penalty.
+    np.testing.assert_array_equal(names.conciseness(np.arange(1, 10)), 1.0)
+    assert 0.5 < names.conciseness(np.array([10]))[0] < 1.0
+    assert names.conciseness(np.array([30]))[0] < 1e-3
+    # Five copied tokens or fewer, as in 99 in 100 real names; a pasted run is gated out.
+    sizes = np.array([5, 6, 12, 24])
+    pasted = [["w"] * m for m in sizes]
+    gate = names.factor(pasted, [["w"]] * len(pasted), ["java"] * len(pasted))
+    assert gate[1] < 0.5 * names.conciseness(sizes)[1] and gate[3] < 1e-6
     # A local variable and a keyword-made type name are words of code, not of names.
     plain, local = names.plausibility([["load", "config"], ["in", "io", "exception"]])
     assert local < plain

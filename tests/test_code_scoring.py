@@ -36,10 +36,14 @@ def _method(rng: np.random.Generator, size: int) -> str:
     return f"void doWork() {{ {calls} }}"
 
 
-def _prior(preds: list, target: str = "name") -> np.ndarray:
-    """What the engine scales each raw support by: the prediction's priors."""
+def _prior(preds: list, sources: list[str], target: str = "name") -> np.ndarray:
+    """What the engine scales each raw support by: the priors of each prediction, read
+    with its method's code."""
     metric = get_metric("rouge1")
-    return code_prior(target).factor([metric.tokens(p, prediction=True) for p in preds])
+    codes = [read_code(s, target=target) for s in sources]
+    return code_prior(target).factor(
+        [metric.tokens(p, prediction=True) for p in preds], codes, ["java"] * len(codes)
+    )
 
 
 def _best_match_by_hand(code: list[str], pred: list[str], emb: TokenEmbeddings) -> float:
@@ -57,7 +61,7 @@ def test_wrd_code_support_is_the_best_match_in_the_split_code_tokens_times_the_p
     got = get_metric("wrd", embeddings=emb).score(None, preds, code=sources)
     want = [
         _best_match_by_hand(read_code(s), p, emb) for s, p in zip(sources, preds, strict=True)
-    ] * _prior(preds)
+    ] * _prior(preds, sources)
     assert got.primary == "code" and list(got.values) == ["code"]
     np.testing.assert_allclose(got.values["code"], want, rtol=0, atol=1e-9)
     assert got.corpus["code"] == pytest.approx(np.mean(want), abs=1e-12)
@@ -95,15 +99,16 @@ def test_rouge1_code_support_is_rouge_score_precision_against_the_code():
     want = [
         scorer.score(" ".join(read_code(s)), p)["rouge1"].precision
         for s, p in zip(sources, preds, strict=True)
-    ] * _prior(preds)
+    ] * _prior(preds, sources)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
 
 
+CODE_FIND = "int find() { return userId; }"
+
+
 def test_subtoken_code_support_is_the_share_of_predicted_tokens_in_the_code():
-    got = get_metric("subtoken").score(
-        None, ["get user id"], code=["int find() { return userId; }"]
-    )
-    assert got.values["code"].tolist() == [pytest.approx(2 / 3 * _prior(["get user id"])[0])]
+    got = get_metric("subtoken").score(None, ["get user id"], code=[CODE_FIND])
+    assert got.values["code"].tolist() == [pytest.approx(2 / 3 * _prior(["get user id"], [CODE_FIND])[0])]
 
 
 def test_bertscore_code_support_is_greedy_precision_by_hand(emb):
@@ -117,7 +122,7 @@ def test_bertscore_code_support_is_greedy_precision_by_hand(emb):
         y, _ = emb.lookup(p, oov="zero")
         cos = (x / np.linalg.norm(x, axis=1)[:, None]) @ (y / np.linalg.norm(y, axis=1)[:, None]).T
         want.append(np.mean(np.maximum(cos.max(axis=0), 0.0)))
-    np.testing.assert_allclose(got.values["code"], want * _prior(preds), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(got.values["code"], want * _prior(preds, sources), rtol=0, atol=1e-9)
 
 
 def test_combined_mixes_the_reference_and_the_code_by_the_code_weight(emb):
@@ -134,7 +139,7 @@ def test_combined_mixes_the_reference_and_the_code_by_the_code_weight(emb):
             (1 - w) * res.corpus["f1"] + w * res.corpus["code"]
         )
         fields = (
-            f"|code:yes|cw:{w:g}|tgt:name|mask:name|str:drop|lang:auto|prior:jdk17-seq|empty:ref"
+            f"|code:yes|cw:{w:g}|tgt:name|mask:name|str:drop|lang:auto|prior:src69-copied|empty:ref"
         )
         assert f"{fields}|v:" in res.signature
     plain = get_metric("wrd", embeddings=emb).score(refs, preds)
@@ -150,7 +155,7 @@ def test_signatures_change_only_when_code_is_read(emb):
         assert plain == metric.signature and "code:" not in plain
         coded = metric.score(["size"], ["count"], code=["int size() { return n; }"]).signature
         assert coded == metric.code_signature
-        fields = "|code:yes|cw:0.5|tgt:name|mask:name|str:drop|lang:auto|prior:jdk17-seq|empty:ref"
+        fields = "|code:yes|cw:0.5|tgt:name|mask:name|str:drop|lang:auto|prior:src69-copied|empty:ref"
         assert coded.replace(fields, "") == plain
     summary = get_metric("rouge1", target="summary", strings="keep")
     assert "|tgt:summary|mask:none|str:keep|" in summary.code_signature
@@ -180,10 +185,12 @@ def test_similarity_metrics_score_against_the_code(emb, name):
 def test_a_name_made_of_its_codes_words_scores_its_priors_not_one(emb):
     # Identical words on both sides: each predicted token's best match is itself, so the
     # support is the priors alone; copying the code earns no more than a plausible,
-    # concise name would (issue 32: a name that is its code's words scored 1.0).
-    res = get_metric("wrd", embeddings=emb).score(None, ["user id"], code=["void f() { userId; }"])
-    assert res.values["code"].tolist() == [pytest.approx(_prior(["user id"])[0])]
-    assert res.values["code"][0] < 1.0
+    # concise name would (issue 32: a name that is its code's words scored 1.0). The
+    # same words in the order names are written in keep it; out of it they lose it.
+    code = ["void f() { userId; }"] * 2
+    res = get_metric("wrd", embeddings=emb).score(None, ["user id", "id user"], code=code)
+    assert res.values["code"].tolist() == pytest.approx(_prior(["user id", "id user"], code))
+    assert res.values["code"][1] < 0.5 < res.values["code"][0]
 
 
 def test_reference_free_needs_code_and_code_needs_one_item_per_prediction(emb):

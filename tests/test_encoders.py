@@ -622,7 +622,11 @@ def test_sentence_code_support_chunks_long_code_and_mean_pools(minilm):
     metric = get_metric("sentence", encoder=minilm)
     res = metric.score(None, ["count items", "update values"], code=[short, long])
     # The support is the raw cosine times the prediction's priors (issue 32).
-    prior = code_prior("name").factor([["count", "items"], ["update", "values"]])
+    prior = code_prior("name").factor(
+        [["count", "items"], ["update", "values"]],
+        [read_code(short), read_code(long)],
+        ["java", "java"],
+    )
     # Short code: the encoder's own cosine of the prediction with the code's words.
     vecs = minilm.model.encode(["count items", " ".join(read_code(short))])
     want = _cosine(vecs[0], vecs[1]) * prior[0]
