@@ -31,9 +31,9 @@ model's 69 sources with held-out thresholds) and round 4's (R0 against G1 and G2
 softened by copying, on five projects no earlier round saw, with the transport's precision
 its AUC target is measured from; :data:`ROUNDS`) are scored by today's ``candidates``::
 
-    python scripts/build_code_prior.py --held-out-thresholds CORPUS... t69.json.gz
-    python benchmarks/code_adversarial.py candidates --round 3 --prior t69.json.gz
-    python benchmarks/code_adversarial.py candidates --round 4 --prior t69.json.gz \\
+    python scripts/build_code_prior.py --held-out-thresholds CORPUS... t69.zip
+    python benchmarks/code_adversarial.py candidates --round 3 --prior t69.zip
+    python benchmarks/code_adversarial.py candidates --round 4 --prior t69.zip \\
         --corpora ROUND4_CORPORA --projects libmetadata-extractor-java libjgraphx-java \\
         libcommons-jexl3-java jflex libjlatexmath-java
 

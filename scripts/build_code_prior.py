@@ -1,4 +1,4 @@
-"""Rebuild ``wrdscore/data/code_prior.json.gz``: how real method names and summaries are written.
+"""Rebuild ``wrdscore/data/code_prior.zip``: how real method names and summaries are written.
 
 Counts, over ingested corpora (format 4, with each method's identifiers; several are
 counted together), the sub-tokens of every method's name (split as the metrics split
@@ -20,7 +20,7 @@ held-out signals and nothing rated::
     for a in WORK/archives/*; do n=$(basename "$a"); n=${n%%_*}; \\
         wrdscore ingest "$a" -o "corpora/${n%.zip}" --quiet; done
     python scripts/build_code_prior.py --held-out-thresholds $(ls -d corpora/* | LC_ALL=C sort) \\
-        wrdscore/data/code_prior.json.gz --force
+        wrdscore/data/code_prior.zip --force
 
 Rounds 2 and 3 read OpenJDK's table with whole-table thresholds
 (``python scripts/build_code_prior.py jdk17 TABLE``).
@@ -29,10 +29,10 @@ Rounds 2 and 3 read OpenJDK's table with whole-table thresholds
 from __future__ import annotations
 
 import argparse
-import gzip
 import hashlib
 import json
 import sys
+import zipfile
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -173,11 +173,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument(
         "corpus", type=Path, nargs="+", help="ingested corpus folders (format 4), counted together"
     )
-    ap.add_argument("output", type=Path, help="the table to write (.json.gz)")
+    ap.add_argument("output", type=Path, help="the table to write (.zip)")
     ap.add_argument(
         "--held-out-thresholds",
         action="store_true",
-        help="thresholds from each text scored without its fold (round 3's candidates)",
+        help="thresholds from each text scored without its fold (the shipped table's)",
     )
     ap.add_argument("--force", action="store_true", help="replace an existing output")
     args = ap.parse_args(argv)
@@ -188,10 +188,33 @@ def main(argv: Sequence[str] | None = None) -> None:
         table = {"source": source, "targets": count(args.corpus, args.held_out_thresholds)}
     except WrdscoreError as exc:
         sys.exit(f"error: {exc}")
-    data = json.dumps(table, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    # mtime 0: the same corpus gives the same bytes.
-    with atomic_write(args.output, "wb") as fh:
-        fh.write(gzip.compress(data.encode("utf-8"), mtime=0))
+    write_table(table, args.output)
+
+
+def write_table(table: dict[str, Any], output: Path) -> None:
+    """``table`` as the toolkit reads it: a zip archive of ``source.json`` and a member
+    per target (``name.json``, ``summary.json``), written atomically; the same table
+    gives the same bytes (every member dated 1980-01-01)."""
+
+    def member(value: object) -> bytes:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        return text.encode("utf-8")
+
+    members = {"source.json": member({"source": table["source"]})}
+    members |= {f"{t}.json": member(part) for t, part in table["targets"].items()}
+    with atomic_write(output, "wb") as fh, zipfile.ZipFile(fh, "w") as archive:
+        for name, data in members.items():
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            archive.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+
+
+def read_table(path: Path) -> dict[str, Any]:
+    """A table written by :func:`write_table`, whole: ``{"source": ..., "targets": ...}``."""
+    with zipfile.ZipFile(path) as archive:
+        out: dict[str, Any] = json.loads(archive.read("source.json"))
+        names = [n for n in archive.namelist() if n != "source.json"]
+        out["targets"] = {n.removesuffix(".json"): json.loads(archive.read(n)) for n in names}
+    return out
 
 
 if __name__ == "__main__":

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import json
 import math
 from collections import Counter
 from importlib import resources
@@ -40,8 +38,8 @@ def table(tmp_path_factory):
     ingest(
         [Path(__file__).resolve().parents[1] / "examples" / "project"], out / "corpus", quiet=True
     )
-    build.main([str(out / "corpus"), str(out / "prior.json.gz")])
-    data = json.loads(gzip.decompress((out / "prior.json.gz").read_bytes()))
+    build.main([str(out / "corpus"), str(out / "prior.zip")])
+    data = build.read_table(out / "prior.zip")
     return out / "corpus", data
 
 
@@ -108,8 +106,8 @@ def test_held_out_thresholds_are_quantiles_of_held_out_plausibility(table, tmp_p
     # Fewer than ten projects: ten folds by file. Each name is judged by a model counted
     # without its fold's names and code, built here from the records themselves.
     corpus, _ = table
-    build.main(["--held-out-thresholds", str(corpus), str(tmp_path / "held.json.gz")])
-    data = json.loads(gzip.decompress((tmp_path / "held.json.gz").read_bytes()))
+    build.main(["--held-out-thresholds", str(corpus), str(tmp_path / "held.zip")])
+    data = build.read_table(tmp_path / "held.zip")
     names = data["targets"]["name"]
     assert names["folds"] == {"count": 10, "by": "file"}
     records = list(open_corpus(corpus).iter_methods())
@@ -152,8 +150,8 @@ def test_a_held_out_text_looks_less_plausible_than_a_counted_one():
 
 def test_several_corpora_are_counted_together(table, tmp_path):
     corpus, data = table
-    build.main([str(corpus), str(corpus), str(tmp_path / "twice.json.gz")])
-    twice = json.loads(gzip.decompress((tmp_path / "twice.json.gz").read_bytes()))
+    build.main([str(corpus), str(corpus), str(tmp_path / "twice.zip")])
+    twice = build.read_table(tmp_path / "twice.zip")
     names, both = data["targets"]["name"], twice["targets"]["name"]
     assert both["texts"] == 2 * names["texts"]
     assert both["tokens"] == {t: 2 * c for t, c in names["tokens"].items()}
@@ -189,9 +187,8 @@ def test_the_shipped_table_is_the_69_sources_with_copied_counts():
     names = code_prior("name")
     # The names of the 69 sources, each read once: counted, copied-counted and by length.
     assert names.lengths.sum() == names.copied.sum() == 1_019_723
-    data = json.loads(
-        gzip.decompress(resources.files("wrdscore.data").joinpath(PRIOR_FILE).read_bytes())
-    )
+    with resources.as_file(resources.files("wrdscore.data").joinpath(PRIOR_FILE)) as path:
+        data = build.read_table(path)
     assert data["source"].startswith("ant+antlr3+") and data["source"].count("+") == 68
     assert data["targets"]["name"]["folds"] == {"count": 10, "by": "project"}
     # The shipped quantile (0.2) lies between the stored ones around it.
@@ -200,24 +197,38 @@ def test_the_shipped_table_is_the_69_sources_with_copied_counts():
 
 def test_a_folder_that_is_no_corpus_is_one_error_line(tmp_path):
     with pytest.raises(SystemExit, match=r"^error: corpus folder .* does not exist$"):
-        build.main([str(tmp_path / "none"), str(tmp_path / "prior.json.gz")])
-    assert not (tmp_path / "prior.json.gz").exists()
+        build.main([str(tmp_path / "none"), str(tmp_path / "prior.zip")])
+    assert not (tmp_path / "prior.zip").exists()
 
 
 def test_an_existing_table_is_replaced_only_with_force(table, tmp_path):
     corpus, _ = table
-    out = tmp_path / "prior.json.gz"
+    out = tmp_path / "prior.zip"
     out.write_bytes(b"keep")
-    with pytest.raises(SystemExit, match=r"^error: .*prior\.json\.gz exists; give --force"):
+    with pytest.raises(SystemExit, match=r"^error: .*prior\.zip exists; give --force"):
         build.main([str(corpus), str(out)])
     assert out.read_bytes() == b"keep"
     build.main([str(corpus), str(out), "--force"])
-    assert json.loads(gzip.decompress(out.read_bytes()))["targets"]["name"]["texts"] > 0
+    assert build.read_table(out)["targets"]["name"]["texts"] > 0
 
 
 def test_a_corpus_without_summaries_is_one_error_line(tmp_path):
     (tmp_path / "B.java").write_text("class B { void run() { go(); } int size() { return n; } }\n")
     ingest([tmp_path / "B.java"], tmp_path / "corpus", quiet=True)
     with pytest.raises(SystemExit, match=r"^error: the corpora hold no method with a Javadoc"):
-        build.main([str(tmp_path / "corpus"), str(tmp_path / "prior.json.gz")])
-    assert not (tmp_path / "prior.json.gz").exists()
+        build.main([str(tmp_path / "corpus"), str(tmp_path / "prior.zip")])
+    assert not (tmp_path / "prior.zip").exists()
+
+
+def test_a_table_is_written_the_same_for_the_same_counts_and_read_back_whole(table, tmp_path):
+    _, data = table
+    build.write_table(data, tmp_path / "again.zip")
+    build.write_table(data, tmp_path / "twice.zip")
+    assert (tmp_path / "again.zip").read_bytes() == (tmp_path / "twice.zip").read_bytes()
+    assert build.read_table(tmp_path / "again.zip") == data
+    # The metrics read one target's member alone.
+    from wrdscore.metrics._code_support import table_part
+
+    assert (
+        table_part((tmp_path / "again.zip").read_bytes(), "summary") == data["targets"]["summary"]
+    )

@@ -55,7 +55,7 @@ def test_round_4_scores_its_candidates_and_the_transport_it_is_measured_against(
 ):
     from corpus_fixtures import load_script
 
-    table = tmp_path / "t.json.gz"
+    table = tmp_path / "t.zip"
     load_script("build_code_prior").main([str(corpora / "example"), str(table)])
     common = ["--corpora", str(corpora), "--projects", "example", "--methods", "5"]
     bench.main(["candidates", *common, "--prior", str(table)])

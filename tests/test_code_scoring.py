@@ -108,7 +108,9 @@ CODE_FIND = "int find() { return userId; }"
 
 def test_subtoken_code_support_is_the_share_of_predicted_tokens_in_the_code():
     got = get_metric("subtoken").score(None, ["get user id"], code=[CODE_FIND])
-    assert got.values["code"].tolist() == [pytest.approx(2 / 3 * _prior(["get user id"], [CODE_FIND])[0])]
+    assert got.values["code"].tolist() == [
+        pytest.approx(2 / 3 * _prior(["get user id"], [CODE_FIND])[0])
+    ]
 
 
 def test_bertscore_code_support_is_greedy_precision_by_hand(emb):
@@ -155,7 +157,9 @@ def test_signatures_change_only_when_code_is_read(emb):
         assert plain == metric.signature and "code:" not in plain
         coded = metric.score(["size"], ["count"], code=["int size() { return n; }"]).signature
         assert coded == metric.code_signature
-        fields = "|code:yes|cw:0.5|tgt:name|mask:name|str:drop|lang:auto|prior:src69-copied|empty:ref"
+        fields = (
+            "|code:yes|cw:0.5|tgt:name|mask:name|str:drop|lang:auto|prior:src69-copied|empty:ref"
+        )
         assert coded.replace(fields, "") == plain
     summary = get_metric("rouge1", target="summary", strings="keep")
     assert "|tgt:summary|mask:none|str:keep|" in summary.code_signature
