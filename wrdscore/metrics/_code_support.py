@@ -1,4 +1,4 @@
-"""A code support that copying the code cannot win: conciseness and plausibility priors.
+"""A code support that copying the code cannot win: conciseness, copying and plausibility priors.
 
 A metric's raw code support (:meth:`~wrdscore.metrics.Metric._code_support`) says how
 well a prediction is grounded in the words of its method's code. On its own it rewards

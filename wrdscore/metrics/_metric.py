@@ -479,7 +479,7 @@ class Metric(ABC):
         >>> res = get_metric("wrd", embeddings=emb).score(
         ...     ["size"], ["count"], code=["int size() { return items.count(); }"])
         >>> res.values["f1"].round(3).tolist(), res.values["code"].round(3).tolist()
-        ([0.8], [0.556])
+        ([0.8], [0.686])
         >>> res.values["combined"].round(3).tolist()
         [0.678]
 

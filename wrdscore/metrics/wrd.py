@@ -471,7 +471,7 @@ class WRDScore(EmbeddingMetric):
         precision: a balanced transport must move all of the code's mass, so each
         predicted token's credit was its mean cosine to the whole method, which a longer
         prediction covering more of the body raised (issue 32; ``docs/history.md``).
-        The engine then scales it by the conciseness and plausibility priors.
+        The engine then scales it by the priors on the prediction read with its code.
 
         Static vectors depend on the token alone, so each method's repeated tokens are
         merged (one point, summed mass) and every distinct token of the batch is
@@ -601,7 +601,7 @@ class WRDScore(EmbeddingMetric):
         name masked for target ``name``); the code tokens take the reference's side of
         :meth:`transport`, shown for inspection. ``support`` is the metric's ``code``
         value for this pair: ``match`` (each predicted token's best cosine in the code,
-        averaged) times ``prior`` (conciseness and plausibility, see
+        averaged) times ``prior`` (conciseness, copying and plausibility, see
         :mod:`wrdscore.metrics._code_support`). ``target`` and ``strings`` default to
         the metric's options; ``name`` is the name to mask (default: the declared one).
         The code is read in the metric's ``language`` when it has one, as :meth:`score`
