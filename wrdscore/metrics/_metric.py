@@ -481,7 +481,7 @@ class Metric(ABC):
         >>> res.values["f1"].round(3).tolist(), res.values["code"].round(3).tolist()
         ([0.8], [0.686])
         >>> res.values["combined"].round(3).tolist()
-        [0.678]
+        [0.743]
 
         ``count`` is in the code (its best match is 1), times the priors of a one-token
         name (:mod:`wrdscore.metrics._code_support`); combined is the even mean.
