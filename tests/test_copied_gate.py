@@ -98,3 +98,18 @@ def test_the_reader_says_which_language_it_read():
     assert read_code_and_language("int size() { return count; }") == (["count"], "java")
     tokens, language = read_code_and_language("func (s *Stack) Size() int { return s.n }")
     assert language == "go" and "n" in tokens
+
+
+def test_scoring_counts_a_reserved_word_as_copied_only_in_code_of_its_language():
+    # The same prediction, made of Java keywords, against a Java and a Python method with
+    # the same identifiers: in Java its words are the code's (gated by how unlike a name
+    # they read), in Python they are not (no gate). The engine tells each item's language.
+    from wrdscore.metrics import get_metric
+
+    java = "int size() { return count; }"
+    python = "def size(self):\n    return self.count\n"
+    metric = get_metric("wrd")
+    res = metric.score(None, ["void public", "void public"], code=[java, python])
+    in_java, in_python = (metric.code_transport("void public", c) for c in (java, python))
+    assert in_python.prior == 1.0 and in_java.prior < 0.5
+    assert res.values["code"].tolist() == pytest.approx([in_java.support, in_python.support])
