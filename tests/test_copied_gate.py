@@ -113,3 +113,29 @@ def test_scoring_counts_a_reserved_word_as_copied_only_in_code_of_its_language()
     in_java, in_python = (metric.code_transport("void public", c) for c in (java, python))
     assert in_python.prior == 1.0 and in_java.prior < 0.5
     assert res.values["code"].tolist() == pytest.approx([in_java.support, in_python.support])
+
+
+def test_a_corpus_is_scored_as_its_code_is_with_each_records_language(tmp_path):
+    # The stored words of a corpus carry no keywords: the record's language (Java where a
+    # record has none) says which reserved words count as copied, as a parse would.
+    from wrdscore.corpora import ingest
+    from wrdscore.metrics import get_metric
+    from wrdscore.metrics._code import StoredCode, corpus_inputs
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "A.java").write_text("class A {\n  int size() { return count; }\n}\n")
+    (src / "b.py").write_text("def size(self):\n    return self.count\n")
+    ingest([src], tmp_path / "c", jobs=1, quiet=True, language="all")
+    preds = tmp_path / "p.txt"
+    preds.write_text("void public\nvoid public\n")
+    _, items, _ = corpus_inputs(tmp_path / "c", preds, "name", tmp_path, code=True)
+    assert all(type(i) is StoredCode for i in items)
+    assert sorted(i.language for i in items) == ["java", "python"]
+    metric = get_metric("wrd")
+    stored = metric.score(None, ["void public"] * 2, code=items).values["code"]
+    # The same methods' source, parsed and its language told from the code.
+    sources = [{"code": str(i.code), "name": i.name} for i in items]
+    parsed = metric.score(None, ["void public"] * 2, code=sources).values["code"]
+    assert stored.tolist() == pytest.approx(parsed.tolist(), abs=1e-12)
+    assert min(stored) < 0.5 * max(stored)  # Java's keywords gated, Python's not

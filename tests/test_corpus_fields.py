@@ -108,7 +108,7 @@ def test_corpus_methods_without_code_differ_only_in_the_code(example_corpus, tar
 def test_method_items_are_corpus_methods_without_ids(example_corpus, target, code):
     methods = corpus_methods(example_corpus, target=target, code=code)
     assert list(method_items(example_corpus, target=target, code=code)) == [
-        (m.reference, m.code, m.name, m.words) for m in methods
+        (m.reference, m.code, m.name, m.words, m.language) for m in methods
     ]
     with pytest.raises(WrdscoreError, match="unknown target 'title'"):
         next(method_items(example_corpus, target="title"))
@@ -136,8 +136,8 @@ def test_a_method_without_stored_words_keeps_its_code(tmp_path):
     ]
     read = read_codes(items, "name", "drop")
     assert read.tokens == [["x"], [], ["h"]]
-    # The parsed item's language is told; a stored one's is the corpus's (not given here).
-    assert read.languages == ["java", None, None]
+    # The parsed item's language is told from its code; a stored one's is its record's.
+    assert read.languages == ["java", None, "java"]
     # Only the default reading can score code that was not read.
     with pytest.raises(ItemError, match="was not read from the corpus"):
         read_codes(items, "name", "keep")

@@ -246,6 +246,8 @@ class CorpusMethod:
     words : str or None
         Its ``code_words`` (format 4): the identifiers of its code, which scoring
         reads instead of parsing the code again; None where the corpus has none.
+    language : str
+        The language its code is in (a record without a ``language`` key is Java).
     """
 
     index: int
@@ -254,6 +256,7 @@ class CorpusMethod:
     code: str | None
     name: str
     words: str | None = field(default=None, repr=False, compare=False)
+    language: str = field(default="java", repr=False, compare=False)
 
 
 def corpus_methods(
@@ -312,14 +315,15 @@ code='void runFast() { go(); }', name='runFast')]
             (record["code"] or "") if "code" in record else None,
             record["name"],
             record.get("code_words"),
+            record["language"],
         )
 
 
 def method_items(
     corpus_dir: str | os.PathLike[str], target: str = DEFAULT_TARGET, *, code: bool = True
-) -> Iterator[tuple[str | None, str | None, str, str | None]]:
+) -> Iterator[tuple[str | None, str | None, str, str | None, str]]:
     """:func:`corpus_methods` without the index and id: ``(reference, code, name,
-    words)`` of each method, in record order.
+    words, language)`` of each method, in record order.
 
     What scoring a corpus by record order needs: the fields of the ids (``path``,
     ``line``, ``source``) are not decoded, and no :class:`CorpusMethod` is built
@@ -333,7 +337,7 @@ def method_items(
     >>> _ = (d / "A.java").write_text("class A {\\n  void runFast() { go(); }\\n}")
     >>> _ = ingest([d], d / "corpus", jobs=1, quiet=True)
     >>> list(method_items(d / "corpus", code=False))
-    [('runFast', None, 'runFast', 'runFast go')]
+    [('runFast', None, 'runFast', 'runFast go', 'java')]
     """
     key = "name" if target == "name" else "summary"
     for record in _method_records(corpus_dir, target, code, ids=False)[1]:
@@ -342,6 +346,7 @@ def method_items(
             (record["code"] or "") if "code" in record else None,
             record["name"],
             record.get("code_words"),
+            record["language"],
         )
 
 
@@ -349,8 +354,9 @@ def _method_records(
     corpus_dir: str | os.PathLike[str], target: str, code: bool, ids: bool
 ) -> tuple[Corpus, Iterator[dict[str, Any]]]:
     """The corpus and its records with the fields scoring reads: the name, the
-    reference, ``code_words``, ``code`` where needed (see :func:`corpus_methods`) and,
-    with ``ids``, what a method's id is made of."""
+    reference, ``code_words``, ``code`` where needed (see :func:`corpus_methods`), the
+    ``language`` (``"java"`` where a record has none) and, with ``ids``, what a
+    method's id is made of."""
     if target not in TARGETS:
         raise WrdscoreError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
     corpus = open_corpus(corpus_dir)
@@ -365,19 +371,26 @@ def _method_records(
     # decode the whole line (3.5 times the cost of the code alone). A string value
     # holds its quotes escaped, so the key as written below is only ever the key.
     with_language = FieldReader(("code", "language"))
+    language_only = FieldReader(("language",))
 
     def read(line: str) -> dict[str, Any]:
         record = fields(line)
+        # A record without a language is Java, as ingest read it, never told from its
+        # code: a method cut at the cap is no longer valid Java, and 15 of OpenJDK 17's
+        # were read as Go, C or PHP (keywords as words). Scoring needs it even from the
+        # stored words: the language's reserved words count as copied (issue 32).
+        tagged = ',"language":' in line
         if code or not isinstance(record.get("code_words"), str):
-            found = (with_language if ',"language":' in line else source)(line)
+            found = (with_language if tagged else source)(line)
             # Code is parsed in its record's language when scored (a JavaScript method
-            # alone parses as C++ too); a record without one is Java, as ingest read it,
-            # not told from its code: a method cut at the cap is no longer valid Java,
-            # and 15 of OpenJDK 17's were read as Go, C or PHP (keywords as words).
+            # alone parses as C++ too).
             text, language = found.get("code"), found.get("language", "java")
             record["code"] = (
                 SourceCode(text, language) if text and isinstance(language, str) else text
             )
+        else:
+            language = language_only(line).get("language") if tagged else "java"
+        record["language"] = language if isinstance(language, str) else "java"
         return record
 
     return corpus, corpus.iter_methods(read)

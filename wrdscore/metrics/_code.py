@@ -61,12 +61,14 @@ class StoredCode(NamedTuple):
     with the same tokens as a parse (:func:`wrdscore.corpora._code.read_code_words`);
     under any other reading it parses ``code``, masking ``name``. ``code`` is None
     where the corpus's source was not read (:func:`corpus_inputs` with ``code=False``):
-    then only the default reading can score it.
+    then only the default reading can score it. ``language`` is the record's (Java
+    where it has none): the priors count that language's reserved words as copied.
     """
 
     code: str | None
     name: str
     words: str
+    language: str = "java"
 
 
 #: One method's code: its source text, or ``{"code": source, "name": declared_name}``
@@ -117,8 +119,7 @@ def code_item(item: object, i: int) -> tuple[str, str | None]:
 
 class ReadCode(NamedTuple):
     """What :func:`read_codes` read: each item's sub-tokens, and the language each was
-    read in (None where it is not known: no code, or a corpus's stored words read
-    without a ``language``)."""
+    read in (a stored item's is its record's; None where there is no code)."""
 
     tokens: list[Tokens]
     languages: list[str | None]
@@ -165,7 +166,7 @@ def read_codes(
                 out.append(
                     read_code_words(item.words, target=target, name=item.name, segmented=segmented)
                 )
-                languages.append(language)
+                languages.append(language or item.language)
                 continue
             if item.code is None:
                 raise ItemError(
@@ -352,7 +353,7 @@ def _corpus_inputs(
 
     predictions = Path(predictions)
     by_id = id_predictions(predictions)
-    chosen: list[tuple[str | None, str | None, str, str | None]]
+    chosen: list[tuple[str | None, str | None, str, str | None, str]]
     if by_id is None:
         # By record order, no method's id is needed: not built (nor its fields read).
         chosen = list(method_items(corpus_dir, target=target, code=code))
@@ -370,13 +371,13 @@ def _corpus_inputs(
                 f"{predictions}: {counted(len(missing), 'id')} not in corpus {corpus_dir}, "
                 f"the first {missing[0]!r}"
             )
-        chosen = [(m.reference, m.code, m.name, m.words) for m in found]
+        chosen = [(m.reference, m.code, m.name, m.words, m.language) for m in found]
         path = workdir / "predictions.jsonl"
         path.write_text(
             "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in by_id.values()),
             encoding="utf-8",
         )
-    refs = [reference or "" for reference, _, _, _ in chosen]
+    refs = [reference or "" for reference, *_ in chosen]
     # An empty code is a record whose declaration the parser could not place: unknown
     # code, support 0 (counted), not an error that stops the whole run.
     # A format 4 corpus has each method's identifiers: read from them, not parsed again.
@@ -386,8 +387,8 @@ def _corpus_inputs(
         if source == ""
         else {"code": source, "name": name}
         if words is None
-        else StoredCode(source, name, words)
-        for _, source, name, words in chosen
+        else StoredCode(source, name, words, language)
+        for _, source, name, words, language in chosen
     ]
     return refs, items, path
 
