@@ -155,7 +155,7 @@ def _survival_prior(
     size ``m``, :math:`S(m)` is the share with size ``m`` or more, and :math:`m_{99}`
     the largest size with :math:`S \\ge` ``share`` (sizes below 1 count as 1)."""
     survival = _survival(counts)
-    m99 = _largest_common(counts, share)
+    m99 = _largest_common(survival, share)
     padded = np.append(survival, 0.0)
     at = np.clip(sizes, 1, len(padded) - 1)
     return np.minimum(1.0, padded[at] / survival[m99])
@@ -165,9 +165,10 @@ def _survival(counts: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.cumsum(counts[::-1])[::-1] / counts.sum()
 
 
-def _largest_common(counts: NDArray[np.float64], share: float) -> int:
-    """:math:`m_{99}`: the largest size that the share ``share`` of real texts reach."""
-    return int(np.flatnonzero(_survival(counts) >= share)[-1])
+def _largest_common(survival: NDArray[np.float64], share: float) -> int:
+    """:math:`m_{99}`: the largest size that the share ``share`` of real texts reach,
+    given :func:`_survival` of their sizes."""
+    return int(np.flatnonzero(survival >= share)[-1])
 
 
 def copied_counts(
@@ -300,7 +301,7 @@ class TextPrior:
             raise ValueError("this prior reads each prediction's code: give codes")
         # Only a prediction gated by its plausibility, or with more tokens than copies
         # go unpenalised, needs its copied tokens counted: k <= m, and P^c = 1 when P = 1.
-        most = _largest_common(self.copied, self.copied_share)
+        most = _largest_common(_survival(self.copied), self.copied_share)
         need = np.flatnonzero((plausible < 1.0) | (sizes > most))
         if len(need):
             at = need.tolist()
@@ -309,9 +310,9 @@ class TextPrior:
                 [codes[i] for i in at],
                 [None] * len(at) if languages is None else [languages[i] for i in at],
             )
-            copied_share = k / np.maximum(sizes[need], 1)
             out[need] *= _survival_prior(self.copied, self.copied_share, k)
-            out[need] *= plausible[need] ** copied_share
+            # k / m: the share of the prediction that is copied (m >= k >= 0, m >= 1 here).
+            out[need] *= plausible[need] ** (k / np.maximum(sizes[need], 1))
         return out
 
 
