@@ -50,6 +50,7 @@ import random
 import re
 import sys
 import time
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -340,6 +341,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(f"error: no corpus {args.corpora / missing[0]} (code_support_signal.py prepare)")
     if args.prior is not None and not args.prior.is_file():
         sys.exit(f"error: no table {args.prior} (build_code_prior.py --held-out-thresholds)")
+    if args.prior is not None and not zipfile.is_zipfile(args.prior):
+        # Tables before round 4's were gzipped JSON: build it again with today's script.
+        sys.exit(f"error: {args.prior} is not a table of today's build_code_prior.py (a zip)")
     if args.command == "candidates":
         candidates(args.corpora, args.target, args.methods, args.projects, args.prior, args.round)
     else:

@@ -3,6 +3,7 @@ commands score every row, and bad input is one error line."""
 
 from __future__ import annotations
 
+import gzip
 import re
 import sys
 from pathlib import Path
@@ -85,9 +86,13 @@ def test_the_transport_precision_is_wrds_precision_with_the_code_as_reference(ca
     [
         (["library", "--projects", "nothing"], r"^error: no corpus .*nothing"),
         (["candidates", "--projects", "example", "--prior", "none.gz"], r"^error: no table "),
+        (["candidates", "--projects", "example", "--prior", "OLD"], r"^error: .* is not a table"),
     ],
 )
-def test_bad_input_is_one_error_line(corpora, argv, message):
+def test_bad_input_is_one_error_line(corpora, argv, message, tmp_path):
+    old = tmp_path / "old.json.gz"  # a table as rounds 2 and 3 wrote it
+    old.write_bytes(gzip.compress(b'{"targets": {}}'))
+    argv = [str(old) if a == "OLD" else a for a in argv]
     with pytest.raises(SystemExit, match=message):
         bench.main([*argv, "--corpora", str(corpora)])
 
