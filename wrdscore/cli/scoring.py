@@ -27,6 +27,16 @@ from wrdscore.cli._common import (
     segment_setting,
     wrote,
 )
+from wrdscore.cli._judge import (
+    JUDGE_CACHE_OPTION,
+    JUDGE_JOBS_OPTION,
+    JUDGE_KEY_ENV_OPTION,
+    JUDGE_MODEL_OPTION,
+    JUDGE_SAMPLES_OPTION,
+    JUDGE_TIMEOUT_OPTION,
+    JUDGE_URL_OPTION,
+    judge_settings,
+)
 from wrdscore.cli._tables import print_tables
 from wrdscore.errors import WrdscoreError, counted, only_with
 from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
@@ -186,6 +196,13 @@ def score(
     device: str | None = DEVICE_OPTION,
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    judge_url: str | None = JUDGE_URL_OPTION,
+    judge_model: str | None = JUDGE_MODEL_OPTION,
+    judge_key_env: str | None = JUDGE_KEY_ENV_OPTION,
+    judge_samples: int | None = JUDGE_SAMPLES_OPTION,
+    judge_cache: Path | None = JUDGE_CACHE_OPTION,
+    judge_jobs: int | None = JUDGE_JOBS_OPTION,
+    judge_timeout: float | None = JUDGE_TIMEOUT_OPTION,
 ) -> None:
     """Score predicted names or summaries against true ones, their methods' code, or both."""
     import tempfile
@@ -224,7 +241,12 @@ def score(
         count_pairs(refs, preds)
     # Per-pair rows on standard output: everything else goes to standard error.
     to_stderr = per_pair == STDOUT
-    per_metric = metric_options(options)
+    per_metric = judge_settings(
+        metric,
+        metric_options(options),
+        *(judge_url, judge_model, judge_key_env, judge_samples),
+        *(judge_cache, judge_jobs, judge_timeout),
+    )
     if shared:
         # The code options go to every metric; a --set for one metric wins.
         per_metric = {n: {**shared, **per_metric.get(n, {})} for n in dict.fromkeys(metric)}
@@ -284,6 +306,7 @@ def score(
                 code=any(m.strings != "drop" for m in metrics),
             )
         _show_encoding(metrics, bar)
+        _show_judging(metrics, bar)
         task = bar.add_task("scoring", total=None)
         results = score_files(
             metrics,
@@ -398,6 +421,15 @@ def _show_encoding(metrics: list[Any], bar: Any) -> None:
     report(ENCODING, 0, 0)
 
 
+def _show_judging(metrics: list[Any], bar: Any) -> None:
+    """A line counting the judge's answers as they come (a run of hundreds of requests
+    would otherwise show nothing until its one chunk is done)."""
+    for m in metrics:
+        if m.name == "judge":
+            task = bar.add_task("judge: answers", total=None)
+            m.report = lambda k, task=task: bar.advance(task, k)
+
+
 def _corpus_tables(results: list[Any], counts: dict[str, tuple[str, ...]]) -> tuple[Any, Any]:
     """The corpus scores as a column per metric, and turned: a row per metric.
 
@@ -465,10 +497,18 @@ def explain(
         help="With --code: the code's language (java, python, ...) \\[default: told from it].",
     ),
     top: int = typer.Option(3, "--top", help="With --code: code tokens shown per token."),
+    judge_url: str | None = JUDGE_URL_OPTION,
+    judge_model: str | None = JUDGE_MODEL_OPTION,
+    judge_key_env: str | None = JUDGE_KEY_ENV_OPTION,
+    judge_samples: int | None = JUDGE_SAMPLES_OPTION,
+    judge_cache: Path | None = JUDGE_CACHE_OPTION,
+    judge_jobs: int | None = JUDGE_JOBS_OPTION,
+    judge_timeout: float | None = JUDGE_TIMEOUT_OPTION,
 ) -> None:
     """Show the cosine and optimal-flow matrices behind one pair's WRDScore.
 
-    With --code, show which tokens of the method's code carry each prediction token.
+    With --code, show which tokens of the method's code carry each prediction token;
+    with --judge-url and --judge-model, the judge's prompt and reply instead.
     """
     import json
 
@@ -483,6 +523,19 @@ def explain(
     from wrdscore.metrics.wrd import WRDScore
 
     check_format(fmt)
+    judged = judge_settings(
+        ["judge"] if judge_url or judge_model else [],
+        {},
+        *(judge_url, judge_model, judge_key_env, judge_samples),
+        *(judge_cache, judge_jobs, judge_timeout),
+    )
+    if judged:
+        from wrdscore.cli._explain_judge import explain_judge
+
+        # The judge's view of the pair: the prompt it was sent and its reply.
+        ref, pred = (None, reference) if prediction is None else (reference, prediction)
+        explain_judge(judged["judge"], ref, pred, code, target, language, fmt)
+        return
     if plot is not None and plot.suffix.lower() != ".png":
         raise WrdscoreError(f"--plot {plot} must end in .png")
     if code is None and prediction is None:
@@ -596,6 +649,13 @@ def compare(
     device: str | None = DEVICE_OPTION,
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    judge_url: str | None = JUDGE_URL_OPTION,
+    judge_model: str | None = JUDGE_MODEL_OPTION,
+    judge_key_env: str | None = JUDGE_KEY_ENV_OPTION,
+    judge_samples: int | None = JUDGE_SAMPLES_OPTION,
+    judge_cache: Path | None = JUDGE_CACHE_OPTION,
+    judge_jobs: int | None = JUDGE_JOBS_OPTION,
+    judge_timeout: float | None = JUDGE_TIMEOUT_OPTION,
 ) -> None:
     """Is system A better than system B? Paired bootstrap of the mean per-pair score."""
     import json
@@ -612,7 +672,12 @@ def compare(
     metrics = build_metrics(
         metric,
         embeddings,
-        metric_options(options),
+        judge_settings(
+            metric,
+            metric_options(options),
+            *(judge_url, judge_model, judge_key_env, judge_samples),
+            *(judge_cache, judge_jobs, judge_timeout),
+        ),
         segment=segment_setting(segment, no_segment),
         clean=clean_predictions,
         oov=oov,

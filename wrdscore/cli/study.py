@@ -25,6 +25,16 @@ from wrdscore.cli._common import (
     typer_app,
     wrote,
 )
+from wrdscore.cli._judge import (
+    JUDGE_CACHE_OPTION,
+    JUDGE_JOBS_OPTION,
+    JUDGE_KEY_ENV_OPTION,
+    JUDGE_MODEL_OPTION,
+    JUDGE_SAMPLES_OPTION,
+    JUDGE_TIMEOUT_OPTION,
+    JUDGE_URL_OPTION,
+    judge_settings,
+)
 from wrdscore.errors import WrdscoreError, counted
 
 study_app = typer_app("Human-agreement studies.")
@@ -159,6 +169,13 @@ def study_analyze(
     device: str | None = DEVICE_OPTION,
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    judge_url: str | None = JUDGE_URL_OPTION,
+    judge_model: str | None = JUDGE_MODEL_OPTION,
+    judge_key_env: str | None = JUDGE_KEY_ENV_OPTION,
+    judge_samples: int | None = JUDGE_SAMPLES_OPTION,
+    judge_cache: Path | None = JUDGE_CACHE_OPTION,
+    judge_jobs: int | None = JUDGE_JOBS_OPTION,
+    judge_timeout: float | None = JUDGE_TIMEOUT_OPTION,
 ) -> None:
     """Measure how close each metric comes to the human ratings; write report.md/json + plots."""
     from wrdscore import human_eval
@@ -184,6 +201,12 @@ def study_analyze(
         seed=seed,
         force=force,
         encoder=encoder_options(encoder, layer, device, batch_size, fuse_weights),
+        per_metric=judge_settings(
+            list(metric or human_eval.DEFAULT_METRICS),
+            {},
+            *(judge_url, judge_model, judge_key_env, judge_samples),
+            *(judge_cache, judge_jobs, judge_timeout),
+        ),
     )
     for line in human_eval.summary_lines(analysis):
         typer.echo(line)

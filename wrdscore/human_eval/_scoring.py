@@ -21,6 +21,7 @@ LABELS = {
     "bertscore": "BERTScore F1",
     "bleu": "sentence BLEU",
     "chrf": "chrF",
+    "judge": "LLM judge",
 }
 #: How reports name a metric's values against code (``wrd.code``: ``WRDScore code support``).
 CODE_LABELS = {"code": "code support", "combined": "combined"}
@@ -66,6 +67,7 @@ def score_pairs(
     embeddings: TokenEmbeddings | str | Path | None = None,
     *,
     codes: Sequence[str | Mapping[str, str]] | None = None,
+    per_metric: Mapping[str, Mapping[str, Any]] | None = None,
     **embedding_options: Any,
 ) -> dict[str, MetricScores]:
     """Score every pair with each named metric.
@@ -80,6 +82,8 @@ def score_pairs(
     ``<metric>.combined``, its mix with the reference's value (see
     :meth:`wrdscore.metrics.Metric.score`), each with the signature of scoring against
     code; a metric that cannot read code gives its reference value alone.
+    ``per_metric`` gives options to one metric by name (the judge's server and model:
+    ``{"judge": {"base_url": ..., "model": ...}}``).
 
     Examples
     --------
@@ -90,7 +94,7 @@ def score_pairs(
     """
     check_metrics(metrics)
     out = {}
-    for metric in build_metrics(metrics, embeddings, **embedding_options):
+    for metric in build_metrics(metrics, embeddings, per_metric, **embedding_options):
         result = metric.score(list(references), list(predictions))
         scores = np.asarray(result.scores, dtype=np.float64)
         out[metric.name] = MetricScores(metric.name, scores, result.signature)

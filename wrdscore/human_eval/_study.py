@@ -250,6 +250,7 @@ def analyze_study(
     force: bool = False,
     encoder: Mapping[str, Any] | None = None,
     n_boot: int | None = None,
+    per_metric: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Analysis:
     """Analyse a study's rating sheets, or published rated pairs, and write the report.
 
@@ -260,7 +261,8 @@ def analyze_study(
     them against their baselines (see :class:`~wrdscore.metrics.EmbeddingMetric`);
     ``segment`` splits run-together names into words (every metric; off by default, see
     :class:`~wrdscore.metrics.Metric`).
-    ``encoder`` gives the encoder options of :func:`~wrdscore.metrics.build_metrics`.
+    ``encoder`` gives the encoder options of :func:`~wrdscore.metrics.build_metrics`,
+    ``per_metric`` options of one metric by name (the judge's server and model).
     A ``baseline`` missing from ``metrics`` is analysed too, before them. ``resamples``
     is the number of bootstrap resamples (:func:`analyze`; ``n_boot``, its old name, is
     still taken, with a :class:`DeprecationWarning`). A study with
@@ -307,6 +309,7 @@ def analyze_study(
         metrics,
         embeddings,
         codes=human.codes,
+        per_metric=per_metric,
         oov=oov,
         rescale=rescale,
         segment=segment,
