@@ -292,7 +292,7 @@ def test_the_commands_run_the_judge(server, tmp_path):
     )
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
-    scores = [row["judge.score"] for row in out["per_pair"]]
+    scores = [row["judge"]["score"] for row in out["per_pair"]]
     assert len(scores) == 11 and all(0 <= s <= 1 for s in scores)
     assert out["metrics"]["judge"]["signature"].startswith(f"judge|model:{MODEL}|")
     # compare: A against itself, all answers from the cache of the run above.

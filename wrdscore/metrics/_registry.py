@@ -29,10 +29,11 @@ def register(cls: M) -> M:
 
 def _load_metric_modules() -> None:
     # Every public module or subpackage of wrdscore.metrics may register metrics (a new
-    # metric is a new module there; the judge is a subpackage of small modules); importing them on first use keeps `import wrdscore` light
-    # and needs no hand-kept list. The package's __path__ (which may be extended) is
-    # read from sys.modules, where it is whenever this runs: importing the package
-    # here would be an import circle (it imports this module).
+    # metric is a new module there; the judge is a subpackage of small modules);
+    # importing them on first use keeps `import wrdscore` light and needs no hand-kept
+    # list. The package's __path__ (which may be extended) is read from sys.modules,
+    # where it is whenever this runs: importing the package here would be an import
+    # circle (it imports this module).
     package = sys.modules[__name__.rpartition(".")[0]]
     for mod in pkgutil.iter_modules(package.__path__):
         if not mod.name.startswith("_"):
