@@ -191,7 +191,8 @@ def test_wrdscore_has_no_import_circles() -> None:
 #: command's input/output formats (inputs) sit just above corpora: a --code line's
 #: language makes a corpora.SourceCode, and the per-pair rows show what
 #: corpora.clean_prediction made of a reply. The rating-free signals, which judge
-#: scorers, sit beside the studies.
+#: scorers, sit beside the studies. The Hugging Face evaluate module (data/evaluate) is a
+#: front end, like the CLI.
 LAYERS = (
     {"wrdscore", "_lazy", "errors", "atomic", "progress", "significance"},
     {"corpora"},
@@ -199,7 +200,7 @@ LAYERS = (
     {"embeddings"},
     {"metrics"},
     {"explain", "human_eval", "signals"},
-    {"cli", "__main__"},
+    {"cli", "__main__", "data"},
 )
 
 

@@ -346,17 +346,20 @@ class Judge(Metric):
 
         if item is None:
             return None
+        said: str | None = None
+        name: str | None
         if isinstance(item, StoredCode):
-            if item.code is None:
+            stored = item.code
+            if stored is None:
                 raise ItemError("code", i, "was not read from the corpus (the judge reads source)")
-            source, name, language = item.code, item.name, item.language
+            source, name, said = stored, item.name, item.language
         else:
             source, name = code_item(item, i)
-            language = None
-        if len(source) > MAX_CODE_CHARS:
-            source = capped_code(source)[0]
         try:
-            language = self.language or language or code_language(source)
+            # Told before a long method is cut: a cut SourceCode is a plain str.
+            language = self.language or said or code_language(source)
+            if len(source) > MAX_CODE_CHARS:
+                source = capped_code(source)[0]
             if self.target == "name" and name is None:
                 name = declared_name(source, language)
         except WrdscoreError as exc:
