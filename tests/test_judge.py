@@ -177,13 +177,31 @@ def test_names_are_rated_and_a_rerun_asks_nothing(server, tmp_path):
     assert again.scores.tolist() == res.scores.tolist() and "asked" not in again.cuts
 
 
-def test_summaries_are_rated_on_three_criteria_with_code(server, tmp_path):
-    code = ["int size() { return items.length; }"]
-    m = judge(server.url, tmp_path / "c.sqlite", target="summary")
-    res = m.score(None, ["Returns the number of items."], code=code)
-    assert list(res.values) == ["code", "conciseness", "fluency"] and res.primary == "code"
-    assert all(0 <= v[0] <= 1 for v in res.values.values())
-    assert "|tgt:summary|code:yes|" in res.signature
+def test_summaries_are_rated_on_three_criteria_against_the_code(server, tmp_path):
+    # Through score's engine, against the code alone: the first value is called code.
+    (tmp_path / "code.jsonl").write_text(json.dumps("int size() { return items.length; }") + "\n")
+    (tmp_path / "preds.txt").write_text("Returns the number of items.\n")
+    args = [
+        "score",
+        "--code",
+        str(tmp_path / "code.jsonl"),
+        "--preds",
+        str(tmp_path / "preds.txt"),
+        "--target",
+        "summary",
+        "-m",
+        "judge",
+        "-q",
+        "--format",
+        "json",
+        *_judge_args(server, tmp_path / "c.sqlite"),
+    ]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)["metrics"]["judge"]
+    assert list(out["corpus"]) == ["code", "conciseness", "fluency"] and out["primary"] == "code"
+    assert all(0 <= v <= 1 for v in out["corpus"].values())
+    assert "|tgt:summary|code:yes|lang:auto|" in out["signature"]
 
 
 def test_a_killed_server_loses_no_answer_and_the_rerun_completes(gguf, tmp_path):
@@ -215,7 +233,7 @@ def test_a_killed_server_loses_no_answer_and_the_rerun_completes(gguf, tmp_path)
 
 def test_a_request_that_times_out_is_an_error(server, tmp_path):
     m = judge(server.url, tmp_path / "c.sqlite", timeout=0.001, retries=1, backoff=0.01)
-    with pytest.raises(WrdscoreError, match=r"timed out \(2 tries\).* 0 answers"):
+    with pytest.raises(WrdscoreError, match=r"timed out\.? \(2 tries\).* 0 answers"):
         m.score(REFS[:1], PREDS[:1])
 
 

@@ -206,6 +206,11 @@ class Judge(Metric):
         first = "score" if references or not code else "code"
         return (first, *CRITERIA[self.target][1:])
 
+    def _corpus_values(self, sums: dict[str, float], pairs: int) -> dict[str, float]:
+        """The mean of every value over the pairs (the judge's ``code`` is a rating like
+        its ``score``, with no ``combined`` to mix)."""
+        return {k: s / pairs for k, s in sums.items()}
+
     def _signature_fields(self) -> dict[str, str]:
         served = (self.served_model or self.model).replace("|", "/")
         return {
