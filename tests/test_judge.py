@@ -103,6 +103,8 @@ def server(gguf) -> Iterator[Server]:
 
 
 def judge(url: str, cache: Path, **options):
+    # llama-cpp-python's server takes the schema inside a json_object format.
+    options.setdefault("format", "object_schema")
     return get_metric("judge", base_url=url, model=MODEL, cache=cache, **options)
 
 
@@ -284,7 +286,16 @@ def test_a_reply_that_is_not_a_rating_is_counted_never_scored(tmp_path):
 
 
 def _judge_args(server: Server, cache: Path) -> list[str]:
-    return ["--judge-url", server.url, "--judge-model", MODEL, "--judge-cache", str(cache)]
+    return [
+        "--judge-url",
+        server.url,
+        "--judge-model",
+        MODEL,
+        "--judge-cache",
+        str(cache),
+        "--set",
+        "judge.format=object_schema",
+    ]
 
 
 def test_the_commands_run_the_judge(server, tmp_path):

@@ -52,6 +52,13 @@ JUDGE_TIMEOUT_OPTION = typer.Option(
     help="Seconds per request \\[default: 60].",
     rich_help_panel=_PANEL,
 )
+JUDGE_FORMAT_OPTION = typer.Option(
+    None,
+    "--judge-format",
+    help="Reply format asked for: json_schema, object_schema (llama-cpp-python's "
+    "server), json_object or none \\[default: json_schema].",
+    rich_help_panel=_PANEL,
+)
 
 
 def judge_settings(
@@ -64,6 +71,7 @@ def judge_settings(
     cache: Path | None,
     jobs: int | None,
     timeout: float | None,
+    reply_format: str | None = None,
 ) -> dict[str, dict[str, Any]]:
     """``per_metric`` with the ``--judge-*`` options given as the judge's options (a
     ``--set judge.X`` wins); a one-line error when they are given without ``-m judge``."""
@@ -75,6 +83,7 @@ def judge_settings(
         "cache": ("--judge-cache", cache),
         "concurrency": ("--judge-jobs", jobs),
         "timeout": ("--judge-timeout", timeout),
+        "format": ("--judge-format", reply_format),
     }
     options = {k: v for k, (_, v) in given.items() if v is not None}
     if not options:

@@ -29,6 +29,7 @@ from wrdscore.cli._common import (
 )
 from wrdscore.cli._judge import (
     JUDGE_CACHE_OPTION,
+    JUDGE_FORMAT_OPTION,
     JUDGE_JOBS_OPTION,
     JUDGE_KEY_ENV_OPTION,
     JUDGE_MODEL_OPTION,
@@ -203,6 +204,7 @@ def score(
     judge_cache: Path | None = JUDGE_CACHE_OPTION,
     judge_jobs: int | None = JUDGE_JOBS_OPTION,
     judge_timeout: float | None = JUDGE_TIMEOUT_OPTION,
+    judge_format: str | None = JUDGE_FORMAT_OPTION,
 ) -> None:
     """Score predicted names or summaries against true ones, their methods' code, or both."""
     import tempfile
@@ -245,7 +247,7 @@ def score(
         metric,
         metric_options(options),
         *(judge_url, judge_model, judge_key_env, judge_samples),
-        *(judge_cache, judge_jobs, judge_timeout),
+        *(judge_cache, judge_jobs, judge_timeout, judge_format),
     )
     if shared:
         # The code options go to every metric; a --set for one metric wins.
@@ -504,6 +506,7 @@ def explain(
     judge_cache: Path | None = JUDGE_CACHE_OPTION,
     judge_jobs: int | None = JUDGE_JOBS_OPTION,
     judge_timeout: float | None = JUDGE_TIMEOUT_OPTION,
+    judge_format: str | None = JUDGE_FORMAT_OPTION,
 ) -> None:
     """Show the cosine and optimal-flow matrices behind one pair's WRDScore.
 
@@ -527,7 +530,7 @@ def explain(
         ["judge"] if judge_url or judge_model else [],
         {},
         *(judge_url, judge_model, judge_key_env, judge_samples),
-        *(judge_cache, judge_jobs, judge_timeout),
+        *(judge_cache, judge_jobs, judge_timeout, judge_format),
     )
     if judged:
         from wrdscore.cli._explain_judge import explain_judge
@@ -656,6 +659,7 @@ def compare(
     judge_cache: Path | None = JUDGE_CACHE_OPTION,
     judge_jobs: int | None = JUDGE_JOBS_OPTION,
     judge_timeout: float | None = JUDGE_TIMEOUT_OPTION,
+    judge_format: str | None = JUDGE_FORMAT_OPTION,
 ) -> None:
     """Is system A better than system B? Paired bootstrap of the mean per-pair score."""
     import json
@@ -676,7 +680,7 @@ def compare(
             metric,
             metric_options(options),
             *(judge_url, judge_model, judge_key_env, judge_samples),
-            *(judge_cache, judge_jobs, judge_timeout),
+            *(judge_cache, judge_jobs, judge_timeout, judge_format),
         ),
         segment=segment_setting(segment, no_segment),
         clean=clean_predictions,

@@ -27,6 +27,7 @@ from wrdscore.cli._common import (
 )
 from wrdscore.cli._judge import (
     JUDGE_CACHE_OPTION,
+    JUDGE_FORMAT_OPTION,
     JUDGE_JOBS_OPTION,
     JUDGE_KEY_ENV_OPTION,
     JUDGE_MODEL_OPTION,
@@ -176,6 +177,7 @@ def study_analyze(
     judge_cache: Path | None = JUDGE_CACHE_OPTION,
     judge_jobs: int | None = JUDGE_JOBS_OPTION,
     judge_timeout: float | None = JUDGE_TIMEOUT_OPTION,
+    judge_format: str | None = JUDGE_FORMAT_OPTION,
 ) -> None:
     """Measure how close each metric comes to the human ratings; write report.md/json + plots."""
     from wrdscore import human_eval
@@ -205,7 +207,7 @@ def study_analyze(
             list(metric or human_eval.DEFAULT_METRICS),
             {},
             *(judge_url, judge_model, judge_key_env, judge_samples),
-            *(judge_cache, judge_jobs, judge_timeout),
+            *(judge_cache, judge_jobs, judge_timeout, judge_format),
         ),
     )
     for line in human_eval.summary_lines(analysis):

@@ -59,7 +59,11 @@ def _ask_once(client: Any, request: dict[str, Any]) -> Answer:
         # APITimeoutError is an APIConnectionError.
         raise _Retry(_first_line(exc)) from None
     except openai.APIStatusError as exc:
-        raise WrdscoreError(f"the server refused the request: {_first_line(exc)}") from None
+        hint = ""
+        if exc.status_code in (400, 422) and "response_format" in request:
+            # Servers differ in the form of schema they take (judge.format).
+            hint = "; if it is the reply format, try --judge-format object_schema or none"
+        raise WrdscoreError(f"the server refused the request: {_first_line(exc)}{hint}") from None
     usage = getattr(response, "usage", None)
     choice = response.choices[0] if response.choices else None
     return Answer(

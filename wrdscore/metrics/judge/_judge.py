@@ -34,9 +34,11 @@ from wrdscore.metrics.judge._prompts import (
     reply_schema,
 )
 
-#: How the reply is asked for: a JSON schema the server enforces (llama.cpp, vLLM,
-#: OpenAI, Ollama take it), any JSON object, or the prompt's words alone.
-FORMATS = ("json_schema", "json_object", "none")
+#: How the reply's form is asked for: a JSON schema the server enforces, in OpenAI's
+#: form (``response_format`` of type ``json_schema``: OpenAI, vLLM, llama.cpp's
+#: llama-server, Ollama) or as the ``schema`` of a ``json_object`` format (the form
+#: llama-cpp-python's server takes); any JSON object; or the prompt's words alone.
+FORMATS = ("json_schema", "object_schema", "json_object", "none")
 
 #: The counts a result keeps in its ``cuts`` (summed over a file's chunks by the engine).
 _COUNTS = ("replies", "asked", "invalid", "prompt_tokens", "completion_tokens", "ms")
@@ -101,8 +103,9 @@ class Judge(Metric):
         Sent with every request, for servers that take one.
     max_tokens : int
         Most tokens of a reply (default 64: the JSON needs about 20).
-    format : {"json_schema", "json_object", "none"}
-        How the reply's form is asked for (see :data:`FORMATS`).
+    format : {"json_schema", "object_schema", "json_object", "none"}
+        How the reply's form is asked for (see :data:`FORMATS`); llama-cpp-python's
+        server needs ``"object_schema"``.
     cache : path, optional
         The SQLite file of answers (default: ``judge.sqlite`` in the user's cache folder).
     concurrency : int
@@ -395,6 +398,11 @@ class Judge(Metric):
             if self.format == "json_schema":
                 schema = {"name": "rating", "schema": reply_schema(self.target), "strict": True}
                 request["response_format"] = {"type": "json_schema", "json_schema": schema}
+            elif self.format == "object_schema":
+                request["response_format"] = {
+                    "type": "json_object",
+                    "schema": reply_schema(self.target),
+                }
             elif self.format == "json_object":
                 request["response_format"] = {"type": "json_object"}
             out.append((request_key(request), request))
