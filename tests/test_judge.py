@@ -219,7 +219,9 @@ def test_a_killed_server_loses_no_answer_and_the_rerun_completes(gguf, tmp_path)
 
     m.report = kill_after_two
     try:
-        with pytest.raises(WrdscoreError, match=r"2 answers of this run kept .* 2 requests left"):
+        with pytest.raises(
+            WrdscoreError, match=r"2 answers of this run kept .* \(2 requests left\)"
+        ):
             m.score(REFS, PREDS)
     finally:
         first.stop()
@@ -293,8 +295,8 @@ def _judge_args(server: Server, cache: Path) -> list[str]:
         MODEL,
         "--judge-cache",
         str(cache),
-        "--set",
-        "judge.format=object_schema",
+        "--judge-format",
+        "object_schema",
     ]
 
 
