@@ -101,6 +101,9 @@ class Metric(ABC):
         ``lang:<language>``). By default (``lang:auto``) each item's own (a
         :class:`~wrdscore.corpora.SourceCode`'s), or the one it is told to be in
         (:func:`~wrdscore.corpora.detect_language`).
+    allow_unmasked : bool
+        Score code whose name cannot be masked (a wrong language or name) unmasked,
+        counted and signed, not refuse it (:func:`~wrdscore.corpora.read_method`).
     segment : bool
         Split all-lowercase run-together sub-tokens (``getuserbyid`` -> ``get user by
         id``) of references and predictions into words (:func:`~wrdscore.corpora.segment`;
@@ -160,6 +163,7 @@ class Metric(ABC):
         target: str = DEFAULT_TARGET,
         strings: str = DEFAULT_STRINGS,
         language: str | None = None,
+        allow_unmasked: bool = False,
         segment: bool = False,
         clean: bool = False,
         **options: Any,
@@ -181,9 +185,10 @@ class Metric(ABC):
 
             check_language(language)
         self.language = language
+        check_flag("allow_unmasked", allow_unmasked)
         check_flag("segment", segment)
         check_flag("clean", clean)
-        self.segment, self.clean = segment, clean
+        self.allow_unmasked, self.segment, self.clean = allow_unmasked, segment, clean
         # What a call counts lives in its own Call (see _call), so the object is
         # reentrant; this one collects what methods called outside any scoring call
         # (embed, _code_values) count.
@@ -571,6 +576,7 @@ class Metric(ABC):
             nothing,
         )
         unmatched = int(np.count_nonzero(nothing))
+        counts = {"empty_code": unmatched, "cut_code": cut, "unmasked_code": codes.unmasked}
         if result is None:
             return ScoreResult(
                 metric=self.name,
@@ -581,8 +587,7 @@ class Metric(ABC):
                 oov_tokens=call.oov_count,
                 empty_predictions=sum(1 for p in preds if not p),
                 oov_names=first_names(call.oov_names),
-                empty_code=unmatched,
-                cut_code=cut,
+                **counts,
                 cuts=dict(+call.cuts),  # the kinds counted, without zeros
             )
         return replace(
@@ -592,8 +597,7 @@ class Metric(ABC):
             corpus=self._corpus(values),
             oov_tokens=result.oov_tokens + call.oov_count,
             oov_names=first_names([*result.oov_names, *call.oov_names]),
-            empty_code=unmatched,
-            cut_code=cut,
+            **counts,
             cuts=dict(Counter(result.cuts) + call.cuts),
         )
 
@@ -601,7 +605,7 @@ class Metric(ABC):
         """:func:`~wrdscore.metrics._code.read_codes` as this metric reads code, or what
         another metric of the same chunk read the same way (the run's ``code_memo``):
         the metrics of a run used to read, and split, every method once each."""
-        how = (self.target, self.strings, self.segment, self.language)
+        how = (self.target, self.strings, self.segment, self.language, self.allow_unmasked)
         memo = self._call.code_memo
         found = None if memo is None else memo.get(how)
         if found is None:

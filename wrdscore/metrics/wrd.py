@@ -605,7 +605,8 @@ class WRDScore(EmbeddingMetric):
         :mod:`wrdscore.metrics._code_support`). ``target`` and ``strings`` default to
         the metric's options; ``name`` is the name to mask (default: the declared one).
         The code is read in the metric's ``language`` when it has one, as :meth:`score`
-        reads it.
+        reads it, and refused as there when its name cannot be masked, unless the
+        metric's ``allow_unmasked`` lets it be read unmasked (``unmasked`` says why).
 
         Examples
         --------
@@ -615,18 +616,22 @@ class WRDScore(EmbeddingMetric):
         (['count'], 'size', 1.0, True)
         """
         # Imported here: the code reader loads tree-sitter, which scoring names never needs.
-        from wrdscore.corpora import SourceCode, declared_name, read_code_and_language
+        from wrdscore.corpora import SourceCode, read_method
 
         target = self.target if target is None else target
         strings = self.strings if strings is None else strings
         if self.language is not None and not isinstance(code, SourceCode):
             # Read (and its name found) in the metric's language, as score reads it.
             code = SourceCode(code, self.language)
-        tokens, language = read_code_and_language(code, target=target, name=name, strings=strings)
-        if self.segment:
-            from wrdscore.corpora import segment
-
-            tokens = segment(tokens)
+        read = read_method(
+            code,
+            target=target,
+            name=name,
+            strings=strings,
+            segmented=self.segment,
+            allow_unmasked=self.allow_unmasked,
+        )
+        tokens, language = list(read.tokens), read.language
         if not tokens:
             raise WrdscoreError(
                 "the code has no tokens to read (only keywords, punctuation, literals or "
@@ -659,7 +664,8 @@ class WRDScore(EmbeddingMetric):
             support=match * prior,
             target=target,
             strings=strings,
-            masked=(name or declared_name(code)) if target == "name" else None,
+            masked=read.masked,
             match=match,
             prior=prior,
+            unmasked=read.unmasked,
         )
