@@ -60,8 +60,6 @@ import math
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -79,8 +77,6 @@ COPIED_SHARE = 0.01
 QUANTILES = (0.02, 0.05, 0.1, 0.2, 0.3)
 #: Start and end of a text in the bigram model (no split token has angle brackets).
 START, END = "<s>", "</s>"
-#: The signature's name of the shipped table (``prior:`` in a code signature).
-PRIOR_LABEL = "src69-copied"
 #: Most floats one stacked gather of code vectors may hold (512 KB: it stays in cache; at 32 MB
 #: the gathers ran from memory, and OpenJDK scoring took 4.2-4.4x reference-only CPU, not 3.8-3.9x).
 _STACK_FLOATS = 1 << 16
@@ -408,11 +404,3 @@ def read_prior(
         copied,
         COPIED_SHARE if copied_share is None else copied_share,
     )
-
-
-@cache
-def code_prior(target: str, quantile: float = QUANTILE) -> TextPrior:
-    """The shipped prior of ``target`` (``name`` or ``summary``), read once: the gate
-    softened by copying, as chosen in round 4."""
-    table = resources.files("wrdscore.data").joinpath(PRIOR_FILE).read_bytes()
-    return read_prior(table, target, quantile, LENGTH_SHARE, COPIED_SHARE)
