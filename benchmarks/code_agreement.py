@@ -167,6 +167,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     rows = load(args.data)
     supports = candidate_supports(rows, args.encoder)
     names = list(supports)
+    extra = {}
+    if args.encoder:
+        # The encoder's own sentence cosine reads code as shipped (B0's priors): beside the
+        # candidates, not one of them.
+        from wrdscore.metrics import get_metric
+
+        sentence = get_metric("sentence", encoder=args.encoder, target="summary")
+        extra["sentence"] = (
+            sentence.score(None, rows.summary, code=rows.code).values["code"],
+            sentence.score(rows.reference, rows.summary, code=rows.code).values["combined"],
+        )
     code_rows = agreement(rows.method, rows.rating, [supports[n] for n in names])
     both_rows = agreement(
         rows.method, rows.rating, [combined(rows, supports[n], args.encoder) for n in names]
@@ -181,6 +192,17 @@ def main(argv: Sequence[str] | None = None) -> None:
                 f"{name:<10} {part:<9} {r['spearman']:.3f} [{r['low']:.3f}, {r['high']:.3f}]"
                 f"       {r['kendall']:.3f}    {r['diff']:+.3f} [{r['diff_low']:+.3f}, "
                 f"{r['diff_high']:+.3f}]"
+            )
+    for name, (code_score, both_score) in extra.items():
+        code_r, both_r = (
+            agreement(rows.method, rows.rating, [supports["B0"], v])[1]
+            for v in (code_score, both_score)
+        )
+        table[name] = {"code": code_r, "combined": both_r}
+        for part, r in (("code", code_r), ("combined", both_r)):
+            print(
+                f"{name:<10} {part:<9} {r['spearman']:.3f} [{r['low']:.3f}, {r['high']:.3f}]"
+                f"       {r['kendall']:.3f}"
             )
     print(f"{time.perf_counter() - start:.0f} s")
     if args.json:
