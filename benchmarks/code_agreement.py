@@ -72,29 +72,36 @@ def load(data: Path) -> Rows:
 
 
 def candidate_supports(rows: Rows, encoder: str | None = None) -> dict[str, NDArray[np.float64]]:
-    """Each candidate's summary code support, per row.
+    """Each candidate's code support of the rated summaries (:func:`supports`)."""
+    return supports(rows.summary, rows.code, "summary", encoder)
 
-    With ``s_bm`` the best-match precision of the summary in its code (the shipped raw
+
+def supports(
+    texts: Sequence[str], sources: Sequence[str], target: str, encoder: str | None = None
+) -> dict[str, NDArray[np.float64]]:
+    """Each candidate's code support of ``texts`` against their methods' Java ``sources``.
+
+    With ``s_bm`` the best-match precision of the text in its code (the shipped raw
     support), ``r_bm`` its mirror over the code's tokens weighted by the metric's masses
     (each occurrence its token's mass), ``F`` their harmonic mean, ``P`` the shipped
-    plausibility and ``k / m`` the summary's copied share:
+    plausibility and ``k / m`` the text's copied share:
 
     * B0: the shipped support, ``s_bm x L(m) x Lc(k) x P^(k/m)``;
     * C1: ``F(s_bm, r_bm) x P^(k/m)``;
-    * C2: WRDScore's F1 between the summary and the code's tokens, ``x P^(k/m)``;
+    * C2: WRDScore's F1 between the text and the code's tokens, ``x P^(k/m)``;
     * C3: ``s_bm x P^(k/m)``.
     """
     from wrdscore.corpora import read_code_and_language
     from wrdscore.metrics import get_metric
-    from wrdscore.metrics._code_support import code_prior, copied_counts
     from wrdscore.metrics._centering import unit_rows
+    from wrdscore.metrics._code_support import code_prior, copied_counts
 
-    options = {"target": "summary"} if encoder is None else {"target": "summary", "encoder": encoder}
+    options = {"target": target} if encoder is None else {"target": target, "encoder": encoder}
     wrd = get_metric("wrd", **options)
-    b0 = wrd.score(None, rows.summary, code=rows.code).values["code"]
-    preds = [wrd.tokens(s, prediction=True) for s in rows.summary]
-    codes = [read_code_and_language(c, target="summary", language="java")[0] for c in rows.code]
-    prior = code_prior("summary")
+    b0 = wrd.score(None, list(texts), code=list(sources)).values["code"]
+    preds = [wrd.tokens(s, prediction=True) for s in texts]
+    codes = [read_code_and_language(c, target=target, language="java")[0] for c in sources]
+    prior = code_prior(target)
     plausible = prior.plausibility(preds)
     copied = copied_counts(preds, codes, ["java"] * len(preds))
     sizes = np.fromiter(map(len, preds), np.int64, len(preds))
