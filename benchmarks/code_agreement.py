@@ -26,6 +26,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -71,6 +72,13 @@ def load(data: Path) -> Rows:
     return Rows(np.asarray(method), summary, reference, source, np.asarray(rating))
 
 
+def _wrd(target: str, encoder: str | None) -> Any:
+    """WRDScore with the bundled default, or with ``encoder``'s contextual states."""
+    from wrdscore.metrics import get_metric
+
+    return get_metric("wrd", target=target, **({"encoder": encoder} if encoder else {}))
+
+
 def candidate_supports(rows: Rows, encoder: str | None = None) -> dict[str, NDArray[np.float64]]:
     """Each candidate's code support of the rated summaries (:func:`supports`)."""
     return supports(rows.summary, rows.code, "summary", encoder)
@@ -92,12 +100,9 @@ def supports(
     * C3: ``s_bm x P^(k/m)``.
     """
     from wrdscore.corpora import read_code_and_language
-    from wrdscore.metrics import get_metric
-    from wrdscore.metrics._centering import unit_rows
-    from wrdscore.metrics._code_support import code_prior, copied_counts
+    from wrdscore.metrics.code import code_prior, copied_counts
 
-    options = {"target": target} if encoder is None else {"target": target, "encoder": encoder}
-    wrd = get_metric("wrd", **options)
+    wrd = _wrd(target, encoder)
     b0 = wrd.score(None, list(texts), code=list(sources)).values["code"]
     preds = [wrd.tokens(s, prediction=True) for s in texts]
     codes = [read_code_and_language(c, target=target, language="java")[0] for c in sources]
@@ -112,7 +117,8 @@ def supports(
             continue
         batch = wrd.embed([code, pred])
         masses = wrd._masses(batch.table, batch.tokens)
-        unit = unit_rows(batch.table)
+        norms = np.linalg.norm(batch.table, axis=1, keepdims=True)
+        unit = np.divide(batch.table, norms, out=np.zeros_like(batch.table), where=norms > 0)
         c_rows = batch.rows[batch.offsets[0] : batch.offsets[1]]
         p_rows = batch.rows[batch.offsets[1] : batch.offsets[2]]
         cos = np.clip(unit[c_rows] @ unit[p_rows].T, 0.0, 1.0)
@@ -127,10 +133,7 @@ def supports(
 
 def combined(rows: Rows, support: NDArray[np.float64], encoder: str | None = None) -> NDArray:
     """The even mean of the reference F1 and ``support`` (``code_weight`` 0.5)."""
-    from wrdscore.metrics import get_metric
-
-    options = {"target": "summary"} if encoder is None else {"target": "summary", "encoder": encoder}
-    f1 = get_metric("wrd", **options).score(rows.reference, rows.summary).values["f1"]
+    f1 = _wrd("summary", encoder).score(rows.reference, rows.summary).values["f1"]
     return 0.5 * f1 + 0.5 * support
 
 
@@ -156,7 +159,9 @@ def agreement(
                 "low": float(np.percentile(draws[:, j], 2.5)),
                 "high": float(np.percentile(draws[:, j], 97.5)),
                 "kendall": float(kendalltau(s, rating).statistic),
-                "diff": float(spearmanr(s, rating).statistic - spearmanr(scores[0], rating).statistic),
+                "diff": float(
+                    spearmanr(s, rating).statistic - spearmanr(scores[0], rating).statistic
+                ),
                 "diff_low": float(np.percentile(diff, 2.5)),
                 "diff_high": float(np.percentile(diff, 97.5)),
             }
