@@ -28,8 +28,8 @@ import ast
 import inspect
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import chain
+from typing import NamedTuple
 
 from tree_sitter import Node, Query, QueryCursor
 
@@ -77,12 +77,11 @@ def _text(node: Node) -> bytes:
     return node.text
 
 
-@dataclass(frozen=True)
-class Tree:
+class Tree(NamedTuple):
     """A snippet parsed in its language, with the nodes the reader takes from it.
 
     ``start`` and ``end`` are the snippet's bytes in what was parsed (a wrapped
-    snippet is parsed after the wrapper's head).
+    snippet is parsed after the wrapper's head). A tuple: one is made per method read.
     """
 
     grammar: Grammar
@@ -128,7 +127,9 @@ def identifiers(tree: Tree) -> list[tuple[int, bytes]]:
     Slices of the parsed bytes, not each node's text: half the cost per identifier.
     """
     g, root = tree.grammar, tree.root
-    ids = _inside(tree.captures.get("id", []), tree.start, tree.end)
+    ids = tree.captures.get("id", [])
+    if tree.start:
+        ids = _inside(ids, tree.start, tree.end)  # not the wrapper's
     annotated = tree.captures.get("annotation")
     if annotated:
         # Only an identifier that starts before the last annotation's name ends can be
