@@ -94,11 +94,14 @@ def read_codes(
             out.append([])
             languages.append(None)
             continue
-        words = None
+        words, read_in = None, language
         if type(item) is StoredCode:
-            # What ingest read from the code: no parse under the default reading.
+            # What ingest read from the code: no parse under the default reading, in the
+            # record's language (a parse tells it).
             source, name, words = item.code, item.name, item.words
-            if source is None and strings != "drop":
+            if strings == "drop":
+                read_in = language or item.language
+            elif source is None:
                 raise ItemError(
                     "code", offset + i, f"was not read from the corpus (strings={strings!r})"
                 )
@@ -125,10 +128,7 @@ def read_codes(
                 target=target,
                 name=name,
                 strings=strings,
-                # Stored words were read in their record's language; a parse tells it.
-                language=(language or item.language)
-                if words is not None and strings == "drop"
-                else language,
+                language=read_in,
                 words=words,
                 segmented=segmented,
                 allow_unmasked=allow_unmasked,
