@@ -60,6 +60,7 @@ def _signal_script() -> ModuleType:
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
@@ -120,19 +121,25 @@ def candidates(index: str) -> list[Candidate]:
 
 def _index(apt: list[str]) -> str:
     lists = WORK / "apt" / "lists"
-    if not list(lists.glob("*Sources")):
+    if not list(lists.glob("*Sources*")):
         subprocess.run(["apt-get", *apt, "update"], check=True)
     # The bookworm suite's main Sources only (not -updates or -security).
-    paths = list(lists.glob("*_dists_bookworm_main_source_Sources"))
+    paths = list(lists.glob("*_dists_bookworm_main_source_Sources*"))
     if len(paths) != 1:
         sys.exit(f"error: expected one bookworm main Sources index under {lists}, got {paths}")
-    return paths[0].read_text(encoding="utf-8")
+    # apt keeps its lists compressed (lz4 here); its helper reads them as apt does.
+    helper = ["/usr/lib/apt/apt-helper", "cat-file", str(paths[0])]
+    return subprocess.run(helper, check=True, capture_output=True, text=True).stdout
 
 
 def list_candidates() -> None:
     apt = _signal_script()._apt_options(WORK)
     found = candidates(_index(apt))
-    lines = ["# package version upstream-archive bytes sha256-key (the rule's order)"]
+    lines = [
+        "# Round 5's candidates (benchmarks/round5_projects.md), in the rule's order.",
+        "# Fetched by: apt-get source --download-only PACKAGE=VERSION",
+        "# package version upstream-archive bytes sha256-key",
+    ]
     lines += [f"{c.package} {c.version} {c.archive} {c.size} {c.key[:16]}" for c in found]
     LIST.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{len(found)} candidates written to {LIST}")
