@@ -10,7 +10,28 @@ method's true name (or Javadoc summary) is scored reference-free against its own
 * **pasted**: the code's first 12 distinct identifiers (the declared name left out), joined;
 * **signature**: the source up to the first ``{``, whitespace collapsed;
 * **other**: the names (summaries) of the other methods of its class, as in
-  ``code_support_signal.py`` (its AUC).
+  ``code_support_signal.py`` (its AUC);
+
+and issue 41's attacks (:func:`issue41_attacks`; no random draws, so the columns above
+are unchanged):
+
+* **template**: each stock verb of :data:`TEMPLATES` with the body's most frequent word
+  (``getItem``; "Returns the item." for summaries), each reported, and the best-scoring
+  one of each method (the attacker's pick);
+* **padded**: the true text with the body's three most frequent words it does not use;
+* **repeat**: the true text two (and, for names, three) times.
+
+Each table ends with issue 41's floors (:data:`FLOORS`) met and missed. Issue 41's
+fresh projects (round 5, chosen by ``benchmarks/round5_projects.md``) and a code support
+chosen by name (the metrics' ``code_support`` option)::
+
+    python benchmarks/round5_projects.py list && python benchmarks/round5_projects.py prepare
+    python benchmarks/code_adversarial.py library --corpora work-data/round5/corpora \
+        --projects libaxiom-java libdb-je-java libxpp2-java libcobra-java libjgraph-java \
+        --metrics wrd [--code-support NAME] [--target summary]
+
+``lowercase`` (same options) scores each true name run together in lower case against its
+camelCase form, with segmentation off and on (issue 41, item 2).
 
 It prints, per project and pooled, the true text's win rate over each adversary (ties
 count half) with a 95% bootstrap interval over methods, and the AUC against the other
