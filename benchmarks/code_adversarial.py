@@ -274,7 +274,7 @@ def raw_support(metric: Any, cases: Sequence[Case]) -> list[np.ndarray]:
     return out
 
 
-def _wins(a: float, b: np.ndarray) -> np.ndarray:
+def _wins(a: float | np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(a > b, 1.0, np.where(a == b, 0.5, 0.0))
 
 
@@ -294,7 +294,7 @@ def summarise(
         columns.append(columns[0][:, templates].max(axis=1, keepdims=True))
         names.append(BEST_TEMPLATE)
     truth = np.array([s[0] for s in scores])[:, None]
-    wins = _wins(truth, np.hstack(columns))  # type: ignore[arg-type]
+    wins = _wins(truth, np.hstack(columns))
     out: dict[str, Any] = {"methods": len(scores)}
     draws = rng.integers(0, len(scores), size=(BOOTSTRAP, len(scores)))
     for j, name in enumerate(names):
@@ -319,7 +319,8 @@ def table(rows: dict[str, dict[str, Any]], label: str, columns: Sequence[str]) -
 
 def floors(pooled: dict[str, Any], target: str) -> str:
     """Issue 41's floors the pooled point estimates meet and miss."""
-    met, missed = [], []
+    met: list[str] = []
+    missed: list[str] = []
     for key, floor in FLOORS[target].items():
         value = pooled[key] if key == "auc" else pooled[key][0]
         (met if value >= floor else missed).append(f"{key} {value:.3f} (>= {floor:g})")
