@@ -459,7 +459,7 @@ def transport_precision(metric: Any, cases: Sequence[Case]) -> list[np.ndarray]:
 
     out = []
     for c in cases:
-        code = read_code(c.code, target=metric.target, name=c.name)
+        code = read_code(c.code, target=metric.code_scorer.target, name=c.name)
         preds = [metric.tokens(t, prediction=True) for t in texts_of(c)]
         # The engine's own P/R/F1 of token lists, the code on the reference side, as
         # score's code value was computed before issue 32 (no cap on the code's length).
@@ -476,43 +476,45 @@ def candidates(
     table: Path | None = None,
     round_: int = 4,
 ) -> None:
-    """WRDScore's best match alone (a reference), R0 (the shipped prior) and, with
+    """WRDScore's best match alone (a reference), R0 (round 2's priors, ``jdk17-seq``) and, with
     ``table``, the candidates of round ``round_`` (:data:`ROUNDS`), on ``projects``
     (default: the held-out ones); round 4 also prints the transport's precision."""
-    import wrdscore.metrics._metric as engine
     from wrdscore.metrics import get_metric
-    from wrdscore.metrics._code_support import code_prior, read_prior
+    from wrdscore.metrics.code import SupportInput, SupportModel, TextPrior, read_prior
 
     started = time.perf_counter()
     cases = held_out_cases(corpora, target, methods, projects)
     attacks = attacks_of(cases)
 
-    class NoPrior:
-        def factor(self, token_lists: Sequence[Sequence[str]], *_: Any) -> np.ndarray:
-            return np.ones(len(token_lists))
+    class Candidate(SupportModel):
+        """A round's candidate: the raw support times a table's prior (not shipped)."""
 
-    shipped = engine.code_prior
+        def __init__(self, name: str, prior: TextPrior) -> None:
+            self.name, self.prior = name, prior
+
+        def support(self, given: SupportInput) -> np.ndarray:
+            return given.raw * self.prior.factor(given.predictions, given.codes, given.languages)
+
     report = []
     if round_ == 4:
         metric = get_metric("wrd", target=target)
         scores = {p: transport_precision(metric, its) for p, its in cases.items()}
         label = f"wrd transport precision, before issue 32 ({target})"
         report.append(evaluate(scores, attacks, label))
-    rows: list[tuple[str, Any]] = [("best match alone", NoPrior()), ("R0", code_prior(target))]
+    # The shipped support models by name (R0 is round 2's, shipped until round 4).
+    rows: list[tuple[str, str | SupportModel]] = [
+        ("best match alone", "none"),
+        ("R0", "jdk17-seq"),
+    ]
     if table is not None:
         data = table.read_bytes()
         for label, (share, q, copied) in ROUNDS[round_].items():
             prior = read_prior(data, target, q, share, copied)
-            rows.append((f"{label} ({share:g}, {q:g}, copied {copied})", prior))
-    try:
-        for label, prior in rows:
-            # The engine reads the prior through this name at each call.
-            engine.code_prior = lambda target, prior=prior: prior  # type: ignore[assignment]
-            metric = get_metric("wrd", target=target)
-            scores = {p: raw_support(metric, its) for p, its in cases.items()}
-            report.append(evaluate(scores, attacks, f"wrd {label} ({target})"))
-    finally:
-        engine.code_prior = shipped
+            rows.append((f"{label} ({share:g}, {q:g}, copied {copied})", Candidate(label, prior)))
+    for label, support in rows:
+        metric = get_metric("wrd", target=target, code_support=support)
+        scores = {p: raw_support(metric, its) for p, its in cases.items()}
+        report.append(evaluate(scores, attacks, f"wrd {label} ({target})"))
     report.append(f"{time.perf_counter() - started:.0f} s")
     print("\n\n".join(report))
 

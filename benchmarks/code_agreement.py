@@ -26,6 +26,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -71,30 +72,41 @@ def load(data: Path) -> Rows:
     return Rows(np.asarray(method), summary, reference, source, np.asarray(rating))
 
 
-def candidate_supports(rows: Rows, encoder: str | None = None) -> dict[str, NDArray[np.float64]]:
-    """Each candidate's summary code support, per row.
+def _wrd(target: str, encoder: str | None) -> Any:
+    """WRDScore with the bundled default, or with ``encoder``'s contextual states."""
+    from wrdscore.metrics import get_metric
 
-    With ``s_bm`` the best-match precision of the summary in its code (the shipped raw
+    return get_metric("wrd", target=target, **({"encoder": encoder} if encoder else {}))
+
+
+def candidate_supports(rows: Rows, encoder: str | None = None) -> dict[str, NDArray[np.float64]]:
+    """Each candidate's code support of the rated summaries (:func:`supports`)."""
+    return supports(rows.summary, rows.code, "summary", encoder)
+
+
+def supports(
+    texts: Sequence[str], sources: Sequence[str], target: str, encoder: str | None = None
+) -> dict[str, NDArray[np.float64]]:
+    """Each candidate's code support of ``texts`` against their methods' Java ``sources``.
+
+    With ``s_bm`` the best-match precision of the text in its code (the shipped raw
     support), ``r_bm`` its mirror over the code's tokens weighted by the metric's masses
     (each occurrence its token's mass), ``F`` their harmonic mean, ``P`` the shipped
-    plausibility and ``k / m`` the summary's copied share:
+    plausibility and ``k / m`` the text's copied share:
 
     * B0: the shipped support, ``s_bm x L(m) x Lc(k) x P^(k/m)``;
     * C1: ``F(s_bm, r_bm) x P^(k/m)``;
-    * C2: WRDScore's F1 between the summary and the code's tokens, ``x P^(k/m)``;
+    * C2: WRDScore's F1 between the text and the code's tokens, ``x P^(k/m)``;
     * C3: ``s_bm x P^(k/m)``.
     """
     from wrdscore.corpora import read_code_and_language
-    from wrdscore.metrics import get_metric
-    from wrdscore.metrics._code_support import code_prior, copied_counts
-    from wrdscore.metrics._centering import unit_rows
+    from wrdscore.metrics.code import code_prior, copied_counts
 
-    options = {"target": "summary"} if encoder is None else {"target": "summary", "encoder": encoder}
-    wrd = get_metric("wrd", **options)
-    b0 = wrd.score(None, rows.summary, code=rows.code).values["code"]
-    preds = [wrd.tokens(s, prediction=True) for s in rows.summary]
-    codes = [read_code_and_language(c, target="summary", language="java")[0] for c in rows.code]
-    prior = code_prior("summary")
+    wrd = _wrd(target, encoder)
+    b0 = wrd.score(None, list(texts), code=list(sources)).values["code"]
+    preds = [wrd.tokens(s, prediction=True) for s in texts]
+    codes = [read_code_and_language(c, target=target, language="java")[0] for c in sources]
+    prior = code_prior(target)
     plausible = prior.plausibility(preds)
     copied = copied_counts(preds, codes, ["java"] * len(preds))
     sizes = np.fromiter(map(len, preds), np.int64, len(preds))
@@ -105,7 +117,8 @@ def candidate_supports(rows: Rows, encoder: str | None = None) -> dict[str, NDAr
             continue
         batch = wrd.embed([code, pred])
         masses = wrd._masses(batch.table, batch.tokens)
-        unit = unit_rows(batch.table)
+        norms = np.linalg.norm(batch.table, axis=1, keepdims=True)
+        unit = np.divide(batch.table, norms, out=np.zeros_like(batch.table), where=norms > 0)
         c_rows = batch.rows[batch.offsets[0] : batch.offsets[1]]
         p_rows = batch.rows[batch.offsets[1] : batch.offsets[2]]
         cos = np.clip(unit[c_rows] @ unit[p_rows].T, 0.0, 1.0)
@@ -120,10 +133,7 @@ def candidate_supports(rows: Rows, encoder: str | None = None) -> dict[str, NDAr
 
 def combined(rows: Rows, support: NDArray[np.float64], encoder: str | None = None) -> NDArray:
     """The even mean of the reference F1 and ``support`` (``code_weight`` 0.5)."""
-    from wrdscore.metrics import get_metric
-
-    options = {"target": "summary"} if encoder is None else {"target": "summary", "encoder": encoder}
-    f1 = get_metric("wrd", **options).score(rows.reference, rows.summary).values["f1"]
+    f1 = _wrd("summary", encoder).score(rows.reference, rows.summary).values["f1"]
     return 0.5 * f1 + 0.5 * support
 
 
@@ -149,7 +159,9 @@ def agreement(
                 "low": float(np.percentile(draws[:, j], 2.5)),
                 "high": float(np.percentile(draws[:, j], 97.5)),
                 "kendall": float(kendalltau(s, rating).statistic),
-                "diff": float(spearmanr(s, rating).statistic - spearmanr(scores[0], rating).statistic),
+                "diff": float(
+                    spearmanr(s, rating).statistic - spearmanr(scores[0], rating).statistic
+                ),
                 "diff_low": float(np.percentile(diff, 2.5)),
                 "diff_high": float(np.percentile(diff, 97.5)),
             }
@@ -167,6 +179,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     rows = load(args.data)
     supports = candidate_supports(rows, args.encoder)
     names = list(supports)
+    extra = {}
+    if args.encoder:
+        # The encoder's own sentence cosine reads code as shipped (B0's priors): beside the
+        # candidates, not one of them.
+        from wrdscore.metrics import get_metric
+
+        sentence = get_metric("sentence", encoder=args.encoder, target="summary")
+        extra["sentence"] = (
+            sentence.score(None, rows.summary, code=rows.code).values["code"],
+            sentence.score(rows.reference, rows.summary, code=rows.code).values["combined"],
+        )
     code_rows = agreement(rows.method, rows.rating, [supports[n] for n in names])
     both_rows = agreement(
         rows.method, rows.rating, [combined(rows, supports[n], args.encoder) for n in names]
@@ -181,6 +204,17 @@ def main(argv: Sequence[str] | None = None) -> None:
                 f"{name:<10} {part:<9} {r['spearman']:.3f} [{r['low']:.3f}, {r['high']:.3f}]"
                 f"       {r['kendall']:.3f}    {r['diff']:+.3f} [{r['diff_low']:+.3f}, "
                 f"{r['diff_high']:+.3f}]"
+            )
+    for name, (code_score, both_score) in extra.items():
+        code_r, both_r = (
+            agreement(rows.method, rows.rating, [supports["B0"], v])[1]
+            for v in (code_score, both_score)
+        )
+        table[name] = {"code": code_r, "combined": both_r}
+        for part, r in (("code", code_r), ("combined", both_r)):
+            print(
+                f"{name:<10} {part:<9} {r['spearman']:.3f} [{r['low']:.3f}, {r['high']:.3f}]"
+                f"       {r['kendall']:.3f}"
             )
     print(f"{time.perf_counter() - start:.0f} s")
     if args.json:

@@ -18,7 +18,7 @@ from rich.table import Table
 from wrdscore.atomic import atomic_write
 from wrdscore.corpora import Segmentation, segmentation, to_tokens
 from wrdscore.errors import WrdscoreError
-from wrdscore.metrics._code_transport import CodeTransport
+from wrdscore.metrics.code import CodeTransport
 from wrdscore.metrics.wrd import PairTransport
 
 
