@@ -7,10 +7,12 @@ rule's order, with versions and upstream archive sizes, to
 until five are taken, and records each outcome in the same file::
 
     python benchmarks/round5_projects.py list
-    python benchmarks/round5_projects.py prepare
+    python benchmarks/round5_projects.py prepare [--rounds 2]
 
-The corpora land in ``work-data/round5/corpora`` (ignored by git), as
-``benchmarks/code_adversarial.py --corpora`` reads them.
+``--rounds 2`` also takes the next five by the same rule, round 6's projects (issue 41's
+second round of floors, whose rule names them). The corpora land in
+``work-data/round5/corpora`` (ignored by git), as ``benchmarks/code_adversarial.py
+--corpora`` reads them.
 """
 
 from __future__ import annotations
@@ -145,17 +147,22 @@ def list_candidates() -> None:
     print(f"{len(found)} candidates written to {LIST}")
 
 
-def prepare() -> None:
+def prepare(rounds: int = 1) -> None:
+    """Take the candidates in order until five per round are taken: round 5's, and with
+    ``rounds`` 2 the next five too (round 6's, issue 41's second round of floors)."""
     from wrdscore.corpora import ingest
 
     apt = _signal_script()._apt_options(WORK)
     rows = [line.split() for line in LIST.read_text(encoding="utf-8").splitlines()]
     debsrc = WORK / "debsrc"
     debsrc.mkdir(parents=True, exist_ok=True)
-    outcome = ["", "# outcome, in order (python benchmarks/round5_projects.py prepare)"]
+    command = "python benchmarks/round5_projects.py prepare" + (
+        f" --rounds {rounds}" if rounds > 1 else ""
+    )
+    outcome = ["", f"# outcome, in order ({command})"]
     taken: list[str] = []
     for row in rows:
-        if row[0].startswith("#") or len(taken) == TAKE:
+        if not row or row[0].startswith("#") or len(taken) == TAKE * rounds:
             continue
         package, version = row[0], row[1]
         if not list(debsrc.glob(f"{package}_*.orig.tar.*")):
@@ -179,7 +186,8 @@ def prepare() -> None:
             continue
         taken.append(package)
         outcome.append(f"# {package}: taken, {methods} methods")
-    outcome.append(f"# round 5's projects: {' '.join(taken)}")
+    for r in range(rounds):
+        outcome.append(f"# round {5 + r}'s projects: {' '.join(taken[r * TAKE : (r + 1) * TAKE])}")
     text = LIST.read_text(encoding="utf-8").split("\n\n# outcome", 1)[0].rstrip("\n")
     LIST.write_text(text + "\n" + "\n".join(outcome) + "\n", encoding="utf-8")
     print("\n".join(outcome))
@@ -188,11 +196,14 @@ def prepare() -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("command", choices=("list", "prepare"))
+    ap.add_argument(
+        "--rounds", type=int, choices=(1, 2), default=1, help="prepare: 2 also takes round 6's"
+    )
     args = ap.parse_args(argv)
     if args.command == "list":
         list_candidates()
     else:
-        prepare()
+        prepare(args.rounds)
 
 
 if __name__ == "__main__":
