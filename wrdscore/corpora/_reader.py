@@ -68,6 +68,11 @@ def _query(g: Grammar) -> Query:
     return hit
 
 
+# Java's query is built on import, as the Java reader's was: scoring imports the reader
+# before forking its workers (``CodeScorer.prepare``), which then share it.
+_query(GRAMMARS["java"])
+
+
 def _inside(nodes: list[Node], start: int, end: int) -> list[Node]:
     return [n for n in nodes if start <= n.start_byte and n.end_byte <= end]
 
