@@ -136,6 +136,11 @@ def test_the_name_is_masked_in_the_code_shown_for_names(tmp_path):
     assert shown == ("int METHOD_NAME() { return sizes + METHOD_NAME(items); }", "java")
     text = messages("name", "count", code=shown[0], language="java")[1]["content"]
     assert "```java\nint METHOD_NAME()" in text and "Reference" not in text
+    # For summaries the documentation the reader keeps apart is left out: a reference
+    # summary is usually its first sentence.
+    summary = judge("http://127.0.0.1:9/v1", tmp_path / "c.sqlite", target="summary")
+    shown = summary._code("/** Returns the size. */\nint size() { return n; }", 0)
+    assert shown == ("\nint size() { return n; }", "java")
 
 
 def test_options_are_checked_and_nothing_is_contacted_without_a_server(tmp_path):

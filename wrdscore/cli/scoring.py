@@ -58,6 +58,9 @@ def _result_json(res: Any, code: bool) -> dict[str, Any]:
     if code:
         out["empty_code"] = res.empty_code
         out["cut_code"] = res.cut_code
+        if res.unmasked_code:
+            # Only under --allow-unmasked: elsewhere such code is refused.
+            out["unmasked_code"] = res.unmasked_code
     return out
 
 
@@ -86,10 +89,19 @@ def _echo_json(out: dict[str, Any], rows: Iterable[dict[str, Any]] | None, err: 
 
 
 def _code_options(
-    code: bool, target: str | None, code_weight: float | None, strings: str | None
+    code: bool,
+    target: str | None,
+    code_weight: float | None,
+    strings: str | None,
+    code_support: str | None = None,
 ) -> dict[str, Any]:
     """The code options every metric gets (none without code: each would be ignored)."""
-    given = {"--target": target, "--code-weight": code_weight, "--strings": strings}
+    given = {
+        "--target": target,
+        "--code-weight": code_weight,
+        "--strings": strings,
+        "--code-support": code_support,
+    }
     if not code:
         stray = [k for k, v in given.items() if v is not None]
         if stray:
@@ -98,11 +110,30 @@ def _code_options(
     if code_weight is not None and not 0.0 <= code_weight <= 1.0:
         # repr, not :g: 1.0000001 must not print as the 1 it is refused against.
         raise WrdscoreError(f"--code-weight must be from 0 to 1, not {code_weight!r}")
+    if code_support is not None:
+        from wrdscore.metrics.code import support_model
+
+        support_model(code_support)  # an unknown name is refused before anything loads
     out: dict[str, Any] = {}
-    for key, value in (("target", target), ("code_weight", code_weight), ("strings", strings)):
+    for key, value in (
+        ("target", target),
+        ("code_weight", code_weight),
+        ("strings", strings),
+        ("code_support", code_support),
+    ):
         if value is not None:
             out[key] = value
     return out
+
+
+#: ``--code-support``: shared by the commands that read code.
+CODE_SUPPORT_OPTION = typer.Option(
+    None,
+    "--code-support",
+    help="The support model that turns a metric's match in the code into code support: "
+    "src69-copied (round 4's copied-share gate), jdk17-seq (round 2's priors, R0) or none "
+    "(the match alone) \\[default: src69-copied]; the signature records it (prior:NAME).",
+)
 
 
 def score(
@@ -123,6 +154,13 @@ def score(
         help="Language of the --code snippets: java, python, javascript, typescript, go, "
         "php, ruby, c_sharp, c or cpp \\[default: a line's 'language' key, else told "
         "from the code]; the signature records it (lang:python).",
+    ),
+    allow_unmasked: bool = typer.Option(
+        False,
+        "--allow-unmasked",
+        help="With --target name: score code whose name cannot be masked (read in its "
+        "language it declares no function, or not the 'name' given) unmasked, counted in "
+        "a note (signature mask:name-if-declared), instead of refusing it.",
     ),
     corpus: Path | None = typer.Option(
         None,
@@ -145,6 +183,7 @@ def score(
     strings: str | None = typer.Option(
         None, "--strings", help="String literals in code: drop or keep \\[default: drop]."
     ),
+    code_support: str | None = CODE_SUPPORT_OPTION,
     embeddings: str | None = typer.Option(
         None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
     ),
@@ -210,6 +249,7 @@ def score(
     import tempfile
 
     from wrdscore.corpora import MAX_CODE_CHARS
+    from wrdscore.corpus_inputs import corpus_inputs, corpus_item_names
     from wrdscore.inputs import (
         STDOUT,
         check_code_path,
@@ -219,7 +259,6 @@ def score(
         iter_per_pair,
     )
     from wrdscore.metrics import build_metrics, score_files
-    from wrdscore.metrics._code import corpus_inputs, corpus_item_names
     from wrdscore.metrics._engine import OOV_NAMES, first_names
     from wrdscore.metrics.base import metric_class
     from wrdscore.progress import progress_bar
@@ -232,7 +271,7 @@ def score(
     if code is not None:
         check_code_path(code)
     reads_code = code is not None or corpus is not None
-    shared = _code_options(reads_code, target, code_weight, strings)
+    shared = _code_options(reads_code, target, code_weight, strings, code_support)
     if per_pair is not None:
         check_per_pair_path(per_pair, force)
     if refs is not None and (
@@ -268,6 +307,12 @@ def score(
         per_metric = {
             n: {"language": language, **per_metric.get(n, {})} for n in dict.fromkeys(metric)
         }
+    if allow_unmasked:
+        if not reads_code:
+            raise WrdscoreError("--allow-unmasked applies to code: give --code or --corpus")
+        per_metric = {
+            n: {"allow_unmasked": True, **per_metric.get(n, {})} for n in dict.fromkeys(metric)
+        }
     code_items: Any = code
     ids = item_names = None
     # Every pair's values for --format json are read back from the per-pair rows, a
@@ -297,15 +342,21 @@ def score(
                 # Predictions given by id: the per-pair rows say which method each is.
                 by_id = id_predictions(preds)
                 ids = None if by_id is None else list(by_id)
+            for m in metrics:
+                m.check_reads_code()
+            if "judge" in metric:
+                # A corpus keeps what scoring reads, not always the source the judge shows.
+                raise WrdscoreError("-m judge reads --code CODE.jsonl, not --corpus")
+            scorers = [m.code_scorer for m in metrics if m.code_scorer is not None]
             # Errors name the corpus's method (before preds is the rewritten file).
-            item_names = corpus_item_names(corpus, metrics[0].target, preds)
+            item_names = corpus_item_names(corpus, scorers[0].target, preds)
             references, code_items, preds = corpus_inputs(
                 corpus,
                 preds,
-                metrics[0].target,
+                scorers[0].target,
                 Path(workdir),
                 # The source is read only when some metric parses it (keeps strings).
-                code=any(m.strings != "drop" for m in metrics),
+                code=any(c.strings != "drop" for c in scorers),
             )
         _show_encoding(metrics, bar)
         _show_judging(metrics, bar)
@@ -349,6 +400,7 @@ def score(
     names = first_names(t for r in results for t in r.oov_names)
     more = ", ..." if len(names) == OOV_NAMES else ""
     empty_code = max(r.empty_code for r in results)
+    unmasked = max(r.unmasked_code for r in results)
     its = "its" if empty_code == 1 else "their"
     notes = [
         f"{counted(unseen, 'unseen token occurrence')} ({', '.join(names)}{more})"
@@ -371,6 +423,11 @@ def score(
         f"{counted(results[0].cut_code, 'method')} cut to {MAX_CODE_CHARS:,} characters, at a "
         f"line as ingest cuts {'it' if results[0].cut_code == 1 else 'them'}"
         if results[0].cut_code
+        else "",
+        f"{counted(unmasked, 'method')} scored unmasked (--allow-unmasked): read in "
+        f"{'its' if unmasked == 1 else 'their'} language, the code declares no function or "
+        "not the name given, so a true name may be copied from it"
+        if unmasked
         else "",
     ]
     # Inputs cut at a model's maximum length are never dropped silently: each metric
@@ -499,6 +556,12 @@ def explain(
         help="With --code: the code's language (java, python, ...) \\[default: told from it].",
     ),
     top: int = typer.Option(3, "--top", help="With --code: code tokens shown per token."),
+    code_support: str | None = CODE_SUPPORT_OPTION,
+    allow_unmasked: bool = typer.Option(
+        False,
+        "--allow-unmasked",
+        help="With --code: read code whose name cannot be masked unmasked, as score does.",
+    ),
     judge_url: str | None = JUDGE_URL_OPTION,
     judge_model: str | None = JUDGE_MODEL_OPTION,
     judge_key_env: str | None = JUDGE_KEY_ENV_OPTION,
@@ -546,13 +609,23 @@ def explain(
     if code is None:
         given = {"--target": target != "name", "--strings": strings != "drop"}
         given |= {"--language": language is not None, "--top": top != 3}
+        given |= {"--code-support": code_support is not None}
+        given |= {"--allow-unmasked": allow_unmasked}
         stray = [option for option, set_ in given.items() if set_]
         if stray:
             raise only_with(stray, "--code")
     # With --code the target and string policy are the metric's options, so its code
     # signature records them.
     code_options = (
-        {} if code is None else {"target": target, "strings": strings, "language": language}
+        {}
+        if code is None
+        else {
+            "target": target,
+            "strings": strings,
+            "language": language,
+            "allow_unmasked": allow_unmasked,
+        }
+        | _code_options(True, None, None, None, code_support)
     )
     (scorer,) = build_metrics(
         ["wrd"],

@@ -15,9 +15,16 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.corpora import MAX_CODE_CHARS, capped_code, clean_prediction
+from wrdscore.corpora import (
+    DEFAULT_TARGET,
+    MAX_CODE_CHARS,
+    TARGETS,
+    capped_code,
+    clean_prediction,
+)
+from wrdscore.corpus_inputs import StoredCode
 from wrdscore.errors import WrdscoreError, counted
-from wrdscore.metrics._code import CodeItem, StoredCode, code_item
+from wrdscore.metrics._code_read import CodeItem, code_item
 from wrdscore.metrics._flatten import ItemError, Prediction, Reference, Tokens
 from wrdscore.metrics._metric import Metric, check_flag
 from wrdscore.metrics._registry import register
@@ -157,10 +164,23 @@ class Judge(Metric):
         backoff: float = 0.5,
         **options: Any,
     ) -> None:
-        # Code weight and string policy mean nothing here (the code is read whole).
-        options.pop("code_weight", None)
-        options.pop("strings", None)
+        target = options.pop("target", DEFAULT_TARGET)
+        language = options.pop("language", None)
+        # The other code options mean nothing here: the code is shown whole (its name
+        # masked as scoring masks it), and there is no code support to weigh or choose.
+        for unused in ("code_weight", "strings", "code_support", "allow_unmasked"):
+            options.pop(unused, None)
         super().__init__(**options)
+        if target not in TARGETS:
+            raise WrdscoreError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
+        if language is not None:
+            from wrdscore.corpora._languages import check_language
+
+            check_language(language)
+        #: What the predictions are (``name`` or ``summary``): the rubric asked.
+        self.target: str = target
+        #: The language every code item is shown in (None: each item's own, or told).
+        self.language: str | None = language
         if not isinstance(base_url, str) or not base_url:
             raise WrdscoreError("the judge needs a server: --judge-url URL (Python: base_url=)")
         if not isinstance(model, str) or not model:
@@ -349,8 +369,11 @@ class Judge(Metric):
         return text
 
     def _code(self, item: CodeItem, i: int) -> tuple[str, str] | None:
-        """``(code as shown, language)`` of one code item, the name masked for names."""
-        from wrdscore.corpora import code_language, declared_name
+        """``(code as shown, language)`` of one code item, read as scoring reads it
+        (:func:`~wrdscore.corpora.read_method`): the name it masks replaced for names,
+        the documentation it keeps apart left out for summaries (a reference summary is
+        usually its first sentence)."""
+        from wrdscore.corpora import code_language, read_method
 
         if item is None:
             return None
@@ -364,16 +387,19 @@ class Judge(Metric):
         else:
             source, name = code_item(item, i)
         try:
-            # Told before a long method is cut: a cut SourceCode is a plain str.
-            language = self.language or said or code_language(source)
+            language = self.language or said
             if len(source) > MAX_CODE_CHARS:
+                # Told before the cut: a cut SourceCode is a plain str.
+                language = language or code_language(source)
                 source = capped_code(source)[0]
-            if self.target == "name" and name is None:
-                name = declared_name(source, language)
+            read = read_method(source, target=self.target, name=name, language=language)
         except WrdscoreError as exc:
             raise ItemError("code", i, f"cannot be read: {exc}") from None
-        shown = mask_name(source, name) if self.target == "name" else source
-        return shown, language
+        if self.target == "name":
+            return mask_name(source, read.masked), read.language
+        if read.docstring:
+            source = source.replace(read.docstring, "")
+        return source, read.language
 
     def _requests(
         self, ref: str | None, pred: str, code: tuple[str, str] | None
