@@ -122,7 +122,8 @@ class CorpusScores:
 
 @dataclass
 class _Job:
-    """What every chunk of one run shares (inherited by forked workers)."""
+    """What every chunk of one run shares: passed to each chunk's function, and to forked
+    workers as they start (never pickled: metrics hold memory-mapped models and caches)."""
 
     metrics: list[Metric]
     #: A file, the items themselves (a corpus's), or None (scored against code alone).
@@ -155,10 +156,6 @@ _MIN_CHUNK_PAIRS = 1_000
 
 #: Most items :attr:`_Job.memo` keeps (about 200 bytes each): past it, it starts over.
 _MEMO_ITEMS = 250_000
-
-# The job of the worker processes, set before they fork (so never pickled: metrics
-# hold memory-mapped models and caches).
-_JOB: _Job | None = None
 
 
 def _items(
@@ -200,11 +197,10 @@ def _located(job: _Job, exc: ItemError) -> WrdscoreError:
 
 
 def _batch_chunk(
-    task: tuple[int, list[str] | None, list[str], list[str] | None],
+    job: _Job, task: tuple[int, list[str] | None, list[str], list[str] | None]
 ) -> list[tuple[NDArray, int] | None]:
     """First pass over a chunk: each batch-centered metric's sum and count of vectors."""
-    assert _JOB is not None
-    job, (start, ref_lines, pred_lines, _code) = _JOB, task
+    start, ref_lines, pred_lines, _code = task
     refs, preds, _ = _items(job, start, ref_lines, pred_lines)
     # One batch per tokenising setting of the batch-centered metrics (usually one).
     flats: dict[tuple[bool, bool], FlatBatch] = {}
@@ -257,6 +253,7 @@ def _batch_centered(metric: Metric) -> TypeGuard[EmbeddingMetric]:
 
 
 def _score_chunk(
+    job: _Job,
     task: tuple[
         int, list[str] | None, list[str], list[str] | None, list[NDArray | None], list[object]
     ],
@@ -267,8 +264,7 @@ def _score_chunk(
 ]:
     """Score one chunk with every metric: per-metric sums, counts, unseen names and cuts
     (:attr:`~wrdscore.metrics.ScoreResult.cuts`), and per-pair rows."""
-    assert _JOB is not None
-    job, (start, ref_lines, pred_lines, code_lines, means, stats) = _JOB, task
+    start, ref_lines, pred_lines, code_lines, means, stats = task
     refs, preds, code = _items(job, start, ref_lines, pred_lines, code_lines)
     results = []
     # The chunk's code, read once for all the metrics that read it alike.
@@ -358,12 +354,13 @@ def _chunks(
         start += len(pred_lines)
 
 
-def _serve(conn: Any) -> None:
-    """A worker: run ``(fn, task)`` messages until ``None``, answering ``(ok, value)``."""
+def _serve(conn: Any, job: _Job) -> None:
+    """A worker: run ``(fn, task)`` messages as ``fn(job, task)`` until ``None``,
+    answering ``(ok, value)``."""
     while (message := conn.recv()) is not None:
         fn, task = message
         try:
-            answer = (True, fn(task))
+            answer = (True, fn(job, task))
         except BaseException as exc:  # sent back, raised again in the parent
             answer = (False, exc)
         try:
@@ -381,9 +378,11 @@ class _Workers:
     ``k % jobs``. Each worker has one chunk at a time, and the parent takes a
     worker's result before sending it the next chunk, so neither side ever waits on
     a full pipe. The workers are born ignoring Ctrl-C: the parent alone handles it.
+    Each is given the run's ``job`` as it forks (inherited, never pickled), and each
+    message names only a module function and a chunk.
     """
 
-    def __init__(self, jobs: int) -> None:
+    def __init__(self, jobs: int, job: _Job) -> None:
         import multiprocessing
 
         context = multiprocessing.get_context("fork")
@@ -396,7 +395,7 @@ class _Workers:
         try:
             for _ in range(jobs):
                 here, there = context.Pipe()
-                proc = context.Process(target=_serve, args=(there,), daemon=True)
+                proc = context.Process(target=_serve, args=(there, job), daemon=True)
                 proc.start()
                 there.close()
                 self.conns.append(here)
@@ -405,7 +404,7 @@ class _Workers:
             signal.signal(signal.SIGINT, handler)
             gc.unfreeze()
 
-    def map(self, fn: Callable[[Any], Any], tasks: Iterator[Any]) -> Iterator[Any]:
+    def map(self, fn: Callable[[_Job, Any], Any], tasks: Iterator[Any]) -> Iterator[Any]:
         """``map(fn, tasks)``, in order, one task in flight per worker."""
         jobs = len(self.conns)
         busy: deque[int] = deque()
@@ -435,9 +434,14 @@ class _Workers:
             conn.close()
 
 
-def _run(fn: Callable[[Any], Any], tasks: Iterator[Any], workers: _Workers | None) -> Iterator[Any]:
-    """``map(fn, tasks)`` in order: in this process, or on the workers."""
-    return map(fn, tasks) if workers is None else workers.map(fn, tasks)
+def _run(
+    fn: Callable[[_Job, Any], Any], job: _Job, tasks: Iterator[Any], workers: _Workers | None
+) -> Iterator[Any]:
+    """``fn(job, task)`` of each task, in order: in this process, or on the workers (which
+    hold ``job`` since they forked)."""
+    if workers is None:
+        return (fn(job, task) for task in tasks)
+    return workers.map(fn, tasks)
 
 
 def default_jobs() -> int:
@@ -555,7 +559,6 @@ def score_files(
         per_pair_header,
     )
 
-    global _JOB
     reads = (code is not None, references is not None)
     if chunk_pairs < 1:
         raise WrdscoreError(f"chunk size must be at least 1 pair, not {chunk_pairs}")
@@ -621,7 +624,6 @@ def score_files(
         if "fork" not in multiprocessing.get_all_start_methods():
             jobs = 1  # the workers inherit the loaded metrics by forking (not on Windows)
     workers = None
-    _JOB = job
     try:
         if jobs > 1:
             for m in metrics:
@@ -631,11 +633,11 @@ def score_files(
             if any(m.segment for m in metrics):
                 # Nearly every file of names has some word the list's head lacks.
                 default_segmenter().load()
-            workers = _Workers(jobs)
+            workers = _Workers(jobs, job)
         means: list[NDArray | None] = [None] * len(metrics)
         if any(map(_batch_centered, metrics)):
             totals: list[list[Any]] = [[0.0, 0] for _ in metrics]
-            for parts in _run(_batch_chunk, _chunks(job, chunk_pairs), workers):
+            for parts in _run(_batch_chunk, job, _chunks(job, chunk_pairs), workers):
                 for total, part in zip(totals, parts, strict=True):
                     if part is not None:
                         total[0] = total[0] + part[0]
@@ -673,7 +675,7 @@ def score_files(
                         clean=_cleans(metrics),
                     )
                 )
-            for n, summary, rows in _run(_score_chunk, tasks, workers):
+            for n, summary, rows in _run(_score_chunk, job, tasks, workers):
                 for k, (chunk_sums, chunk_counts, chunk_names, chunk_cuts) in enumerate(summary):
                     sums[k].append(chunk_sums)
                     counts[k] += chunk_counts
@@ -684,7 +686,6 @@ def score_files(
                 if progress is not None:
                     progress(n)
     finally:
-        _JOB = None
         if workers is not None:
             workers.close()
     return [
