@@ -47,6 +47,8 @@ def _result_json(res: Any, code: bool) -> dict[str, Any]:
     if code:
         out["empty_code"] = res.empty_code
         out["cut_code"] = res.cut_code
+        if res.empty_references:
+            out["empty_references"] = res.empty_references
     return out
 
 
@@ -357,6 +359,7 @@ def score(
     more = ", ..." if len(names) == OOV_NAMES else ""
     empty_code = max(r.empty_code for r in results)
     its = "its" if empty_code == 1 else "their"
+    no_ref = max(r.empty_references for r in results)
     notes = [
         f"{counted(unseen, 'unseen token occurrence')} ({', '.join(names)}{more})"
         if unseen
@@ -374,6 +377,10 @@ def score(
         # Without references there is no combined value to fall back.
         + (f", {its} combined the reference's value" if "combined" in results[0].keys else "")
         if reads_code and empty_code
+        else "",
+        f"{counted(no_ref, 'pair')} without a reference token: "
+        f"{'its' if no_ref == 1 else 'their'} combined is the code support"
+        if no_ref
         else "",
         f"{counted(results[0].cut_code, 'method')} cut to {MAX_CODE_CHARS:,} characters, at a "
         f"line as ingest cuts {'it' if results[0].cut_code == 1 else 'them'}"

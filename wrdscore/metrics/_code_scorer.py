@@ -73,23 +73,28 @@ def combine(
     primary: str,
     weight: float,
     nothing: NDArray[np.bool_],
+    no_reference: NDArray[np.bool_] | None = None,
 ) -> dict[str, NDArray[np.float64]]:
     """The values of a code-aware result: the reference's, ``code``, and ``combined``.
 
     Where a pair's code had ``nothing`` to match (no code token with weight), the code
     cannot judge its prediction: ``combined`` is the reference's value, so an empty
-    method never punishes a perfect prediction.
+    method never punishes a perfect prediction. Likewise where a pair has
+    ``no_reference`` (an empty reference, when allowed: a method without a docstring),
+    ``combined`` is the code support, not half of it.
 
     Examples
     --------
-    >>> out = combine({"f1": np.array([1.0, 0.5])}, np.array([0.0, 0.7]), "f1", 0.5,
-    ...               np.array([True, False]))
+    >>> out = combine({"f1": np.array([1.0, 0.5, 0.0])}, np.array([0.0, 0.7, 0.8]), "f1",
+    ...               0.5, np.array([True, False, False]), np.array([False, False, True]))
     >>> out["combined"].tolist()
-    [1.0, 0.6]
+    [1.0, 0.6, 0.8]
     """
     if values is None:
         return {"code": support}
     mixed = (1.0 - weight) * values[primary] + weight * support
+    if no_reference is not None:
+        mixed = np.where(no_reference, support, mixed)
     return {**values, "code": support, "combined": np.where(nothing, values[primary], mixed)}
 
 
@@ -213,7 +218,10 @@ class CodeScorer:
                 )
             if np.shape(found) != (len(scored),) or not np.all(np.isfinite(found)):
                 raise RuntimeError(f"metric {metric.name!r} returned bad code support values")
-            raw[scored] = found
+            # A support's best is 1, the prediction found as it is in the code: TRWMD's
+            # normalisation passes it where the code repeats a token (its log-sum-exp
+            # adds T log k), and combined must mix values in [0, 1].
+            raw[scored] = np.minimum(found, 1.0)
             nothing[scored] = degenerate
         given = SupportInput(raw, preds, codes, read.languages, self.target, metric)
         support = np.asarray(self.support.support(given), dtype=np.float64)
@@ -253,7 +261,10 @@ class CodeScorer:
             read = self.read(metric, code, index_offset)
             cut = long_code(code)
             result = None
+            no_reference = None
             if references is not None:
+                if allow_empty_reference:
+                    no_reference = _no_reference(metric, references, index_offset)
                 result = metric._score(
                     references,
                     predictions,
@@ -271,6 +282,7 @@ class CodeScorer:
             metric.primary,
             self.weight,
             nothing,
+            no_reference,
         )
         unmatched = int(np.count_nonzero(nothing))
         if result is None:
@@ -297,4 +309,22 @@ class CodeScorer:
             empty_code=unmatched,
             cut_code=cut,
             cuts=dict(Counter(result.cuts) + call.cuts),
+            empty_references=0 if no_reference is None else int(np.count_nonzero(no_reference)),
         )
+
+
+def _no_reference(
+    metric: Metric, references: Sequence[Reference], index_offset: int
+) -> NDArray[np.bool_]:
+    """Which pairs' references have no token (no alternative with one), as ``metric``
+    splits them: only asked where empty references are allowed."""
+    from wrdscore.metrics._flatten import flatten
+
+    references = list(references)
+    # A stand-in prediction of one token: each reference alternative with a token is an
+    # entry of the flat batch, and an item without entries has no reference.
+    batch = flatten(references, [["x"]] * len(references), True, index_offset,
+                    metric._token_memo, metric.segment, metric.clean)  # fmt: skip
+    out = np.ones(len(references), dtype=bool)
+    out[list(range(len(batch.refs))) if batch.owner is None else batch.owner] = False
+    return out

@@ -103,6 +103,10 @@ class CorpusScores:
     cuts : dict of str to int
         Inputs a model cut, by kind, summed over the file
         (:attr:`~wrdscore.metrics.ScoreResult.cuts`).
+    empty_references : int
+        Scored against code and empty references allowed: pairs without a reference
+        token, whose combined is their code support
+        (:attr:`~wrdscore.metrics.ScoreResult.empty_references`).
     """
 
     metric: str
@@ -118,6 +122,7 @@ class CorpusScores:
     empty_code: int = 0
     cut_code: int = 0
     cuts: dict[str, int] = field(default_factory=dict)
+    empty_references: int = 0
 
 
 @dataclass
@@ -259,7 +264,7 @@ def _score_chunk(
     ],
 ) -> tuple[
     int,
-    list[tuple[dict[str, float], tuple[int, int, int, int, int], tuple[str, ...], dict[str, int]]],
+    list[tuple[dict[str, float], tuple[int, ...], tuple[str, ...], dict[str, int]]],
     str,
 ]:
     """Score one chunk with every metric: per-metric sums, counts, unseen names and cuts
@@ -310,7 +315,14 @@ def _score_chunk(
     summary = [
         (
             m._corpus_sums(r.values),
-            (r.oov_tokens, r.empty_predictions, r.degenerate_pairs, r.empty_code, r.cut_code),
+            (
+                r.oov_tokens,
+                r.empty_predictions,
+                r.degenerate_pairs,
+                r.empty_code,
+                r.cut_code,
+                r.empty_references,
+            ),
             r.oov_names,
             r.cuts,
         )
@@ -654,7 +666,7 @@ def score_files(
         ]
         tasks = ((*chunk, means, stats) for chunk in _chunks(job, chunk_pairs))
         sums: list[list[dict[str, float]]] = [[] for _ in metrics]
-        counts = np.zeros((len(metrics), 5), dtype=np.int64)
+        counts = np.zeros((len(metrics), 6), dtype=np.int64)
         names: list[tuple[str, ...]] = [() for _ in metrics]
         cuts: list[Counter[str]] = [Counter() for _ in metrics]
         with contextlib.ExitStack() as stack:
@@ -707,6 +719,7 @@ def score_files(
             empty_code=int(c[3]),
             cut_code=int(c[4]),
             cuts=dict(cut),
+            empty_references=int(c[5]),
         )
         for m, parts, c, n, cut in zip(metrics, sums, counts, names, cuts, strict=True)
     ]

@@ -78,6 +78,10 @@ class ScoreResult:
         Scored against code: methods longer than
         :data:`~wrdscore.corpora.MAX_CODE_CHARS` characters, read up to their last line
         within it (as ingest cuts them, :func:`~wrdscore.corpora.capped_code`).
+    empty_references : int
+        Scored against code and references, with empty references allowed: pairs whose
+        reference has no token; their ``combined`` is their code support (the reference
+        cannot judge them, as empty code cannot).
     ids : tuple of str or None
         Each pair's id (a corpus method's, to join the values with other data), when
         the caller gave them (:meth:`with_ids`).
@@ -114,6 +118,7 @@ class ScoreResult:
     empty_code: int = 0
     cut_code: int = 0
     ids: tuple[str, ...] | None = None
+    empty_references: int = 0
     cuts: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -165,7 +170,8 @@ class ScoreResult:
         """The whole result as plain data that :func:`json.dumps` takes.
 
         ``values`` (per pair) and ``best_reference`` become lists, ``corpus`` floats;
-        ``ids``, ``best_reference`` and ``cuts`` are there only when the result has them.
+        ``ids``, ``best_reference``, ``cuts`` and ``empty_references`` are there only when
+        the result has them.
 
         Examples
         --------
@@ -194,4 +200,6 @@ class ScoreResult:
             out["ids"] = list(self.ids)
         if self.cuts:
             out["cuts"] = dict(self.cuts)
+        if self.empty_references:
+            out["empty_references"] = self.empty_references
         return out
