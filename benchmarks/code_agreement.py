@@ -129,7 +129,9 @@ def combined(rows: Rows, support: NDArray[np.float64], encoder: str | None = Non
     """The even mean of the reference F1 and ``support`` (``code_weight`` 0.5)."""
     from wrdscore.metrics import get_metric
 
-    options = {"target": "summary"} if encoder is None else {"target": "summary", "encoder": encoder}
+    options = (
+        {"target": "summary"} if encoder is None else {"target": "summary", "encoder": encoder}
+    )
     f1 = get_metric("wrd", **options).score(rows.reference, rows.summary).values["f1"]
     return 0.5 * f1 + 0.5 * support
 
@@ -156,7 +158,9 @@ def agreement(
                 "low": float(np.percentile(draws[:, j], 2.5)),
                 "high": float(np.percentile(draws[:, j], 97.5)),
                 "kendall": float(kendalltau(s, rating).statistic),
-                "diff": float(spearmanr(s, rating).statistic - spearmanr(scores[0], rating).statistic),
+                "diff": float(
+                    spearmanr(s, rating).statistic - spearmanr(scores[0], rating).statistic
+                ),
                 "diff_low": float(np.percentile(diff, 2.5)),
                 "diff_high": float(np.percentile(diff, 97.5)),
             }

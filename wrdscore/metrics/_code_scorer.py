@@ -37,7 +37,7 @@ from wrdscore.metrics._code_read import (
     read_codes,
 )
 from wrdscore.metrics._flatten import Prediction, Reference, Tokens, gc_paused
-from wrdscore.metrics._result import ScoreResult, first_names
+from wrdscore.metrics._result import Scored, ScoreResult, first_names
 
 if TYPE_CHECKING:
     from wrdscore.metrics._metric import Metric
@@ -194,16 +194,14 @@ class CodeScorer:
                 memo[how] = found
         return found
 
-    def values(
-        self, metric: Metric, read: ReadCode, preds: list[Tokens]
-    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-        """Code support of every pair, and which pairs had nothing to match in their code.
+    def values(self, metric: Metric, read: ReadCode, preds: list[Tokens]) -> Scored:
+        """Code support of every pair (``values["code"]``), which pairs had nothing to
+        match in their code (``degenerate``), and what the metric counted.
 
         The metric's raw support of the pairs with both sides
         (:meth:`~wrdscore.metrics.Metric._code_support`), turned into support by the
         support model, so that copying the code's words does not win. Pairs with an
-        empty side have raw support 0 without reaching the metric. Unseen tokens count
-        in the metric's running call.
+        empty side have raw support 0 without reaching the metric.
         """
         codes = read.tokens
         raw = np.zeros(len(preds))
@@ -211,23 +209,24 @@ class CodeScorer:
             (bool(p) and not c for c, p in zip(codes, preds, strict=True)), bool, len(preds)
         )
         scored = [i for i, (c, p) in enumerate(zip(codes, preds, strict=True)) if c and p]
+        side = Scored({})
         if scored:
             with metric.reading_code():
-                found, degenerate = metric._code_support(
-                    [codes[i] for i in scored], [preds[i] for i in scored]
-                )
+                side = metric._code_support([codes[i] for i in scored], [preds[i] for i in scored])
+            found = side.values["code"]
             if np.shape(found) != (len(scored),) or not np.all(np.isfinite(found)):
                 raise RuntimeError(f"metric {metric.name!r} returned bad code support values")
             # A support's best is 1, the prediction found as it is in the code: TRWMD's
             # normalisation passes it where the code repeats a token (its log-sum-exp
             # adds T log k), and combined must mix values in [0, 1].
             raw[scored] = np.minimum(found, 1.0)
-            nothing[scored] = degenerate
+            if side.degenerate is not None:
+                nothing[scored] = side.degenerate
         given = SupportInput(raw, preds, codes, read.languages, self.target, metric)
         support = np.asarray(self.support.support(given), dtype=np.float64)
         if np.shape(support) != (len(preds),) or not np.all(np.isfinite(support)):
             raise RuntimeError(f"support model {self.support.name!r} returned bad values")
-        return support, nothing
+        return replace(side, values={"code": support}, degenerate=nothing)
 
     def score(
         self,
@@ -272,8 +271,10 @@ class CodeScorer:
                     progress=None,
                     index_offset=index_offset,
                 )
-            with running(metric, nested(metric)) as call:
-                support, nothing = self.values(metric, read, preds)
+            with running(metric, nested(metric)):
+                side = self.values(metric, read, preds)
+            support, nothing = side.values["code"], side.degenerate
+            assert nothing is not None
         if progress is not None:
             progress(len(preds))
         values = combine(
@@ -292,23 +293,23 @@ class CodeScorer:
                 values=values,
                 primary="code",
                 corpus=metric._corpus(values),
-                oov_tokens=call.oov_count,
+                oov_tokens=side.oov_count,
                 empty_predictions=sum(1 for p in preds if not p),
-                oov_names=first_names(call.oov_names),
+                oov_names=first_names(side.oov_names),
                 empty_code=unmatched,
                 cut_code=cut,
-                cuts=dict(+call.cuts),  # the kinds counted, without zeros
+                cuts=dict(+side.cuts),  # the kinds counted, without zeros
             )
         return replace(
             result,
             signature=metric.code_signature,
             values=values,
             corpus=metric._corpus(values),
-            oov_tokens=result.oov_tokens + call.oov_count,
-            oov_names=first_names([*result.oov_names, *call.oov_names]),
+            oov_tokens=result.oov_tokens + side.oov_count,
+            oov_names=first_names([*result.oov_names, *side.oov_names]),
             empty_code=unmatched,
             cut_code=cut,
-            cuts=dict(Counter(result.cuts) + call.cuts),
+            cuts=dict(Counter(result.cuts) + side.cuts),
             empty_references=0 if no_reference is None else int(np.count_nonzero(no_reference)),
         )
 

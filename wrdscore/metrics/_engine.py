@@ -562,20 +562,45 @@ def score_files(
     >>> (d / "pairs.tsv").read_text().splitlines()[3].split("\\t")[:3]
     ['2', 'isEmpty', 'isEmpty']
     """
-    from wrdscore.atomic import atomic_write
-    from wrdscore.inputs import (
-        STDOUT,
-        check_per_pair_path,
-        count_items,
-        count_references,
-        per_pair_header,
-    )
-
-    reads = (code is not None, references is not None)
     if chunk_pairs < 1:
         raise WrdscoreError(f"chunk size must be at least 1 pair, not {chunk_pairs}")
     if jobs is not None and jobs < 1:
         raise WrdscoreError(f"--jobs must be at least 1, not {jobs}")
+    job, n_refs = _plan(
+        metrics,
+        references,
+        predictions,
+        code,
+        allow_empty_reference,
+        per_pair,
+        force,
+        ids,
+        item_names,
+    )
+    if on_count is not None:
+        on_count(n_refs)
+    # A small input is still cut into a few chunks, so that every core gets some. The
+    # cut depends on the input alone (never on jobs or cores), so the numbers do not.
+    chunk_pairs = min(chunk_pairs, max(_MIN_CHUNK_PAIRS, -(-n_refs // _MIN_CHUNKS)))
+    totals = _score_all(job, chunk_pairs, _worker_count(job, jobs, n_refs, chunk_pairs), progress)
+    return _aggregate(job, totals, n_refs)
+
+
+def _plan(
+    metrics: Sequence[Metric],
+    references: str | Path | Sequence[Any] | None,
+    predictions: str | Path,
+    code: str | Path | Sequence[Any] | None,
+    allow_empty_reference: bool,
+    per_pair: str | Path | None,
+    force: bool,
+    ids: Sequence[str] | None,
+    item_names: Callable[[int], str] | None,
+) -> tuple[_Job, int]:
+    """The run's :class:`_Job` and its number of pairs, every input checked and counted
+    (a first read, which checks the encoding too), before any scoring."""
+    from wrdscore.inputs import check_per_pair_path, count_items, count_references
+
     metrics = list(metrics)
     if code is not None:
         for m in metrics:
@@ -592,8 +617,6 @@ def score_files(
     )
     for source in (job.references, job.predictions, job.code):
         _check_rereadable(source)
-    # A first read counts the items (and checks the encoding), so a length mismatch
-    # is refused before any scoring.
     n_preds = count_items(job.predictions)
     if n_preds == 0:
         raise WrdscoreError(f"{job.predictions}: the file is empty")
@@ -620,21 +643,46 @@ def score_files(
             raise WrdscoreError(f"{len(ids)} ids but {n_preds} predictions")
         job.ids = ids
     job.item_names = item_names
-    if on_count is not None:
-        on_count(n_refs)
-    # A small input is still cut into a few chunks, so that every core gets some. The
-    # cut depends on the input alone (never on jobs or cores), so the numbers do not.
-    chunk_pairs = min(chunk_pairs, max(_MIN_CHUNK_PAIRS, -(-n_refs // _MIN_CHUNKS)))
-    jobs = min(jobs or default_jobs(), -(-n_refs // chunk_pairs))
-    if any(m.in_process for m in metrics):
+    return job, n_refs
+
+
+def _worker_count(job: _Job, jobs: int | None, pairs: int, chunk_pairs: int) -> int:
+    """Worker processes for the run: the cores (or ``jobs``), no more than chunks, and
+    none (1) for a metric that runs a torch model or where processes cannot fork."""
+    jobs = min(jobs or default_jobs(), -(-pairs // chunk_pairs))
+    if any(m.in_process for m in job.metrics):
         # A torch model (an encoder, BARTScore) runs its own threads, is not fork-safe,
         # and each forked worker would hold a copy of it.
-        jobs = 1
+        return 1
     if jobs > 1:
         import multiprocessing
 
         if "fork" not in multiprocessing.get_all_start_methods():
-            jobs = 1  # the workers inherit the loaded metrics by forking (not on Windows)
+            return 1  # the workers inherit the loaded metrics by forking (not on Windows)
+    return jobs
+
+
+@dataclass
+class _Totals:
+    """What the chunks of a run add up to, per metric: corpus sums, counts (as
+    :func:`_score_chunk` gives them), unseen names and cuts."""
+
+    sums: list[list[dict[str, float]]]
+    counts: NDArray[np.int64]
+    names: list[tuple[str, ...]]
+    cuts: list[Counter[str]]
+
+
+def _score_all(
+    job: _Job, chunk_pairs: int, jobs: int, progress: Callable[[int], None] | None
+) -> _Totals:
+    """Score every chunk (on ``jobs`` forked workers when more than 1), writing the
+    per-pair rows as they come and adding up each metric's sums and counts."""
+    from wrdscore.atomic import atomic_write
+    from wrdscore.inputs import STDOUT, per_pair_header
+
+    metrics = job.metrics
+    reads = (job.code is not None, job.references is not None)
     workers = None
     try:
         if jobs > 1:
@@ -648,15 +696,15 @@ def score_files(
             workers = _Workers(jobs, job)
         means: list[NDArray | None] = [None] * len(metrics)
         if any(map(_batch_centered, metrics)):
-            totals: list[list[Any]] = [[0.0, 0] for _ in metrics]
+            vectors: list[list[Any]] = [[0.0, 0] for _ in metrics]
             for parts in _run(_batch_chunk, job, _chunks(job, chunk_pairs), workers):
-                for total, part in zip(totals, parts, strict=True):
+                for total, part in zip(vectors, parts, strict=True):
                     if part is not None:
                         total[0] = total[0] + part[0]
                         total[1] += part[1]
             means = [
                 t[0] / t[1] if _batch_centered(m) and t[1] else None
-                for m, t in zip(metrics, totals, strict=True)
+                for m, t in zip(metrics, vectors, strict=True)
             ]
         stats = [
             m.reference_statistics(_all_references(job, chunk_pairs))
@@ -665,10 +713,12 @@ def score_files(
             for m in metrics
         ]
         tasks = ((*chunk, means, stats) for chunk in _chunks(job, chunk_pairs))
-        sums: list[list[dict[str, float]]] = [[] for _ in metrics]
-        counts = np.zeros((len(metrics), 6), dtype=np.int64)
-        names: list[tuple[str, ...]] = [() for _ in metrics]
-        cuts: list[Counter[str]] = [Counter() for _ in metrics]
+        totals = _Totals(
+            [[] for _ in metrics],
+            np.zeros((len(metrics), 6), dtype=np.int64),
+            [() for _ in metrics],
+            [Counter() for _ in metrics],
+        )
         with contextlib.ExitStack() as stack:
             out = None
             if job.per_pair is not None:
@@ -683,16 +733,16 @@ def score_files(
                         job.per_pair,
                         columns,
                         job.alternatives,
-                        ids=ids is not None,
+                        ids=job.ids is not None,
                         clean=_cleans(metrics),
                     )
                 )
             for n, summary, rows in _run(_score_chunk, job, tasks, workers):
                 for k, (chunk_sums, chunk_counts, chunk_names, chunk_cuts) in enumerate(summary):
-                    sums[k].append(chunk_sums)
-                    counts[k] += chunk_counts
-                    names[k] = first_names([*names[k], *chunk_names])
-                    cuts[k].update(chunk_cuts)
+                    totals.sums[k].append(chunk_sums)
+                    totals.counts[k] += chunk_counts
+                    totals.names[k] = first_names([*totals.names[k], *chunk_names])
+                    totals.cuts[k].update(chunk_cuts)
                 if out is not None:
                     out.write(rows)
                 if progress is not None:
@@ -700,18 +750,24 @@ def score_files(
     finally:
         if workers is not None:
             workers.close()
+    return totals
+
+
+def _aggregate(job: _Job, totals: _Totals, pairs: int) -> list[CorpusScores]:
+    """Each metric's :class:`CorpusScores` from the run's totals."""
+    reads = (job.code is not None, job.references is not None)
     return [
         CorpusScores(
             metric=m.name,
-            signature=m.code_signature if code is not None else m.signature,
-            primary=m.primary if references is not None else "code",
+            signature=m.code_signature if job.code is not None else m.signature,
+            primary=m.primary if job.references is not None else "code",
             keys=m.result_keys(*reads),
             # Every key a metric's _corpus_sums gives, not only its value keys: corpus
             # statistics such as BLEU's n-gram counts add up over chunks too.
             corpus=m._corpus_values(
-                {k: math.fsum(part[k] for part in parts) for k in parts[0]}, n_refs
+                {k: math.fsum(part[k] for part in parts) for k in parts[0]}, pairs
             ),
-            pairs=n_refs,
+            pairs=pairs,
             oov_tokens=int(c[0]),
             empty_predictions=int(c[1]),
             degenerate_pairs=int(c[2]),
@@ -721,5 +777,7 @@ def score_files(
             cuts=dict(cut),
             empty_references=int(c[5]),
         )
-        for m, parts, c, n, cut in zip(metrics, sums, counts, names, cuts, strict=True)
+        for m, parts, c, n, cut in zip(
+            job.metrics, totals.sums, totals.counts, totals.names, totals.cuts, strict=True
+        )
     ]

@@ -16,6 +16,7 @@ import contextlib
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -38,7 +39,7 @@ from wrdscore.metrics._flatten import (
     gc_paused,
     splitter,
 )
-from wrdscore.metrics._result import ScoreResult, first_names
+from wrdscore.metrics._result import Scored, ScoreResult, first_names
 from wrdscore.metrics.code import CODE_KEYS, CODE_OPTIONS, CodeItem, CodeScorer, ReadCode
 from wrdscore.significance import (
     DEFAULT_RESAMPLES,
@@ -148,9 +149,8 @@ class Metric(ABC):
         check_flag("segment", segment)
         check_flag("clean", clean)
         self.segment, self.clean = segment, clean
-        # What a call counts lives in its own Call (see _call), so the object is
-        # reentrant; this one collects what methods called outside any scoring call
-        # (embed, _code_values) count.
+        # What a run lends a call lives in its own Call (see _call), so the object is
+        # reentrant; this empty one answers methods called outside any scoring call.
         self._idle = Call()
 
     def _code_scorer(self, given: CodeScorer | None, options: dict[str, Any]) -> CodeScorer | None:
@@ -171,8 +171,10 @@ class Metric(ABC):
     # -- what subclasses provide ------------------------------------------------------
 
     @abstractmethod
-    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray]:
-        """Score non-empty token lists, the whole batch at once; one array per key."""
+    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray] | Scored:
+        """Score non-empty token lists, the whole batch at once: one array per key, or
+        :class:`~wrdscore.metrics._result.Scored` with what the scoring counted (unseen
+        tokens, entries with a side of zero weight, inputs a model cut)."""
 
     def _signature_fields(self) -> dict[str, str]:
         """Settings that change the numbers, in signature order (subclasses extend)."""
@@ -270,31 +272,6 @@ class Metric(ABC):
     def _call(self) -> Call:
         """This metric's innermost call running in this thread (or the idle one)."""
         return current(self) or self._idle
-
-    @property
-    def _oov_count(self) -> int:
-        """Unseen token occurrences the running call has counted."""
-        return self._call.oov_count
-
-    @_oov_count.setter
-    def _oov_count(self, value: int) -> None:
-        self._call.oov_count = value
-
-    @property
-    def _oov_names(self) -> set[str]:
-        """The unseen tokens of the running call."""
-        return self._call.oov_names
-
-    @property
-    def _degenerate_entries(self) -> NDArray[np.bool_] | None:
-        """Set by :meth:`_score_tokens`: which scored entries (pair, alternative) had a
-        side of zero weights, so :meth:`_score_batch` can count the pairs all of whose
-        alternatives did."""
-        return self._call.degenerate
-
-    @_degenerate_entries.setter
-    def _degenerate_entries(self, value: NDArray[np.bool_] | None) -> None:
-        self._call.degenerate = value
 
     @property
     def _token_memo(self) -> dict[str | tuple[str, ...], list[str]] | None:
@@ -529,21 +506,21 @@ class Metric(ABC):
         long code in runs of whole tokens)."""
         return contextlib.nullcontext()
 
-    def _code_support(
-        self, codes: list[Tokens], preds: list[Tokens]
-    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-        """Code support of non-empty pairs, and which had a side of zero weight.
+    def _code_support(self, codes: list[Tokens], preds: list[Tokens]) -> Scored:
+        """Raw code support of non-empty pairs (its ``values["code"]``), with what was
+        counted (which pairs had a side of zero weight, unseen tokens, cuts).
 
         By default the metric's :attr:`code_key` value with the code's tokens on the
         reference side; metrics override it where the code's size calls for a faster way.
         """
         assert self.code_key is not None
-        self._degenerate_entries = None
-        raw = self._score_tokens(codes, preds)
-        degenerate = self._degenerate_entries
-        if degenerate is None:
-            degenerate = np.zeros(len(preds), dtype=bool)
-        return np.asarray(raw[self.code_key], dtype=np.float64), degenerate
+        scored = self._scored(self._score_tokens(codes, preds))
+        return replace(scored, values={"code": np.asarray(scored.values[self.code_key], float)})
+
+    @staticmethod
+    def _scored(raw: dict[str, NDArray] | Scored) -> Scored:
+        """What :meth:`_score_tokens` gave, as :class:`Scored` (a plain dict counts nothing)."""
+        return raw if isinstance(raw, Scored) else Scored(raw)
 
     def _score_batch(
         self,
@@ -568,9 +545,12 @@ class Metric(ABC):
                 f"prediction {first} has no tokens, and {self.name} has no lowest score to give "
                 f"it ({counted(batch.empty_predictions, 'empty prediction')}); remove them"
             )
-        with running(self, nested(self, progress)) as call:
-            raw = self._score_tokens(batch.refs, batch.flat_preds) if batch.refs else {}
+        with running(self, nested(self, progress)):
+            scored = self._scored(
+                self._score_tokens(batch.refs, batch.flat_preds) if batch.refs else {}
+            )
             repeated = self._repeated_prediction_oov(batch)
+        raw = scored.values
         if raw:
             self._check_values(raw, len(batch.refs))
         values, best = best_alternatives(raw, batch, self.keys, self.primary)
@@ -580,12 +560,12 @@ class Metric(ABC):
             values=values,
             primary=self.primary,
             corpus=self._corpus(values),
-            oov_tokens=call.oov_count - repeated,
+            oov_tokens=scored.oov_count - repeated,
             empty_predictions=batch.empty_predictions,
-            degenerate_pairs=degenerate_items(call.degenerate, batch),
-            oov_names=first_names(call.oov_names),
+            degenerate_pairs=degenerate_items(scored.degenerate, batch),
+            oov_names=first_names(scored.oov_names),
             best_reference=best,
-            cuts=dict(+call.cuts),  # the kinds counted, without zeros
+            cuts=dict(+scored.cuts),  # the kinds counted, without zeros
         )
 
     def _repeated_prediction_oov(self, batch: FlatBatch) -> int:

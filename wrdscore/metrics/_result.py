@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +31,32 @@ def first_names(names: Iterable[str]) -> tuple[str, ...]:
 
 #: The counts of a result, in the order its repr and :meth:`ScoreResult.to_dict` give them.
 _COUNTS = ("oov_tokens", "empty_predictions", "degenerate_pairs", "empty_code", "cut_code")
+
+
+@dataclass
+class Scored:
+    """What a metric's arithmetic gives for a batch: its values, and what it counted on
+    the way (side results), returned rather than written anywhere, so scoring is pure.
+
+    Attributes
+    ----------
+    values : dict of str to ndarray
+        One array per value, one entry per scored (reference, prediction) entry.
+    degenerate : ndarray of bool or None
+        Which entries had a side of zero weights (scored 0); None: none had.
+    oov_count : int
+        Unseen token occurrences.
+    oov_names : frozenset of str
+        Those tokens.
+    cuts : Counter of str
+        Inputs a model cut or split, by kind (:attr:`ScoreResult.cuts`).
+    """
+
+    values: dict[str, NDArray[np.float64]]
+    degenerate: NDArray[np.bool_] | None = None
+    oov_count: int = 0
+    oov_names: frozenset[str] = frozenset()
+    cuts: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass

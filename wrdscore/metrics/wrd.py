@@ -22,6 +22,7 @@ from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import cosine_matrix, unit_rows
 from wrdscore.metrics._flatten import MAX_TOKENS
 from wrdscore.metrics._pairs import embed_pairs, shape_groups
+from wrdscore.metrics._result import Scored
 from wrdscore.metrics.base import EmbeddingMetric, Tokens, check_flag, register
 from wrdscore.metrics.code import CodeTransport, SupportInput, best_match_precision
 
@@ -383,7 +384,7 @@ class WRDScore(EmbeddingMetric):
         idf = self.embeddings.idf(tokens)
         return idf if self.weights == "idf" else norms * idf
 
-    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray]:
+    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> Scored:
         # Each distinct name is embedded once and each distinct pair scored once.
         pairs = embed_pairs(self, refs, preds)
         batch, first_list, inverse = pairs.batch, pairs.items, pairs.inverse
@@ -457,13 +458,11 @@ class WRDScore(EmbeddingMetric):
         p_out[identical] = r_out[identical] = 1.0
         # Identical and degenerate pairs need no solve but are finished all the same.
         self._advance(int(counts[identical | degenerate].sum()))
-        self._degenerate_entries = degenerate[inverse]
         f_out = f1_score(p_out, r_out)
-        return {"precision": p_out[inverse], "recall": r_out[inverse], "f1": f_out[inverse]}
+        values = {"precision": p_out[inverse], "recall": r_out[inverse], "f1": f_out[inverse]}
+        return batch.scored(values, degenerate[inverse], pairs.oov_count)
 
-    def _code_support(
-        self, codes: list[Tokens], preds: list[Tokens]
-    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    def _code_support(self, codes: list[Tokens], preds: list[Tokens]) -> Scored:
         """Best-match precision of each prediction in its code
         (:func:`~wrdscore.metrics.code.best_match_precision`): each predicted
         token's best clipped cosine with a code token, averaged. Not the transport's
@@ -497,7 +496,7 @@ class WRDScore(EmbeddingMetric):
             batch = self.embed([tokens])
             unseen = self._cached_rows(tokens) < 0
             # embed counted each distinct unseen token once; these are occurrences.
-            self._oov_count = int(unseen[code_id].sum() + unseen[pred_id].sum())
+            oov_count: int | None = int(unseen[code_id].sum() + unseen[pred_id].sum())
             row_of = np.full(len(tokens), -1, dtype=np.int64)
             row_of[~unseen if self.oov == "drop" else slice(None)] = batch.rows
             code_row, pred_row = row_of[code_id], row_of[pred_id]
@@ -515,6 +514,7 @@ class WRDScore(EmbeddingMetric):
             code_row = batch.rows[: batch.offsets[n]]
             pred_row = batch.rows[batch.offsets[n] :]
             weights = np.ones(len(code_row))
+            oov_count = None  # the batch's: every occurrence has its own row
         masses = self._masses(batch.table, batch.tokens)
         # Masses only say which side has weight: best matching reads no mass.
         code_mass, pred_mass = masses[code_row] * weights, masses[pred_row]
@@ -534,7 +534,7 @@ class WRDScore(EmbeddingMetric):
             self.clip,
         )
         self._advance(n)
-        return out, degenerate
+        return batch.scored({"code": out}, degenerate, oov_count)
 
     def transport(
         self, reference: str | Sequence[str], prediction: str | Sequence[str]
