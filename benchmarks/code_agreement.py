@@ -13,7 +13,7 @@ Two scores per candidate, with the bundled default model: the *code support* (re
 ``score(None, summaries, code=...)``, target ``summary``) and *combined* (the developer's
 comment as the reference, ``code_weight`` 0.5). The candidates are those of issue 41's rule
 (``docs/history.md``, "Code support chosen by people"): B0, the shipped gate, and C1-C3; their
-formulas are in :func:`candidate_supports`.
+formulas are in :func:`supports`; ``--round`` picks the round (the latest by default).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -35,7 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "roy2021-code-summaries"
 SEED = 20261129
 BOOTSTRAP = 2000
-CANDIDATES = ("B0", "C1", "C2", "C3")
+#: Each round's candidates (``docs/history.md``, "Code support chosen by people"), B0 first.
+ROUNDS = {1: ("B0", "C1", "C2", "C3"), 2: ("B0", "D1", "D2")}
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,13 @@ def load(data: Path) -> Rows:
     return Rows(np.asarray(method), summary, reference, source, np.asarray(rating))
 
 
+def _wrd(target: str, encoder: str | None) -> Any:
+    """WRDScore with the bundled default, or with ``encoder``'s contextual states."""
+    from wrdscore.metrics import get_metric
+
+    return get_metric("wrd", target=target, **({"encoder": encoder} if encoder else {}))
+
+
 def candidate_supports(rows: Rows, encoder: str | None = None) -> dict[str, NDArray[np.float64]]:
     """Each candidate's code support of the rated summaries (:func:`supports`)."""
     return supports(rows.summary, rows.code, "summary", encoder)
@@ -89,15 +98,19 @@ def supports(
     * B0: the shipped support, ``s_bm x L(m) x Lc(k) x P^(k/m)``;
     * C1: ``F(s_bm, r_bm) x P^(k/m)``;
     * C2: WRDScore's F1 between the text and the code's tokens, ``x P^(k/m)``;
-    * C3: ``s_bm x P^(k/m)``.
+    * C3: ``s_bm x P^(k/m)``;
+
+    and round 2's, with ``s_d`` the precision over the text's distinct tokens (summed once,
+    divided by all ``m`` tokens: a word said again earns nothing) and ``r_d`` the recall over
+    the code's distinct tokens, each weighted by its mass once (not times its count):
+
+    * D1: ``F(s_d, r_d) x P^(k/m)``;
+    * D2: ``F(s_d, r_d) x P``.
     """
     from wrdscore.corpora import read_code_and_language
-    from wrdscore.metrics import get_metric
-    from wrdscore.metrics._centering import unit_rows
     from wrdscore.metrics.code import code_prior, copied_counts
 
-    options = {"target": target} if encoder is None else {"target": target, "encoder": encoder}
-    wrd = get_metric("wrd", **options)
+    wrd = _wrd(target, encoder)
     b0 = wrd.score(None, list(texts), code=list(sources)).values["code"]
     preds = [wrd.tokens(s, prediction=True) for s in texts]
     codes = [read_code_and_language(c, target=target, language="java")[0] for c in sources]
@@ -107,32 +120,44 @@ def supports(
     sizes = np.fromiter(map(len, preds), np.int64, len(preds))
     gate = plausible ** (copied / np.maximum(sizes, 1))
     s_bm, r_bm = np.zeros(len(preds)), np.zeros(len(preds))
+    s_d, r_d = np.zeros(len(preds)), np.zeros(len(preds))
     for i, (code, pred) in enumerate(zip(codes, preds, strict=True)):
         if not code or not pred:
             continue
         batch = wrd.embed([code, pred])
         masses = wrd._masses(batch.table, batch.tokens)
-        unit = unit_rows(batch.table)
+        norms = np.linalg.norm(batch.table, axis=1, keepdims=True)
+        unit = np.divide(batch.table, norms, out=np.zeros_like(batch.table), where=norms > 0)
         c_rows = batch.rows[batch.offsets[0] : batch.offsets[1]]
         p_rows = batch.rows[batch.offsets[1] : batch.offsets[2]]
         cos = np.clip(unit[c_rows] @ unit[p_rows].T, 0.0, 1.0)
         s_bm[i] = cos.max(axis=0).mean()
         weight = masses[c_rows]
         r_bm[i] = float(weight @ cos.max(axis=1) / weight.sum()) if weight.sum() > 0 else 0.0
+        # Distinct tokens: each table row once (static vectors: one row per token).
+        c_once, at_c = np.unique(c_rows, return_index=True)
+        _, at_p = np.unique(p_rows, return_index=True)
+        s_d[i] = cos[:, at_p].max(axis=0).sum() / len(p_rows)
+        once = masses[c_once]
+        r_d[i] = float(once @ cos[at_c].max(axis=1) / once.sum()) if once.sum() > 0 else 0.0
     both = s_bm + r_bm
     f = np.divide(2 * s_bm * r_bm, both, out=np.zeros_like(both), where=both > 0)
     transport = wrd.score(codes, preds, allow_empty_reference=True).values["f1"]
-    return {"B0": b0, "C1": f * gate, "C2": transport * gate, "C3": s_bm * gate}
+    both = s_d + r_d
+    f_d = np.divide(2 * s_d * r_d, both, out=np.zeros_like(both), where=both > 0)
+    return {
+        "B0": b0,
+        "C1": f * gate,
+        "C2": transport * gate,
+        "C3": s_bm * gate,
+        "D1": f_d * gate,
+        "D2": f_d * plausible,
+    }
 
 
 def combined(rows: Rows, support: NDArray[np.float64], encoder: str | None = None) -> NDArray:
     """The even mean of the reference F1 and ``support`` (``code_weight`` 0.5)."""
-    from wrdscore.metrics import get_metric
-
-    options = (
-        {"target": "summary"} if encoder is None else {"target": "summary", "encoder": encoder}
-    )
-    f1 = get_metric("wrd", **options).score(rows.reference, rows.summary).values["f1"]
+    f1 = _wrd("summary", encoder).score(rows.reference, rows.summary).values["f1"]
     return 0.5 * f1 + 0.5 * support
 
 
@@ -173,10 +198,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--encoder", help="score with this sentence-transformers encoder")
     parser.add_argument("--json", type=Path, help="also write the table as JSON here")
+    parser.add_argument("--round", type=int, choices=sorted(ROUNDS), default=max(ROUNDS))
     args = parser.parse_args(argv)
     start = time.perf_counter()
     rows = load(args.data)
-    supports = candidate_supports(rows, args.encoder)
+    every = candidate_supports(rows, args.encoder)
+    supports = {name: every[name] for name in ROUNDS[args.round]}
     names = list(supports)
     extra = {}
     if args.encoder:

@@ -74,9 +74,10 @@ class Metric(ABC):
     segment : bool
         Split all-lowercase run-together sub-tokens (``getuserbyid`` -> ``get user by
         id``) of references and predictions into words (:func:`~wrdscore.corpora.segment`;
-        signature ``seg:<word list>``, or ``seg:no`` when off). Off by default: on
-        held-out renames it did not score at least as well as no segmentation, the rule
-        fixed before measuring (docs/history.md, issue 33).
+        signature ``seg:<word list>``, or ``seg:no`` when off). Only a token that the
+        bundled model and the word list do not know as a word is split, so a name as
+        LLMs write it scores as its camelCase form. On by default: most names scored
+        today are written by LLMs (docs/history.md, "Names as LLMs write them").
     clean : bool
         Pass string predictions through :func:`~wrdscore.corpora.clean_prediction` (code
         fences, Javadoc markers and block tags, quotes, a trailing ``()``) before they
@@ -132,7 +133,7 @@ class Metric(ABC):
         self,
         embeddings: TokenEmbeddings | str | Path | None = None,
         *,
-        segment: bool = False,
+        segment: bool = True,
         clean: bool = False,
         code_scorer: CodeScorer | None = None,
         **options: Any,

@@ -24,7 +24,7 @@ from wrdscore.metrics._flatten import MAX_TOKENS
 from wrdscore.metrics._pairs import embed_pairs, shape_groups
 from wrdscore.metrics._result import Scored
 from wrdscore.metrics.base import EmbeddingMetric, Tokens, check_flag, register
-from wrdscore.metrics.code import CodeTransport, SupportInput, best_match_precision
+from wrdscore.metrics.code import CodeTransport, SupportInput, best_match
 
 WEIGHTINGS = ("norm", "norm*idf", "idf", "uniform")
 _EMD_MAX_ITER = 100_000  # ot.emd's default
@@ -476,6 +476,25 @@ class WRDScore(EmbeddingMetric):
         embedded once; under sentence centering or with an encoder every occurrence
         keeps its own vector.
         """
+        return self._best_match_in_code(codes, preds, recall=False)[0]
+
+    def code_coverage(
+        self, codes: list[Tokens], preds: list[Tokens]
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.bool_]]:
+        """Best-match precision of each prediction in its code, the mirror recall over the
+        code (:func:`~wrdscore.metrics.code.best_match`: each code token's best clipped
+        cosine with a predicted token, weighted by the mass the transport would give it,
+        its token's mass times its count), and which pairs had a side of zero weight.
+        What the ``coverage`` support model reads (``docs/code.md``)."""
+        scored, recall = self._best_match_in_code(codes, preds, recall=True)
+        assert recall is not None and scored.degenerate is not None
+        return scored.values["code"], recall, scored.degenerate
+
+    def _best_match_in_code(
+        self, codes: list[Tokens], preds: list[Tokens], recall: bool
+    ) -> tuple[Scored, NDArray[np.float64] | None]:
+        """The best-match precision (``values["code"]``, with what embedding counted and
+        which pairs had a side of zero weight) and, with ``recall``, its mirror recall."""
         n = len(codes)
         code_len = np.fromiter(map(len, codes), dtype=np.int64, count=n)
         pred_len = np.fromiter(map(len, preds), dtype=np.int64, count=n)
@@ -524,7 +543,7 @@ class WRDScore(EmbeddingMetric):
         # "drop") has nothing to transport: it scores 0 and is counted.
         degenerate = (code_sum <= 0) | (pred_sum <= 0)
         keep_c, keep_p = ~degenerate[code_item], ~degenerate[pred_item]
-        out = best_match_precision(
+        out, covered = best_match(
             code_item[keep_c],
             code_row[keep_c],
             pred_item[keep_p],
@@ -532,9 +551,10 @@ class WRDScore(EmbeddingMetric):
             unit_rows(batch.table),
             n,
             self.clip,
+            code_mass[keep_c] if recall else None,
         )
         self._advance(n)
-        return batch.scored({"code": out}, degenerate, oov_count)
+        return batch.scored({"code": out}, degenerate, oov_count), covered
 
     def transport(
         self, reference: str | Sequence[str], prediction: str | Sequence[str]
