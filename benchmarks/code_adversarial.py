@@ -463,7 +463,8 @@ def transport_precision(metric: Any, cases: Sequence[Case]) -> list[np.ndarray]:
         preds = [metric.tokens(t, prediction=True) for t in texts_of(c)]
         # The engine's own P/R/F1 of token lists, the code on the reference side, as
         # score's code value was computed before issue 32 (no cap on the code's length).
-        values = metric._score_tokens([code] * len(preds), preds)["precision"]
+        scored = metric._scored(metric._score_tokens([code] * len(preds), preds))
+        values = scored.values["precision"]
         out.append(np.asarray(values, dtype=np.float64))
     return out
 

@@ -460,9 +460,10 @@ def test_a_chunks_code_is_read_once_for_the_metrics_that_read_it_alike(
     assert reads == [4, 4, 3]  # once per chunk of 4 pairs, not once per metric
     for got, want in zip(together, alone, strict=True):
         assert got.corpus == pytest.approx(want.corpus, rel=0, abs=1e-12)
-    # A metric that reads the code another way (segmented) reads it for itself.
+    # A metric that reads the code another way (not segmented, segmentation being the
+    # default) reads it for itself.
     reads.clear()
-    split = [metrics[0], get_metric("wrd", embeddings=emb, segment=True)]
+    split = [metrics[0], get_metric("wrd", embeddings=emb, segment=False)]
     score_files(split, refs, preds, code=code, chunk_pairs=4, jobs=1)
     assert reads == [4, 4, 4, 4, 3, 3]
 
