@@ -257,6 +257,11 @@ def _batch_centered(metric: Metric) -> TypeGuard[EmbeddingMetric]:
     return metric.batch_centered
 
 
+#: A chunk's counts per metric: unseen tokens, empty predictions, degenerate pairs, empty
+#: code, cut code, empty references (the columns of score_files' totals).
+_Counts = tuple[int, int, int, int, int, int]
+
+
 def _score_chunk(
     job: _Job,
     task: tuple[
@@ -264,7 +269,7 @@ def _score_chunk(
     ],
 ) -> tuple[
     int,
-    list[tuple[dict[str, float], tuple[int, ...], tuple[str, ...], dict[str, int]]],
+    list[tuple[dict[str, float], _Counts, tuple[str, ...], dict[str, int]]],
     str,
 ]:
     """Score one chunk with every metric: per-metric sums, counts, unseen names and cuts
