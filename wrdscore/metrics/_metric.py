@@ -6,8 +6,10 @@ token lists; everything a user can get wrong is checked once, here or by
 :mod:`wrdscore.metrics._flatten`, so each metric only does its arithmetic. Scoring
 against code is the work of the metric's :class:`~wrdscore.metrics.code.CodeScorer`
 (:mod:`wrdscore.metrics.code`), which asks the metric only for its raw match in the code
-(:meth:`Metric._code_support`). What a call counts lives in a per-call
-:class:`~wrdscore.metrics._call.Call`, not on the object, so a metric is reentrant.
+(:meth:`Metric._code_support`). Scoring returns what it counts with its values
+(:class:`~wrdscore.metrics._result.Scored`), and what a run lends a call lives in a
+per-call :class:`~wrdscore.metrics._call.Call`, never on the object, so a metric is
+reentrant.
 """
 
 from __future__ import annotations
