@@ -91,7 +91,7 @@ def test_cli_analyzes_the_packaged_ratings_by_name(tmp_path):
     report = json.loads((out / "report.json").read_text())
     assert report["pairs"] == 150
     assert "ROUGE-1 F: MSE 0.0800" in result.output
-    assert report["metrics"][0]["signature"] == "rouge1|seg:jdk17c20+wiki|v:0.1.0"
+    assert report["metrics"][0]["signature"] == "rouge1|seg:no|v:0.1.0"
 
 
 def test_rouge1_on_all_pairs_without_bootstrap_is_our_measurement(rouge_report):
