@@ -179,6 +179,34 @@ class CodeScorer:
 
         self.support.prepare(self.target)
 
+    def corpus_values(
+        self,
+        sums: dict[str, float],
+        reference: dict[str, float],
+        pairs: int,
+        primary: str,
+        means: bool,
+    ) -> dict[str, float]:
+        """``code`` and, with the ``reference``'s corpus values, ``combined`` of a corpus
+        from its summed values: the mean code support, and the mean of the pairs'
+        ``combined`` where the metric's corpus values are ``means``, else (subtoken's
+        micro average) the mix of the corpus values, as each pair's are mixed.
+
+        Examples
+        --------
+        >>> CodeScorer().corpus_values({"code": 1.5, "combined": 1.0}, {"f1": 0.2}, 2, "f1",
+        ...                            means=False)
+        {'code': 0.75, 'combined': 0.475}
+        """
+        out = {"code": sums["code"] / pairs}
+        if reference and means:
+            # The mean of the pairs' combined, which takes the reference's value where the
+            # code had nothing to match, and the code's where the reference was empty.
+            out["combined"] = sums["combined"] / pairs
+        elif reference:
+            out["combined"] = (1.0 - self.weight) * reference[primary] + self.weight * out["code"]
+        return out
+
     def read(self, metric: Metric, code: list[CodeItem], index_offset: int) -> ReadCode:
         """:func:`~wrdscore.metrics.code.read_codes` as ``metric`` reads code, or what
         another metric of the same chunk read the same way (the run's ``code_memo``):

@@ -188,25 +188,15 @@ class Metric(ABC):
         return self._corpus_values(self._corpus_sums(values), len(next(iter(values.values()))))
 
     def _corpus_values(self, sums: dict[str, float], pairs: int) -> dict[str, float]:
-        """Corpus values from summed :meth:`_corpus_sums`, the code's included.
-
-        The reference's values are :meth:`_corpus_from_sums`'s; ``code`` is the mean
-        code support, and ``combined`` the mean of the pairs' ``combined`` where the
-        corpus values are means, else (subtoken's micro average) the mix of the corpus
-        values, as each pair's are mixed.
-        """
+        """Corpus values from summed :meth:`_corpus_sums`: the reference's are
+        :meth:`_corpus_from_sums`'s, the code's the scorer's
+        (:meth:`~wrdscore.metrics.code.CodeScorer.corpus_values`)."""
         reference = {k: v for k, v in sums.items() if k not in CODE_KEYS}
         out = self._corpus_from_sums(reference, pairs) if reference else {}
         if "code" in sums:
-            out["code"] = sums["code"] / pairs
-            if reference and type(self)._corpus_from_sums is Metric._corpus_from_sums:
-                # A mean metric: the mean of the pairs' combined, which takes the
-                # reference's value where the code had nothing to match (see combine).
-                out["combined"] = sums["combined"] / pairs
-            elif reference:
-                assert self.code_scorer is not None
-                w = self.code_scorer.weight
-                out["combined"] = (1.0 - w) * out[self.primary] + w * out["code"]
+            assert self.code_scorer is not None
+            means = type(self)._corpus_from_sums is Metric._corpus_from_sums
+            out.update(self.code_scorer.corpus_values(sums, out, pairs, self.primary, means))
         return out
 
     def _corpus_sums(self, values: dict[str, NDArray[np.float64]]) -> dict[str, float]:
