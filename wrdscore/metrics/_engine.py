@@ -100,6 +100,9 @@ class CorpusScores:
         Scored against code: methods over :data:`~wrdscore.corpora.MAX_CODE_CHARS`
         characters, read up to their last line within it
         (:attr:`~wrdscore.metrics.ScoreResult.cut_code`).
+    unmasked_code : int
+        Scored against code with ``allow_unmasked``: methods whose name could not be
+        masked (:attr:`~wrdscore.metrics.ScoreResult.unmasked_code`).
     cuts : dict of str to int
         Inputs a model cut, by kind, summed over the file
         (:attr:`~wrdscore.metrics.ScoreResult.cuts`).
@@ -121,6 +124,7 @@ class CorpusScores:
     oov_names: tuple[str, ...] = ()
     empty_code: int = 0
     cut_code: int = 0
+    unmasked_code: int = 0
     cuts: dict[str, int] = field(default_factory=dict)
     empty_references: int = 0
 
@@ -258,8 +262,8 @@ def _batch_centered(metric: Metric) -> TypeGuard[EmbeddingMetric]:
 
 
 #: A chunk's counts per metric: unseen tokens, empty predictions, degenerate pairs, empty
-#: code, cut code, empty references (the columns of score_files' totals).
-_Counts = tuple[int, int, int, int, int, int]
+#: code, cut code, unmasked code, empty references (the columns of score_files' totals).
+_Counts = tuple[int, int, int, int, int, int, int]
 
 
 def _score_chunk(
@@ -326,6 +330,7 @@ def _score_chunk(
                 r.degenerate_pairs,
                 r.empty_code,
                 r.cut_code,
+                r.unmasked_code,
                 r.empty_references,
             ),
             r.oov_names,
@@ -720,7 +725,7 @@ def _score_all(
         tasks = ((*chunk, means, stats) for chunk in _chunks(job, chunk_pairs))
         totals = _Totals(
             [[] for _ in metrics],
-            np.zeros((len(metrics), 6), dtype=np.int64),
+            np.zeros((len(metrics), 7), dtype=np.int64),
             [() for _ in metrics],
             [Counter() for _ in metrics],
         )
@@ -779,8 +784,9 @@ def _aggregate(job: _Job, totals: _Totals, pairs: int) -> list[CorpusScores]:
             oov_names=n,
             empty_code=int(c[3]),
             cut_code=int(c[4]),
+            unmasked_code=int(c[5]),
             cuts=dict(cut),
-            empty_references=int(c[5]),
+            empty_references=int(c[6]),
         )
         for m, parts, c, n, cut in zip(
             job.metrics, totals.sums, totals.counts, totals.names, totals.cuts, strict=True
