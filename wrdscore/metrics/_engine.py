@@ -11,13 +11,11 @@ corpus sums added up.
 from __future__ import annotations
 
 import contextlib
-import gc
 import itertools
 import math
 import os
-import signal
 import sys
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +47,7 @@ from wrdscore.metrics._flatten import (
     splitter,
 )
 from wrdscore.metrics._result import OOV_NAMES, first_names
+from wrdscore.metrics._workers import Workers, run_tasks
 
 if TYPE_CHECKING:
     from wrdscore.metrics.base import EmbeddingMetric, Metric
@@ -376,96 +375,6 @@ def _chunks(
         start += len(pred_lines)
 
 
-def _serve(conn: Any, job: _Job) -> None:
-    """A worker: run ``(fn, task)`` messages as ``fn(job, task)`` until ``None``,
-    answering ``(ok, value)``."""
-    while (message := conn.recv()) is not None:
-        fn, task = message
-        try:
-            answer = (True, fn(job, task))
-        except BaseException as exc:  # sent back, raised again in the parent
-            answer = (False, exc)
-        try:
-            conn.send(answer)
-        except Exception as exc:  # an exception that does not pickle
-            conn.send((False, RuntimeError(repr(exc))))
-
-
-class _Workers:
-    """Forked worker processes, one pipe each, fed chunks round robin.
-
-    Deliberately simpler than ``multiprocessing.Pool``: no shared queues or locks, so
-    stopping them (an error, Ctrl-C) is a plain kill that cannot deadlock, and
-    results come back in order because chunk ``k`` always goes to worker
-    ``k % jobs``. Each worker has one chunk at a time, and the parent takes a
-    worker's result before sending it the next chunk, so neither side ever waits on
-    a full pipe. The workers are born ignoring Ctrl-C: the parent alone handles it.
-    Each is given the run's ``job`` as it forks (inherited, never pickled), and each
-    message names only a module function and a chunk.
-    """
-
-    def __init__(self, jobs: int, job: _Job) -> None:
-        import multiprocessing
-
-        context = multiprocessing.get_context("fork")
-        self.conns: list[Any] = []
-        self.procs: list[Any] = []
-        # Objects that exist now are never collected in the workers: without this
-        # their collector would touch (so copy) every page they share with us.
-        gc.freeze()
-        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
-            for _ in range(jobs):
-                here, there = context.Pipe()
-                proc = context.Process(target=_serve, args=(there, job), daemon=True)
-                proc.start()
-                there.close()
-                self.conns.append(here)
-                self.procs.append(proc)
-        finally:
-            signal.signal(signal.SIGINT, handler)
-            gc.unfreeze()
-
-    def map(self, fn: Callable[[_Job, Any], Any], tasks: Iterator[Any]) -> Iterator[Any]:
-        """``map(fn, tasks)``, in order, one task in flight per worker."""
-        jobs = len(self.conns)
-        busy: deque[int] = deque()
-        for k, task in enumerate(tasks):
-            if len(busy) == jobs:
-                yield self._answer(busy.popleft())  # worker k % jobs: free again
-            self.conns[k % jobs].send((fn, task))
-            busy.append(k % jobs)
-        while busy:
-            yield self._answer(busy.popleft())
-
-    def _answer(self, worker: int) -> Any:
-        try:
-            ok, value = self.conns[worker].recv()
-        except EOFError:
-            raise RuntimeError("a scoring worker process died") from None
-        if not ok:
-            raise value
-        return value
-
-    def close(self) -> None:
-        for proc in self.procs:
-            proc.kill()
-        for proc in self.procs:
-            proc.join()
-        for conn in self.conns:
-            conn.close()
-
-
-def _run(
-    fn: Callable[[_Job, Any], Any], job: _Job, tasks: Iterator[Any], workers: _Workers | None
-) -> Iterator[Any]:
-    """``fn(job, task)`` of each task, in order: in this process, or on the workers (which
-    hold ``job`` since they forked)."""
-    if workers is None:
-        return (fn(job, task) for task in tasks)
-    return workers.map(fn, tasks)
-
-
 def default_jobs() -> int:
     """The cores this process may run on (a container or taskset can limit them)."""
     try:
@@ -703,11 +612,11 @@ def _score_all(
             if any(m.segment for m in metrics):
                 # Nearly every file of names has some word the list's head lacks.
                 default_segmenter().load()
-            workers = _Workers(jobs, job)
+            workers = Workers(jobs, job)
         means: list[NDArray | None] = [None] * len(metrics)
         if any(map(_batch_centered, metrics)):
             vectors: list[list[Any]] = [[0.0, 0] for _ in metrics]
-            for parts in _run(_batch_chunk, job, _chunks(job, chunk_pairs), workers):
+            for parts in run_tasks(_batch_chunk, job, _chunks(job, chunk_pairs), workers):
                 for total, part in zip(vectors, parts, strict=True):
                     if part is not None:
                         total[0] = total[0] + part[0]
@@ -747,7 +656,7 @@ def _score_all(
                         clean=_cleans(metrics),
                     )
                 )
-            for n, summary, rows in _run(_score_chunk, job, tasks, workers):
+            for n, summary, rows in run_tasks(_score_chunk, job, tasks, workers):
                 for k, (chunk_sums, chunk_counts, chunk_names, chunk_cuts) in enumerate(summary):
                     totals.sums[k].append(chunk_sums)
                     totals.counts[k] += chunk_counts
