@@ -7,6 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from wrdscore.metrics._code_support import PriorFactors
+
 
 @dataclass(frozen=True)
 class CodeTransport:
@@ -19,6 +21,10 @@ class CodeTransport:
     token's best (clipped) cosine in the code, averaged, and ``prior`` the conciseness
     and plausibility of the prediction (:mod:`wrdscore.metrics._code_support`).
     ``masked`` is the declared name hidden from the code (target ``name``), else None.
+    ``best_tokens`` and ``best_cosines`` say where ``match`` comes from: per prediction
+    token, the code token of its best cosine (None where no code token points its way,
+    or nothing has a vector) and that cosine as the match counts it (clipped at 0 where
+    the metric clips); ``factors`` are the priors' factors, whose product is ``prior``.
     """
 
     code_tokens: list[str]
@@ -33,6 +39,9 @@ class CodeTransport:
     masked: str | None
     match: float = 0.0
     prior: float = 1.0
+    best_tokens: tuple[str | None, ...] = ()
+    best_cosines: tuple[float, ...] = ()
+    factors: PriorFactors | None = None
 
     def distinct(self) -> tuple[list[str], NDArray[np.int64], NDArray, NDArray]:
         """The code tokens once each: ``(tokens, occurrences, cosine, flow)``.

@@ -647,8 +647,17 @@ class WRDScore(EmbeddingMetric):
         # The metric's code value for this pair: each predicted token's best match in the
         # code, scaled by the priors on the prediction as the engine splits it.
         best = np.clip(t.cosine, 0.0 if self.clip else -1.0, 1.0).max(axis=0)
-        match = float(best.mean()) if t.ref_weights.sum() > 0 and t.pred_weights.sum() > 0 else 0.0
+        found = t.ref_weights.sum() > 0 and t.pred_weights.sum() > 0
+        match = float(best.mean()) if found else 0.0
         prior = float(code_prior(target).factor([pred], [tokens], [language])[0])
+        # Where the match comes from, for explain --code: each token's best code token
+        # (none where nothing points its way, or nothing has a vector: the match is 0).
+        at = t.cosine.argmax(axis=0)
+        shown = best if found else np.zeros_like(best)
+        best_tokens = tuple(
+            t.ref_tokens[i] if found and (t.cosine[i, j] > 0 or not self.clip) else None
+            for j, i in enumerate(at.tolist())
+        )
         return CodeTransport(
             code_tokens=t.ref_tokens,
             pred_tokens=t.pred_tokens,
@@ -662,4 +671,7 @@ class WRDScore(EmbeddingMetric):
             masked=(name or declared_name(code)) if target == "name" else None,
             match=match,
             prior=prior,
+            best_tokens=best_tokens,
+            best_cosines=tuple(shown.tolist()),
+            factors=code_prior(target).factors(pred, tokens, language),
         )
