@@ -184,6 +184,17 @@ def test_a_token_with_nothing_in_the_code_pointing_its_way_has_no_best_match():
     assert next(iter(table.columns[1].cells)) == "(none in the code)"
 
 
+def test_a_support_model_without_priors_shows_the_match_and_its_support(code_emb):
+    # --code-support none: the support is the match itself, with no factors to show.
+    t = WRDScore(code_emb, code_support="none").code_transport("numberOfActiveUsers", METHOD)
+    b = support_breakdown(t)
+    assert b["priors"] is None and b["support_model"] == "none"
+    assert b["code_support"] == b["match"] == t.support
+    cells = [list(c.cells) for c in support_table(t).columns]
+    assert [r[-1] for r in zip(*cells, strict=True)][-2:] == [f"{t.match:.4f}"] * 2
+    assert cells[1][-1] == "support model none"
+
+
 def test_code_support_reads_the_flow_even_for_a_copied_unknown_name(code_emb):
     # transport() scores equal token lists 1 even when no token is known; code support
     # is the metric's value, 0 when nothing has a vector.

@@ -195,7 +195,7 @@ def test_wrdscore_has_no_import_circles() -> None:
 LAYERS = (
     {"wrdscore", "_lazy", "errors", "atomic", "progress", "significance"},
     {"corpora"},
-    {"inputs"},
+    {"inputs", "corpus_inputs"},
     {"embeddings"},
     {"metrics"},
     {"explain", "human_eval", "signals"},

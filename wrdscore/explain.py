@@ -1,6 +1,6 @@
 """Why a pair got its WRDScore: the cosine and flow matrices as tables and heat maps.
 
-Under ``--segment`` (off by default), run-together tokens of the pair are listed with what
+Unless ``--no-segment`` is given, run-together tokens of the pair are listed with what
 the segmenter made of them, and why (:func:`segmentations`). Against a method's code
 (``explain --code``) a full matrix would have a row per code token; :func:`code_table` and
 :func:`plot_code_transport` show, per prediction token, only the code tokens that carry
@@ -19,7 +19,7 @@ from rich.table import Table
 from wrdscore.atomic import atomic_write
 from wrdscore.corpora import Segmentation, segmentation, to_tokens
 from wrdscore.errors import WrdscoreError, counted
-from wrdscore.metrics._code_transport import CodeTransport
+from wrdscore.metrics.code import CodeTransport
 from wrdscore.metrics.wrd import PairTransport
 
 
@@ -171,8 +171,10 @@ def support_breakdown(t: CodeTransport) -> dict[str, Any]:
 
     ``best_matches``: each prediction token's best code token and cosine (clipped as
     the metric clips), whose mean is ``match``; ``priors``: each factor of the prior
-    (:class:`~wrdscore.metrics._code_support.PriorFactors`), whose product is
-    ``prior``; ``code_support`` is ``match`` times ``prior``.
+    (:class:`~wrdscore.metrics._code_prior.PriorFactors`), whose product is
+    ``prior``; ``code_support`` is ``match`` times ``prior``. Under a support model
+    that is not a prior gate (``support_model``: ``none``, ``coverage``) ``priors`` is
+    None: the code support is that model's reading of the match.
 
     Examples
     --------
@@ -183,8 +185,6 @@ def support_breakdown(t: CodeTransport) -> dict[str, Any]:
     >>> b["best_matches"], b["match"], b["priors"]["tokens"]
     ([{'token': 'count', 'code_token': 'count', 'cosine': 1.0}], 1.0, 1)
     """
-    if t.factors is None:
-        raise WrdscoreError("this code transport has no breakdown of its priors")
     f = t.factors
     return {
         "best_matches": [
@@ -192,7 +192,11 @@ def support_breakdown(t: CodeTransport) -> dict[str, Any]:
             for tok, code_tok, cos in zip(t.pred_tokens, t.best_tokens, t.best_cosines, strict=True)
         ],
         "match": t.match,
-        "priors": {
+        "support_model": t.support_model,
+        # A support model other than a prior gate (none, coverage) has no factors.
+        "priors": None
+        if f is None
+        else {
             "conciseness": f.conciseness,
             "tokens": f.tokens,
             "copied_conciseness": f.copied_conciseness,
@@ -236,8 +240,13 @@ def support_table(t: CodeTransport) -> Table:
             f"{found['cosine']:.3f}",
             end_section=i == len(matches) - 1,
         )
+    table.add_row("best match (mean)", "", f"{b['match']:.4f}", end_section=priors is None)
+    if priors is None:
+        # Not a product of factors: the support model's own reading of the match.
+        table.add_row("= code support", f"support model {b['support_model']}",
+                      f"{b['code_support']:.4f}")  # fmt: skip
+        return table
     m = priors["tokens"]
-    table.add_row("best match (mean)", "", f"{b['match']:.4f}")
     table.add_row("x conciseness", f"{counted(m, 'token')}", f"{priors['conciseness']:.4f}")
     if priors["copied"] is None:
         table.add_row("x plausibility", "", f"{priors['plausibility_gate']:.4f}", end_section=True)

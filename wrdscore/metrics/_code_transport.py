@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.metrics._code_support import PriorFactors
+from wrdscore.metrics._code_prior import PriorFactors
 
 
 @dataclass(frozen=True)
@@ -19,12 +19,14 @@ class CodeTransport:
     ``j`` of ``flow`` sums to the mass of prediction token ``j``. ``support`` is the
     metric's code value for the pair, ``match * prior``: ``match`` each predicted
     token's best (clipped) cosine in the code, averaged, and ``prior`` the conciseness
-    and plausibility of the prediction (:mod:`wrdscore.metrics._code_support`).
+    and plausibility of the prediction (:mod:`wrdscore.metrics.code`).
     ``masked`` is the declared name hidden from the code (target ``name``), else None.
     ``best_tokens`` and ``best_cosines`` say where ``match`` comes from: per prediction
     token, the code token of its best cosine (None where no code token points its way,
     or nothing has a vector) and that cosine as the match counts it (clipped at 0 where
-    the metric clips); ``factors`` are the priors' factors, whose product is ``prior``.
+    the metric clips); ``factors`` are the priors' factors, whose product is ``prior``,
+    where the scorer's support model is a prior gate (None for another model:
+    ``support_model`` names it).
     """
 
     code_tokens: list[str]
@@ -42,6 +44,7 @@ class CodeTransport:
     best_tokens: tuple[str | None, ...] = ()
     best_cosines: tuple[float, ...] = ()
     factors: PriorFactors | None = None
+    support_model: str = ""
 
     def distinct(self) -> tuple[list[str], NDArray[np.int64], NDArray, NDArray]:
         """The code tokens once each: ``(tokens, occurrences, cosine, flow)``.
