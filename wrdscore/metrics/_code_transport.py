@@ -20,7 +20,9 @@ class CodeTransport:
     metric's code value for the pair, ``match * prior``: ``match`` each predicted
     token's best (clipped) cosine in the code, averaged, and ``prior`` the conciseness
     and plausibility of the prediction (:mod:`wrdscore.metrics.code`).
-    ``masked`` is the declared name hidden from the code (target ``name``), else None.
+    ``masked`` is the declared name hidden from the code (target ``name``), else None;
+    ``unmasked`` says why the name could not be found declared, where the metric's
+    ``allow_unmasked`` let such code be read as it is (else None).
     ``best_tokens`` and ``best_cosines`` say where ``match`` comes from: per prediction
     token, the code token of its best cosine (None where no code token points its way,
     or nothing has a vector) and that cosine as the match counts it (clipped at 0 where
@@ -41,6 +43,7 @@ class CodeTransport:
     masked: str | None
     match: float = 0.0
     prior: float = 1.0
+    unmasked: str | None = None
     best_tokens: tuple[str | None, ...] = ()
     best_cosines: tuple[float, ...] = ()
     factors: PriorFactors | None = None
