@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import socket
 import sqlite3
 import subprocess
@@ -331,6 +332,13 @@ def test_the_commands_run_the_judge(server, tmp_path):
     scores = [row["judge"]["score"] for row in out["per_pair"]]
     assert len(scores) == 11 and all(0 <= s <= 1 for s in scores)
     assert out["metrics"]["judge"]["signature"].startswith(f"judge|model:{MODEL}|")
+    # The table's notes say what the run cost: here every answer came from the cache.
+    table = ["score", "--refs", refs, "--preds", preds, "-m", "judge", *_judge_args(server, cache)]
+    res = runner.invoke(app, table)
+    assert res.exit_code == 0, res.output
+    assert re.search(
+        r"note: judge: 11 replies, 0 asked, 11 from the cache; [\d,]+ prompt", res.stderr
+    )
     # compare: A against itself, all answers from the cache of the run above.
     res = runner.invoke(
         app,
