@@ -91,3 +91,12 @@ def judge_settings(
     if "judge" not in metrics:
         raise only_with([flag for flag, v in given.values() if v is not None], "-m judge")
     return {**per_metric, "judge": {**options, **per_metric.get("judge", {})}}
+
+
+def show_judging(metrics: list[Any], bar: Any) -> None:
+    """A progress line counting the judge's answers as they come (a run of hundreds of
+    requests would otherwise show nothing until its one chunk is done)."""
+    for m in metrics:
+        if m.name == "judge":
+            task = bar.add_task("judge: answers", total=None)
+            m.report = lambda k, task=task: bar.advance(task, k)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from wrdscore.cli import _judge
 from wrdscore.cli._common import (
     BATCH_SIZE_OPTION,
     CLEAN_OPTION,
@@ -26,17 +27,6 @@ from wrdscore.cli._common import (
     seed_option,
     segment_setting,
     wrote,
-)
-from wrdscore.cli._judge import (
-    JUDGE_CACHE_OPTION,
-    JUDGE_FORMAT_OPTION,
-    JUDGE_JOBS_OPTION,
-    JUDGE_KEY_ENV_OPTION,
-    JUDGE_MODEL_OPTION,
-    JUDGE_SAMPLES_OPTION,
-    JUDGE_TIMEOUT_OPTION,
-    JUDGE_URL_OPTION,
-    judge_settings,
 )
 from wrdscore.cli._tables import print_tables
 from wrdscore.errors import WrdscoreError, counted, only_with
@@ -268,14 +258,14 @@ def score(
     device: str | None = DEVICE_OPTION,
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
-    judge_url: str | None = JUDGE_URL_OPTION,
-    judge_model: str | None = JUDGE_MODEL_OPTION,
-    judge_key_env: str | None = JUDGE_KEY_ENV_OPTION,
-    judge_samples: int | None = JUDGE_SAMPLES_OPTION,
-    judge_cache: Path | None = JUDGE_CACHE_OPTION,
-    judge_jobs: int | None = JUDGE_JOBS_OPTION,
-    judge_timeout: float | None = JUDGE_TIMEOUT_OPTION,
-    judge_format: str | None = JUDGE_FORMAT_OPTION,
+    judge_url: str | None = _judge.JUDGE_URL_OPTION,
+    judge_model: str | None = _judge.JUDGE_MODEL_OPTION,
+    judge_key_env: str | None = _judge.JUDGE_KEY_ENV_OPTION,
+    judge_samples: int | None = _judge.JUDGE_SAMPLES_OPTION,
+    judge_cache: Path | None = _judge.JUDGE_CACHE_OPTION,
+    judge_jobs: int | None = _judge.JUDGE_JOBS_OPTION,
+    judge_timeout: float | None = _judge.JUDGE_TIMEOUT_OPTION,
+    judge_format: str | None = _judge.JUDGE_FORMAT_OPTION,
 ) -> None:
     """Score predicted names or summaries against true ones, their methods' code, or both."""
     import tempfile
@@ -314,19 +304,13 @@ def score(
         count_pairs(refs, preds)
     # Per-pair rows on standard output: everything else goes to standard error.
     to_stderr = per_pair == STDOUT
-    per_metric = _with_code_options(
+    judged = _judge.judge_settings(
         metric,
-        judge_settings(
-            metric,
-            metric_options(options),
-            *(judge_url, judge_model, judge_key_env, judge_samples),
-            *(judge_cache, judge_jobs, judge_timeout, judge_format),
-        ),
-        shared,
-        language,
-        code,
-        corpus,
+        metric_options(options),
+        *(judge_url, judge_model, judge_key_env, judge_samples),
+        *(judge_cache, judge_jobs, judge_timeout, judge_format),
     )
+    per_metric = _with_code_options(metric, judged, shared, language, code, corpus)
     references: Any = refs
     if allow_unmasked:
         if not reads_code:
@@ -380,7 +364,7 @@ def score(
                 code=any(c.strings != "drop" for c in scorers),
             )
         _show_encoding(metrics, bar)
-        _show_judging(metrics, bar)
+        _judge.show_judging(metrics, bar)
         task = bar.add_task("scoring", total=None)
         results = score_files(
             metrics,
@@ -506,15 +490,6 @@ def _show_encoding(metrics: list[Any], bar: Any) -> None:
     report(ENCODING, 0, 0)
 
 
-def _show_judging(metrics: list[Any], bar: Any) -> None:
-    """A line counting the judge's answers as they come (a run of hundreds of requests
-    would otherwise show nothing until its one chunk is done)."""
-    for m in metrics:
-        if m.name == "judge":
-            task = bar.add_task("judge: answers", total=None)
-            m.report = lambda k, task=task: bar.advance(task, k)
-
-
 def _corpus_tables(results: list[Any], counts: dict[str, tuple[str, ...]]) -> tuple[Any, Any]:
     """The corpus scores as a column per metric, and turned: a row per metric.
 
@@ -588,14 +563,14 @@ def explain(
         "--allow-unmasked",
         help="With --code: read code whose name cannot be masked unmasked, as score does.",
     ),
-    judge_url: str | None = JUDGE_URL_OPTION,
-    judge_model: str | None = JUDGE_MODEL_OPTION,
-    judge_key_env: str | None = JUDGE_KEY_ENV_OPTION,
-    judge_samples: int | None = JUDGE_SAMPLES_OPTION,
-    judge_cache: Path | None = JUDGE_CACHE_OPTION,
-    judge_jobs: int | None = JUDGE_JOBS_OPTION,
-    judge_timeout: float | None = JUDGE_TIMEOUT_OPTION,
-    judge_format: str | None = JUDGE_FORMAT_OPTION,
+    judge_url: str | None = _judge.JUDGE_URL_OPTION,
+    judge_model: str | None = _judge.JUDGE_MODEL_OPTION,
+    judge_key_env: str | None = _judge.JUDGE_KEY_ENV_OPTION,
+    judge_samples: int | None = _judge.JUDGE_SAMPLES_OPTION,
+    judge_cache: Path | None = _judge.JUDGE_CACHE_OPTION,
+    judge_jobs: int | None = _judge.JUDGE_JOBS_OPTION,
+    judge_timeout: float | None = _judge.JUDGE_TIMEOUT_OPTION,
+    judge_format: str | None = _judge.JUDGE_FORMAT_OPTION,
 ) -> None:
     """Show the cosine and optimal-flow matrices behind one pair's WRDScore.
 
@@ -615,7 +590,7 @@ def explain(
     from wrdscore.metrics.wrd import WRDScore
 
     check_format(fmt)
-    judged = judge_settings(
+    judged = _judge.judge_settings(
         ["judge"] if judge_url or judge_model else [],
         {},
         *(judge_url, judge_model, judge_key_env, judge_samples),
@@ -778,14 +753,14 @@ def compare(
     device: str | None = DEVICE_OPTION,
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
-    judge_url: str | None = JUDGE_URL_OPTION,
-    judge_model: str | None = JUDGE_MODEL_OPTION,
-    judge_key_env: str | None = JUDGE_KEY_ENV_OPTION,
-    judge_samples: int | None = JUDGE_SAMPLES_OPTION,
-    judge_cache: Path | None = JUDGE_CACHE_OPTION,
-    judge_jobs: int | None = JUDGE_JOBS_OPTION,
-    judge_timeout: float | None = JUDGE_TIMEOUT_OPTION,
-    judge_format: str | None = JUDGE_FORMAT_OPTION,
+    judge_url: str | None = _judge.JUDGE_URL_OPTION,
+    judge_model: str | None = _judge.JUDGE_MODEL_OPTION,
+    judge_key_env: str | None = _judge.JUDGE_KEY_ENV_OPTION,
+    judge_samples: int | None = _judge.JUDGE_SAMPLES_OPTION,
+    judge_cache: Path | None = _judge.JUDGE_CACHE_OPTION,
+    judge_jobs: int | None = _judge.JUDGE_JOBS_OPTION,
+    judge_timeout: float | None = _judge.JUDGE_TIMEOUT_OPTION,
+    judge_format: str | None = _judge.JUDGE_FORMAT_OPTION,
 ) -> None:
     """Is system A better than system B? Paired bootstrap of the mean per-pair score.
 
@@ -808,19 +783,13 @@ def compare(
         raise WrdscoreError("nothing to compare against: give --refs, --code or --corpus")
     reads_code = code is not None or corpus is not None
     shared = _code_options(reads_code, target, code_weight, strings, code_support)
-    per_metric = _with_code_options(
+    judged = _judge.judge_settings(
         metric,
-        judge_settings(
-            metric,
-            metric_options(options),
-            *(judge_url, judge_model, judge_key_env, judge_samples),
-            *(judge_cache, judge_jobs, judge_timeout, judge_format),
-        ),
-        shared,
-        language,
-        code,
-        corpus,
+        metric_options(options),
+        *(judge_url, judge_model, judge_key_env, judge_samples),
+        *(judge_cache, judge_jobs, judge_timeout, judge_format),
     )
+    per_metric = _with_code_options(metric, judged, shared, language, code, corpus)
     # Every file is read before the metrics load their models (an encoder: seconds).
     ref_items: Any = None if refs is None else read_items(refs, references=True)
     code_items: Any = None

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import typer
 
+from wrdscore.cli import _judge
 from wrdscore.cli._common import (
     BATCH_SIZE_OPTION,
     CLEAN_OPTION,
@@ -24,17 +25,6 @@ from wrdscore.cli._common import (
     segment_setting,
     typer_app,
     wrote,
-)
-from wrdscore.cli._judge import (
-    JUDGE_CACHE_OPTION,
-    JUDGE_FORMAT_OPTION,
-    JUDGE_JOBS_OPTION,
-    JUDGE_KEY_ENV_OPTION,
-    JUDGE_MODEL_OPTION,
-    JUDGE_SAMPLES_OPTION,
-    JUDGE_TIMEOUT_OPTION,
-    JUDGE_URL_OPTION,
-    judge_settings,
 )
 from wrdscore.errors import WrdscoreError, counted
 
@@ -183,14 +173,14 @@ def study_analyze(
     device: str | None = DEVICE_OPTION,
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
-    judge_url: str | None = JUDGE_URL_OPTION,
-    judge_model: str | None = JUDGE_MODEL_OPTION,
-    judge_key_env: str | None = JUDGE_KEY_ENV_OPTION,
-    judge_samples: int | None = JUDGE_SAMPLES_OPTION,
-    judge_cache: Path | None = JUDGE_CACHE_OPTION,
-    judge_jobs: int | None = JUDGE_JOBS_OPTION,
-    judge_timeout: float | None = JUDGE_TIMEOUT_OPTION,
-    judge_format: str | None = JUDGE_FORMAT_OPTION,
+    judge_url: str | None = _judge.JUDGE_URL_OPTION,
+    judge_model: str | None = _judge.JUDGE_MODEL_OPTION,
+    judge_key_env: str | None = _judge.JUDGE_KEY_ENV_OPTION,
+    judge_samples: int | None = _judge.JUDGE_SAMPLES_OPTION,
+    judge_cache: Path | None = _judge.JUDGE_CACHE_OPTION,
+    judge_jobs: int | None = _judge.JUDGE_JOBS_OPTION,
+    judge_timeout: float | None = _judge.JUDGE_TIMEOUT_OPTION,
+    judge_format: str | None = _judge.JUDGE_FORMAT_OPTION,
 ) -> None:
     """Measure how close each metric comes to the human ratings; write report.md/json + plots."""
     from wrdscore import human_eval
@@ -217,7 +207,7 @@ def study_analyze(
         force=force,
         encoder=encoder_options(encoder, layer, device, batch_size, fuse_weights),
         target=target,
-        per_metric=judge_settings(
+        per_metric=_judge.judge_settings(
             list(metric or human_eval.DEFAULT_METRICS),
             {},
             *(judge_url, judge_model, judge_key_env, judge_samples),

@@ -334,7 +334,8 @@ class Judge(Metric):
         if empty_refs and not allow_empty_reference:
             raise ItemError("reference", index_offset + empty_refs[0], "has no text")
         # An empty prediction (or an allowed empty reference) scores 0 unasked.
-        asked = [i for i, p in enumerate(preds) if p.strip() and i not in set(empty_refs)]
+        skipped = set(empty_refs)
+        asked = [i for i, p in enumerate(preds) if p.strip() and i not in skipped]
         values, counts = self._rate(
             [(refs[i], preds[i], codes[i]) for i in asked], index_offset, asked
         )
