@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 
 from wrdscore import corpora
+from wrdscore.atomic import check_not_input
 from wrdscore.cli._common import QUIET_OPTION, typer_app, wrote
 from wrdscore.errors import counted
 
@@ -55,6 +56,7 @@ def ingest(
     quiet: bool = QUIET_OPTION,
 ) -> None:
     """Extract every method (Java, or --language) into a corpus folder (records + manifest)."""
+    check_not_input(output, sources, "--output")
     manifest = corpora.ingest(
         sources,
         output,
@@ -147,6 +149,7 @@ def corpus_pairs(
     if kind is not None:
         check_kind(kind)
     if output is not None:
+        check_not_input(output, [corpus_dir], "--output")
         check_pairs_output(output, corpus_dir, force)
     constraints = mine_constraints(corpus_dir)
     if curated:
@@ -192,7 +195,8 @@ def corpus_abbreviations(
     outputs = [output] if tune_output is None else [output, tune_output]
     if tune_output is not None and tune_output.resolve() == output.resolve():
         raise WrdscoreError("--tune-output must be another file than --output")
-    for path in outputs:
+    for path, option in zip(outputs, ["--output", "--tune-output"], strict=False):
+        check_not_input(path, sources, option)
         if path.exists() and not force:
             raise WrdscoreError(f"output {path} already exists (use --force to replace it)")
         check_writable(path)

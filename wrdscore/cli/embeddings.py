@@ -11,6 +11,7 @@ from typing import Any
 
 import typer
 
+from wrdscore.atomic import check_not_input
 from wrdscore.cli._common import (
     BATCH_SIZE_OPTION,
     DEVICE_OPTION,
@@ -99,6 +100,7 @@ def train(
     from wrdscore.progress import status
 
     _check_baseline_pairs(baseline_pairs)
+    check_not_input(output, [corpus_dir], "--output")
     then = ", then specialising" if specialise else ""
     status(f"training {method} vectors on {corpus_dir}{then}", quiet)
     emb = train_embeddings(
@@ -286,6 +288,7 @@ def specialise(
     from wrdscore.progress import status
 
     _check_baseline_pairs(baseline_pairs)
+    check_not_input(output, [model, corpus_dir, pairs], "--output")
     source = f"the pairs in {pairs}" if pairs else f"pairs mined from {corpus_dir}"
     status(f"specialising {model} with {source}", quiet)
     emb = specialise_model(

@@ -190,6 +190,7 @@ def score(
     """Score predicted names or summaries against true ones, their methods' code, or both."""
     import tempfile
 
+    from wrdscore.atomic import check_not_input
     from wrdscore.corpora import MAX_CODE_CHARS
     from wrdscore.inputs import (
         STDOUT,
@@ -215,6 +216,8 @@ def score(
     reads_code = code is not None or corpus is not None
     shared = _code_options(reads_code, target, code_weight, strings)
     if per_pair is not None:
+        if per_pair != STDOUT:
+            check_not_input(per_pair, [refs, preds, code, corpus, embeddings], "--per-pair")
         check_per_pair_path(per_pair, force)
     if refs is not None and (
         encoder is not None or any(metric_class(m).in_process for m in metric)
@@ -472,6 +475,7 @@ def explain(
     """
     import json
 
+    from wrdscore.atomic import check_not_input
     from wrdscore.cli._explain_code import explain_code
     from wrdscore.explain import (
         plot_transport,
@@ -485,6 +489,8 @@ def explain(
     check_format(fmt)
     if plot is not None and plot.suffix.lower() != ".png":
         raise WrdscoreError(f"--plot {plot} must end in .png")
+    if plot is not None:
+        check_not_input(plot, [code if code != "-" else None, embeddings], "--plot")
     if code is None and prediction is None:
         raise WrdscoreError("give REFERENCE PREDICTION, or PREDICTION with --code")
     if code is None:

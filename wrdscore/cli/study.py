@@ -9,6 +9,7 @@ from pathlib import Path
 
 import typer
 
+from wrdscore.atomic import check_not_input
 from wrdscore.cli._common import (
     BATCH_SIZE_OPTION,
     CLEAN_OPTION,
@@ -77,6 +78,7 @@ def study_sample(
     """Draw a stratified study and write its pairs, rating sheets and HTML forms."""
     from wrdscore import human_eval
 
+    check_not_input(output, [refs, preds, code, embeddings], "--output")
     strata = (
         [human_eval.parse_stratum(s) for s in stratum] if stratum else human_eval.DEFAULT_STRATA
     )
@@ -161,8 +163,13 @@ def study_analyze(
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
 ) -> None:
     """Measure how close each metric comes to the human ratings; write report.md/json + plots."""
+    import glob
+
     from wrdscore import human_eval
 
+    # --ratings may be quoted globs: each file they match is an input too.
+    rated = [f for r in ratings or [] for f in [r, *glob.glob(r)]]
+    check_not_input(output, [study, *rated, *(pairs or []), embeddings], "--output")
     if bootstraps is not None:
         if resamples is not None:
             raise WrdscoreError("give --resamples only (--bootstraps is its deprecated old name)")
