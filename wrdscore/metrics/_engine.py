@@ -657,6 +657,7 @@ def score_files(
         cuts: list[Counter[str]] = [Counter() for _ in metrics]
         with contextlib.ExitStack() as stack:
             out = None
+            header = ""
             if job.per_pair is not None:
                 out = (
                     sys.stdout  # rows as they come: `wrdscore score --per-pair - | ...`
@@ -664,14 +665,14 @@ def score_files(
                     else stack.enter_context(atomic_write(job.per_pair))
                 )
                 columns = [(m.name, m.result_keys(*reads)) for m in metrics]
-                out.write(
-                    per_pair_header(
-                        job.per_pair,
-                        columns,
-                        job.alternatives,
-                        ids=ids is not None,
-                        clean=_cleans(metrics),
-                    )
+                # Written with the first rows, once the first chunk's items have passed
+                # their checks: a bad item there leaves standard output empty.
+                header = per_pair_header(
+                    job.per_pair,
+                    columns,
+                    job.alternatives,
+                    ids=ids is not None,
+                    clean=_cleans(metrics),
                 )
             for n, summary, rows in _run(_score_chunk, tasks, workers):
                 for k, (chunk_sums, chunk_counts, chunk_names, chunk_cuts) in enumerate(summary):
@@ -680,7 +681,8 @@ def score_files(
                     names[k] = first_names([*names[k], *chunk_names])
                     cuts[k].update(chunk_cuts)
                 if out is not None:
-                    out.write(rows)
+                    out.write(header + rows)
+                    header = ""
                 if progress is not None:
                     progress(n)
     finally:
