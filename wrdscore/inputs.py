@@ -542,7 +542,7 @@ def write_per_pair(
     ids: Sequence[str] | None = None,
     clean: bool = False,
 ) -> Path:
-    """Write one row per pair: index, reference, prediction, then every metric's values.
+    """Write one row per pair: index (from 1), reference, prediction, then every metric's values.
 
     ``.tsv`` has columns ``metric.key`` (``wrd.f1``); ``.jsonl`` one object per line with
     a nested object per metric. When some reference is a list of alternatives, every
@@ -628,7 +628,10 @@ def per_pair_text(
     ids: Sequence[str] | None = None,
     clean: bool = False,
 ) -> str:
-    """The per-pair rows of some pairs, the first numbered ``start`` (format by extension).
+    """The per-pair rows of some pairs, the first the ``start``-th (from 0) of the input.
+
+    Its ``index`` is ``start + 1``: like error messages (``refs.txt:3: reference 3``),
+    lines, records and alternatives, a pair's number counts from 1.
 
     With ``alternatives`` (some reference of the whole input is a list of them), each
     metric's values end with the 1-based number of the alternative they come from; a
@@ -638,7 +641,7 @@ def per_pair_text(
     # Text files give strings, which are their own display form.
     refs = references if _all_str(references) else [item_text(r) for r in references]
     preds = predictions if _all_str(predictions) else [item_text(p) for p in predictions]
-    rows = range(start, start + len(refs))
+    rows = range(start + 1, start + 1 + len(refs))
     texts: list[Sequence[Any]] = [rows, refs, preds]
     if clean:
         from wrdscore.corpora import clean_prediction

@@ -98,10 +98,10 @@ def corpus_records(
         "name", "--target", help="The reference shown: the name, or the summary."
     ),
 ) -> None:
-    """List a corpus's records in order: index, id and reference, tab-separated.
+    """List a corpus's records in order: number (from 1), id and reference, tab-separated.
 
-    A predictions file for `score --corpus` has one line per record in this order, or
-    gives each prediction the id of its method.
+    A predictions file for `score --corpus` has one line per record in this order (record
+    N on line N), or gives each prediction the id of its method.
     """
     methods = corpora.corpus_methods(corpus_dir, target, code=False)
     # The first record opens and checks the corpus: a folder that is not one gets its
@@ -110,7 +110,8 @@ def corpus_records(
     typer.echo("index\tid\treference")
     for m in itertools.chain([] if first is None else [first], methods):
         reference = "" if m.reference is None else " ".join(m.reference.split())
-        typer.echo(f"{m.index}\t{m.id}\t{reference}")
+        # Counted from 1, as lines and error messages count (record 3 is on line 3).
+        typer.echo(f"{m.index + 1}\t{m.id}\t{reference}")
 
 
 @corpus_app.command("pairs")

@@ -544,7 +544,7 @@ def score_files(
     >>> round(res.corpus["f1"], 4), res.pairs
     (0.6, 3)
     >>> (d / "pairs.tsv").read_text().splitlines()[3].split("\\t")[:3]
-    ['2', 'isEmpty', 'isEmpty']
+    ['3', 'isEmpty', 'isEmpty']
     """
     from wrdscore.atomic import atomic_write
     from wrdscore.inputs import (
