@@ -398,6 +398,7 @@ def neighbors(
 
     from wrdscore.embeddings import identifier_vector
     from wrdscore.embeddings import neighbors as nearest
+    from wrdscore.hints import model_folder_hint
 
     model, (token,) = _model_and_words(embeddings, args, 1, "neighbors")
     emb = _model_arg(model)
@@ -413,6 +414,7 @@ def neighbors(
     print_table(heading, table)
     if query.unseen:
         typer.echo(f"note: not in the vocabulary: {' '.join(query.unseen)}", err=True)
+    _echo_hint(model_folder_hint([token], "neighbors"))
 
 
 def similarity(
@@ -429,6 +431,7 @@ def similarity(
     from wrdscore.embeddings import identifier_vector
     from wrdscore.embeddings import similarity as cosine
     from wrdscore.embeddings.store._inspect import unknown
+    from wrdscore.hints import model_folder_hint
 
     model, (a, b) = _model_and_words(embeddings, args, 2, "similarity")
     emb = _model_arg(model)
@@ -452,6 +455,12 @@ def similarity(
                 f"note: {ident}: not in the vocabulary: {' '.join(query.unseen)} ({made})",
                 err=True,
             )
+    _echo_hint(model_folder_hint([a, b], "similarity"))
+
+
+def _echo_hint(hint: str | None) -> None:
+    if hint is not None:
+        typer.echo(f"hint: {hint}", err=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -247,6 +247,7 @@ def score(
         per_metric = {
             n: {"language": language, **per_metric.get(n, {})} for n in dict.fromkeys(metric)
         }
+    hints = _score_hints(preds, clean_predictions, (target or "name") if reads_code else None)
     code_items: Any = code
     ids = item_names = None
     # Every pair's values for --format json are read back from the per-pair rows, a
@@ -315,6 +316,7 @@ def score(
         _echo_json(out, rows, err=to_stderr)
         if rows_dir is not None:
             rows_dir.cleanup()
+        _echo_hints(hints)
         return
     counts = {m.name: m.count_keys for m in metrics}
     wide, narrow = _corpus_tables(results, counts)
@@ -358,6 +360,23 @@ def score(
     )
     for note in filter(None, notes):
         typer.echo(f"note: {note}", err=True)
+    _echo_hints(hints)
+
+
+def _score_hints(preds: Path, cleaned: bool, target: str | None) -> list[str | None]:
+    """Hints about the predictions (their first lines): chat replies not cleaned, and
+    sentences scored as names against code (``target``: None without code, where
+    names and summaries are scored alike)."""
+    from wrdscore.hints import chat_hint, first_predictions, sentence_hint
+
+    sample = first_predictions(preds)
+    return [chat_hint(sample, cleaned), None if target is None else sentence_hint(sample, target)]
+
+
+def _echo_hints(hints: Iterable[str | None]) -> None:
+    """Each hint as a ``hint:`` line on standard error (after the output it is about)."""
+    for hint in filter(None, hints):
+        typer.echo(f"hint: {hint}", err=True)
 
 
 def _loading_task(bar: Progress, encoder: str | None, embeddings: str | None) -> TaskID | None:
@@ -626,6 +645,12 @@ def compare(
         rescale=rescale,
         **encoder_options(encoder, layer, device, batch_size, fuse_weights),
     )
+    from wrdscore.hints import SAMPLE, chat_hint, small_sample_hint
+
+    hints = [
+        chat_hint([*pred_a[:SAMPLE], *pred_b[:SAMPLE]], clean_predictions),
+        small_sample_hint(len(ref_items)),
+    ]
     # Each metric on its own bootstrap with the same seed: the same resamples of the pairs.
     rows: list[dict[str, Any]] = []
     for m in metrics:
@@ -657,6 +682,7 @@ def compare(
     if fmt == "json":
         out: Any = rows[0] if len(rows) == 1 else rows
         typer.echo(json.dumps(out, indent=2))
+        _echo_hints(hints)
         return
     from rich.table import Table
 
@@ -678,6 +704,7 @@ def compare(
     console = print_table(heading, table)
     for r in rows:
         console.print(r["signature"], highlight=False, soft_wrap=True)
+    _echo_hints(hints)
 
 
 def register(app: typer.Typer) -> None:

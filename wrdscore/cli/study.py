@@ -166,6 +166,7 @@ def study_analyze(
     import glob
 
     from wrdscore import human_eval
+    from wrdscore.hints import small_sample_hint
 
     # --ratings may be quoted globs: each file they match is an input too.
     rated = [f for r in ratings or [] for f in [r, *glob.glob(r)]]
@@ -195,6 +196,9 @@ def study_analyze(
     for line in human_eval.summary_lines(analysis):
         typer.echo(line)
     wrote(output, "report.md, report.json and plots/")
+    small = small_sample_hint(len(analysis.ratings))
+    if small is not None:
+        typer.echo(f"hint: {small}", err=True)
 
 
 def register(app: typer.Typer) -> None:
