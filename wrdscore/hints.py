@@ -41,6 +41,10 @@ def first_predictions(path: str | Path) -> list[Any]:
     """
     from wrdscore.inputs import id_predictions, iter_line_chunks, parse_lines
 
+    if not Path(path).is_file():
+        # A pipe can be read once, and scoring refuses it: a look here would block on it
+        # or take what scoring needs.
+        return []
     try:
         by_id = id_predictions(path)
         if by_id is not None:
