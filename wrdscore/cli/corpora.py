@@ -10,7 +10,7 @@ import typer
 
 from wrdscore import corpora
 from wrdscore.atomic import check_not_input
-from wrdscore.cli._common import QUIET_OPTION, typer_app, wrote
+from wrdscore.cli._common import QUIET_OPTION, QUIET_TAKEN_OPTION, typer_app, wrote
 from wrdscore.errors import counted
 
 corpus_app = typer_app("Inspect ingested corpora.")
@@ -84,6 +84,7 @@ def ingest(
 def corpus_stats(
     corpus_dir: Path = typer.Argument(..., help="Corpus folder written by `wrdscore ingest`."),
     top: int = typer.Option(20, "--top", help="How many of the most frequent tokens to list."),
+    quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Describe a corpus: manifest counts, most frequent tokens, name-length histogram."""
     from wrdscore.cli._tables import print_tables
@@ -97,6 +98,7 @@ def corpus_records(
     target: str = typer.Option(
         "name", "--target", help="The reference shown: the name, or the summary."
     ),
+    quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """List a corpus's records in order: number (from 1), id and reference, tab-separated.
 
@@ -131,6 +133,7 @@ def corpus_pairs(
     force: bool = typer.Option(
         False, "--force", help="Replace an existing --output file (never the corpus's own)."
     ),
+    quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Mine contrast, synonym and abbreviation pairs from a corpus.
 
@@ -184,6 +187,7 @@ def corpus_abbreviations(
         help="Also write the tune part as 'abbreviation<TAB>words' lines, for `tune --pairs`.",
     ),
     force: bool = typer.Option(False, "--force", help="Replace existing output files."),
+    quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Mine (abbreviation, words) pairs from Java declarations: Config cfg, int len = s.length().
 

@@ -226,6 +226,7 @@ def baseline(
     device: str | None = DEVICE_OPTION,
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    quiet: bool = QUIET_OPTION,
 ) -> None:
     """Compute rescaling baselines of a model or an encoder.
 
@@ -243,7 +244,7 @@ def baseline(
             raise WrdscoreError("--embeddings only applies with --encoder (fusion)")
         encoder_options(encoder, layer, device, batch_size, fuse_weights)
         model, corpus_dir = paths
-        status(f"computing rescaling baselines on {pairs:,} random name pairs")
+        status(f"computing rescaling baselines on {pairs:,} random name pairs", quiet)
         block = add_baselines(model, corpus_dir, pairs=pairs, seed=seed)
         _echo_baselines(Path(model) / "model.json", block, model)
         if block["corpus"]["training_corpus"] is False:
@@ -261,9 +262,9 @@ def baseline(
     # The corpus and the model fused with are opened before the encoder loads (seconds).
     open_corpus(paths[0])
     static = None if embeddings is None else resolve_embeddings(embeddings)
-    status(f"loading encoder {encoder}")
+    status(f"loading encoder {encoder}", quiet)
     loaded = Encoder(encoder, layer=layer, device=device, batch_size=batch_size)
-    status(f"computing rescaling baselines on {pairs:,} random name pairs")
+    status(f"computing rescaling baselines on {pairs:,} random name pairs", quiet)
     block, path = add_encoder_baselines(
         paths[0],
         loaded,
@@ -349,11 +350,11 @@ def specialise(
     _store_baselines(output, corpus_dir, baseline_pairs, quiet, emb)
 
 
-def _model_arg(model: str | None) -> Any:
+def _model_arg(model: str | None, quiet: bool) -> Any:
     from wrdscore.embeddings import load_embeddings
     from wrdscore.progress import status
 
-    status(f"loading {model or 'the bundled model'}")
+    status(f"loading {model or 'the bundled model'}", quiet)
     return load_embeddings(model)
 
 
@@ -392,6 +393,7 @@ def neighbors(
     top: int | None = typer.Option(
         None, "--top", help="Search only the N most frequent tokens (the vocabulary's first N)."
     ),
+    quiet: bool = QUIET_OPTION,
 ) -> None:
     """List the tokens nearest to a token or identifier (mean of its sub-token vectors)."""
     from rich.table import Table
@@ -401,7 +403,7 @@ def neighbors(
     from wrdscore.hints import model_folder_hint
 
     model, (token,) = _model_and_words(embeddings, args, 1, "neighbors")
-    emb = _model_arg(model)
+    emb = _model_arg(model, quiet)
     found = nearest(emb, token, k=k, top=top)
     query = identifier_vector(emb, token)
     heading = f"nearest to {' '.join(query.tokens)} in {emb.name}"
@@ -424,6 +426,7 @@ def similarity(
         help="Two tokens or identifiers (the older form MODEL A B works too).",
     ),
     embeddings: str | None = EMBEDDINGS_OPTION,
+    quiet: bool = QUIET_OPTION,
 ) -> None:
     """Cosine similarity of two tokens or identifiers (mean of sub-token vectors)."""
     from rich.table import Table
@@ -434,7 +437,7 @@ def similarity(
     from wrdscore.hints import model_folder_hint
 
     model, (a, b) = _model_and_words(embeddings, args, 2, "similarity")
-    emb = _model_arg(model)
+    emb = _model_arg(model, quiet)
     value = cosine(emb, a, b)
     table = Table()
     table.add_column("a")

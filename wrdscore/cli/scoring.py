@@ -18,9 +18,11 @@ from wrdscore.cli._common import (
     NO_SEGMENT_OPTION,
     OOV_OPTION,
     QUIET_OPTION,
+    QUIET_TAKEN_OPTION,
     SEGMENT_OPTION,
     check_format,
     encoder_options,
+    metric_names,
     metric_options,
     print_table,
     seed_option,
@@ -138,7 +140,11 @@ def score(
         None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
     ),
     metric: list[str] = typer.Option(
-        ["wrd"], "--metric", "-m", help="Metric name; repeat for one column each."
+        ["wrd"],
+        "--metric",
+        "-m",
+        help="Metric name, in any case; repeat for one column each.",
+        callback=metric_names,
     ),
     oov: str = OOV_OPTION,
     centering: str = typer.Option(
@@ -487,6 +493,7 @@ def explain(
         help="With --code: the code's language (java, python, ...) \\[default: told from it].",
     ),
     top: int = typer.Option(3, "--top", help="With --code: code tokens shown per token."),
+    quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Show the cosine and optimal-flow matrices behind one pair's WRDScore.
 
@@ -592,7 +599,11 @@ def compare(
         ..., "--preds", help="Give it twice: system A, then system B."
     ),
     metric: list[str] = typer.Option(
-        ["wrd"], "--metric", "-m", help="Metric to compare on; repeat for one row each."
+        ["wrd"],
+        "--metric",
+        "-m",
+        help="Metric to compare on, in any case; repeat for one row each.",
+        callback=metric_names,
     ),
     embeddings: str | None = typer.Option(
         None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
@@ -621,6 +632,7 @@ def compare(
     device: str | None = DEVICE_OPTION,
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Is system A better than system B? Paired bootstrap of the mean per-pair score."""
     import json

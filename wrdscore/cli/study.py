@@ -19,8 +19,10 @@ from wrdscore.cli._common import (
     LAYER_OPTION,
     NO_SEGMENT_OPTION,
     OOV_OPTION,
+    QUIET_TAKEN_OPTION,
     SEGMENT_OPTION,
     encoder_options,
+    metric_names,
     seed_option,
     segment_setting,
     typer_app,
@@ -74,6 +76,7 @@ def study_sample(
     device: str | None = DEVICE_OPTION,
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Draw a stratified study and write its pairs, rating sheets and HTML forms."""
     from wrdscore import human_eval
@@ -133,10 +136,17 @@ def study_analyze(
         "wrdscore-paper knows its own).",
     ),
     metric: list[str] | None = typer.Option(
-        None, "--metric", "-m", help="Metric to analyse, repeated (default: rouge1 wrd bertscore)."
+        None,
+        "--metric",
+        "-m",
+        help="Metric to analyse, repeated (default: rouge1 wrd bertscore).",
+        callback=metric_names,
     ),
     baseline: str = typer.Option(
-        "rouge1", "--baseline", help="Metric the others are tested against."
+        "rouge1",
+        "--baseline",
+        help="Metric the others are tested against.",
+        callback=lambda name: metric_names([name])[0],  # type: ignore[index]
     ),
     embeddings: str | None = typer.Option(
         None, "--embeddings", help="MODEL_DIR for embedding metrics (default: bundled)."
@@ -161,6 +171,7 @@ def study_analyze(
     device: str | None = DEVICE_OPTION,
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Measure how close each metric comes to the human ratings; write report.md/json + plots."""
     import glob
