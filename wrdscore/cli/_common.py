@@ -248,10 +248,10 @@ SEGMENT_OPTION = typer.Option(
     False,
     "--segment",
     help="Split run-together lower-case names (getuserbyid -> get user by id). Off by "
-    "default: on held-out renames it did not score at least as well as leaving names "
-    "whole (docs/scoring.md, 'Names as models write them').",
+    "default because the code-support priors were counted and chosen without it "
+    "(docs/scoring.md, 'Names as models write them').",
 )
-# Segmentation was on by default before issue 33: commands written then still run. Hidden,
+# Segmentation was on by default once: commands written then still run. Hidden,
 # since a --segment/--no-segment pair adds a column that cuts the longest option names.
 NO_SEGMENT_OPTION = typer.Option(False, "--no-segment", hidden=True)
 
