@@ -50,7 +50,7 @@ def read_methods(args: argparse.Namespace) -> list[tuple[str, Any]]:
     if args.methods is not None:
         rows = (json.loads(line) for line in args.methods.open(encoding="utf-8"))
         return [(r["name"], {"code": r["code"], "name": r["name"]}) for r in rows]
-    from wrdscore.metrics._code import corpus_inputs
+    from wrdscore.corpus_inputs import corpus_inputs
 
     with tempfile.TemporaryDirectory() as tmp:
         names = Path(tmp) / "names.txt"
@@ -78,7 +78,7 @@ def breakdown(methods: list[tuple[str, Any]], language: str | None) -> None:
 
     from wrdscore.corpora import segment, to_tokens
     from wrdscore.metrics import get_metric
-    from wrdscore.metrics._code import read_codes
+    from wrdscore.metrics.code import read_codes
 
     names = [n for n, _ in methods]
     preds = [names[-1], *names[:-1]]
@@ -92,8 +92,8 @@ def breakdown(methods: list[tuple[str, Any]], language: str | None) -> None:
     codes = read_codes([c for _, c in methods], "name", "drop", segmented=metric.segment)
     t2 = clock()
     t3 = clock()  # segmentation, if on, is part of reading (memoised per identifier)
-    metric._code_values(
-        codes, [segment(to_tokens(p)) if metric.segment else to_tokens(p) for p in preds]
+    metric.code_scorer.values(
+        metric, codes, [segment(to_tokens(p)) if metric.segment else to_tokens(p) for p in preds]
     )
     t4 = clock()
     parsed = read_codes(

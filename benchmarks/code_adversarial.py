@@ -10,7 +10,28 @@ method's true name (or Javadoc summary) is scored reference-free against its own
 * **pasted**: the code's first 12 distinct identifiers (the declared name left out), joined;
 * **signature**: the source up to the first ``{``, whitespace collapsed;
 * **other**: the names (summaries) of the other methods of its class, as in
-  ``code_support_signal.py`` (its AUC).
+  ``code_support_signal.py`` (its AUC);
+
+and issue 41's attacks (:func:`issue41_attacks`; no random draws, so the columns above
+are unchanged):
+
+* **template**: each stock verb of :data:`TEMPLATES` with the body's most frequent word
+  (``getItem``; "Returns the item." for summaries), each reported, and the best-scoring
+  one of each method (the attacker's pick);
+* **padded**: the true text with the body's three most frequent words it does not use;
+* **repeat**: the true text two (and, for names, three) times.
+
+Each table ends with issue 41's floors (:data:`FLOORS`) met and missed. Issue 41's
+fresh projects (round 5, chosen by ``benchmarks/round5_projects.md``) and a code support
+chosen by name (the metrics' ``code_support`` option)::
+
+    python benchmarks/round5_projects.py list && python benchmarks/round5_projects.py prepare
+    python benchmarks/code_adversarial.py library --corpora work-data/round5/corpora \
+        --projects libaxiom-java libdb-je-java libxpp2-java libcobra-java libjgraph-java \
+        --metrics wrd [--code-support NAME] [--target summary]
+
+``lowercase`` (same options) scores each true name run together in lower case against its
+camelCase form, with segmentation off and on (issue 41, item 2).
 
 It prints, per project and pooled, the true text's win rate over each adversary (ties
 count half) with a 95% bootstrap interval over methods, and the AUC against the other
@@ -65,6 +86,37 @@ BOOTSTRAP = 2000
 ADVERSARIES = ("stitched", "pasted", "signature")
 STITCHED = {"name": (2, 4), "summary": (5, 12)}
 PASTED = 12
+#: Issue 41's stock templates: a verb (names) or an opening (summaries) with the body's
+#: most frequent word; the attacker's pick per method is the best-scoring one.
+TEMPLATES = {
+    "name": ("get", "is", "create", "set"),
+    "summary": ("Returns the", "Gets the"),
+}
+PADDING = 3
+REPEATS = {"name": (2, 3), "summary": (2,)}
+BEST_TEMPLATE = "template (best)"
+#: Issue 41's floors ("Done when"), pooled over the fresh projects: the true text's win
+#: rate over each attack, and the AUC against the class's other texts (names).
+FLOORS = {
+    "name": {
+        "stitched": 0.85,
+        "pasted": 0.98,
+        "signature": 0.98,
+        BEST_TEMPLATE: 0.80,
+        "padded": 0.80,
+        "repeat x2": 0.95,
+        "repeat x3": 0.95,
+        "auc": 0.83,
+    },
+    "summary": {
+        "stitched": 0.90,
+        "pasted": 0.90,
+        "signature": 0.90,
+        BEST_TEMPLATE: 0.90,
+        "padded": 0.90,
+        "repeat x2": 0.90,
+    },
+}
 
 
 @functools.cache
@@ -93,6 +145,44 @@ class Case:
 
 def _camel(words: Sequence[str]) -> str:
     return words[0] + "".join(w[:1].upper() + w[1:] for w in words[1:])
+
+
+def _template_key(target: str, stock: str) -> str:
+    return f"template {stock.split()[0].lower()}"
+
+
+def issue41_attacks(code: str, name: str, truth: str, target: str) -> dict[str, str]:
+    """Issue 41's attacks on one method, built from its code as scoring reads it (the
+    name masked): each stock template with the body's most frequent word (the first in
+    code order among ties; not the template's own verb), the true text padded with the
+    body's :data:`PADDING` most frequent words it does not use, and the true text
+    repeated (names camelCase-joined, summaries joined by a space)."""
+    from collections import Counter
+
+    from wrdscore.corpora import read_code, split_identifier
+
+    counts = Counter(read_code(code, target=target, name=name))
+    ranked = [w for w, _ in counts.most_common()]
+    out = {}
+    for stock in TEMPLATES[target]:
+        verb = stock.split()[-1].lower() if target == "name" else ""
+        word = next((w for w in ranked if w != verb), "")
+        if target == "name":
+            out[_template_key(target, stock)] = _camel([stock, word]) if word else stock
+        else:
+            out[_template_key(target, stock)] = f"{stock} {word}." if word else f"{stock}."
+    used = {w.lower() for w in split_identifier(truth)} if target == "name" else set()
+    used |= {w.lower().strip(".,;:") for w in truth.split()}
+    pad = [w for w in ranked if w not in used][:PADDING]
+    if target == "name":
+        out["padded"] = _camel([truth, *pad])
+        for k in REPEATS[target]:
+            out[f"repeat x{k}"] = _camel([truth] * k)
+    else:
+        out["padded"] = " ".join([truth, *pad])
+        for k in REPEATS[target]:
+            out[f"repeat x{k}"] = " ".join([truth] * k)
+    return out
 
 
 def build_cases(signal: ModuleType, corpus: Path, target: str, seed: str) -> list[Case]:
@@ -125,6 +215,7 @@ def build_cases(signal: ModuleType, corpus: Path, target: str, seed: str) -> lis
                     "stitched": joiner(stitched),
                     "pasted": joiner(ids[:PASTED]) if ids else joiner(tokens[:PASTED]),
                     "signature": re.sub(r"\s+", " ", head).strip(),
+                    **issue41_attacks(item.code, item.name, item.candidates[0], target),
                 },
                 list(item.candidates[1:]),
             )
@@ -162,33 +253,51 @@ def held_out_cases(
     return cases
 
 
+def texts_of(case: Case) -> list[str]:
+    """A case's texts in scoring order: the truth, its attacks, the class's others."""
+    return [case.truth, *case.adversaries.values(), *case.others]
+
+
 def raw_support(metric: Any, cases: Sequence[Case]) -> list[np.ndarray]:
-    """The metric's code support of every case's texts: truth, adversaries, others."""
+    """The metric's code support of every case's texts (:func:`texts_of`)."""
     texts, code = [], []
     for c in cases:
-        mine = [c.truth, *(c.adversaries[a] for a in ADVERSARIES), *c.others]
+        mine = texts_of(c)
         texts += mine
         code += [{"code": c.code, "name": c.name}] * len(mine)
     values = metric.score(None, texts, code=code).values["code"]
     out, at = [], 0
     for c in cases:
-        n = 1 + len(ADVERSARIES) + len(c.others)
+        n = 1 + len(c.adversaries) + len(c.others)
         out.append(np.asarray(values[at : at + n]))
         at += n
     return out
 
 
-def _wins(a: float, b: np.ndarray) -> np.ndarray:
+def _wins(a: float | np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(a > b, 1.0, np.where(a == b, 0.5, 0.0))
 
 
-def summarise(scores: Sequence[np.ndarray], rng: np.random.Generator) -> dict[str, Any]:
-    """Win rates over each adversary with bootstrap intervals, and AUC over the others."""
-    k = len(ADVERSARIES)
-    wins = np.array([_wins(s[0], s[1 : 1 + k]) for s in scores])  # methods x adversaries
+def summarise(
+    scores: Sequence[np.ndarray], attacks: Sequence[str], rng: np.random.Generator
+) -> dict[str, Any]:
+    """Win rates over each attack with bootstrap intervals, and AUC over the others.
+
+    With templates among ``attacks``, also :data:`BEST_TEMPLATE`: the win over the
+    best-scoring template of each method, the one an attacker who can score would pick.
+    """
+    k = len(attacks)
+    columns = [np.array([s[1 : 1 + k] for s in scores]).reshape(len(scores), k)]
+    names = list(attacks)
+    templates = [j for j, a in enumerate(attacks) if a.startswith("template ")]
+    if templates:
+        columns.append(columns[0][:, templates].max(axis=1, keepdims=True))
+        names.append(BEST_TEMPLATE)
+    truth = np.array([s[0] for s in scores])[:, None]
+    wins = _wins(truth, np.hstack(columns))
     out: dict[str, Any] = {"methods": len(scores)}
     draws = rng.integers(0, len(scores), size=(BOOTSTRAP, len(scores)))
-    for j, name in enumerate(ADVERSARIES):
+    for j, name in enumerate(names):
         boot = wins[draws, j].mean(axis=1)
         out[name] = (wins[:, j].mean(), *np.quantile(boot, [0.025, 0.975]))
     pairs = np.concatenate([_wins(s[0], s[1 + k :]) for s in scores])
@@ -196,24 +305,71 @@ def summarise(scores: Sequence[np.ndarray], rng: np.random.Generator) -> dict[st
     return out
 
 
-def table(rows: dict[str, dict[str, Any]], label: str) -> str:
+def table(rows: dict[str, dict[str, Any]], label: str, columns: Sequence[str]) -> str:
+    head = " | ".join(f"over {a}" for a in columns)
     lines = [
-        f"| {label} | methods | wins over stitched | over pasted | over signature | AUC other |",
-        "|---|---|---|---|---|---|",
+        f"| {label} | methods | {head} | AUC other |",
+        "|---|---|" + "---|" * (len(columns) + 1),
     ]
     for key, r in rows.items():
-        cells = [f"{r[a][0]:.3f} [{r[a][1]:.3f}, {r[a][2]:.3f}]" for a in ADVERSARIES]
+        cells = [f"{r[a][0]:.3f} [{r[a][1]:.3f}, {r[a][2]:.3f}]" for a in columns]
         lines.append(f"| {key} | {r['methods']} | {' | '.join(cells)} | {r['auc']:.3f} |")
     return "\n".join(lines)
 
 
-def evaluate(scores: dict[str, list[np.ndarray]], label: str) -> str:
-    """Per project and pooled (the pooled AUC is the mean of the projects')."""
-    rows = {p: summarise(s, np.random.default_rng(SEED)) for p, s in scores.items()}
-    pooled = summarise([x for s in scores.values() for x in s], np.random.default_rng(SEED))
+def floors(pooled: dict[str, Any], target: str) -> str:
+    """Issue 41's floors the pooled point estimates meet and miss."""
+    met: list[str] = []
+    missed: list[str] = []
+    for key, floor in FLOORS[target].items():
+        value = pooled[key] if key == "auc" else pooled[key][0]
+        (met if value >= floor else missed).append(f"{key} {value:.3f} (>= {floor:g})")
+    return f"floors met: {', '.join(met) or 'none'}; missed: {', '.join(missed) or 'none'}"
+
+
+def evaluate(scores: dict[str, list[np.ndarray]], attacks: Sequence[str], label: str) -> str:
+    """Per project and pooled (the pooled AUC is the mean of the projects'): the win rates
+    over the attacks, then over each template alone, then the floors."""
+    rows = {p: summarise(s, attacks, np.random.default_rng(SEED)) for p, s in scores.items()}
+    pooled = summarise(
+        [x for s in scores.values() for x in s], attacks, np.random.default_rng(SEED)
+    )
     pooled["auc"] = float(np.mean([r["auc"] for r in rows.values()]))
     rows["**pooled**"] = pooled
-    return table(rows, label)
+    templates = [a for a in attacks if a.startswith("template ")]
+    if not templates:  # cases without issue 41's attacks
+        return table(rows, label, attacks)
+    main = [a for a in attacks if a not in templates]
+    main.insert(3, BEST_TEMPLATE)
+    target = "name" if "repeat x3" in attacks else "summary"
+    return "\n\n".join(
+        [
+            table(rows, label, main),
+            table(rows, f"{label}, each template", templates),
+            floors(pooled, target),
+        ]
+    )
+
+
+def attacks_of(cases: dict[str, list[Case]]) -> list[str]:
+    """The attacks of the cases (every case has the same, in the same order)."""
+    return next((list(c[0].adversaries) for c in cases.values() if c), list(ADVERSARIES))
+
+
+def build_metric(
+    name: str, target: str, encoder: str | None = None, code_support: str | None = None
+) -> Any:
+    """The metric as the toolkit builds it, with a pretrained ``encoder`` and a code
+    support chosen by name where given (an unknown one is the library's error line)."""
+    from wrdscore.metrics import get_metric
+
+    options: dict[str, Any] = {"target": target}
+    if encoder:
+        options["encoder"] = encoder
+    if code_support:
+        # The metrics' option that selects the code support by name (issue 41, item 6).
+        options["code_support"] = code_support
+    return get_metric(name, **options)
 
 
 def library(
@@ -223,22 +379,68 @@ def library(
     metrics: Sequence[str],
     encoder: str | None = None,
     projects: Sequence[str] | None = None,
+    code_support: str | None = None,
 ) -> None:
     """What the toolkit ships: ``metric.score(None, texts, code=...)`` of each metric,
-    with a pretrained ``encoder``'s contextual states where given (as ``--encoder``)."""
+    with a pretrained ``encoder``'s contextual states where given (as ``--encoder``) and
+    the code support named ``code_support`` where given."""
+    started = time.perf_counter()
+    cases = held_out_cases(corpora, target, methods, projects)
+    attacks = attacks_of(cases)
+    report = []
+    for name in metrics:
+        metric = build_metric(name, target, encoder, code_support)
+        scores = {p: raw_support(metric, its) for p, its in cases.items()}
+        label = ", ".join([name, *(x for x in (encoder, code_support) if x)])
+        report.append(evaluate(scores, attacks, f"{label} ({target})"))
+    report.append(f"{time.perf_counter() - started:.0f} s")
+    print("\n\n".join(report))
+
+
+def lowercase(
+    corpora: Path, methods: int, metrics: Sequence[str], projects: Sequence[str] | None = None
+) -> None:
+    """Issue 41 item 2's case: each true name run together in lower case
+    (``computeTotal`` -> ``computetotal``) against its camelCase form, with segmentation
+    off (the default) and on: the mean code support of both, the share of methods where
+    the lower-cased name keeps at least 99% of the camelCase one's support, and the AUC of
+    each against the class's other names (as they are written)."""
     from wrdscore.metrics import get_metric
 
     started = time.perf_counter()
-    cases = held_out_cases(corpora, target, methods, projects)
-    report = []
+    cases = held_out_cases(corpora, "name", methods, projects)
+    flat = [c for its in cases.values() for c in its]
+    lines = [
+        "| metric | segment | methods | mean camelCase | mean lower-cased | lower >= 0.99 camel "
+        "| AUC camelCase | AUC lower-cased |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for name in metrics:
-        options = {"encoder": encoder} if encoder else {}
-        metric = get_metric(name, target=target, **options)
-        scores = {p: raw_support(metric, its) for p, its in cases.items()}
-        label = f"{name}, {encoder}" if encoder else name
-        report.append(evaluate(scores, f"{label} ({target})"))
-    report.append(f"{time.perf_counter() - started:.0f} s")
-    print("\n\n".join(report))
+        for seg in (False, True):
+            metric = get_metric(name, target="name", segment=seg)
+            texts, code = [], []
+            for c in flat:
+                mine = [c.truth, c.truth.lower(), *c.others]
+                texts += mine
+                code += [{"code": c.code, "name": c.name}] * len(mine)
+            values = metric.score(None, texts, code=code).values["code"]
+            camel, lower, auc_c, auc_l, at = [], [], [], [], 0
+            for c in flat:
+                v = np.asarray(values[at : at + 2 + len(c.others)])
+                at += len(v)
+                camel.append(v[0])
+                lower.append(v[1])
+                auc_c.append(_wins(v[0], v[2:]))
+                auc_l.append(_wins(v[1], v[2:]))
+            cm, lw = np.array(camel), np.array(lower)
+            kept = float(np.mean(lw >= 0.99 * cm))
+            lines.append(
+                f"| {name} | {seg} | {len(flat)} | {cm.mean():.3f} | {lw.mean():.3f} | "
+                f"{kept:.3f} | {np.concatenate(auc_c).mean():.3f} | "
+                f"{np.concatenate(auc_l).mean():.3f} |"
+            )
+    lines.append(f"\n{time.perf_counter() - started:.0f} s")
+    print("\n".join(lines))
 
 
 #: The candidates of rounds 3 and 4 (``docs/history.md``, issue 32): the length share,
@@ -257,9 +459,8 @@ def transport_precision(metric: Any, cases: Sequence[Case]) -> list[np.ndarray]:
 
     out = []
     for c in cases:
-        code = read_code(c.code, target=metric.target, name=c.name)
-        mine = [c.truth, *(c.adversaries[a] for a in ADVERSARIES), *c.others]
-        preds = [metric.tokens(t, prediction=True) for t in mine]
+        code = read_code(c.code, target=metric.code_scorer.target, name=c.name)
+        preds = [metric.tokens(t, prediction=True) for t in texts_of(c)]
         # The engine's own P/R/F1 of token lists, the code on the reference side, as
         # score's code value was computed before issue 32 (no cap on the code's length).
         values = metric._score_tokens([code] * len(preds), preds)["precision"]
@@ -275,48 +476,52 @@ def candidates(
     table: Path | None = None,
     round_: int = 4,
 ) -> None:
-    """WRDScore's best match alone (a reference), R0 (the shipped prior) and, with
+    """WRDScore's best match alone (a reference), R0 (round 2's priors, ``jdk17-seq``) and, with
     ``table``, the candidates of round ``round_`` (:data:`ROUNDS`), on ``projects``
     (default: the held-out ones); round 4 also prints the transport's precision."""
-    import wrdscore.metrics._metric as engine
     from wrdscore.metrics import get_metric
-    from wrdscore.metrics._code_support import code_prior, read_prior
+    from wrdscore.metrics.code import SupportInput, SupportModel, TextPrior, read_prior
 
     started = time.perf_counter()
     cases = held_out_cases(corpora, target, methods, projects)
+    attacks = attacks_of(cases)
 
-    class NoPrior:
-        def factor(self, token_lists: Sequence[Sequence[str]], *_: Any) -> np.ndarray:
-            return np.ones(len(token_lists))
+    class Candidate(SupportModel):
+        """A round's candidate: the raw support times a table's prior (not shipped)."""
 
-    shipped = engine.code_prior
+        def __init__(self, name: str, prior: TextPrior) -> None:
+            self.name, self.prior = name, prior
+
+        def support(self, given: SupportInput) -> np.ndarray:
+            return given.raw * self.prior.factor(given.predictions, given.codes, given.languages)
+
     report = []
     if round_ == 4:
         metric = get_metric("wrd", target=target)
         scores = {p: transport_precision(metric, its) for p, its in cases.items()}
-        report.append(evaluate(scores, f"wrd transport precision, before issue 32 ({target})"))
-    rows: list[tuple[str, Any]] = [("best match alone", NoPrior()), ("R0", code_prior(target))]
+        label = f"wrd transport precision, before issue 32 ({target})"
+        report.append(evaluate(scores, attacks, label))
+    # The shipped support models by name (R0 is round 2's, shipped until round 4).
+    rows: list[tuple[str, str | SupportModel]] = [
+        ("best match alone", "none"),
+        ("R0", "jdk17-seq"),
+    ]
     if table is not None:
         data = table.read_bytes()
         for label, (share, q, copied) in ROUNDS[round_].items():
             prior = read_prior(data, target, q, share, copied)
-            rows.append((f"{label} ({share:g}, {q:g}, copied {copied})", prior))
-    try:
-        for label, prior in rows:
-            # The engine reads the prior through this name at each call.
-            engine.code_prior = lambda target, prior=prior: prior  # type: ignore[assignment]
-            metric = get_metric("wrd", target=target)
-            scores = {p: raw_support(metric, its) for p, its in cases.items()}
-            report.append(evaluate(scores, f"wrd {label} ({target})"))
-    finally:
-        engine.code_prior = shipped
+            rows.append((f"{label} ({share:g}, {q:g}, copied {copied})", Candidate(label, prior)))
+    for label, support in rows:
+        metric = get_metric("wrd", target=target, code_support=support)
+        scores = {p: raw_support(metric, its) for p, its in cases.items()}
+        report.append(evaluate(scores, attacks, f"wrd {label} ({target})"))
     report.append(f"{time.perf_counter() - started:.0f} s")
     print("\n\n".join(report))
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("command", choices=("library", "candidates"))
+    ap.add_argument("command", choices=("library", "candidates", "lowercase"))
     ap.add_argument(
         "--corpora",
         type=Path,
@@ -334,7 +539,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--round", type=int, choices=sorted(ROUNDS), default=4, help="candidates: the round"
     )
     ap.add_argument("--encoder", help="library: a pretrained encoder for the metrics")
+    ap.add_argument("--code-support", help="library: the metrics' code support, by name")
     args = ap.parse_args(argv)
+    from wrdscore.errors import WrdscoreError
+
     projects = args.projects or _signal_script().HELD_OUT
     missing = [p for p in projects if not (args.corpora / p / "manifest.json").is_file()]
     if missing:
@@ -346,8 +554,21 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(f"error: {args.prior} is not a table of today's build_code_prior.py (a zip)")
     if args.command == "candidates":
         candidates(args.corpora, args.target, args.methods, args.projects, args.prior, args.round)
+    elif args.command == "lowercase":
+        lowercase(args.corpora, args.methods, args.metrics, args.projects)
     else:
-        library(args.corpora, args.target, args.methods, args.metrics, args.encoder, args.projects)
+        try:
+            library(
+                args.corpora,
+                args.target,
+                args.methods,
+                args.metrics,
+                args.encoder,
+                args.projects,
+                args.code_support,
+            )
+        except WrdscoreError as exc:  # an unknown metric, option or code support
+            sys.exit(f"error: {exc}")
 
 
 if __name__ == "__main__":

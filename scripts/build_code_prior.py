@@ -8,7 +8,7 @@ masked for the ``name`` target, nothing masked for ``summary``); the bigrams of 
 and summaries (with start and end marks), their lengths and how many of their tokens each
 copies from its own method's code (a code token, or a reserved word of the corpus's
 language: issue 32's round 4); and the quantiles of their
-plausibility (``wrdscore.metrics._code_support``), each text scored by the whole table
+plausibility (``wrdscore.metrics.code``), each text scored by the whole table
 or, with ``--held-out-thresholds``, by the table without its fold (ten folds by project
 where there are ten projects or more, else by file). The shipped table (issue 32's round 4)
 is the default model's 69 sources, OpenJDK 17's ``src.zip`` and the 68 Debian projects of
@@ -44,13 +44,13 @@ from wrdscore.atomic import atomic_write
 from wrdscore.corpora import RESERVED_WORDS, open_corpus
 from wrdscore.corpora._code import read_code_words
 from wrdscore.errors import WrdscoreError
-from wrdscore.metrics._code_support import (
+from wrdscore.metrics._engine import splitter
+from wrdscore.metrics.code import (
     END,
     QUANTILES,
     START,
     SequenceModel,
 )
-from wrdscore.metrics._engine import splitter
 
 #: Folds of the held-out plausibility the thresholds are quantiles of.
 FOLDS = 10

@@ -83,11 +83,11 @@ def test_signatures_carry_sacrebleus():
     bleu, chrf = get_metric("bleu"), get_metric("chrf")
     sentence = BLEU(effective_order=True)
     sentence.sentence_score("a", ["a"])
-    corpus = "|corpus:corpus_bleu|seg:no|v:"
+    corpus = "|corpus:corpus_bleu|seg:jdk17c20+wiki|v:"
     assert bleu.signature.startswith(f"bleu|{sentence.get_signature()}{corpus}")
     c = CHRF()
     c.sentence_score("a", ["a"])
-    corpus = "|corpus:corpus_chrf|seg:no|v:"
+    corpus = "|corpus:corpus_chrf|seg:jdk17c20+wiki|v:"
     assert chrf.signature.startswith(f"chrf|{c.get_signature()}{corpus}")
     assert "nw:2" in get_metric("chrf", word_order=2).signature
     assert "smooth:add-k[1.00]" in get_metric("bleu", smooth="codexglue").signature

@@ -14,7 +14,7 @@ from corpus_fixtures import load_script
 
 from wrdscore.corpora import ingest, open_corpus, to_tokens
 from wrdscore.corpora._code import read_code_words
-from wrdscore.metrics._code_support import END, PRIOR_FILE, START, SequenceModel, code_prior
+from wrdscore.metrics.code import END, PRIOR_FILE, START, SequenceModel, code_prior
 
 build = load_script("build_code_prior")
 #: The Java Language Specification 17, section 3.9, as printed there.
@@ -227,7 +227,7 @@ def test_a_table_is_written_the_same_for_the_same_counts_and_read_back_whole(tab
     assert (tmp_path / "again.zip").read_bytes() == (tmp_path / "twice.zip").read_bytes()
     assert build.read_table(tmp_path / "again.zip") == data
     # The metrics read one target's member alone.
-    from wrdscore.metrics._code_support import table_part
+    from wrdscore.metrics.code import table_part
 
     assert (
         table_part((tmp_path / "again.zip").read_bytes(), "summary") == data["targets"]["summary"]

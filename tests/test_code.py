@@ -29,8 +29,9 @@ from wrdscore.corpora import (
     split_identifier,
 )
 from wrdscore.corpora._code import _read_code, code_words, read_code_words
+from wrdscore.corpus_inputs import StoredCode
 from wrdscore.errors import WrdscoreError
-from wrdscore.metrics._code import StoredCode, read_codes
+from wrdscore.metrics.code import read_codes
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "project"
 

@@ -18,7 +18,7 @@ from conftest import require
 from wrdscore.corpora import read_code
 from wrdscore.corpora._code import code_words
 from wrdscore.metrics import METRICS, get_metric
-from wrdscore.metrics._code_support import code_prior
+from wrdscore.metrics.code import code_prior
 
 READERS = sorted(name for name, cls in METRICS.items() if cls.code_key is not None)
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
@@ -108,7 +108,7 @@ def test_an_empty_method_leaves_combined_at_the_reference_value(name):
     primary = res.values[metric.primary]
     assert res.values["code"][0] == 0.0 and res.empty_code == 1
     assert res.values["combined"][0] == primary[0]
-    w = metric.code_weight
+    w = metric.code_scorer.weight
     assert res.values["combined"][1] == pytest.approx(
         (1 - w) * primary[1] + w * res.values["code"][1]
     )

@@ -8,6 +8,7 @@ import re
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -112,3 +113,41 @@ def test_a_rated_pair_among_the_cases_is_one_error_line(corpora, monkeypatch):
         SystemExit, match=r"^error: 1 case is a rated pair, the first \('isBlank', 'isEmpty'\)$"
     ):
         bench.held_out_cases(corpora, "name", 5, ["example"])
+
+
+def test_library_prints_issue_41s_attacks_each_template_and_the_floors(corpora, capsys):
+    common = ["--corpora", str(corpora), "--projects", "example", "--methods", "5"]
+    bench.main(["library", *common, "--metrics", "wrd"])
+    out = capsys.readouterr().out
+    head = out.splitlines()[0]
+    for column in ("stitched", "template (best)", "padded", "repeat x2", "repeat x3"):
+        assert f"over {column} |" in head, column
+    assert "| wrd (name), each template |" in out and "over template create |" in out
+    assert re.search(r"^floors met: .*; missed: ", out, re.M)
+    bench.main(["library", *common, "--metrics", "wrd", "--target", "summary"])
+    out = capsys.readouterr().out
+    assert "over template returns | over template gets |" in out and "repeat x3" not in out
+
+
+def test_the_best_template_is_the_attackers_pick_and_ties_count_half():
+    attacks = ("template get", "template is", "padded")
+    # Method 1: truth 0.5 against get 0.6, is 0.4, padded 0.5 (a tie), one other at 0.1.
+    # Method 2: truth 0.9 beats everything.
+    scores = [np.array([0.5, 0.6, 0.4, 0.5, 0.1]), np.array([0.9, 0.1, 0.2, 0.3, 0.95])]
+    r = bench.summarise(scores, attacks, np.random.default_rng(0))
+    assert r["template get"][0] == 0.5 and r["template is"][0] == 1.0
+    assert r[bench.BEST_TEMPLATE][0] == 0.5 and r["padded"][0] == 0.75
+    assert r["auc"] == 0.5 and r["methods"] == 2
+
+
+def test_an_unknown_code_support_is_one_error_line(corpora):
+    argv = ["library", "--corpora", str(corpora), "--projects", "example", "--methods", "2"]
+    with pytest.raises(SystemExit, match=r"^error: .*code.support"):
+        bench.main([*argv, "--metrics", "wrd", "--code-support", "no-such-support"])
+
+
+def test_lowercase_scores_the_run_together_names_with_and_without_segmentation(corpora, capsys):
+    argv = ["--corpora", str(corpora), "--projects", "example", "--methods", "5"]
+    bench.main(["lowercase", *argv, "--metrics", "wrd"])
+    rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| wrd |")]
+    assert [r.split("|")[2].strip() for r in rows] == ["False", "True"]

@@ -3,7 +3,7 @@
 Every code-support value is checked against a computation written here from the
 definitions (each predicted token's best cosine in the code's split tokens, Google's
 ``rouge-score`` package, BERTScore's greedy matching by hand), times the priors of issue 32
-(conciseness and plausibility of the prediction, ``wrdscore.metrics._code_support``), whose
+(conciseness and plausibility of the prediction, ``wrdscore.metrics.code``), whose
 own arithmetic is tested in ``test_code_adversarial.py``.
 """
 
@@ -17,7 +17,7 @@ from wrdscore.corpora import read_code
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics import METRICS, get_metric, score_files
-from wrdscore.metrics._code_support import best_match_precision, code_prior
+from wrdscore.metrics.code import best_match_precision, code_prior
 
 WORDS = "get set user name size count item items add remove find by id list value key map"
 VOCAB = WORDS.split()

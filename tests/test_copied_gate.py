@@ -2,7 +2,7 @@
 with its method's code, and the words it copies decide how much the gate applies.
 
 Expected values are computed here by hand from the formula in
-:mod:`wrdscore.metrics._code_support`, not by the prior's own methods.
+:mod:`wrdscore.metrics.code`, not by the prior's own methods.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from wrdscore.corpora import RESERVED_WORDS, read_code_and_language
-from wrdscore.metrics._code_support import SequenceModel, TextPrior, copied_counts
+from wrdscore.metrics.code import SequenceModel, TextPrior, copied_counts
 
 #: JLS 17 section 3.9's keywords, and the literal words true, false and null (3.10.3, 3.10.8).
 JLS = """abstract continue for new switch assert default if package synchronized boolean do
@@ -119,8 +119,8 @@ def test_a_corpus_is_scored_as_its_code_is_with_each_records_language(tmp_path):
     # The stored words of a corpus carry no keywords: the record's language (Java where a
     # record has none) says which reserved words count as copied, as a parse would.
     from wrdscore.corpora import ingest
+    from wrdscore.corpus_inputs import StoredCode, corpus_inputs
     from wrdscore.metrics import get_metric
-    from wrdscore.metrics._code import StoredCode, corpus_inputs
 
     src = tmp_path / "src"
     src.mkdir()

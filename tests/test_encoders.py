@@ -617,7 +617,7 @@ def test_sentence_code_support_chunks_long_code_and_mean_pools(minilm):
     short = "int size() { return items.count(); }"
     words = " ".join(f"value{i} = compute(item{i}, other{i});" for i in range(150))
     long = f"void refreshAll() {{ {words} }}"
-    from wrdscore.metrics._code_support import code_prior
+    from wrdscore.metrics.code import code_prior
 
     metric = get_metric("sentence", encoder=minilm)
     res = metric.score(None, ["count items", "update values"], code=[short, long])

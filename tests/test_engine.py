@@ -441,7 +441,7 @@ def test_a_chunks_code_is_read_once_for_the_metrics_that_read_it_alike(
     emb, files, tmp_path, monkeypatch
 ):
     """Each metric of a run read (split or parsed) every method of a chunk again."""
-    import wrdscore.metrics._metric as metric_module
+    import wrdscore.metrics._code_scorer as metric_module
 
     refs, preds = files
     code = tmp_path / "code.jsonl"
@@ -469,14 +469,14 @@ def test_a_chunks_code_is_read_once_for_the_metrics_that_read_it_alike(
 
 def test_workers_share_the_code_reader_and_priors_loaded_before_forking(emb, tmp_path):
     """Each forked worker loaded the priors (and the code reader) again for itself."""
-    from wrdscore.metrics._code_support import code_prior
+    from wrdscore.metrics._code_models import table_prior
 
     n = 2_500  # chunks of at least 1,000 pairs: three, for two workers
     refs, preds, code = (tmp_path / f for f in ("refs.txt", "preds.txt", "code.jsonl"))
     refs.write_text("getName\n" * n)
     preds.write_text("name\n" * n)
     code.write_text((json.dumps("String getName() { return name; }") + "\n") * n)
-    code_prior.cache_clear()
+    table_prior.cache_clear()
     (got,) = score_files([get_metric("wrd", embeddings=emb)], refs, preds, code=code, jobs=2)
     assert got.pairs == n
-    assert code_prior.cache_info().currsize == 1  # loaded here, before the fork
+    assert table_prior.cache_info().currsize == 1  # loaded here, before the fork

@@ -112,7 +112,7 @@ def test_registered_overlap_metrics_tokenise_with_the_shared_splitter():
     res = get_metric("rouge1").score(["getUserName"], ["get_name"])
     assert res.values["precision"].tolist() == [1.0]
     assert res.f1.tolist() == pytest.approx([0.8])
-    assert res.signature == f"rouge1|seg:no|v:{__version__}"
+    assert res.signature == f"rouge1|seg:jdk17c20+wiki|v:{__version__}"
     assert get_metric("rougeL").score(["getUserName"], ["nameUser"]).f1.tolist() == pytest.approx(
         [0.4]
     )
@@ -122,7 +122,7 @@ def test_subtoken_metric_micro_averages_and_counts_empty_predictions():
     refs = ["getUserName", "isEmpty", "size"]
     preds = ["get name", "size", ""]
     res = get_metric("subtoken").score(refs, preds)
-    assert res.signature == f"subtoken|count:multiset|seg:no|v:{__version__}"
+    assert res.signature == f"subtoken|count:multiset|seg:jdk17c20+wiki|v:{__version__}"
     assert res.empty_predictions == 1
     assert res.values["fn"].tolist() == [1.0, 2.0, 1.0]  # the empty prediction misses "size"
     # TP 2, FP 1, FN 4: corpus P = 2/3, R = 2/6, not the mean of per-pair values

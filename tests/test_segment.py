@@ -117,21 +117,23 @@ def test_a_single_letter_beside_a_word_is_refused_unless_a_coordinate_beside_a_c
 
 
 def test_explain_shows_each_segmentation():
-    out = runner.invoke(app, ["explain", "getuserbyid", "substr", "--segment", "--format", "json"])
-    assert out.exit_code == 0, out.output
-    found = json.loads(out.stdout)["segmentation"]
-    assert found == [
-        {"token": "getuserbyid", "pieces": ["get", "user", "by", "id"], "reason": "split"},
-        {"token": "substr", "pieces": ["substr"], "reason": "model vocabulary"},
-    ]
-    out = runner.invoke(app, ["explain", "getUserById", "getuserbyid", "--segment"])
+    # On by default (issue 41), and --segment, the switch before, is still taken.
+    for on in ([], ["--segment"]):
+        out = runner.invoke(app, ["explain", "getuserbyid", "substr", *on, "--format", "json"])
+        assert out.exit_code == 0, out.output
+        found = json.loads(out.stdout)["segmentation"]
+        assert found == [
+            {"token": "getuserbyid", "pieces": ["get", "user", "by", "id"], "reason": "split"},
+            {"token": "substr", "pieces": ["substr"], "reason": "model vocabulary"},
+        ]
+    out = runner.invoke(app, ["explain", "getUserById", "getuserbyid"])
     assert out.exit_code == 0, out.output
     assert "segmented: getuserbyid -> get user by id" in out.output
     assert "kept whole" not in out.output  # known words are not listed
-    # Off by default, and --no-segment is still taken.
-    for off in ([], ["--no-segment"]):
-        out = runner.invoke(app, ["explain", "getuserbyid", "substr", *off, "--format", "json"])
-        assert json.loads(out.stdout)["segmentation"] == []
+    out = runner.invoke(app, ["explain", "getuserbyid", "substr", "--no-segment", "--format", "json"])
+    assert json.loads(out.stdout)["segmentation"] == []
+    out = runner.invoke(app, ["explain", "a", "b", "--segment", "--no-segment"])
+    assert out.exit_code == 2 and "not both" in out.output
 
 
 def test_an_accepted_split_is_wordninjas_own_on_the_list():
@@ -187,7 +189,8 @@ def test_segment_off_by_default_gives_the_splitters_tokens_exactly():
 def test_signatures_record_segmentation_and_cleaning():
     wrd = get_metric("wrd", segment=True)
     assert f"|solver:emd|seg:{WORDS_ID}|v:" in wrd.signature
-    assert "|seg:no|v:" in get_metric("wrd").signature  # off by default (issue 33)
+    assert get_metric("wrd").signature == wrd.signature  # on by default (issue 41)
+    assert "|seg:no|v:" in get_metric("wrd", segment=False).signature
     rouge = get_metric("rouge1", segment=True, clean=True)
     assert rouge.signature.endswith(f"|seg:{WORDS_ID}|clean:yes|v:0.1.0")
     # Rescaling baselines are stored per scoring settings; tokenising is not one of them.
@@ -201,7 +204,7 @@ def test_the_token_memo_is_kept_per_setting(tmp_path):
     refs, preds = tmp_path / "r.txt", tmp_path / "p.txt"
     refs.write_text("getUserById\ngetuserbyid\n")
     preds.write_text("getuserbyid\ngetUserById\n")
-    on, off = get_metric("rouge1", segment=True), get_metric("subtoken")
+    on, off = get_metric("rouge1"), get_metric("subtoken", segment=False)
     results = score_files([on, off], refs, preds, jobs=1)
     assert results[0].corpus["f1"] == 1.0
     assert results[1].corpus["f1"] == 0.0
@@ -223,14 +226,17 @@ def test_cli_segment_and_clean_predictions(tmp_path):
     res = json.loads(out.output)["metrics"]["rouge1"]
     assert res["signature"] == f"rouge1|seg:{WORDS_ID}|clean:yes|v:0.1.0"
     assert res["corpus"]["f1"] == 1.0
-    # Off by default; --no-segment is still taken and means the same.
-    for off in ([], ["--no-segment"]):
-        out = runner.invoke(app, [*base, "--format", "json", *off, "--clean-predictions"])
-        res = json.loads(out.output)["metrics"]["rouge1"]
-        assert res["signature"] == "rouge1|seg:no|clean:yes|v:0.1.0"
-        # The two run-together names no longer match; the summary still does.
-        assert res["corpus"]["f1"] == pytest.approx(1 / 3)
-    out = runner.invoke(app, [*base, "--format", "json"])
+    # On by default: the same without --segment.
+    out = runner.invoke(app, [*base, "--format", "json", "--clean-predictions"])
+    res = json.loads(out.output)["metrics"]["rouge1"]
+    assert res["signature"] == f"rouge1|seg:{WORDS_ID}|clean:yes|v:0.1.0"
+    assert res["corpus"]["f1"] == 1.0
+    out = runner.invoke(app, [*base, "--format", "json", "--no-segment", "--clean-predictions"])
+    res = json.loads(out.output)["metrics"]["rouge1"]
+    assert res["signature"] == "rouge1|seg:no|clean:yes|v:0.1.0"
+    # The two run-together names no longer match; the summary still does.
+    assert res["corpus"]["f1"] == pytest.approx(1 / 3)
+    out = runner.invoke(app, [*base, "--format", "json", "--no-segment"])
     res = json.loads(out.output)["metrics"]["rouge1"]
     assert res["signature"] == "rouge1|seg:no|v:0.1.0"
     out = runner.invoke(app, [*base, "--segment", "--no-segment"])

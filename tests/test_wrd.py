@@ -246,7 +246,7 @@ def test_signature_lists_every_setting():
     # model field names them too.
     model = f"custom@sha:{EMB.sha}+df:{EMB.df_sha}+counts:{EMB.counts_sha}"
     assert sig == (
-        f"wrdscore|emb:{model}|w:norm*idf|c:corpus|oov:drop|clip:yes|solver:emd|seg:no|v:0.1.0"
+        f"wrdscore|emb:{model}|w:norm*idf|c:corpus|oov:drop|clip:yes|solver:emd|seg:jdk17c20+wiki|v:0.1.0"
     )
 
 

@@ -1,6 +1,6 @@
 """Why a pair got its WRDScore: the cosine and flow matrices as tables and heat maps.
 
-Under ``--segment`` (off by default), run-together tokens of the pair are listed with what
+Unless ``--no-segment`` is given, run-together tokens of the pair are listed with what
 the segmenter made of them, and why (:func:`segmentations`). Against a method's code
 (``explain --code``) a full matrix would have a row per code token; :func:`code_table` and
 :func:`plot_code_transport` show, per prediction token, only the code tokens that carry
@@ -18,7 +18,7 @@ from rich.table import Table
 from wrdscore.atomic import atomic_write
 from wrdscore.corpora import Segmentation, segmentation, to_tokens
 from wrdscore.errors import WrdscoreError
-from wrdscore.metrics._code_transport import CodeTransport
+from wrdscore.metrics.code import CodeTransport
 from wrdscore.metrics.wrd import PairTransport
 
 

@@ -244,23 +244,25 @@ OOV_OPTION = typer.Option(
 )
 
 # How items become tokens, shared by every command that scores.
-SEGMENT_OPTION = typer.Option(
+NO_SEGMENT_OPTION = typer.Option(
     False,
-    "--segment",
-    help="Split run-together lower-case names (getuserbyid -> get user by id). Off by "
-    "default because the code-support priors were counted and chosen without it "
-    "(docs/scoring.md, 'Names as models write them').",
+    "--no-segment",
+    help="Keep run-together lower-case names whole (getuserbyid stays one unknown token), "
+    "as the WRDScore paper tokenised. By default such a token is split into words when "
+    "the model does not know it as a word, so a name as LLMs write it scores as its "
+    "camelCase form (docs/scoring.md, 'Names as models write them').",
 )
-# Segmentation was on by default once: commands written then still run. Hidden,
-# since a --segment/--no-segment pair adds a column that cuts the longest option names.
-NO_SEGMENT_OPTION = typer.Option(False, "--no-segment", hidden=True)
+# Segmentation is the default now; --segment, its switch before, still runs
+# the commands written then. Hidden: a --segment/--no-segment pair adds a column that
+# cuts the longest option names.
+SEGMENT_OPTION = typer.Option(False, "--segment", hidden=True)
 
 
 def segment_setting(segment: bool, no_segment: bool) -> bool:
-    """Whether to segment, from ``--segment`` and the old ``--no-segment``; both is an error."""
+    """Whether to segment: yes unless ``--no-segment``; both given is an error."""
     if segment and no_segment:
         raise WrdscoreError("give --segment or --no-segment, not both")
-    return segment
+    return not no_segment
 
 
 CLEAN_OPTION = typer.Option(

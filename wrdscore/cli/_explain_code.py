@@ -11,7 +11,7 @@ import typer
 
 from wrdscore.cli._common import wrote
 from wrdscore.errors import WrdscoreError
-from wrdscore.metrics._code_transport import CodeTransport
+from wrdscore.metrics.code import CodeTransport
 from wrdscore.metrics.wrd import WRDScore
 
 
@@ -96,7 +96,8 @@ def explain_code(
         source = SourceCode(source, language)  # read in it, not told from the code
     t = scorer.code_transport(prediction, source)
     pair = scorer.transport(reference, prediction) if reference is not None else None
-    w = scorer.code_weight
+    assert scorer.code_scorer is not None
+    w = scorer.code_scorer.weight
     # The metric's combined value: (1 - w) * its reference primary (F1) + w * support.
     combined = None if pair is None else (1 - w) * pair.f1 + w * t.support
     if fmt == "json":

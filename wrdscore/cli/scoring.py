@@ -77,10 +77,19 @@ def _echo_json(out: dict[str, Any], rows: Iterable[dict[str, Any]] | None, err: 
 
 
 def _code_options(
-    code: bool, target: str | None, code_weight: float | None, strings: str | None
+    code: bool,
+    target: str | None,
+    code_weight: float | None,
+    strings: str | None,
+    code_support: str | None = None,
 ) -> dict[str, Any]:
     """The code options every metric gets (none without code: each would be ignored)."""
-    given = {"--target": target, "--code-weight": code_weight, "--strings": strings}
+    given = {
+        "--target": target,
+        "--code-weight": code_weight,
+        "--strings": strings,
+        "--code-support": code_support,
+    }
     if not code:
         stray = [k for k, v in given.items() if v is not None]
         if stray:
@@ -89,11 +98,30 @@ def _code_options(
     if code_weight is not None and not 0.0 <= code_weight <= 1.0:
         # repr, not :g: 1.0000001 must not print as the 1 it is refused against.
         raise WrdscoreError(f"--code-weight must be from 0 to 1, not {code_weight!r}")
+    if code_support is not None:
+        from wrdscore.metrics.code import support_model
+
+        support_model(code_support)  # an unknown name is refused before anything loads
     out: dict[str, Any] = {}
-    for key, value in (("target", target), ("code_weight", code_weight), ("strings", strings)):
+    for key, value in (
+        ("target", target),
+        ("code_weight", code_weight),
+        ("strings", strings),
+        ("code_support", code_support),
+    ):
         if value is not None:
             out[key] = value
     return out
+
+
+#: ``--code-support``: shared by the commands that read code.
+CODE_SUPPORT_OPTION = typer.Option(
+    None,
+    "--code-support",
+    help="The support model that turns a metric's match in the code into code support: "
+    "src69-copied (round 4's copied-share gate), jdk17-seq (round 2's priors, R0) or none "
+    "(the match alone) \\[default: src69-copied]; the signature records it (prior:NAME).",
+)
 
 
 def score(
@@ -136,6 +164,7 @@ def score(
     strings: str | None = typer.Option(
         None, "--strings", help="String literals in code: drop or keep \\[default: drop]."
     ),
+    code_support: str | None = CODE_SUPPORT_OPTION,
     embeddings: str | None = typer.Option(
         None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
     ),
@@ -198,6 +227,7 @@ def score(
 
     from wrdscore.atomic import check_not_input
     from wrdscore.corpora import MAX_CODE_CHARS
+    from wrdscore.corpus_inputs import corpus_inputs, corpus_item_names
     from wrdscore.inputs import (
         STDOUT,
         check_code_path,
@@ -207,7 +237,6 @@ def score(
         iter_per_pair,
     )
     from wrdscore.metrics import build_metrics, score_files
-    from wrdscore.metrics._code import corpus_inputs, corpus_item_names
     from wrdscore.metrics._engine import OOV_NAMES, first_names
     from wrdscore.metrics.base import metric_class
     from wrdscore.progress import progress_bar
@@ -220,7 +249,7 @@ def score(
     if code is not None:
         check_code_path(code)
     reads_code = code is not None or corpus is not None
-    shared = _code_options(reads_code, target, code_weight, strings)
+    shared = _code_options(reads_code, target, code_weight, strings, code_support)
     if per_pair is not None:
         if per_pair != STDOUT:
             check_not_input(per_pair, [refs, preds, code, corpus, embeddings], "--per-pair")
@@ -283,15 +312,18 @@ def score(
                 # Predictions given by id: the per-pair rows say which method each is.
                 by_id = id_predictions(preds)
                 ids = None if by_id is None else list(by_id)
+            for m in metrics:
+                m.check_reads_code()
+            scorers = [m.code_scorer for m in metrics if m.code_scorer is not None]
             # Errors name the corpus's method (before preds is the rewritten file).
-            item_names = corpus_item_names(corpus, metrics[0].target, preds)
+            item_names = corpus_item_names(corpus, scorers[0].target, preds)
             references, code_items, preds = corpus_inputs(
                 corpus,
                 preds,
-                metrics[0].target,
+                scorers[0].target,
                 Path(workdir),
                 # The source is read only when some metric parses it (keeps strings).
-                code=any(m.strings != "drop" for m in metrics),
+                code=any(c.strings != "drop" for c in scorers),
             )
         _show_encoding(metrics, bar)
         task = bar.add_task("scoring", total=None)
@@ -493,6 +525,7 @@ def explain(
         help="With --code: the code's language (java, python, ...) \\[default: told from it].",
     ),
     top: int = typer.Option(3, "--top", help="With --code: code tokens shown per token."),
+    code_support: str | None = CODE_SUPPORT_OPTION,
     quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Show the cosine and optimal-flow matrices behind one pair's WRDScore.
@@ -522,13 +555,17 @@ def explain(
     if code is None:
         given = {"--target": target != "name", "--strings": strings != "drop"}
         given |= {"--language": language is not None, "--top": top != 3}
+        given |= {"--code-support": code_support is not None}
         stray = [option for option, set_ in given.items() if set_]
         if stray:
             raise only_with(stray, "--code")
     # With --code the target and string policy are the metric's options, so its code
     # signature records them.
     code_options = (
-        {} if code is None else {"target": target, "strings": strings, "language": language}
+        {}
+        if code is None
+        else {"target": target, "strings": strings, "language": language}
+        | _code_options(True, None, None, None, code_support)
     )
     (scorer,) = build_metrics(
         ["wrd"],

@@ -244,7 +244,7 @@ def analyze_study(
     embeddings: Embeddings = None,
     oov: str = "auto",
     rescale: bool = False,
-    segment: bool = False,
+    segment: bool = True,
     resamples: int = 100,
     seed: int = 0,
     force: bool = False,
@@ -258,7 +258,7 @@ def analyze_study(
     or ``"wrdscore-paper"``: the paper's ratings shipped in the package).
     ``oov`` is the unseen-token policy of the embedding metrics; ``rescale`` rescales
     them against their baselines (see :class:`~wrdscore.metrics.EmbeddingMetric`);
-    ``segment`` splits run-together names into words (every metric; off by default, see
+    ``segment`` splits run-together names into words (every metric; on by default, see
     :class:`~wrdscore.metrics.Metric`).
     ``encoder`` gives the encoder options of :func:`~wrdscore.metrics.build_metrics`.
     A ``baseline`` missing from ``metrics`` is analysed too, before them. ``resamples``

@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 if TYPE_CHECKING:
-    from wrdscore.metrics._code import ReadCode
+    from wrdscore.metrics.code import ReadCode
 
 Tokens = list[str]
 

@@ -17,7 +17,7 @@ class CodeTransport:
     ``j`` of ``flow`` sums to the mass of prediction token ``j``. ``support`` is the
     metric's code value for the pair, ``match * prior``: ``match`` each predicted
     token's best (clipped) cosine in the code, averaged, and ``prior`` the conciseness
-    and plausibility of the prediction (:mod:`wrdscore.metrics._code_support`).
+    and plausibility of the prediction (:mod:`wrdscore.metrics.code`).
     ``masked`` is the declared name hidden from the code (target ``name``), else None.
     """
 

@@ -7,6 +7,7 @@ vectors, or a pretrained encoder's states), the OOV policy, centering and rescal
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -20,7 +21,6 @@ from numpy.typing import NDArray
 from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
 from wrdscore.errors import WrdscoreError, counted, only_with
 from wrdscore.metrics._centering import center, check_centering
-from wrdscore.metrics._code import ReadCode
 from wrdscore.metrics._flatten import FlatBatch, Tokens
 from wrdscore.metrics._metric import Metric, check_flag
 from wrdscore.metrics._result import ScoreResult
@@ -514,16 +514,13 @@ class EmbeddingMetric(Metric):
         known = np.any(table != 0.0, axis=1)
         return counts[known] @ table[known], int(counts[known].sum())
 
-    def _code_values(
-        self, codes: ReadCode, preds: list[Tokens]
-    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-        """:meth:`Metric._code_values`; with an encoder, code longer than its maximum is
-        encoded in runs of whole tokens, each token in its own run's context, never cut
+    def reading_code(self) -> contextlib.AbstractContextManager[None]:
+        """With an encoder, code longer than its maximum is encoded in runs of whole
+        tokens, each token in its own run's context, never cut
         (:meth:`~wrdscore.embeddings.encoders.Encoder.chunking`)."""
         if self.contextual is None:
-            return super()._code_values(codes, preds)
-        with self.contextual.encoder.chunking():
-            return super()._code_values(codes, preds)
+            return contextlib.nullcontext()
+        return self.contextual.encoder.chunking()
 
     def _embed_contextual(self, token_lists: Sequence[Tokens]) -> TokenBatch:
         """:meth:`embed` with an encoder: a row per token occurrence (its state in its name)."""

@@ -51,8 +51,8 @@ from wrdscore.metrics._flatten import (
 from wrdscore.metrics._result import OOV_NAMES, first_names
 
 if TYPE_CHECKING:
-    from wrdscore.metrics._code import ReadCode
     from wrdscore.metrics.base import EmbeddingMetric, Metric
+    from wrdscore.metrics.code import ReadCode
 
 __all__ = [
     "MAX_CHARS",
@@ -519,7 +519,7 @@ def score_files(
         per-pair output, to join it on.
     item_names : callable, optional
         What an error message calls pair ``i`` (0-based), in place of a file and line:
-        a corpus's method (:func:`~wrdscore.metrics._code.corpus_item_names`).
+        a corpus's method (:func:`~wrdscore.corpus_inputs.corpus_item_names`).
 
     Returns
     -------
@@ -626,8 +626,8 @@ def score_files(
         if jobs > 1:
             for m in metrics:
                 m.prepare()
-                if job.code is not None:
-                    m.prepare_code()
+                if job.code is not None and m.code_scorer is not None:
+                    m.code_scorer.prepare()
             if any(m.segment for m in metrics):
                 # Nearly every file of names has some word the list's head lacks.
                 default_segmenter().load()

@@ -4,8 +4,9 @@ A metric subclasses :class:`Metric` (or :class:`~wrdscore.metrics.EmbeddingMetri
 it reads token vectors) and implements :meth:`Metric._score_tokens` on a whole batch of
 token lists; everything a user can get wrong is checked once, here or by
 :mod:`wrdscore.metrics._flatten`, so each metric only does its arithmetic. Scoring
-against code is a part of it (:meth:`Metric.score` with ``code``), built from the
-helpers of :mod:`wrdscore.metrics._code`. What a call counts lives in a per-call
+against code is the work of the metric's :class:`~wrdscore.metrics.code.CodeScorer`
+(:mod:`wrdscore.metrics.code`), which asks the metric only for its raw match in the code
+(:meth:`Metric._code_support`). What a call counts lives in a per-call
 :class:`~wrdscore.metrics._call.Call`, not on the object, so a metric is reentrant.
 """
 
@@ -14,9 +15,7 @@ from __future__ import annotations
 import contextlib
 import math
 from abc import ABC, abstractmethod
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -24,24 +23,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore import __version__
-from wrdscore.corpora import DEFAULT_STRINGS, DEFAULT_TARGET, clean_prediction
+from wrdscore.corpora import clean_prediction
 from wrdscore.corpora._segment import WORDS_ID
 from wrdscore.errors import WrdscoreError, counted
 from wrdscore.metrics._call import Call, current, nested, running
-from wrdscore.metrics._code import (
-    CODE_KEYS,
-    DEFAULT_CODE_WEIGHT,
-    CodeItem,
-    ReadCode,
-    check_code_options,
-    code_fields,
-    combine,
-    long_code,
-    prediction_tokens,
-    read_codes,
-    refuse_code,
-)
-from wrdscore.metrics._code_support import code_prior
 from wrdscore.metrics._flatten import (
     FlatBatch,
     Prediction,
@@ -54,6 +39,7 @@ from wrdscore.metrics._flatten import (
     splitter,
 )
 from wrdscore.metrics._result import ScoreResult, first_names
+from wrdscore.metrics.code import CODE_KEYS, CODE_OPTIONS, CodeItem, CodeScorer, ReadCode
 from wrdscore.significance import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -84,33 +70,23 @@ class Metric(ABC):
     embeddings : TokenEmbeddings, path or None
         Ignored by metrics that need no embeddings (so every metric can be built the
         same way); see :class:`EmbeddingMetric` for those that do.
-    code_weight : float
-        Scoring against code (``score(..., code=...)``): the weight ``w`` of the code in
-        ``combined = (1 - w) * primary + w * code``, from 0 to 1. The default 0.5 is the
-        even mean of two independent views of what a method does, its reference and its
-        code, neither known to be the better judge; chosen on that principle, not fitted
-        (the repository's only ratings have no code).
-    target : {"name", "summary"}
-        What the predictions are; decides how code is read
-        (:func:`wrdscore.corpora.read_code`: the declared name masked for names,
-        comments removed for summaries).
-    strings : {"drop", "keep"}
-        String literals in code: left out, or split into words.
-    language : str, optional
-        The language every code item is read in (``--language``; signature
-        ``lang:<language>``). By default (``lang:auto``) each item's own (a
-        :class:`~wrdscore.corpora.SourceCode`'s), or the one it is told to be in
-        (:func:`~wrdscore.corpora.detect_language`).
     segment : bool
         Split all-lowercase run-together sub-tokens (``getuserbyid`` -> ``get user by
         id``) of references and predictions into words (:func:`~wrdscore.corpora.segment`;
-        signature ``seg:<word list>``, or ``seg:no`` when off). Off by default: on
-        held-out renames it did not score at least as well as no segmentation, the rule
-        fixed before measuring (docs/history.md, issue 33).
+        signature ``seg:<word list>``, or ``seg:no`` when off). Only a token that the
+        bundled model and the word list do not know as a word is split, so a name as
+        LLMs write it scores as its camelCase form. On by default: most names scored
+        today are written by LLMs (docs/history.md, "Names as LLMs write them").
     clean : bool
         Pass string predictions through :func:`~wrdscore.corpora.clean_prediction` (code
         fences, Javadoc markers and block tags, quotes, a trailing ``()``) before they
         are split, as chat models return them (signature ``clean:yes``).
+    code_scorer : CodeScorer, optional
+        How a metric that reads code (one with a :attr:`code_key`) scores against it;
+        by default one built from the code options among ``options``: ``code_weight``,
+        ``target``, ``strings``, ``language`` and ``code_support`` (its ``weight``,
+        ``target``, ``strings``, ``language`` and ``support``). A metric that cannot
+        read code takes neither.
     **options
         Metric settings; unknown ones raise :class:`~wrdscore.errors.WrdscoreError`.
 
@@ -156,31 +132,20 @@ class Metric(ABC):
         self,
         embeddings: TokenEmbeddings | str | Path | None = None,
         *,
-        code_weight: float = DEFAULT_CODE_WEIGHT,
-        target: str = DEFAULT_TARGET,
-        strings: str = DEFAULT_STRINGS,
-        language: str | None = None,
-        segment: bool = False,
+        segment: bool = True,
         clean: bool = False,
+        code_scorer: CodeScorer | None = None,
         **options: Any,
     ) -> None:
+        code_options = {k: options.pop(k) for k in CODE_OPTIONS if k in options}
         if options:
             raise WrdscoreError(
                 f"unknown {'option' if len(options) == 1 else 'options'} for metric "
                 f"{self.name!r}: {', '.join(sorted(options))}"
             )
-        if (code_weight, target, strings) != (DEFAULT_CODE_WEIGHT, DEFAULT_TARGET, DEFAULT_STRINGS):
-            check_code_options(code_weight, target, strings)
-        #: Options of scoring against code (see :mod:`wrdscore.metrics._code`); they
-        #: enter the signature only when code is read.
-        self.code_weight = float(code_weight)
-        self.target = target
-        self.strings = strings
-        if language is not None:
-            from wrdscore.corpora._languages import check_language
-
-            check_language(language)
-        self.language = language
+        #: How this metric scores against code (None: it cannot); its options enter the
+        #: signature only when code is read.
+        self.code_scorer = self._code_scorer(code_scorer, code_options)
         check_flag("segment", segment)
         check_flag("clean", clean)
         self.segment, self.clean = segment, clean
@@ -188,6 +153,21 @@ class Metric(ABC):
         # reentrant; this one collects what methods called outside any scoring call
         # (embed, _code_values) count.
         self._idle = Call()
+
+    def _code_scorer(self, given: CodeScorer | None, options: dict[str, Any]) -> CodeScorer | None:
+        """The metric's code scorer: ``given``, or one of the code ``options``."""
+        if self.code_key is None:
+            if given is not None or options:
+                self.check_reads_code()  # says why it cannot
+            return None
+        if given is not None:
+            if options:
+                raise WrdscoreError(
+                    f"give a code scorer or code options ({', '.join(options)}), not both"
+                )
+            return given
+        names = {"code_weight": "weight", "code_support": "support"}
+        return CodeScorer(**{names.get(k, k): v for k, v in options.items()})
 
     # -- what subclasses provide ------------------------------------------------------
 
@@ -220,7 +200,8 @@ class Metric(ABC):
                 # reference's value where the code had nothing to match (see combine).
                 out["combined"] = sums["combined"] / pairs
             elif reference:
-                w = self.code_weight
+                assert self.code_scorer is not None
+                w = self.code_scorer.weight
                 out["combined"] = (1.0 - w) * out[self.primary] + w * out["code"]
         return out
 
@@ -244,17 +225,6 @@ class Metric(ABC):
         share one import instead of each paying for its own.
         """
         return None
-
-    def prepare_code(self) -> None:
-        """Load now what scoring against code loads on first use: the code reader (the
-        grammars' queries) and the priors of the metric's target.
-
-        As :meth:`prepare`, called before forking worker processes: each worker loaded
-        them again (0.02 s and 0.07 s of CPU) when the engine scored code.
-        """
-        from wrdscore.corpora import read_code  # noqa: F401  (loads the reader)
-
-        code_prior(self.target)
 
     def truncation_note(self, cuts: Mapping[str, int]) -> str:
         """A line saying how many inputs were cut at a model's maximum length ("" if none).
@@ -396,7 +366,9 @@ class Metric(ABC):
         """:attr:`signature` of scoring against code: it adds that code was read, the code
         weight, the target, the masking and the string policy
         (``...|code:yes|cw:0.5|tgt:name|mask:name|str:drop|lang:auto|...|v:...``)."""
-        return self._signature_with(code_fields(self))
+        self.check_reads_code()
+        assert self.code_scorer is not None
+        return self._signature_with(self.code_scorer.signature_fields())
 
     def _signature_with(self, extra: dict[str, str]) -> str:
         fields = {
@@ -410,7 +382,19 @@ class Metric(ABC):
 
     def check_reads_code(self) -> None:
         """A one-line error unless this metric, with its settings, can score against code."""
-        refuse_code(self)
+        if self.code_key is None:
+            why = self.no_code_reason or "it has no value that reads code"
+            raise WrdscoreError(f"metric {self.name!r} cannot score against code: {why}")
+        if getattr(self, "rescale", False):
+            raise WrdscoreError(
+                f"metric {self.name!r}: rescaling does not apply to code support (the "
+                "baselines are for pairs of names); score against code without --rescale"
+            )
+        if getattr(self, "centering", None) == "batch":
+            raise WrdscoreError(
+                f"metric {self.name!r}: centering 'batch' does not apply to code support "
+                "(the code is not part of the batch mean); choose another centering"
+            )
 
     def result_keys(self, code: bool = False, references: bool = True) -> tuple[str, ...]:
         """The values of a result (the per-pair columns): ``keys``, then ``code`` and
@@ -484,10 +468,13 @@ class Metric(ABC):
         [0.743]
 
         ``count`` is in the code (its best match is 1), times the priors of a one-token
-        name (:mod:`wrdscore.metrics._code_support`); combined is the even mean.
+        name (:mod:`wrdscore.metrics.code`); combined is the even mean.
         """
         if code is not None:
-            return self._score_code(
+            self.check_reads_code()
+            assert self.code_scorer is not None
+            return self.code_scorer.score(
+                self,
                 references,
                 predictions,
                 code,
@@ -520,96 +507,6 @@ class Metric(ABC):
                 references, predictions, allow_empty_reference, progress, index_offset
             )
 
-    def _score_code(
-        self,
-        references: Sequence[Reference] | None,
-        predictions: Sequence[Prediction],
-        code: Sequence[CodeItem],
-        *,
-        allow_empty_reference: bool,
-        progress: Callable[[int], None] | None,
-        index_offset: int,
-    ) -> ScoreResult:
-        """:meth:`score` with ``code``: the reference's values (if any), ``code`` and
-        ``combined`` (see :mod:`wrdscore.metrics._code`)."""
-        self.check_reads_code()
-        if isinstance(code, str):
-            raise WrdscoreError("code must be a list of items (one per prediction), not one string")
-        code = list(code)
-        predictions = list(predictions)
-        if len(code) != len(predictions):
-            raise WrdscoreError(
-                f"{len(code)} code items but {len(predictions)} predictions; "
-                "every prediction needs the code of its method"
-            )
-        # All of it one batch, as _score is: reading the code allocates a list per
-        # method and more per identifier, none in cycles, which the collector would
-        # otherwise rescan again and again (a sixth to a quarter of reading OpenJDK's code).
-        with gc_paused():
-            preds = prediction_tokens(predictions, index_offset, self._prediction_tokens())
-            # The code's run-together words meet the prediction's split the same way.
-            codes = self._read_codes(code, index_offset)
-            cut = long_code(code)
-            result = None
-            if references is not None:
-                result = self._score(
-                    references,
-                    predictions,
-                    allow_empty_reference=allow_empty_reference,
-                    progress=None,
-                    index_offset=index_offset,
-                )
-            with running(self, nested(self)) as call:
-                support, nothing = self._code_values(codes, preds)
-        if progress is not None:
-            progress(len(preds))
-        values = combine(
-            None if result is None else result.values,
-            support,
-            self.primary,
-            self.code_weight,
-            nothing,
-        )
-        unmatched = int(np.count_nonzero(nothing))
-        if result is None:
-            return ScoreResult(
-                metric=self.name,
-                signature=self.code_signature,
-                values=values,
-                primary="code",
-                corpus=self._corpus(values),
-                oov_tokens=call.oov_count,
-                empty_predictions=sum(1 for p in preds if not p),
-                oov_names=first_names(call.oov_names),
-                empty_code=unmatched,
-                cut_code=cut,
-                cuts=dict(+call.cuts),  # the kinds counted, without zeros
-            )
-        return replace(
-            result,
-            signature=self.code_signature,
-            values=values,
-            corpus=self._corpus(values),
-            oov_tokens=result.oov_tokens + call.oov_count,
-            oov_names=first_names([*result.oov_names, *call.oov_names]),
-            empty_code=unmatched,
-            cut_code=cut,
-            cuts=dict(Counter(result.cuts) + call.cuts),
-        )
-
-    def _read_codes(self, code: list[CodeItem], index_offset: int) -> ReadCode:
-        """:func:`~wrdscore.metrics._code.read_codes` as this metric reads code, or what
-        another metric of the same chunk read the same way (the run's ``code_memo``):
-        the metrics of a run used to read, and split, every method once each."""
-        how = (self.target, self.strings, self.segment, self.language)
-        memo = self._call.code_memo
-        found = None if memo is None else memo.get(how)
-        if found is None:
-            found = read_codes(code, *how[:2], index_offset, *how[2:])
-            if memo is not None:
-                memo[how] = found
-        return found
-
     def _prediction_tokens(self) -> Callable[[Prediction], Tokens]:
         """:meth:`tokens` of a prediction, through the run's token memo when there is one
         (:meth:`scoring_run`): the reference pass of the same chunk has split these
@@ -628,32 +525,10 @@ class Metric(ABC):
 
         return tokens
 
-    def _code_values(
-        self, read: ReadCode, preds: list[Tokens]
-    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-        """Code support of every pair, and which pairs had nothing to match in their code.
-
-        The metric's own support (:meth:`_code_support`) scaled by the priors on the
-        prediction read with its code (:mod:`~wrdscore.metrics._code_support`), so
-        that copying the code's words does not win. Pairs with an empty side score 0
-        without reaching :meth:`_code_support`. Unseen tokens count in the running call
-        (:meth:`_score_code` opens one).
-        """
-        codes = read.tokens
-        out = np.zeros(len(preds))
-        nothing = np.fromiter(
-            (bool(p) and not c for c, p in zip(codes, preds, strict=True)), bool, len(preds)
-        )
-        scored = [i for i, (c, p) in enumerate(zip(codes, preds, strict=True)) if c and p]
-        if scored:
-            values, degenerate = self._code_support(
-                [codes[i] for i in scored], [preds[i] for i in scored]
-            )
-            if np.shape(values) != (len(scored),) or not np.all(np.isfinite(values)):
-                raise RuntimeError(f"metric {self.name!r} returned bad code support values")
-            out[scored] = values
-            nothing[scored] = degenerate
-        return out * code_prior(self.target).factor(preds, codes, read.languages), nothing
+    def reading_code(self) -> contextlib.AbstractContextManager[None]:
+        """What :meth:`_code_support` runs in (nothing by default; an encoder encodes
+        long code in runs of whole tokens)."""
+        return contextlib.nullcontext()
 
     def _code_support(
         self, codes: list[Tokens], preds: list[Tokens]

@@ -63,7 +63,7 @@ def build_metrics(
     embeddings: TokenEmbeddings | str | Path | None = None,
     per_metric: Mapping[str, Mapping[str, Any]] | None = None,
     *,
-    segment: bool = False,
+    segment: bool = True,
     clean: bool = False,
     **embedding_options: Any,
 ) -> list[Metric]:

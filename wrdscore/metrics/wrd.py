@@ -20,11 +20,10 @@ from numpy.typing import NDArray
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import cosine_matrix, unit_rows
-from wrdscore.metrics._code_support import best_match_precision, code_prior
-from wrdscore.metrics._code_transport import CodeTransport
 from wrdscore.metrics._flatten import MAX_TOKENS
 from wrdscore.metrics._pairs import embed_pairs, shape_groups
 from wrdscore.metrics.base import EmbeddingMetric, Tokens, check_flag, register
+from wrdscore.metrics.code import CodeTransport, SupportInput, best_match
 
 WEIGHTINGS = ("norm", "norm*idf", "idf", "uniform")
 _EMD_MAX_ITER = 100_000  # ot.emd's default
@@ -466,7 +465,7 @@ class WRDScore(EmbeddingMetric):
         self, codes: list[Tokens], preds: list[Tokens]
     ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
         """Best-match precision of each prediction in its code
-        (:func:`~wrdscore.metrics._code_support.best_match_precision`): each predicted
+        (:func:`~wrdscore.metrics.code.best_match_precision`): each predicted
         token's best clipped cosine with a code token, averaged. Not the transport's
         precision: a balanced transport must move all of the code's mass, so each
         predicted token's credit was its mean cosine to the whole method, which a longer
@@ -478,6 +477,24 @@ class WRDScore(EmbeddingMetric):
         embedded once; under sentence centering or with an encoder every occurrence
         keeps its own vector.
         """
+        precision, _, degenerate = self._best_match_in_code(codes, preds, recall=False)
+        return precision, degenerate
+
+    def code_coverage(
+        self, codes: list[Tokens], preds: list[Tokens]
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.bool_]]:
+        """Best-match precision of each prediction in its code, the mirror recall over the
+        code (:func:`~wrdscore.metrics.code.best_match`: each code token's best clipped
+        cosine with a predicted token, weighted by the mass the transport would give it,
+        its token's mass times its count), and which pairs had a side of zero weight.
+        What the ``coverage`` support model reads (``docs/code.md``)."""
+        precision, recall, degenerate = self._best_match_in_code(codes, preds, recall=True)
+        assert recall is not None
+        return precision, recall, degenerate
+
+    def _best_match_in_code(
+        self, codes: list[Tokens], preds: list[Tokens], recall: bool
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64] | None, NDArray[np.bool_]]:
         n = len(codes)
         code_len = np.fromiter(map(len, codes), dtype=np.int64, count=n)
         pred_len = np.fromiter(map(len, preds), dtype=np.int64, count=n)
@@ -525,7 +542,7 @@ class WRDScore(EmbeddingMetric):
         # "drop") has nothing to transport: it scores 0 and is counted.
         degenerate = (code_sum <= 0) | (pred_sum <= 0)
         keep_c, keep_p = ~degenerate[code_item], ~degenerate[pred_item]
-        out = best_match_precision(
+        out, covered = best_match(
             code_item[keep_c],
             code_row[keep_c],
             pred_item[keep_p],
@@ -533,9 +550,10 @@ class WRDScore(EmbeddingMetric):
             unit_rows(batch.table),
             n,
             self.clip,
+            code_mass[keep_c] if recall else None,
         )
         self._advance(n)
-        return out, degenerate
+        return out, covered, degenerate
 
     def transport(
         self, reference: str | Sequence[str], prediction: str | Sequence[str]
@@ -602,8 +620,8 @@ class WRDScore(EmbeddingMetric):
         :meth:`transport`, shown for inspection. ``support`` is the metric's ``code``
         value for this pair: ``match`` (each predicted token's best cosine in the code,
         averaged) times ``prior`` (conciseness, copying and plausibility, see
-        :mod:`wrdscore.metrics._code_support`). ``target`` and ``strings`` default to
-        the metric's options; ``name`` is the name to mask (default: the declared one).
+        :mod:`wrdscore.metrics.code`). ``target`` and ``strings`` default to
+        the metric's code options; ``name`` is the name to mask (default: the declared one).
         The code is read in the metric's ``language`` when it has one, as :meth:`score`
         reads it.
 
@@ -617,11 +635,13 @@ class WRDScore(EmbeddingMetric):
         # Imported here: the code reader loads tree-sitter, which scoring names never needs.
         from wrdscore.corpora import SourceCode, declared_name, read_code_and_language
 
-        target = self.target if target is None else target
-        strings = self.strings if strings is None else strings
-        if self.language is not None and not isinstance(code, SourceCode):
+        scorer = self.code_scorer
+        assert scorer is not None
+        target = scorer.target if target is None else target
+        strings = scorer.strings if strings is None else strings
+        if scorer.language is not None and not isinstance(code, SourceCode):
             # Read (and its name found) in the metric's language, as score reads it.
-            code = SourceCode(code, self.language)
+            code = SourceCode(code, scorer.language)
         tokens, language = read_code_and_language(code, target=target, name=name, strings=strings)
         if self.segment:
             from wrdscore.corpora import segment
@@ -645,10 +665,13 @@ class WRDScore(EmbeddingMetric):
         # name's few tokens onto thousands of code tokens is cheap. P/R/F1 go unused.
         t = self._flow(self.tokens(tokens), pred, np.nan, np.nan, np.nan)
         # The metric's code value for this pair: each predicted token's best match in the
-        # code, scaled by the priors on the prediction as the engine splits it.
+        # code, made support by the scorer's support model (the priors on the prediction
+        # as the engine splits it); ``prior`` is what it makes of a perfect match.
         best = np.clip(t.cosine, 0.0 if self.clip else -1.0, 1.0).max(axis=0)
         match = float(best.mean()) if t.ref_weights.sum() > 0 and t.pred_weights.sum() > 0 else 0.0
-        prior = float(code_prior(target).factor([pred], [tokens], [language])[0])
+        given = SupportInput(np.array([match, 1.0]), [pred] * 2, [tokens] * 2, [language] * 2,
+                             target, self)  # fmt: skip
+        support, prior = scorer.support.support(given).tolist()
         return CodeTransport(
             code_tokens=t.ref_tokens,
             pred_tokens=t.pred_tokens,
@@ -656,7 +679,7 @@ class WRDScore(EmbeddingMetric):
             flow=t.flow,
             code_weights=t.ref_weights,
             pred_weights=t.pred_weights,
-            support=match * prior,
+            support=support,
             target=target,
             strings=strings,
             masked=(name or declared_name(code)) if target == "name" else None,

@@ -60,8 +60,6 @@ import math
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -79,8 +77,6 @@ COPIED_SHARE = 0.01
 QUANTILES = (0.02, 0.05, 0.1, 0.2, 0.3)
 #: Start and end of a text in the bigram model (no split token has angle brackets).
 START, END = "<s>", "</s>"
-#: The signature's name of the shipped table (``prior:`` in a code signature).
-PRIOR_LABEL = "src69-copied"
 #: Most floats one stacked gather of code vectors may hold (512 KB: it stays in cache; at 32 MB
 #: the gathers ran from memory, and OpenJDK scoring took 4.2-4.4x reference-only CPU, not 3.8-3.9x).
 _STACK_FLOATS = 1 << 16
@@ -344,7 +340,36 @@ def best_match_precision(
     ...                      np.array([0, 2]), unit, 1).round(3).tolist()
     [0.9]
     """
+    return best_match(code_item, code_row, pred_item, pred_row, unit, n, clip)[0]
+
+
+def best_match(
+    code_item: NDArray[np.int64],
+    code_row: NDArray[np.int64],
+    pred_item: NDArray[np.int64],
+    pred_row: NDArray[np.int64],
+    unit: NDArray[np.float64],
+    n: int,
+    clip: bool = True,
+    code_weight: NDArray[np.float64] | None = None,
+) -> tuple[NDArray[np.float64], NDArray[np.float64] | None]:
+    r""":func:`best_match_precision`, and with ``code_weight`` (one weight per code entry)
+    the mirror recall over the code,
+
+    .. math:: R = \frac{\sum_i w_i \max_j c_{ij}}{\sum_i w_i},
+
+    how much of the code's weight the prediction's words find; None without weights.
+
+    Examples
+    --------
+    >>> unit = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
+    >>> p, r = best_match(np.array([0, 0]), np.array([0, 1]), np.array([0]), np.array([0]),
+    ...                   unit, 1, code_weight=np.array([3.0, 1.0]))
+    >>> p.tolist(), r.tolist()
+    ([1.0], [0.75])
+    """
     out = np.zeros(n)
+    recall = None if code_weight is None else np.zeros(n)
     code_len = np.bincount(code_item, minlength=n)
     pred_len = np.bincount(pred_item, minlength=n)
     code_start = np.cumsum(code_len) - code_len
@@ -363,6 +388,7 @@ def best_match_precision(
     # A padded slot points at an appended zero row, and is left out of the maximum.
     unit = np.vstack([unit, np.zeros((1, dim))])
     pad = len(unit) - 1
+    weight = None if code_weight is None else np.append(code_weight, 0.0)
     for k in np.unique(key[key >= 0]).tolist():
         w, m = divmod(k, most)
         items = np.flatnonzero(key == k)
@@ -378,7 +404,16 @@ def best_match_precision(
             cos[~valid] = -np.inf
             best = np.minimum(cos.max(axis=1), 1.0)
             out[part] = (np.maximum(best, 0.0) if clip else best).mean(axis=1)
-    return out
+            if recall is not None and weight is not None:
+                # Each code slot's best match in the prediction; a padded slot weighs 0.
+                found = np.minimum(cos.max(axis=2), 1.0)
+                found = np.where(valid, np.maximum(found, 0.0) if clip else found, 0.0)
+                w_at = weight[np.where(valid, at, len(weight) - 1)]
+                total = w_at.sum(axis=1)
+                recall[part] = np.divide(
+                    (w_at * found).sum(axis=1), total, out=np.zeros(len(part)), where=total > 0
+                )
+    return out, recall
 
 
 def table_part(table: bytes, target: str) -> dict[str, Any]:
@@ -408,11 +443,3 @@ def read_prior(
         copied,
         COPIED_SHARE if copied_share is None else copied_share,
     )
-
-
-@cache
-def code_prior(target: str, quantile: float = QUANTILE) -> TextPrior:
-    """The shipped prior of ``target`` (``name`` or ``summary``), read once: the gate
-    softened by copying, as chosen in round 4."""
-    table = resources.files("wrdscore.data").joinpath(PRIOR_FILE).read_bytes()
-    return read_prior(table, target, quantile, LENGTH_SHARE, COPIED_SHARE)

@@ -1,0 +1,251 @@
+"""Agreement with people who rated summaries against the code (issue 41's measure).
+
+``../shared/data/roy2021-code-summaries`` holds 1,194 summaries of 199 Java methods, each
+rated by programmers who read the method's code (half of Roy et al. 2021). Over the 995
+generated summaries (``is_reference_itself = 0``) this prints Spearman's rho and Kendall's
+tau between a score and the mean rating (``score_mean``), with 95% percentile intervals from
+bootstrap resamples of the **methods** (a method's summaries are drawn together), and each
+candidate's paired difference from the first one::
+
+    python benchmarks/code_agreement.py
+
+Two scores per candidate, with the bundled default model: the *code support* (reference-free,
+``score(None, summaries, code=...)``, target ``summary``) and *combined* (the developer's
+comment as the reference, ``code_weight`` 0.5). The candidates are those of issue 41's rule
+(``docs/history.md``, "Code support chosen by people"): B0, the shipped gate, and C1-C3; their
+formulas are in :func:`supports`; ``--round`` picks the round (the latest by default).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.stats import kendalltau, spearmanr
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "roy2021-code-summaries"
+SEED = 20261129
+BOOTSTRAP = 2000
+#: Each round's candidates (``docs/history.md``, "Code support chosen by people"), B0 first.
+ROUNDS = {1: ("B0", "C1", "C2", "C3"), 2: ("B0", "D1", "D2")}
+
+
+@dataclass(frozen=True)
+class Rows:
+    """The rated generated summaries, with their method's code and reference."""
+
+    method: NDArray[np.int64]
+    summary: list[str]
+    reference: list[str]
+    code: list[str]
+    rating: NDArray[np.float64]
+
+
+def load(data: Path) -> Rows:
+    """The 995 rows of ``pairs.tsv`` with ``is_reference_itself = 0`` and their code."""
+    if not (data / "pairs.tsv").is_file() or not (data / "code.jsonl").is_file():
+        sys.exit(f"error: {data} has no pairs.tsv and code.jsonl (the shared ratings)")
+    code = {}
+    with (data / "code.jsonl").open(encoding="utf-8") as f:
+        for line in f:
+            record = json.loads(line)
+            code[int(record["method_id"])] = record["code"]
+    method, summary, reference, source, rating = [], [], [], [], []
+    with (data / "pairs.tsv").open(encoding="utf-8", newline="") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            if row["is_reference_itself"] != "0":
+                continue
+            method.append(int(row["method_id"]))
+            summary.append(row["summary"])
+            reference.append(row["reference"])
+            source.append(code[int(row["method_id"])])
+            rating.append(float(row["score_mean"]))
+    return Rows(np.asarray(method), summary, reference, source, np.asarray(rating))
+
+
+def _wrd(target: str, encoder: str | None) -> Any:
+    """WRDScore with the bundled default, or with ``encoder``'s contextual states."""
+    from wrdscore.metrics import get_metric
+
+    return get_metric("wrd", target=target, **({"encoder": encoder} if encoder else {}))
+
+
+def candidate_supports(rows: Rows, encoder: str | None = None) -> dict[str, NDArray[np.float64]]:
+    """Each candidate's code support of the rated summaries (:func:`supports`)."""
+    return supports(rows.summary, rows.code, "summary", encoder)
+
+
+def supports(
+    texts: Sequence[str], sources: Sequence[str], target: str, encoder: str | None = None
+) -> dict[str, NDArray[np.float64]]:
+    """Each candidate's code support of ``texts`` against their methods' Java ``sources``.
+
+    With ``s_bm`` the best-match precision of the text in its code (the shipped raw
+    support), ``r_bm`` its mirror over the code's tokens weighted by the metric's masses
+    (each occurrence its token's mass), ``F`` their harmonic mean, ``P`` the shipped
+    plausibility and ``k / m`` the text's copied share:
+
+    * B0: the shipped support, ``s_bm x L(m) x Lc(k) x P^(k/m)``;
+    * C1: ``F(s_bm, r_bm) x P^(k/m)``;
+    * C2: WRDScore's F1 between the text and the code's tokens, ``x P^(k/m)``;
+    * C3: ``s_bm x P^(k/m)``;
+
+    and round 2's, with ``s_d`` the precision over the text's distinct tokens (summed once,
+    divided by all ``m`` tokens: a word said again earns nothing) and ``r_d`` the recall over
+    the code's distinct tokens, each weighted by its mass once (not times its count):
+
+    * D1: ``F(s_d, r_d) x P^(k/m)``;
+    * D2: ``F(s_d, r_d) x P``.
+    """
+    from wrdscore.corpora import read_code_and_language
+    from wrdscore.metrics.code import code_prior, copied_counts
+
+    wrd = _wrd(target, encoder)
+    b0 = wrd.score(None, list(texts), code=list(sources)).values["code"]
+    preds = [wrd.tokens(s, prediction=True) for s in texts]
+    codes = [read_code_and_language(c, target=target, language="java")[0] for c in sources]
+    prior = code_prior(target)
+    plausible = prior.plausibility(preds)
+    copied = copied_counts(preds, codes, ["java"] * len(preds))
+    sizes = np.fromiter(map(len, preds), np.int64, len(preds))
+    gate = plausible ** (copied / np.maximum(sizes, 1))
+    s_bm, r_bm = np.zeros(len(preds)), np.zeros(len(preds))
+    s_d, r_d = np.zeros(len(preds)), np.zeros(len(preds))
+    for i, (code, pred) in enumerate(zip(codes, preds, strict=True)):
+        if not code or not pred:
+            continue
+        batch = wrd.embed([code, pred])
+        masses = wrd._masses(batch.table, batch.tokens)
+        norms = np.linalg.norm(batch.table, axis=1, keepdims=True)
+        unit = np.divide(batch.table, norms, out=np.zeros_like(batch.table), where=norms > 0)
+        c_rows = batch.rows[batch.offsets[0] : batch.offsets[1]]
+        p_rows = batch.rows[batch.offsets[1] : batch.offsets[2]]
+        cos = np.clip(unit[c_rows] @ unit[p_rows].T, 0.0, 1.0)
+        s_bm[i] = cos.max(axis=0).mean()
+        weight = masses[c_rows]
+        r_bm[i] = float(weight @ cos.max(axis=1) / weight.sum()) if weight.sum() > 0 else 0.0
+        # Distinct tokens: each table row once (static vectors: one row per token).
+        c_once, at_c = np.unique(c_rows, return_index=True)
+        _, at_p = np.unique(p_rows, return_index=True)
+        s_d[i] = cos[:, at_p].max(axis=0).sum() / len(p_rows)
+        once = masses[c_once]
+        r_d[i] = float(once @ cos[at_c].max(axis=1) / once.sum()) if once.sum() > 0 else 0.0
+    both = s_bm + r_bm
+    f = np.divide(2 * s_bm * r_bm, both, out=np.zeros_like(both), where=both > 0)
+    transport = wrd.score(codes, preds, allow_empty_reference=True).values["f1"]
+    both = s_d + r_d
+    f_d = np.divide(2 * s_d * r_d, both, out=np.zeros_like(both), where=both > 0)
+    return {
+        "B0": b0,
+        "C1": f * gate,
+        "C2": transport * gate,
+        "C3": s_bm * gate,
+        "D1": f_d * gate,
+        "D2": f_d * plausible,
+    }
+
+
+def combined(rows: Rows, support: NDArray[np.float64], encoder: str | None = None) -> NDArray:
+    """The even mean of the reference F1 and ``support`` (``code_weight`` 0.5)."""
+    f1 = _wrd("summary", encoder).score(rows.reference, rows.summary).values["f1"]
+    return 0.5 * f1 + 0.5 * support
+
+
+def agreement(
+    method: NDArray[np.int64], rating: NDArray, scores: Sequence[NDArray], seed: int = SEED
+) -> list[dict[str, float]]:
+    """Spearman and Kendall of each score with ``rating``, intervals over methods, and the
+    paired bootstrap difference of each score's Spearman from the first one's."""
+    ids, index = np.unique(method, return_inverse=True)
+    members = [np.flatnonzero(index == k) for k in range(len(ids))]
+    rng = np.random.default_rng(seed)
+    draws = np.zeros((BOOTSTRAP, len(scores)))
+    for b in range(BOOTSTRAP):
+        at = np.concatenate([members[k] for k in rng.integers(0, len(ids), len(ids))])
+        for j, s in enumerate(scores):
+            draws[b, j] = spearmanr(s[at], rating[at]).statistic
+    out = []
+    for j, s in enumerate(scores):
+        diff = draws[:, j] - draws[:, 0]
+        out.append(
+            {
+                "spearman": float(spearmanr(s, rating).statistic),
+                "low": float(np.percentile(draws[:, j], 2.5)),
+                "high": float(np.percentile(draws[:, j], 97.5)),
+                "kendall": float(kendalltau(s, rating).statistic),
+                "diff": float(
+                    spearmanr(s, rating).statistic - spearmanr(scores[0], rating).statistic
+                ),
+                "diff_low": float(np.percentile(diff, 2.5)),
+                "diff_high": float(np.percentile(diff, 97.5)),
+            }
+        )
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--encoder", help="score with this sentence-transformers encoder")
+    parser.add_argument("--json", type=Path, help="also write the table as JSON here")
+    parser.add_argument("--round", type=int, choices=sorted(ROUNDS), default=max(ROUNDS))
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    rows = load(args.data)
+    every = candidate_supports(rows, args.encoder)
+    supports = {name: every[name] for name in ROUNDS[args.round]}
+    names = list(supports)
+    extra = {}
+    if args.encoder:
+        # The encoder's own sentence cosine reads code as shipped (B0's priors): beside the
+        # candidates, not one of them.
+        from wrdscore.metrics import get_metric
+
+        sentence = get_metric("sentence", encoder=args.encoder, target="summary")
+        extra["sentence"] = (
+            sentence.score(None, rows.summary, code=rows.code).values["code"],
+            sentence.score(rows.reference, rows.summary, code=rows.code).values["combined"],
+        )
+    code_rows = agreement(rows.method, rows.rating, [supports[n] for n in names])
+    both_rows = agreement(
+        rows.method, rows.rating, [combined(rows, supports[n], args.encoder) for n in names]
+    )
+    table = {}
+    print(f"{len(rows.rating)} rated summaries of {len(set(rows.method.tolist()))} methods")
+    print("candidate  part      spearman [95% over methods]  kendall  diff from B0 [95%]")
+    for name, code, both in zip(names, code_rows, both_rows, strict=True):
+        table[name] = {"code": code, "combined": both}
+        for part, r in (("code", code), ("combined", both)):
+            print(
+                f"{name:<10} {part:<9} {r['spearman']:.3f} [{r['low']:.3f}, {r['high']:.3f}]"
+                f"       {r['kendall']:.3f}    {r['diff']:+.3f} [{r['diff_low']:+.3f}, "
+                f"{r['diff_high']:+.3f}]"
+            )
+    for name, (code_score, both_score) in extra.items():
+        code_r, both_r = (
+            agreement(rows.method, rows.rating, [supports["B0"], v])[1]
+            for v in (code_score, both_score)
+        )
+        table[name] = {"code": code_r, "combined": both_r}
+        for part, r in (("code", code_r), ("combined", both_r)):
+            print(
+                f"{name:<10} {part:<9} {r['spearman']:.3f} [{r['low']:.3f}, {r['high']:.3f}]"
+                f"       {r['kendall']:.3f}"
+            )
+    print(f"{time.perf_counter() - start:.0f} s")
+    if args.json:
+        args.json.write_text(json.dumps(table, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

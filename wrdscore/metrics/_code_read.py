@@ -1,0 +1,174 @@
+"""Reading code items: each method's tokens as scoring reads them, and the predictions'.
+
+A code item is a method's source, an object ``{"code": source, "name": name}``, a
+corpus's :class:`~wrdscore.corpus_inputs.StoredCode` or None (unknown code). Reading is
+:mod:`wrdscore.corpora`'s (:func:`~wrdscore.corpora.read_code_and_language`, or a
+stored method's words); this module turns a batch of items into :class:`ReadCode` once,
+for every metric that reads them alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from wrdscore.corpora import MAX_CODE_CHARS
+from wrdscore.corpus_inputs import StoredCode
+from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._flatten import (
+    MAX_TOKENS,
+    ItemError,
+    Prediction,
+    Tokens,
+    _check_text_sizes,
+    _tokens_of,
+)
+
+#: One method's code: its source text, or ``{"code": source, "name": declared_name}``
+#: (``name`` optional: the name to mask when the target is a name; by default the
+#: name the source declares), a corpus's :class:`StoredCode`, or None where a
+#: method's code is unknown (a corpus record whose declaration the parser could not
+#: place): its support is then 0.
+CodeItem = str | Mapping[str, Any] | StoredCode | None
+
+
+def code_item(item: object, i: int) -> tuple[str, str | None]:
+    """``(source, name to mask or None)`` of code item ``i``; an :class:`ItemError` if bad."""
+    if isinstance(item, str):
+        return item, None
+    if isinstance(item, Mapping):
+        source, name = item.get("code"), item.get("name")
+        if isinstance(source, str) and (name is None or isinstance(name, str)):
+            return source, name
+    raise ItemError(
+        "code",
+        i,
+        "must be a string (the method's source) or an object with a string 'code' "
+        "(and optionally a string 'name')",
+    )
+
+
+class ReadCode(NamedTuple):
+    """What :func:`read_codes` read: each item's sub-tokens, and the language each was
+    read in (a stored item's is its record's; None where there is no code)."""
+
+    tokens: list[Tokens]
+    languages: list[str | None]
+
+
+def read_codes(
+    code: Sequence[CodeItem],
+    target: str,
+    strings: str,
+    offset: int = 0,
+    segmented: bool = False,
+    language: str | None = None,
+) -> ReadCode:
+    """The sub-tokens scoring reads from each code item (:func:`wrdscore.corpora.read_code`),
+    with run-together words segmented when ``segmented`` (a metric's ``segment``), and
+    the language each was read in.
+
+    A method longer than :data:`~wrdscore.corpora.MAX_CODE_CHARS` characters is cut
+    at a line as ingest cuts it (:func:`~wrdscore.corpora.capped_code`), not refused;
+    :func:`long_code` counts such items.
+
+    Raises
+    ------
+    ItemError
+        An item that is not code, or code the reader refuses (empty, binary), numbered
+        from ``offset``.
+    """
+    from wrdscore.corpora import read_code_and_language, segment
+    from wrdscore.corpora._code import read_code_words
+
+    stored = strings == "drop"
+    out: list[Tokens] = []
+    languages: list[str | None] = []
+    for i, item in enumerate(code):
+        # Strings and the objects of a --code file (a plain dict with a string "code")
+        # without the general checks: this loop runs once per method.
+        if item is None:
+            out.append([])
+            languages.append(None)
+            continue
+        if type(item) is StoredCode:
+            if stored:
+                # What ingest read from the code: no parse (the time of reading code).
+                out.append(
+                    read_code_words(item.words, target=target, name=item.name, segmented=segmented)
+                )
+                languages.append(language or item.language)
+                continue
+            if item.code is None:
+                raise ItemError(
+                    "code", offset + i, f"was not read from the corpus (strings={strings!r})"
+                )
+            source, name = item.code, item.name
+        elif type(item) is str:
+            source, name = item, None
+        elif (
+            type(item) is dict
+            and type(item.get("code")) is str
+            and type(item.get("name", "")) is str
+        ):
+            source, name = item["code"], item.get("name")
+        else:
+            source, name = code_item(item, offset + i)
+        if len(source) > MAX_CODE_CHARS:
+            from wrdscore.corpora import SourceCode, capped_code
+
+            cut = capped_code(source)[0]
+            # A slice of a SourceCode is a plain str: keep the language it was given,
+            # or the cut method would be told from its code (or refused as untellable).
+            source = SourceCode(cut, source.language) if isinstance(source, SourceCode) else cut
+        try:
+            tokens, read_in = read_code_and_language(
+                source, target=target, name=name, strings=strings, language=language
+            )
+        except WrdscoreError as exc:
+            raise ItemError("code", offset + i, f"cannot be read: {exc}") from None
+        out.append(segment(tokens) if segmented else tokens)
+        languages.append(read_in)
+    return ReadCode(out, languages)
+
+
+def long_code(code: Sequence[CodeItem]) -> int:
+    """How many code items :func:`read_codes` cuts: sources over
+    :data:`~wrdscore.corpora.MAX_CODE_CHARS` characters (a corpus's are cut at ingest).
+
+    Examples
+    --------
+    >>> long_code(["int f() {}", {"code": "x" * 20_000}, None, "y" * 16_385])
+    2
+    """
+    return sum(
+        len(source) > MAX_CODE_CHARS
+        for source in (
+            item.get("code") if isinstance(item, Mapping) else item
+            for item in code
+            if not isinstance(item, StoredCode)
+        )
+        if isinstance(source, str)
+    )
+
+
+def prediction_tokens(
+    predictions: Sequence[Prediction], offset: int, split: Callable[..., Tokens]
+) -> list[Tokens]:
+    """Check and tokenise predictions alone (reference-free scoring), with ``split``: the
+    metric's own tokeniser (:meth:`Metric.tokens`), so cleaning and segmentation apply."""
+    if isinstance(predictions, str):
+        raise WrdscoreError("predictions must be a list of items, not a single string")
+    predictions = list(predictions)
+    if not predictions:
+        raise WrdscoreError("nothing to score: no pairs given")
+    _check_text_sizes([], predictions, offset, (set(), set(map(type, predictions))))
+    tokens = [_tokens_of(p, "prediction", offset + i, split) for i, p in enumerate(predictions)]
+    for i, t in enumerate(tokens):
+        if len(t) > MAX_TOKENS:
+            raise ItemError(
+                "prediction",
+                offset + i,
+                f"has {len(t):,} sub-tokens, more than the {MAX_TOKENS:,} an item may have",
+            )
+    return tokens

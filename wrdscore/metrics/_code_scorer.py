@@ -1,0 +1,300 @@
+"""The code scorer: everything scoring against code needs besides a metric's arithmetic.
+
+A :class:`CodeScorer` holds the options of scoring against code (weight, target, string
+policy, language, support model) and does the work around a metric's raw match: it
+reads each batch's code once (:func:`~wrdscore.metrics.code.read_codes`, shared by the
+metrics of an engine's chunk), asks the metric for its raw support of the non-empty
+pairs (:meth:`~wrdscore.metrics.Metric._code_support`), hands it to the support model,
+applies the empty-side rules, mixes ``combined`` (:func:`combine`) and names all of it in
+the code part of the signature (:meth:`CodeScorer.signature_fields`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from wrdscore.corpora import DEFAULT_STRINGS, DEFAULT_TARGET, STRING_POLICIES, TARGETS
+from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._call import nested, running
+from wrdscore.metrics._code_models import (
+    DEFAULT_SUPPORT,
+    SupportInput,
+    SupportModel,
+    support_model,
+)
+from wrdscore.metrics._code_read import (
+    CodeItem,
+    ReadCode,
+    long_code,
+    prediction_tokens,
+    read_codes,
+)
+from wrdscore.metrics._flatten import Prediction, Reference, Tokens, gc_paused
+from wrdscore.metrics._result import ScoreResult, first_names
+
+if TYPE_CHECKING:
+    from wrdscore.metrics._metric import Metric
+
+#: The values scoring against code adds: the support, and (with references) the mix.
+CODE_KEYS = ("code", "combined")
+#: The even mean of the reference's and the code's view (see :mod:`wrdscore.metrics.code`).
+DEFAULT_CODE_WEIGHT = 0.5
+#: The constructor options of a metric that reads code, which build its scorer.
+CODE_OPTIONS = ("code_weight", "target", "strings", "language", "code_support")
+
+
+def check_code_options(code_weight: object, target: object, strings: object) -> None:
+    """Refuse a code weight outside [0, 1], an unknown target or string policy."""
+    if not (
+        isinstance(code_weight, int | float)
+        and not isinstance(code_weight, bool)
+        and math.isfinite(code_weight)
+        and 0.0 <= code_weight <= 1.0
+    ):
+        raise WrdscoreError(f"code weight must be a number from 0 to 1, not {code_weight!r}")
+    if target not in TARGETS:
+        raise WrdscoreError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
+    if strings not in STRING_POLICIES:
+        raise WrdscoreError(
+            f"unknown string policy {strings!r}; choose one of {', '.join(STRING_POLICIES)}"
+        )
+
+
+def combine(
+    values: dict[str, NDArray[np.float64]] | None,
+    support: NDArray[np.float64],
+    primary: str,
+    weight: float,
+    nothing: NDArray[np.bool_],
+) -> dict[str, NDArray[np.float64]]:
+    """The values of a code-aware result: the reference's, ``code``, and ``combined``.
+
+    Where a pair's code had ``nothing`` to match (no code token with weight), the code
+    cannot judge its prediction: ``combined`` is the reference's value, so an empty
+    method never punishes a perfect prediction.
+
+    Examples
+    --------
+    >>> out = combine({"f1": np.array([1.0, 0.5])}, np.array([0.0, 0.7]), "f1", 0.5,
+    ...               np.array([True, False]))
+    >>> out["combined"].tolist()
+    [1.0, 0.6]
+    """
+    if values is None:
+        return {"code": support}
+    mixed = (1.0 - weight) * values[primary] + weight * support
+    return {**values, "code": support, "combined": np.where(nothing, values[primary], mixed)}
+
+
+class CodeScorer:
+    """How a metric scores against code: its options, the support model and the rules.
+
+    Parameters
+    ----------
+    weight : float
+        The weight ``w`` of the code in ``combined = (1 - w) * primary + w * code``,
+        from 0 to 1. The default 0.5 is the even mean of two independent views of what a
+        method does, its reference and its code, neither known to be the better judge;
+        chosen on that principle, not fitted (the repository's only ratings have no code).
+    target : {"name", "summary"}
+        What the predictions are; decides how code is read
+        (:func:`wrdscore.corpora.read_code`: the declared name masked for names,
+        comments removed for summaries).
+    strings : {"drop", "keep"}
+        String literals in code: left out, or split into words.
+    language : str, optional
+        The language every code item is read in (signature ``lang:<language>``). By
+        default (``lang:auto``) each item's own (a
+        :class:`~wrdscore.corpora.SourceCode`'s), or the one it is told to be in
+        (:func:`~wrdscore.corpora.detect_language`).
+    support : str or SupportModel
+        The support model, by name (:data:`~wrdscore.metrics.code.SUPPORT_MODELS`) or
+        itself: what the metric's raw match in the code becomes.
+
+    Examples
+    --------
+    >>> CodeScorer(0.25, support="none").signature_fields()["prior"]
+    'none'
+    """
+
+    def __init__(
+        self,
+        weight: float = DEFAULT_CODE_WEIGHT,
+        target: str = DEFAULT_TARGET,
+        strings: str = DEFAULT_STRINGS,
+        language: str | None = None,
+        support: str | SupportModel = DEFAULT_SUPPORT,
+    ) -> None:
+        if (weight, target, strings) != (DEFAULT_CODE_WEIGHT, DEFAULT_TARGET, DEFAULT_STRINGS):
+            check_code_options(weight, target, strings)
+        if language is not None:
+            from wrdscore.corpora._languages import check_language
+
+            check_language(language)
+        self.weight = float(weight)
+        self.target = target
+        self.strings = strings
+        self.language = language
+        self.support = support_model(support)
+
+    def signature_fields(self) -> dict[str, str]:
+        """The signature fields of scoring against code."""
+        return {
+            "code": "yes",
+            "cw": f"{self.weight:g}",
+            "tgt": self.target,
+            "mask": "name" if self.target == "name" else "none",
+            "str": self.strings,
+            # The language given for all code (--language), or auto: each item's own (a
+            # CODE.jsonl line's language key, a corpus record's) or, without one, the one
+            # detect_language tells (Java if Java parses it cleanly, else the grammar that
+            # parses it with the fewest errors).
+            "lang": self.language or "auto",
+            # The support model (the priors scaling every raw support), and the
+            # empty-code rule of combine.
+            **self.support.signature_fields(),
+            "empty": "ref",
+        }
+
+    def prepare(self) -> None:
+        """Load now what scoring against code loads on first use: the code reader (the
+        grammars' queries) and the support model's tables.
+
+        Called before forking worker processes: each worker loaded them again (0.02 s
+        and 0.07 s of CPU) when the engine scored code.
+        """
+        from wrdscore.corpora import read_code  # noqa: F401  (loads the reader)
+
+        self.support.prepare(self.target)
+
+    def read(self, metric: Metric, code: list[CodeItem], index_offset: int) -> ReadCode:
+        """:func:`~wrdscore.metrics.code.read_codes` as ``metric`` reads code, or what
+        another metric of the same chunk read the same way (the run's ``code_memo``):
+        the metrics of a run used to read, and split, every method once each."""
+        how = (self.target, self.strings, metric.segment, self.language)
+        memo = metric._call.code_memo
+        found = None if memo is None else memo.get(how)
+        if found is None:
+            found = read_codes(
+                code, self.target, self.strings, index_offset, metric.segment, self.language
+            )
+            if memo is not None:
+                memo[how] = found
+        return found
+
+    def values(
+        self, metric: Metric, read: ReadCode, preds: list[Tokens]
+    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        """Code support of every pair, and which pairs had nothing to match in their code.
+
+        The metric's raw support of the pairs with both sides
+        (:meth:`~wrdscore.metrics.Metric._code_support`), turned into support by the
+        support model, so that copying the code's words does not win. Pairs with an
+        empty side have raw support 0 without reaching the metric. Unseen tokens count
+        in the metric's running call.
+        """
+        codes = read.tokens
+        raw = np.zeros(len(preds))
+        nothing = np.fromiter(
+            (bool(p) and not c for c, p in zip(codes, preds, strict=True)), bool, len(preds)
+        )
+        scored = [i for i, (c, p) in enumerate(zip(codes, preds, strict=True)) if c and p]
+        if scored:
+            with metric.reading_code():
+                found, degenerate = metric._code_support(
+                    [codes[i] for i in scored], [preds[i] for i in scored]
+                )
+            if np.shape(found) != (len(scored),) or not np.all(np.isfinite(found)):
+                raise RuntimeError(f"metric {metric.name!r} returned bad code support values")
+            raw[scored] = found
+            nothing[scored] = degenerate
+        given = SupportInput(raw, preds, codes, read.languages, self.target, metric)
+        support = np.asarray(self.support.support(given), dtype=np.float64)
+        if np.shape(support) != (len(preds),) or not np.all(np.isfinite(support)):
+            raise RuntimeError(f"support model {self.support.name!r} returned bad values")
+        return support, nothing
+
+    def score(
+        self,
+        metric: Metric,
+        references: Sequence[Reference] | None,
+        predictions: Sequence[Prediction],
+        code: Sequence[CodeItem],
+        *,
+        allow_empty_reference: bool,
+        progress: Callable[[int], None] | None,
+        index_offset: int,
+    ) -> ScoreResult:
+        """:meth:`~wrdscore.metrics.Metric.score` with ``code``: the reference's values
+        (if any), ``code`` and ``combined``."""
+        metric.check_reads_code()
+        if isinstance(code, str):
+            raise WrdscoreError("code must be a list of items (one per prediction), not one string")
+        code = list(code)
+        predictions = list(predictions)
+        if len(code) != len(predictions):
+            raise WrdscoreError(
+                f"{len(code)} code items but {len(predictions)} predictions; "
+                "every prediction needs the code of its method"
+            )
+        # All of it one batch, as reference scoring is: reading the code allocates a list
+        # per method and more per identifier, none in cycles, which the collector would
+        # otherwise rescan again and again (a sixth to a quarter of reading OpenJDK's code).
+        with gc_paused():
+            preds = prediction_tokens(predictions, index_offset, metric._prediction_tokens())
+            # The code's run-together words meet the prediction's split the same way.
+            read = self.read(metric, code, index_offset)
+            cut = long_code(code)
+            result = None
+            if references is not None:
+                result = metric._score(
+                    references,
+                    predictions,
+                    allow_empty_reference=allow_empty_reference,
+                    progress=None,
+                    index_offset=index_offset,
+                )
+            with running(metric, nested(metric)) as call:
+                support, nothing = self.values(metric, read, preds)
+        if progress is not None:
+            progress(len(preds))
+        values = combine(
+            None if result is None else result.values,
+            support,
+            metric.primary,
+            self.weight,
+            nothing,
+        )
+        unmatched = int(np.count_nonzero(nothing))
+        if result is None:
+            return ScoreResult(
+                metric=metric.name,
+                signature=metric.code_signature,
+                values=values,
+                primary="code",
+                corpus=metric._corpus(values),
+                oov_tokens=call.oov_count,
+                empty_predictions=sum(1 for p in preds if not p),
+                oov_names=first_names(call.oov_names),
+                empty_code=unmatched,
+                cut_code=cut,
+                cuts=dict(+call.cuts),  # the kinds counted, without zeros
+            )
+        return replace(
+            result,
+            signature=metric.code_signature,
+            values=values,
+            corpus=metric._corpus(values),
+            oov_tokens=result.oov_tokens + call.oov_count,
+            oov_names=first_names([*result.oov_names, *call.oov_names]),
+            empty_code=unmatched,
+            cut_code=cut,
+            cuts=dict(Counter(result.cuts) + call.cuts),
+        )
