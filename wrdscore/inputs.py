@@ -687,9 +687,9 @@ def per_pair_text(
     # A cell with a double quote is quoted as the csv module quotes it ("say ""hi"""):
     # written bare, a reader that follows the CSV rules (csv, pandas, spreadsheets)
     # would take a leading quote for the start of a quoted cell and merge rows.
-    out = io.StringIO()
-    csv.writer(out, _PerPairDialect).writerows(zip(*texts, *values, strict=True))
-    return out.getvalue()
+    buffer = io.StringIO()
+    csv.writer(buffer, _PerPairDialect).writerows(zip(*texts, *values, strict=True))
+    return buffer.getvalue()
 
 
 def read_per_pair(path: str | Path) -> list[dict[str, Any]]:
