@@ -365,13 +365,14 @@ def test_code_over_the_cap_keeps_the_language_it_was_given(tmp_path):
 
     long = "print(get_name(user))\n" * 1000
     assert len(long) > MAX_CODE_CHARS
-    metric = get_metric("rouge1")
+    # Summaries: a fragment declares no name to mask, which names would refuse.
+    metric = get_metric("rouge1", target="summary")
     res = metric.score(None, ["get name"], code=[SourceCode(long, "python")])
     assert res.cut_code == 1 and res.code[0] > 0
     code, preds = tmp_path / "code.jsonl", tmp_path / "preds.txt"
     code.write_text(json.dumps({"code": long, "language": "python"}) + "\n")
     preds.write_text("get name\n")
-    args = ["score", "--code", code, "--preds", preds, "--metric", "rouge1"]
+    args = ["score", "--code", code, "--preds", preds, "--metric", "rouge1", "--target", "summary"]
     out = CliRunner().invoke(app, list(map(str, args)))
     assert out.exit_code == 0, out.output
     assert "1 method cut to 16,384 characters" in out.output
@@ -460,9 +461,9 @@ def test_a_chunks_code_is_read_once_for_the_metrics_that_read_it_alike(
     assert reads == [4, 4, 3]  # once per chunk of 4 pairs, not once per metric
     for got, want in zip(together, alone, strict=True):
         assert got.corpus == pytest.approx(want.corpus, rel=0, abs=1e-12)
-    # A metric that reads the code another way (segmented) reads it for itself.
+    # A metric that reads the code another way (unsegmented) reads it for itself.
     reads.clear()
-    split = [metrics[0], get_metric("wrd", embeddings=emb, segment=True)]
+    split = [metrics[0], get_metric("wrd", embeddings=emb, segment=False)]
     score_files(split, refs, preds, code=code, chunk_pairs=4, jobs=1)
     assert reads == [4, 4, 4, 4, 3, 3]
 

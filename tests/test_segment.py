@@ -130,7 +130,9 @@ def test_explain_shows_each_segmentation():
     assert out.exit_code == 0, out.output
     assert "segmented: getuserbyid -> get user by id" in out.output
     assert "kept whole" not in out.output  # known words are not listed
-    out = runner.invoke(app, ["explain", "getuserbyid", "substr", "--no-segment", "--format", "json"])
+    out = runner.invoke(
+        app, ["explain", "getuserbyid", "substr", "--no-segment", "--format", "json"]
+    )
     assert json.loads(out.stdout)["segmentation"] == []
     out = runner.invoke(app, ["explain", "a", "b", "--segment", "--no-segment"])
     assert out.exit_code == 2 and "not both" in out.output

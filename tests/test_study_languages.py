@@ -134,28 +134,34 @@ def test_highlighted_code_in_headless_chromium_is_text_in_spans(tmp_path: Path) 
     assert "&lt;/script&gt;&lt;b&gt;x" in text  # the code's markup is text
 
 
-def _ambiguous_python_inputs(tmp_path: Path) -> tuple[Path, Path, Path]:
-    """refs, preds and code of three Python snippets, the first of which
-    (``print(get_name(user))``) no grammar can be told apart from."""
+def _ambiguous_inputs(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """refs, preds and code of three PHP functions, the first of which
+    (``function get_name($user) { return $user; }``) no grammar can be told apart from:
+    JavaScript and TypeScript read it as well. (A function, not a fragment such as
+    ``print(get_name(user))``: a name is masked only where the code declares it.)"""
     refs, preds, code = tmp_path / "refs.txt", tmp_path / "preds.txt", tmp_path / "code.jsonl"
     refs.write_text("get_name\ncount_rows\nis_empty\n")
     preds.write_text("name\ncount\nempty\n")
-    sources = ["print(get_name(user))\n", PY_CODE[1], PY_CODE[2]]
+    sources = [
+        "function get_name($user) { return $user; }\n",
+        "function count_rows($table) { return count($table->rows) + 1; }\n",
+        "function is_empty($items) { return $items->count() == 0; }\n",
+    ]
     code.write_text("".join(json.dumps(c) + "\n" for c in sources))
     return refs, preds, code
 
 
 def test_a_study_is_analysed_in_the_language_it_was_sampled_in(tmp_path: Path) -> None:
-    # print(get_name(user)) cannot be told apart; sampled with --language python, the
-    # analysis scores it in Python too instead of refusing it.
+    # get_name cannot be told apart; sampled with --language php, the analysis scores it
+    # in PHP too instead of refusing it.
     from test_study_cli import fill_code_sheets
 
     from wrdscore.human_eval import analyze_study
 
-    refs, preds, code = _ambiguous_python_inputs(tmp_path)
+    refs, preds, code = _ambiguous_inputs(tmp_path)
     study = tmp_path / "study"
     sample_study(refs, preds, study, code=code, n_sets=1, strata=[parse_stratum("3")],
-                 raters=2, language="python")  # fmt: skip
+                 raters=2, language="php")  # fmt: skip
     fill_code_sheets(study, tmp_path / "rated")
     analysis = analyze_study(tmp_path / "report", study=study,
                              ratings=[str(tmp_path / "rated" / "*.csv")],
@@ -175,12 +181,12 @@ def test_a_language_without_code_is_refused(tmp_path: Path) -> None:
 
 
 def test_strata_on_code_are_scored_in_the_language_given(tmp_path: Path) -> None:
-    # print(get_name(user)) cannot be told apart: with --language python a stratum on a
-    # code value told it again and refused it ("cannot tell the code's language").
-    refs, preds, code = _ambiguous_python_inputs(tmp_path)
+    # get_name cannot be told apart: with --language php a stratum on a code value told
+    # it again and refused it ("cannot tell the code's language").
+    refs, preds, code = _ambiguous_inputs(tmp_path)
     design = sample_study(refs, preds, tmp_path / "s", code=code, n_sets=1,
                           strata=[parse_stratum("3:rouge1.code>=0")], raters=1,
-                          language="python")  # fmt: skip
+                          language="php")  # fmt: skip
     assert [len(s) for s in design.sets] == [3]
 
 

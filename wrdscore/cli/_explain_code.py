@@ -54,6 +54,7 @@ def _code_json(t: CodeTransport, top: int) -> dict[str, Any]:
         "target": t.target,
         "strings": t.strings,
         "masked": t.masked,
+        "unmasked": t.unmasked,
     }
 
 
@@ -125,6 +126,8 @@ def explain_code(
         console.print(code_table(t, top))
         distinct = len(set(t.code_tokens))
         masked = f", masked {t.masked}" if t.masked else ""
+        if t.target == "name" and t.unmasked is not None:
+            masked = ", unmasked: the name is not declared"
         console.print(
             f"code support {t.support:.4f} (best match in the code {t.match:.4f} x priors "
             f"{t.prior:.4f}; {len(t.code_tokens)} code tokens, {distinct} distinct; "
@@ -138,6 +141,8 @@ def explain_code(
                 highlight=False,
             )
         console.print(scorer.code_signature, highlight=False, soft_wrap=True)
+    if t.unmasked is not None:
+        typer.echo(f"note: scored unmasked (--allow-unmasked): the code {t.unmasked}", err=True)
     if plot is not None:
         # The heat map has room for more rows than the table: at least 5 per token.
         plot_code_transport(t, plot, max(top, 5))

@@ -49,6 +49,9 @@ def _result_json(res: Any, code: bool) -> dict[str, Any]:
     if code:
         out["empty_code"] = res.empty_code
         out["cut_code"] = res.cut_code
+        if res.unmasked_code:
+            # Only under --allow-unmasked: elsewhere such code is refused.
+            out["unmasked_code"] = res.unmasked_code
     return out
 
 
@@ -142,6 +145,13 @@ def score(
         help="Language of the --code snippets: java, python, javascript, typescript, go, "
         "php, ruby, c_sharp, c or cpp \\[default: a line's 'language' key, else told "
         "from the code]; the signature records it (lang:python).",
+    ),
+    allow_unmasked: bool = typer.Option(
+        False,
+        "--allow-unmasked",
+        help="With --target name: score code whose name cannot be masked (read in its "
+        "language it declares no function, or not the 'name' given) unmasked, counted in "
+        "a note (signature mask:name-if-declared), instead of refusing it.",
     ),
     corpus: Path | None = typer.Option(
         None,
@@ -282,6 +292,12 @@ def score(
         per_metric = {
             n: {"language": language, **per_metric.get(n, {})} for n in dict.fromkeys(metric)
         }
+    if allow_unmasked:
+        if not reads_code:
+            raise WrdscoreError("--allow-unmasked applies to code: give --code or --corpus")
+        per_metric = {
+            n: {"allow_unmasked": True, **per_metric.get(n, {})} for n in dict.fromkeys(metric)
+        }
     hints = _score_hints(preds, clean_predictions, (target or "name") if reads_code else None)
     code_items: Any = code
     ids = item_names = None
@@ -367,6 +383,7 @@ def score(
     names = first_names(t for r in results for t in r.oov_names)
     more = ", ..." if len(names) == OOV_NAMES else ""
     empty_code = max(r.empty_code for r in results)
+    unmasked = max(r.unmasked_code for r in results)
     its = "its" if empty_code == 1 else "their"
     notes = [
         f"{counted(unseen, 'unseen token occurrence')} ({', '.join(names)}{more})"
@@ -389,6 +406,11 @@ def score(
         f"{counted(results[0].cut_code, 'method')} cut to {MAX_CODE_CHARS:,} characters, at a "
         f"line as ingest cuts {'it' if results[0].cut_code == 1 else 'them'}"
         if results[0].cut_code
+        else "",
+        f"{counted(unmasked, 'method')} scored unmasked (--allow-unmasked): read in "
+        f"{'its' if unmasked == 1 else 'their'} language, the code declares no function or "
+        "not the name given, so a true name may be copied from it"
+        if unmasked
         else "",
     ]
     # Inputs cut at a model's maximum length are never dropped silently: each metric
@@ -526,6 +548,11 @@ def explain(
     ),
     top: int = typer.Option(3, "--top", help="With --code: code tokens shown per token."),
     code_support: str | None = CODE_SUPPORT_OPTION,
+    allow_unmasked: bool = typer.Option(
+        False,
+        "--allow-unmasked",
+        help="With --code: read code whose name cannot be masked unmasked, as score does.",
+    ),
     quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Show the cosine and optimal-flow matrices behind one pair's WRDScore.
@@ -556,6 +583,7 @@ def explain(
         given = {"--target": target != "name", "--strings": strings != "drop"}
         given |= {"--language": language is not None, "--top": top != 3}
         given |= {"--code-support": code_support is not None}
+        given |= {"--allow-unmasked": allow_unmasked}
         stray = [option for option, set_ in given.items() if set_]
         if stray:
             raise only_with(stray, "--code")
@@ -564,7 +592,12 @@ def explain(
     code_options = (
         {}
         if code is None
-        else {"target": target, "strings": strings, "language": language}
+        else {
+            "target": target,
+            "strings": strings,
+            "language": language,
+            "allow_unmasked": allow_unmasked,
+        }
         | _code_options(True, None, None, None, code_support)
     )
     (scorer,) = build_metrics(

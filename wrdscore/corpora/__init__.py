@@ -1,7 +1,9 @@
 """Corpora: find sources, parse them, extract method names, split them into sub-tokens.
 
-Also how a method's code is read for code-aware scoring (:func:`read_code`), in Java or
-any of :data:`LANGUAGES` (each grammar imported when code in its language is read).
+Also how a method's code is read for code-aware scoring, in one call
+(:func:`read_method`: the tokens, the name masked, the language, the identifiers and the
+documentation), in any of :data:`LANGUAGES` (each grammar imported when code in its
+language is read).
 
 The splitter, the segmenter of run-together words (whose word list loads on first use)
 and the defaults are imported eagerly; everything else (parsers, the
@@ -35,10 +37,12 @@ if TYPE_CHECKING:
         write_abbreviations,
     )
     from wrdscore.corpora._code import (
+        MethodCode,
         code_language,
         declared_name,
         read_code,
         read_code_and_language,
+        read_method,
     )
     from wrdscore.corpora._corpus import (
         MANIFEST_FILE,
@@ -74,10 +78,12 @@ _LAZY = {
     "Corpus": "_corpus",
     "CorpusMethod": "_corpus",
     "corpus_methods": "_corpus",
+    "MethodCode": "_code",
     "code_language": "_code",
     "declared_name": "_code",
     "read_code": "_code",
     "read_code_and_language": "_code",
+    "read_method": "_code",
     "CorpusWriter": "_corpus",
     "ShardedCorpusWriter": "_corpus",
     "open_corpus": "_corpus",
@@ -124,6 +130,7 @@ __all__ = [
     "CorpusWriter",
     "FileResult",
     "JavaFile",
+    "MethodCode",
     "Segmentation",
     "ShardedCorpusWriter",
     "Source",
@@ -146,6 +153,7 @@ __all__ = [
     "read_abbreviations",
     "read_code",
     "read_code_and_language",
+    "read_method",
     "segment",
     "segmentation",
     "split_identifier",

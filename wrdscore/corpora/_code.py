@@ -1,12 +1,16 @@
 r"""Reading a method's code as the sub-tokens that code-aware scoring compares with.
 
 A predicted name or summary is judged against its method's code (issue 25) by
-comparing the prediction's sub-tokens with the code's. :func:`read_code` turns the
-source text of one method (or any Java fragment) into those sub-tokens. It lexes the
-snippet with tree-sitter-java, which reads a bare method, a whole class or a
-fragment (a snippet that does not parse alone is parsed again inside a class; where
-neither parses, tree-sitter's error recovery still classifies the tokens it can), and
-keeps, in source order:
+comparing the prediction's sub-tokens with the code's. :func:`read_method` reads the
+source text of one method (or any fragment) once, in its language, and gives all that
+scoring needs: those sub-tokens, the language, the name masked, the identifiers and the
+documentation kept apart (:class:`MethodCode`); :func:`read_code` gives the sub-tokens
+alone. Every language is read by one reader (:mod:`wrdscore.corpora._reader`) through
+the grammar table (:mod:`wrdscore.corpora._languages`), by rules set for Java. Java is
+lexed with tree-sitter-java, which reads a bare method, a whole class or a fragment (a
+snippet that does not parse alone is parsed again inside a class; where neither parses,
+tree-sitter's error recovery still classifies the tokens it can, each read as the whole
+word it is in), and keeps, in source order:
 
 * **identifiers** (names of types, variables, fields, parameters, called methods,
   labels), each split into lower-case sub-tokens by
@@ -39,7 +43,10 @@ and drops
   projects, unmasked code lifts the true name's mean AUC against its siblings from
   0.79 to 0.89). It is masked whole (an identifier or word equal to the name), so a
   field ``userName`` in ``getUserName`` still counts: that is evidence, not the
-  answer. The name is ``name`` when given, else :func:`declared_name`.
+  answer. The name is ``name`` when given, else :func:`declared_name`. Masking
+  never fails silently: :func:`read_method` refuses code that, read in its language,
+  declares no function, or not the ``name`` given (a wrong language, a wrong name),
+  unless told to read it unmasked (``allow_unmasked``), which it then says.
 
 Segmentation of run-together words is not done here: the metrics engine applies it
 to every token list.
@@ -47,52 +54,26 @@ to every token list.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from itertools import chain
+from typing import NamedTuple
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node
 
-from wrdscore.corpora._context import (
-    _CODE_SPACES,
-    _DOC_SPACES,
-    _HTML_TAG,
-    _identifier_tokens,
-    _word_tokens,
-    _words,
-)
+from wrdscore.corpora import _reader
 from wrdscore.corpora._defaults import (
     DEFAULT_STRINGS,
     DEFAULT_TARGET,
     MAX_CODE_CHARS,
+    RESERVED_WORDS,
     STRING_POLICIES,
     TARGETS,
 )
 from wrdscore.corpora._languages import (
-    WRAP_HEAD,
-    WRAP_TAIL,
     check_language,
     clean_java,
     detect_language,
+    snippet_root,
 )
-from wrdscore.corpora._treesitter import _LANGUAGE, warm_up
 from wrdscore.errors import WrdscoreError
-
-_CAPTURES = Query(
-    _LANGUAGE,
-    """
-    (identifier) @id
-    (type_identifier) @id
-    (line_comment) @comment
-    (block_comment) @comment
-    (string_literal) @string
-    (marker_annotation name: (_) @annotation)
-    (annotation name: (_) @annotation)
-    (true) @literal
-    (false) @literal
-    (null_literal) @literal
-    """,
-)
-_DECLARED = Query(_LANGUAGE, "(method_declaration name: (identifier) @name)")
 
 
 def _check(source: object) -> bytes:
@@ -107,6 +88,15 @@ def _check(source: object) -> bytes:
             f"code of {len(source):,} characters is over the cap of {MAX_CODE_CHARS:,}"
         )
     return source.encode("utf-8", "replace")
+
+
+def _check_options(target: str, strings: str) -> None:
+    if target not in TARGETS:
+        raise WrdscoreError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
+    if strings not in STRING_POLICIES:
+        raise WrdscoreError(
+            f"unknown string policy {strings!r}: choose one of {', '.join(STRING_POLICIES)}"
+        )
 
 
 def code_language(source: str, language: str | None = None) -> str:
@@ -127,72 +117,253 @@ def code_language(source: str, language: str | None = None) -> str:
     return detect_language(source)
 
 
-def _language_and_parse(
-    source: str, data: bytes, language: str | None
-) -> tuple[str, tuple[Node, int, int] | None]:
-    """The language to read ``source`` in, and its Java parse where that decided it.
+def _tree(source: str, data: bytes, language: str | None) -> _reader.Tree:
+    """``source`` parsed in its language (``language``, a
+    :class:`~wrdscore.corpora.SourceCode`'s, or told from the code).
 
     Code that Java parses cleanly is Java (the first rule of
     :func:`~wrdscore.corpora._languages.detect_language`): that is found by the parse
     reading it needs anyway, so Java costs one parse, as before other languages.
     """
     if language is None and not isinstance(getattr(source, "language", None), str):
-        parsed = _parse(data)
+        parsed = snippet_root("java", data)
         if clean_java(parsed[0], data):
-            return "java", parsed
-    return code_language(source, language), None
+            return _reader.parse("java", data, parsed)
+    return _reader.parse(code_language(source, language), data)
 
 
-def _parse(data: bytes) -> tuple[Node, int, int]:
-    """The parsed snippet's root and the byte range of the snippet in what was parsed."""
-    parser = warm_up()
-    root = parser.parse(data).root_node
-    if not root.has_error:
-        return root, 0, len(data)
-    wrapped = parser.parse(WRAP_HEAD + data + WRAP_TAIL).root_node
-    if not wrapped.has_error:
-        return wrapped, len(WRAP_HEAD), len(WRAP_HEAD) + len(data)
-    return root, 0, len(data)
+class MethodCode(NamedTuple):
+    """What code-aware scoring reads from one method's code (:func:`read_method`).
 
+    Immutable, as a frozen dataclass would be, and a tuple because one is made per
+    method of a corpus read from its stored words, where a frozen dataclass cost 5 us a
+    method against 0.6 us (as much again as the reading itself).
 
-def _inside(nodes: list[Node], start: int, end: int) -> Iterable[Node]:
-    if start == 0:
-        return nodes  # not wrapped: every node is the snippet's
-    return [n for n in nodes if start <= n.start_byte and n.end_byte <= end]
-
-
-def _first_declared(root: Node, start: int, end: int) -> str | None:
-    names = _inside(QueryCursor(_DECLARED).captures(root).get("name", []), start, end)
-    first = min(names, key=lambda n: n.start_byte, default=None)
-    if first is not None:
-        return _text(first)
-    if not (root.has_error and root.text):
-        return None
-    base = root.start_byte  # the root's text starts after any leading whitespace
-    return _declared_in_head(root.text[max(start - base, 0) : end - base])
-
-
-# How many ``{`` a broken snippet's declaration head may be looked for before.
-_HEAD_TRIES = 4
-
-
-def _declared_in_head(data: bytes) -> str | None:
-    """The name of a method whose body is broken (cut by the cap, or a fragment).
-
-    The declaration's head, up to one of its first ``{``, is parsed again with an
-    empty body; the first ``{`` that gives a clean method declaration is the body's.
+    Attributes
+    ----------
+    language : str
+        The language it was read in (:data:`~wrdscore.corpora.LANGUAGES`).
+    tokens : tuple of str
+        The lower-case sub-tokens scoring compares with, in source order, the
+        ``masked`` name left out (:func:`read_code`).
+    masked : str or None
+        The name masked (target ``"name"``), or None where nothing was (target
+        ``"summary"``). Where ``unmasked`` says why the name could not be found
+        declared, the name given, masked wherever it occurs (if at all), or None.
+    words : str or None
+        The identifiers before masking and splitting, in source order, joined by
+        single spaces (:func:`code_words`; what ingest stores); None where they are
+        not valid UTF-8.
+    docstring : str or None
+        The documentation of the declared function as written (Javadoc, a docstring,
+        the comments before it), kept apart from the tokens; None where it has none,
+        or where the code was not parsed (read from stored words).
+    unmasked : str or None
+        Why the name could not be masked, where code was read unmasked because
+        ``allow_unmasked`` said so; None otherwise.
     """
-    parser = warm_up()
-    brace = data.find(b"{")
-    for _ in range(_HEAD_TRIES):
-        if brace < 0:
-            return None
-        head = parser.parse(data[: brace + 1] + b"}").root_node
-        if not head.has_error:
-            names = QueryCursor(_DECLARED).captures(head).get("name", [])
-            return _text(min(names, key=lambda n: n.start_byte)) if names else None
-        brace = data.find(b"{", brace + 1)
-    return None
+
+    language: str
+    tokens: tuple[str, ...]
+    masked: str | None
+    words: str | None
+    docstring: str | None = None
+    unmasked: str | None = None
+
+    @property
+    def reserved(self) -> frozenset[str]:
+        """The words the language reserves (:data:`~wrdscore.corpora.RESERVED_WORDS`):
+        reading drops them, yet a prediction made of them copied them from the code."""
+        return RESERVED_WORDS.get(self.language, frozenset())
+
+
+def read_method(
+    source: str | None = None,
+    *,
+    target: str = DEFAULT_TARGET,
+    name: str | None = None,
+    strings: str = DEFAULT_STRINGS,
+    language: str | None = None,
+    words: str | None = None,
+    segmented: bool = False,
+    allow_unmasked: bool = False,
+) -> MethodCode:
+    """Read one method's code for code-aware scoring: everything scoring needs, once.
+
+    The rules (which tokens are kept, why, and how the name is masked) are in the
+    module docstring, :mod:`wrdscore.corpora._code`, and on the docs' code-aware
+    scoring page.
+
+    Parameters
+    ----------
+    source : str, optional
+        The method's source text (at most :data:`MAX_CODE_CHARS` characters); a
+        whole class or a fragment also works. Needed unless ``words`` are given and
+        ``strings`` is ``"drop"``.
+    target : {"name", "summary"}
+        What the predictions are: ``"name"`` masks the method's name everywhere.
+    name : str, optional
+        The name to mask with target ``"name"`` (default: the first one the code
+        declares). Ignored for summaries.
+    strings : {"drop", "keep"}
+        Leave string literals out, or keep their words.
+    language : str, optional
+        The code's language (default: a :class:`~wrdscore.corpora.SourceCode`'s,
+        else told from the code: :func:`code_language`); with ``words``, the
+        language they were read in (default Java).
+    words : str, optional
+        The identifiers ingest stored for the method (a corpus record's
+        ``code_words``): under ``strings="drop"`` they are read instead of parsing
+        ``source``, with the same tokens, masking ``name``, which ingest found
+        declared.
+    segmented : bool
+        Also split run-together words (:func:`~wrdscore.corpora.segment`).
+    allow_unmasked : bool
+        Read code whose name cannot be found declared as before masking was checked
+        (``name`` masked wherever it occurs, or nothing), saying why in
+        :attr:`MethodCode.unmasked`, instead of refusing it.
+
+    Returns
+    -------
+    MethodCode
+
+    Raises
+    ------
+    WrdscoreError
+        One line, for empty, binary or over-cap code, an unknown ``target``,
+        ``strings`` or ``language``, code whose language cannot be told, and, with
+        target ``"name"`` and without ``allow_unmasked``, code that read in its
+        language declares no function, or not ``name``: its name would not be masked,
+        and the true name would win by being copied.
+
+    Examples
+    --------
+    >>> m = read_method("/** Counts. */ int size() { return count; }")
+    >>> m.language, m.tokens, m.masked, m.words, m.docstring, "int" in m.reserved
+    ('java', ('count',), 'size', 'size count', '/** Counts. */', True)
+    >>> read_method("int size() { return count; }", language="python")
+    Traceback (most recent call last):
+    ...
+    wrdscore.errors.WrdscoreError: cannot be masked: read as python, it declares no \
+function or method (is python its language?); give its language, or allow it unmasked
+    >>> read_method("int size() { return count; }", language="python",
+    ...             allow_unmasked=True).tokens
+    ('int', 'size', 'count')
+    """
+    if words is not None and strings == "drop":
+        # What ingest read from the code: no parse (the time of reading code). Once per
+        # method of a corpus: nothing more than the split (which checks the target).
+        return MethodCode(
+            check_language(language or "java"),
+            tuple(read_code_words(words, target=target, name=name, segmented=segmented)),
+            name if target == "name" else None,
+            words,
+        )
+    return _read_method(
+        source,
+        target=target,
+        name=name,
+        strings=strings,
+        language=language,
+        segmented=segmented,
+        allow_unmasked=allow_unmasked,
+    )
+
+
+def _read_method(
+    source: str | None,
+    *,
+    target: str,
+    name: str | None,
+    strings: str,
+    language: str | None,
+    segmented: bool = False,
+    allow_unmasked: bool = False,
+    comments: bool = False,
+    literals: bool = False,
+) -> MethodCode:
+    """:func:`read_method` of a parse, with the readings the held-out signal measured as
+    options (``comments``, ``literals``: see :func:`_read_code`)."""
+    _check_options(target, strings)
+    if source is None:
+        raise WrdscoreError("no code to read: give its source")
+    tree = _tree(source, _check(source), language)
+    language = tree.grammar.name
+    declared = _reader.declarations(tree)
+    masked, unmasked = None, None
+    if target == "name":
+        masked, unmasked = _mask(tree, declared, name)
+        if unmasked is not None and not allow_unmasked:
+            raise WrdscoreError(unmasked)
+    ids = _reader.identifiers(tree)
+    tokens = _reader.read(
+        tree,
+        ids,
+        mask=masked.encode("utf-8", "replace") if masked else None,
+        strings=strings,
+        comments=comments,
+        literals=literals,
+    )
+    if segmented:
+        from wrdscore.corpora._segment import segment
+
+        tokens = segment(tokens)
+    # The documentation of the function masked, else of the first one declared.
+    function = next((f for f, n in declared if _name(n) == masked), None)
+    if function is None and declared:
+        function = declared[0][0]
+    return MethodCode(
+        language,
+        tuple(tokens),
+        masked,
+        _joined(w for _, w in ids),
+        None if function is None else _reader.documentation(tree.grammar, function),
+        unmasked,
+    )
+
+
+def _name(node: Node) -> str:
+    assert node.text is not None
+    return node.text.decode("utf-8", "replace")
+
+
+def _mask(
+    tree: _reader.Tree, declared: list[tuple[Node, Node]], name: str | None
+) -> tuple[str | None, str | None]:
+    """The name to mask, and why it cannot be trusted, if it cannot: the code, read in
+    its language, declares no function, or not ``name``. (Then the name is ``name``,
+    masked wherever it occurs, as before masking was checked, or None.)"""
+    language = tree.grammar.name
+    names = [_name(n) for _, n in declared]
+    if not names:
+        head = _reader.declared_in_head(tree)
+        names = [] if head is None else [head]
+    if name is None and names:
+        return names[0], None
+    if name is not None and name in names:
+        return name, None
+    hint = "give its language, or allow it unmasked"
+    if not names:
+        return name, (
+            f"cannot be masked: read as {language}, it declares no function or method "
+            f"(is {language} its language?); {hint}"
+        )
+    return name, (
+        f"cannot be masked: read as {language}, it declares {_listed(names)}, not the "
+        f"name {name!r} given (is that its name?); {hint}"
+    )
+
+
+def _listed(names: list[str]) -> str:
+    first = ", ".join(repr(n) for n in dict.fromkeys(names[:3]))
+    return first + (", ..." if len(set(names)) > 3 else "")
+
+
+def _joined(words: object) -> str | None:
+    try:
+        return b" ".join(words).decode("utf-8")  # type: ignore[arg-type]
+    except UnicodeDecodeError:
+        return None
 
 
 def declared_name(source: str, language: str | None = None) -> str | None:
@@ -222,18 +393,9 @@ def declared_name(source: str, language: str | None = None) -> str | None:
     >>> declared_name("return x + 1;") is None
     True
     """
-    data = _check(source)
-    language, parsed = _language_and_parse(source, data, language)
-    if language != "java":
-        from wrdscore.corpora import _reader
-
-        return _reader.declared_name(language, data)
-    return _first_declared(*(parsed or _parse(data)))
-
-
-def _text(node: Node) -> str:
-    assert node.text is not None
-    return node.text.decode("utf-8", "replace")
+    tree = _tree(source, _check(source), language)
+    first = next(iter(_reader.declarations(tree)), None)
+    return _reader.declared_in_head(tree) if first is None else _name(first[1])
 
 
 def read_code(
@@ -246,9 +408,9 @@ def read_code(
 ) -> list[str]:
     """The sub-tokens of a method's code that code-aware scoring reads.
 
-    The rules (which tokens are kept, why, and how the name is masked) are in the
-    module docstring, :mod:`wrdscore.corpora._code`, and on the docs' code-aware
-    scoring page.
+    :attr:`MethodCode.tokens` of :func:`read_method`, except that code whose name
+    cannot be masked is read unmasked, not refused (nothing is masked when the code
+    declares no method): scoring refuses it, this reader of fragments does not.
 
     Parameters
     ----------
@@ -259,15 +421,15 @@ def read_code(
         What the predictions are: ``"name"`` masks the method's declared name
         everywhere. (Comments are removed for both.)
     name : str, optional
-        The name to mask with target ``"name"`` (default: :func:`declared_name`;
-        nothing is masked when the code declares no method). Ignored for summaries.
+        The name to mask with target ``"name"`` (default: :func:`declared_name`).
+        Ignored for summaries.
     strings : {"drop", "keep"}
         Leave string literals out, or keep their words.
     language : str, optional
         The code's language, one of :data:`~wrdscore.corpora.LANGUAGES` (default: the
         language of a :class:`~wrdscore.corpora.SourceCode`, else told from the code:
-        :func:`code_language`). Other languages than Java are read by the
-        same rules through their own grammars (:mod:`wrdscore.corpora._reader`).
+        :func:`code_language`). Every language is read by the same rules through its
+        own grammar (:mod:`wrdscore.corpora._reader`).
 
     Returns
     -------
@@ -297,7 +459,7 @@ def read_code(
     >>> read_code(py, language="python")
     ['user', 'id', 'users', 'user', 'id']
     """
-    return _read(source, target=target, name=name, strings=strings, language=language)[0]
+    return _read_code(source, target=target, name=name, strings=strings, language=language)
 
 
 def read_code_and_language(
@@ -312,15 +474,17 @@ def read_code_and_language(
 
     Code-aware scoring needs both: the language's reserved words
     (:data:`~wrdscore.corpora.RESERVED_WORDS`), which reading drops, still count as
-    words a prediction copied from the code. Telling the language costs nothing more
-    here, where reading needs it anyway.
+    words a prediction copied from the code. :func:`read_method` gives both, and more.
 
     Examples
     --------
     >>> read_code_and_language("def load_all(self, path):\\n    return open(path)")
     (['path', 'open', 'path'], 'python')
     """
-    return _read(source, target=target, name=name, strings=strings, language=language)
+    read = _read_method(
+        source, target=target, name=name, strings=strings, language=language, allow_unmasked=True
+    )
+    return list(read.tokens), read.language
 
 
 def _read_code(
@@ -337,140 +501,20 @@ def _read_code(
 
     ``comments`` (read the words of comments and Javadoc) and ``literals`` (keep
     ``true``, ``false``, ``null``) exist for ``scripts/code_support_signal.py``, which
-    measured each candidate rule; :func:`read_code` is the chosen one. They read Java
-    only: ``language`` defaults to it here.
+    measured each candidate rule; :func:`read_code` is the chosen one. The signal read
+    Java only: ``language`` defaults to it here.
     """
-    return _read(
+    read = _read_method(
         source,
         target=target,
         name=name,
         strings=strings,
+        language=language,
+        allow_unmasked=True,
         comments=comments,
         literals=literals,
-        language=language,
-    )[0]
-
-
-def _read(
-    source: str,
-    *,
-    target: str,
-    name: str | None,
-    strings: str,
-    comments: bool = False,
-    literals: bool = False,
-    language: str | None,
-) -> tuple[list[str], str]:
-    """The tokens :func:`_read_code` reads, and the language it read them in."""
-    if target not in TARGETS:
-        raise WrdscoreError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
-    if strings not in STRING_POLICIES:
-        raise WrdscoreError(
-            f"unknown string policy {strings!r}: choose one of {', '.join(STRING_POLICIES)}"
-        )
-    data = _check(source)
-    language, parsed = _language_and_parse(source, data, language)
-    if language != "java":
-        from wrdscore.corpora import _reader
-
-        masked = name if target == "name" and name is not None else None
-        if target == "name" and masked is None:
-            masked = _reader.declared_name(language, data)
-        tokens = _reader.read(
-            language,
-            data,
-            mask=masked.encode("utf-8", "replace") if masked else None,
-            strings=strings,
-        )
-        return tokens, language
-    root, start, end = parsed or _parse(data)
-    captures = QueryCursor(_CAPTURES).captures(root)
-    mask: bytes | None = None
-    if target == "name":
-        found = name if name is not None else _first_declared(root, start, end)
-        mask = found.encode("utf-8", "replace") if found else None
-    ids = _identifiers(captures, start, end)
-    if not (comments or literals or strings == "keep"):
-        # The chosen rule: the identifiers alone, masked and split.
-        return _mask_split(_source_order(root, ids), mask), language
-    pieces: list[tuple[int, list[str] | tuple[str, ...]]] = []
-    words = _identifier_tokens
-    for node in ids:
-        text = node.text
-        assert text is not None
-        if text != mask:
-            pieces.append((node.start_byte, words[text]))
-    if comments:
-        for node in _inside(captures.get("comment", []), start, end):
-            assert node.text is not None
-            plain = _HTML_TAG.sub(b" ", node.text).replace(b"&", b" &")
-            pieces.append((node.start_byte, _tokens(_words(plain, _DOC_SPACES), mask)))
-    if strings == "keep":
-        for node in _inside(captures.get("string", []), start, end):
-            assert node.text is not None
-            pieces.append((node.start_byte, _tokens(_words(node.text, _CODE_SPACES), mask)))
-    if literals:
-        for node in _inside(captures.get("literal", []), start, end):
-            pieces.append((node.start_byte, [_text(node)]))
-    pieces.sort(key=lambda piece: piece[0])
-    return list(chain.from_iterable(tokens for _, tokens in pieces)), language
-
-
-def _identifiers(captures: dict[str, list[Node]], start: int, end: int) -> list[Node]:
-    """The snippet's identifier nodes that the reader keeps (annotation names left out)."""
-    ids = _inside(captures.get("id", []), start, end)
-    annotated = captures.get("annotation")
-    if annotated:
-        # Only an identifier that starts before the last annotation's name ends can be
-        # part of one: the others skip the walk up their parents.
-        annotations = {(n.start_byte, n.end_byte) for n in annotated}
-        last = max(e for _, e in annotations)
-        ids = [n for n in ids if n.start_byte >= last or not _annotated(n, annotations)]
-    return list(ids)
-
-
-def _source_order(root: Node, ids: list[Node]) -> list[bytes]:
-    """The identifiers' text in source order (the query gives them in pattern order).
-
-    Slices of the parsed bytes, not each node's text: half the cost per identifier.
-    """
-    parsed = root.text
-    assert parsed is not None
-    # The root's text starts where the root does, after any leading whitespace, while
-    # byte ranges count from the start of what was parsed.
-    base = root.start_byte
-    return [parsed[at - base : stop - base] for at, stop in sorted(n.byte_range for n in ids)]
-
-
-class _SegmentedWordTokens(dict[bytes, list[str]]):
-    """An identifier's sub-tokens with run-together words segmented, memoised per
-    identifier: segmentation works token by token, so segmenting each identifier's
-    tokens once gives what segmenting the whole method's tokens would, for a lookup."""
-
-    def __missing__(self, word: bytes) -> list[str]:
-        from wrdscore.corpora._segment import segment
-
-        value = self[word] = segment(list(_identifier_tokens[word]))
-        return value
-
-
-_segmented_word_tokens = _SegmentedWordTokens()
-
-
-def _mask_split(words: Iterable[bytes], mask: bytes | None, segmented: bool = False) -> list[str]:
-    """The sub-tokens of ``words`` (identifiers), leaving out those equal to ``mask``.
-
-    The second half of the default reading, shared by :func:`read_code` and
-    :func:`read_code_words`, so that both give the same tokens.
-    """
-    tokens: Mapping[bytes, Sequence[str]] = (
-        _segmented_word_tokens if segmented else _identifier_tokens
     )
-    out: list[str] = []
-    for word in words:
-        if word != mask:
-            out += tokens[word]
-    return out
+    return list(read.tokens)
 
 
 def code_words(source: str, language: str = "java") -> str | None:
@@ -484,6 +528,8 @@ def code_words(source: str, language: str = "java") -> str | None:
     ----------
     source : str
         The method's source text, as :func:`read_code` takes it.
+    language : str
+        Its language (default Java).
 
     Returns
     -------
@@ -504,20 +550,7 @@ def code_words(source: str, language: str = "java") -> str | None:
         data = _check(source)
     except WrdscoreError:
         return None
-    if language != "java":
-        from wrdscore.corpora import _reader
-
-        found = _reader.identifier_words(language, data)
-        try:
-            return " ".join(w.decode("utf-8") for w in found)
-        except UnicodeDecodeError:
-            return None
-    root, start, end = _parse(data)
-    words = _source_order(root, _identifiers(QueryCursor(_CAPTURES).captures(root), start, end))
-    try:
-        return " ".join(w.decode("utf-8") for w in words)
-    except UnicodeDecodeError:
-        return None
+    return _joined(_reader.identifier_words(language, data))
 
 
 def read_code_words(
@@ -540,17 +573,4 @@ def read_code_words(
     if target not in TARGETS:
         raise WrdscoreError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
     mask = name.encode("utf-8", "replace") if target == "name" and name else None
-    return _mask_split(words.encode("utf-8").split(b" ") if words else (), mask, segmented)
-
-
-def _annotated(node: Node, annotations: set[tuple[int, int]]) -> bool:
-    """Whether ``node`` is (part of) an annotation's name, such as ``Override``."""
-    parent = node.parent
-    # ``@Override`` names an identifier; ``@javax.annotation.Nullable`` a scoped one.
-    while parent is not None and parent.type == "scoped_identifier":
-        node, parent = parent, parent.parent
-    return (node.start_byte, node.end_byte) in annotations
-
-
-def _tokens(words: list[bytes], mask: bytes | None) -> list[str]:
-    return list(chain.from_iterable(_word_tokens[w] for w in words if w != mask))
+    return _reader.mask_split(words.encode("utf-8").split(b" ") if words else (), mask, segmented)

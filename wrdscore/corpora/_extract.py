@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 from wrdscore.corpora._code import code_words
 from wrdscore.corpora._defaults import MAX_CODE_CHARS, PARSERS
 from wrdscore.corpora._javalang import extract_javalang
+from wrdscore.corpora._languages import GRAMMARS
 from wrdscore.corpora._scope import (
     MethodFound,
     ParseFailure,
@@ -134,10 +135,11 @@ def extract_file(
     fallback : bool
         Try the other parser when the first one fails.
     language : str
-        The file's language (:data:`~wrdscore.corpora.LANGUAGES`). Other languages than
-        Java are read with their tree-sitter grammar only (``parser`` and ``fallback``
-        are Java's), their functions and methods as Java's methods, each record with a
-        ``language`` key.
+        The file's language (:data:`~wrdscore.corpora.LANGUAGES`). A language without
+        extractors of its own in the table (every one but Java:
+        :attr:`~wrdscore.corpora._languages.Grammar.extractors`) is read with its
+        tree-sitter grammar only (``parser`` and ``fallback`` are Java's), its functions
+        and methods as Java's methods, each record with a ``language`` key.
 
     Returns
     -------
@@ -170,7 +172,7 @@ def extract_file(
     # Once for both parsers: Java ends lines at CR, LF or CRLF; the parsers count LFs.
     text, data = lf_line_breaks(text), lf_line_breaks_bytes(data)
 
-    if language != "java":
+    if not GRAMMARS[language].extractors:
         from wrdscore.corpora._context import CONTEXT_MAX_TOKENS
         from wrdscore.corpora._reader import extract
 

@@ -2,10 +2,11 @@
 
 One table, :data:`GRAMMARS`, says for each language what its tree-sitter grammar
 calls an identifier, a function, a comment, a string and a documentation comment;
-one reader (:mod:`wrdscore.corpora._reader`) reads every language through it, and
-Java keeps its own reader (:mod:`wrdscore.corpora._code`), from which the rules came.
-Each grammar is a PyPI package (MIT) imported the first time code in its language is
-read, so that start-up pays for none of them.
+one reader (:mod:`wrdscore.corpora._reader`) reads every language through it, Java
+included, whose rules (chosen with a held-out signal) became every language's. Java's
+few particulars (annotations, a method whose body is broken, its two extraction
+parsers) are fields of its entry. Each grammar is a PyPI package (MIT) imported the
+first time code in its language is read, so that start-up pays for none of them.
 
 A snippet without a language is given one by :func:`detect_language` (the rule is
 there): code Java parses cleanly is Java, as every snippet was before other languages
@@ -25,6 +26,7 @@ from importlib.metadata import version
 
 from tree_sitter import Language, Node, Parser
 
+from wrdscore.corpora._defaults import PARSERS
 from wrdscore.errors import WrdscoreError
 
 
@@ -69,6 +71,29 @@ class Grammar:
     doc_prefix : str or None
         A comment that starts so, just before a function, documents it (``/**``);
         ``None``: the function's first statement is its docstring (Python).
+    sigils : bytes
+        Characters removed from the start of an identifier (Ruby's ``@``); none in Java,
+        where ``$`` is a letter.
+    annotations : frozenset of str
+        Node types whose ``name`` is not read (Java's ``@Override``: it describes the
+        declaration, not what the method does).
+    literals : frozenset of str
+        Node types of the literal words (``true``, ``false``, ``null``) that a reading
+        of the held-out signal could keep (``literals=True``); never read by default.
+    wrap_only_clean : bool
+        Read a snippet wrapped only where the wrapped parse has no error at all
+        (Java's rule, from before other languages were read), not where it has fewer.
+    broken_heads : bool
+        A snippet whose parse finds no function but has errors (a method cut by the
+        cap, a fragment) is searched for a declaration by parsing its head again with
+        an empty body (Java).
+    doc_skips_comments : bool
+        The last ``doc_prefix`` comment before a function documents it even with other
+        comments between (javac's rule for Javadoc); otherwise only the one just before.
+    extractors : tuple of str
+        The parsers that extract a file's methods at ingest, the first by default and
+        the next its fallback (Java: tree-sitter, then javalang,
+        :data:`~wrdscore.corpora.PARSERS`); empty: the table's reader.
     """
 
     name: str
@@ -87,6 +112,13 @@ class Grammar:
     not_words: frozenset[bytes] = frozenset()
     wrap: tuple[bytes, bytes] | None = None
     file_function: str | None = None
+    sigils: bytes = b"@$"
+    annotations: frozenset[str] = frozenset()
+    literals: frozenset[str] = frozenset()
+    wrap_only_clean: bool = False
+    broken_heads: bool = False
+    doc_skips_comments: bool = False
+    extractors: tuple[str, ...] = ()
 
 
 def _set(words: str) -> frozenset[str]:
@@ -94,7 +126,9 @@ def _set(words: str) -> frozenset[str]:
 
 
 _C_LIKE_COMMENTS = _set("comment")
-# A method alone is an error in these languages; as a class body, it is a method.
+# A method alone is an error in these languages; as a class body, it is a method (in
+# Java, a fragment that does not parse alone, a member with a field, statements with a
+# method, usually does as a class body). The wrapper's own tokens are never read.
 _CLASS_BODY = (b"class _Snippet {\n", b"\n}\n")
 _JS_BINDINGS = {
     "variable_declarator": "name",
@@ -107,6 +141,31 @@ _JS_BINDINGS = {
 GRAMMARS: dict[str, Grammar] = {
     g.name: g
     for g in (
+        Grammar(
+            "java",
+            "tree-sitter-java",
+            "tree_sitter_java",
+            "language",
+            (".java",),
+            identifiers=_set("identifier type_identifier"),
+            functions=_set("method_declaration"),
+            scopes=_set(
+                "class_declaration interface_declaration enum_declaration "
+                "record_declaration annotation_type_declaration"
+            ),
+            comments=_set("line_comment block_comment"),
+            # Text blocks are string literals too.
+            strings=_set("string_literal"),
+            doc_prefix="/**",
+            wrap=_CLASS_BODY,
+            sigils=b"",
+            annotations=_set("marker_annotation annotation"),
+            literals=_set("true false null_literal"),
+            wrap_only_clean=True,
+            broken_heads=True,
+            doc_skips_comments=True,
+            extractors=PARSERS,
+        ),
         Grammar(
             "python",
             "tree-sitter-python",
@@ -269,11 +328,8 @@ GRAMMARS: dict[str, Grammar] = {
     )
 }
 
-#: Every language the toolkit reads, Java first (it has its own reader).
-LANGUAGES: tuple[str, ...] = ("java", *GRAMMARS)
-# Java's extension and identifiers; the others are in the table.
-_JAVA_EXTENSIONS = (".java",)
-_JAVA_IDENTIFIERS = frozenset({"identifier", "type_identifier"})
+#: Every language the toolkit reads, Java first (every snippet was Java before the others).
+LANGUAGES: tuple[str, ...] = tuple(GRAMMARS)
 
 _languages: dict[str, Language] = {}
 _parsers: dict[str, Parser] = {}
@@ -314,8 +370,8 @@ def check_language(language: object) -> str:
 
 
 def grammar_language(name: str, files: bool = False) -> Language:
-    """The tree-sitter language of ``name`` (not Java), its grammar imported on first
-    use; with ``files``, the one for whole files (:attr:`Grammar.file_function`)."""
+    """The tree-sitter language of ``name``, its grammar imported on first use; with
+    ``files``, the one for whole files (:attr:`Grammar.file_function`)."""
     g = GRAMMARS[name]
     function = (g.file_function or g.function) if files else g.function
     hit = _languages.get(function + name)
@@ -331,8 +387,8 @@ def grammar_language(name: str, files: bool = False) -> Language:
 
 
 def parser(name: str, files: bool = False) -> Parser:
-    """The process's parser of language ``name`` (not Java), built on first use; with
-    ``files``, the one for whole files."""
+    """The process's parser of language ``name``, built on first use (building one
+    costs more than parsing a small file); with ``files``, the one for whole files."""
     key = f"{name} files" if files else name
     hit = _parsers.get(key)
     if hit is None:
@@ -342,7 +398,7 @@ def parser(name: str, files: bool = False) -> Parser:
 
 def grammar_version(name: str) -> str:
     """The installed version of the grammar of ``name``, for manifests."""
-    package = "tree-sitter-java" if name == "java" else GRAMMARS[name].package
+    package = GRAMMARS[name].package
     return f"{package} {version(package)}"
 
 
@@ -357,33 +413,10 @@ def language_of_path(path: str) -> str | None:
     True
     """
     ext = os.path.splitext(path)[1].lower()
-    if ext in _JAVA_EXTENSIONS:
-        return "java"
     for g in GRAMMARS.values():
         if ext in g.extensions:
             return g.name
     return None
-
-
-# A fragment that does not parse alone (a member with a field, statements with a
-# method) usually does as a class body; the wrapper's own tokens are never read.
-WRAP_HEAD = b"class _Snippet {\n"
-WRAP_TAIL = b"\n}\n"
-
-
-def java_root(data: bytes) -> tuple[Node, int, int]:
-    """``data`` parsed as Java, alone or as a class body, whichever has fewer errors,
-    for :func:`~wrdscore.corpora._languages.detect_language`."""
-    from wrdscore.corpora._treesitter import warm_up
-
-    parser = warm_up()
-    root = parser.parse(data).root_node
-    if not root.has_error:
-        return root, 0, len(data)
-    wrapped = parser.parse(WRAP_HEAD + data + WRAP_TAIL).root_node
-    if count_errors(wrapped) < count_errors(root):
-        return wrapped, len(WRAP_HEAD), len(WRAP_HEAD) + len(data)
-    return root, 0, len(data)
 
 
 def count_errors(root: Node) -> int:
@@ -433,7 +466,7 @@ def _dollar_names(root: Node) -> bool:
 
 def _identifier_count(name: str, root: Node, start: int, end: int) -> int:
     """The identifiers of a parse within bytes ``start:end`` (the snippet, unwrapped)."""
-    kinds = _JAVA_IDENTIFIERS if name == "java" else GRAMMARS[name].identifiers
+    kinds = GRAMMARS[name].identifiers
     count = 0
     stack = [root]
     while stack:
@@ -488,13 +521,13 @@ def detect_language(source: str) -> str:
 def _detect(source: str) -> str:
     """:func:`detect_language` of a plain string (the cache's key)."""
     data = source.encode("utf-8", "replace")
-    java = java_root(data)
+    java = snippet_root("java", data, detecting=True)
     if clean_java(java[0], data):
         # One parse, as before other languages were read: 4,281 methods of OpenJDK and
         # the examples all parse so, where comparing every grammar took 5.6 ms a method
         # and read 3 of them as C# or C (a variable ``string``, ``register``).
         return "java"
-    parses = {name: snippet_root(name, data) for name in GRAMMARS}
+    parses = {name: snippet_root(name, data, detecting=True) for name in GRAMMARS if name != "java"}
     parses["java"] = java
     errors = {name: count_errors(root) for name, (root, _, _) in parses.items()}
     fewest = min(errors.values())
@@ -522,17 +555,26 @@ def _detect(source: str) -> str:
     )
 
 
-def snippet_root(name: str, data: bytes) -> tuple[Node, int, int]:
-    """A snippet parsed as language ``name`` (not Java): the root, and the byte range
-    of the snippet in what was parsed (the grammar's ``wrap`` is not the snippet's)."""
+def snippet_root(name: str, data: bytes, *, detecting: bool = False) -> tuple[Node, int, int]:
+    """A snippet parsed as language ``name``: the root, and the byte range of the
+    snippet in what was parsed (the grammar's ``wrap`` is not the snippet's).
+
+    A snippet with errors is parsed again wrapped, and read so where that has fewer
+    errors; or, in a grammar :attr:`Grammar.wrap_only_clean`, where that has none,
+    except when ``detecting`` its language, which compares every grammar by errors.
+    """
+    g = GRAMMARS[name]
     data = _prepared(name, data)
     root = parser(name).parse(data).root_node
-    wrap = GRAMMARS[name].wrap
-    if wrap is None or not root.has_error:
+    if g.wrap is None or not root.has_error:
         return root, 0, len(data)
-    head, tail = wrap
+    head, tail = g.wrap
     wrapped = parser(name).parse(head + data + tail).root_node
-    if count_errors(wrapped) < count_errors(root):
+    if (
+        not wrapped.has_error
+        if g.wrap_only_clean and not detecting
+        else count_errors(wrapped) < count_errors(root)
+    ):
         return wrapped, len(head), len(head) + len(data)
     return root, 0, len(data)
 

@@ -1,14 +1,18 @@
-"""Method extraction with tree-sitter-java: fast, error-tolerant, all of modern Java."""
+"""Method extraction with tree-sitter-java: fast, error-tolerant, all of modern Java.
+
+Java's first extractor (:attr:`~wrdscore.corpora._languages.Grammar.extractors`); its
+grammar and parser are the table's, which reads Java's code as every language's.
+"""
 
 from __future__ import annotations
 
 from importlib.metadata import version
 
-import tree_sitter_java
-from tree_sitter import Language, Node, Parser, Query, QueryCursor
+from tree_sitter import Node, Parser, Query, QueryCursor
 
 from wrdscore.corpora._context import context_tokens
 from wrdscore.corpora._javadoc import first_sentence
+from wrdscore.corpora._languages import GRAMMARS, grammar_language, parser
 from wrdscore.corpora._scope import (
     ANONYMOUS,
     CONSTRUCTOR,
@@ -17,20 +21,9 @@ from wrdscore.corpora._scope import (
     method_source,
 )
 
-_LANGUAGE = Language(tree_sitter_java.language())
-_METHODS = Query(_LANGUAGE, "(method_declaration name: (identifier) @name) @method")
-_TYPE_DECLARATIONS = frozenset(
-    {
-        "class_declaration",
-        "interface_declaration",
-        "enum_declaration",
-        "record_declaration",
-        "annotation_type_declaration",
-    }
-)
+_METHODS = Query(grammar_language("java"), "(method_declaration name: (identifier) @name) @method")
+_TYPE_DECLARATIONS = GRAMMARS["java"].scopes
 _CONSTRUCTORS = frozenset({"constructor_declaration", "compact_constructor_declaration"})
-
-_parser: Parser | None = None
 
 
 def parser_version() -> str:
@@ -39,12 +32,8 @@ def parser_version() -> str:
 
 
 def warm_up() -> Parser:
-    """The process's parser, built on first use (pool workers build it at start)."""
-    # One parser per process: building it costs more than parsing a small file.
-    global _parser
-    if _parser is None:
-        _parser = Parser(_LANGUAGE)
-    return _parser
+    """The process's Java parser, built on first use (pool workers build it at start)."""
+    return parser("java")
 
 
 def _text(node: Node | None) -> str:

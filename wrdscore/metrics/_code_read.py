@@ -2,9 +2,9 @@
 
 A code item is a method's source, an object ``{"code": source, "name": name}``, a
 corpus's :class:`~wrdscore.corpus_inputs.StoredCode` or None (unknown code). Reading is
-:mod:`wrdscore.corpora`'s (:func:`~wrdscore.corpora.read_code_and_language`, or a
-stored method's words); this module turns a batch of items into :class:`ReadCode` once,
-for every metric that reads them alike.
+:mod:`wrdscore.corpora`'s, one call per item (:func:`~wrdscore.corpora.read_method`, from
+the source or a stored method's words); this module turns a batch of items into
+:class:`ReadCode` once, for every metric that reads them alike.
 """
 
 from __future__ import annotations
@@ -49,11 +49,13 @@ def code_item(item: object, i: int) -> tuple[str, str | None]:
 
 
 class ReadCode(NamedTuple):
-    """What :func:`read_codes` read: each item's sub-tokens, and the language each was
-    read in (a stored item's is its record's; None where there is no code)."""
+    """What :func:`read_codes` read: each item's sub-tokens, the language each was
+    read in (a stored item's is its record's; None where there is no code), and how
+    many were read unmasked (``allow_unmasked``: their name was not found declared)."""
 
     tokens: list[Tokens]
     languages: list[str | None]
+    unmasked: int = 0
 
 
 def read_codes(
@@ -63,10 +65,11 @@ def read_codes(
     offset: int = 0,
     segmented: bool = False,
     language: str | None = None,
+    allow_unmasked: bool = False,
 ) -> ReadCode:
-    """The sub-tokens scoring reads from each code item (:func:`wrdscore.corpora.read_code`),
-    with run-together words segmented when ``segmented`` (a metric's ``segment``), and
-    the language each was read in.
+    """What scoring reads from each code item (:func:`wrdscore.corpora.read_method`):
+    its sub-tokens, with run-together words segmented when ``segmented`` (a metric's
+    ``segment``), the language each was read in, and how many were read unmasked.
 
     A method longer than :data:`~wrdscore.corpora.MAX_CODE_CHARS` characters is cut
     at a line as ingest cuts it (:func:`~wrdscore.corpora.capped_code`), not refused;
@@ -75,15 +78,15 @@ def read_codes(
     Raises
     ------
     ItemError
-        An item that is not code, or code the reader refuses (empty, binary), numbered
-        from ``offset``.
+        An item that is not code, code the reader refuses (empty, binary), or, without
+        ``allow_unmasked``, code whose name cannot be masked (a wrong language or
+        name), numbered from ``offset``.
     """
-    from wrdscore.corpora import read_code_and_language, segment
-    from wrdscore.corpora._code import read_code_words
+    from wrdscore.corpora import read_method
 
-    stored = strings == "drop"
     out: list[Tokens] = []
     languages: list[str | None] = []
+    unmasked = 0
     for i, item in enumerate(code):
         # Strings and the objects of a --code file (a plain dict with a string "code")
         # without the general checks: this loop runs once per method.
@@ -91,19 +94,17 @@ def read_codes(
             out.append([])
             languages.append(None)
             continue
+        words, read_in = None, language
         if type(item) is StoredCode:
-            if stored:
-                # What ingest read from the code: no parse (the time of reading code).
-                out.append(
-                    read_code_words(item.words, target=target, name=item.name, segmented=segmented)
-                )
-                languages.append(language or item.language)
-                continue
-            if item.code is None:
+            # What ingest read from the code: no parse under the default reading, in the
+            # record's language (a parse tells it).
+            source, name, words = item.code, item.name, item.words
+            if strings == "drop":
+                read_in = language or item.language
+            elif source is None:
                 raise ItemError(
                     "code", offset + i, f"was not read from the corpus (strings={strings!r})"
                 )
-            source, name = item.code, item.name
         elif type(item) is str:
             source, name = item, None
         elif (
@@ -114,7 +115,7 @@ def read_codes(
             source, name = item["code"], item.get("name")
         else:
             source, name = code_item(item, offset + i)
-        if len(source) > MAX_CODE_CHARS:
+        if source is not None and len(source) > MAX_CODE_CHARS:
             from wrdscore.corpora import SourceCode, capped_code
 
             cut = capped_code(source)[0]
@@ -122,14 +123,25 @@ def read_codes(
             # or the cut method would be told from its code (or refused as untellable).
             source = SourceCode(cut, source.language) if isinstance(source, SourceCode) else cut
         try:
-            tokens, read_in = read_code_and_language(
-                source, target=target, name=name, strings=strings, language=language
+            read = read_method(
+                source,
+                target=target,
+                name=name,
+                strings=strings,
+                language=read_in,
+                words=words,
+                segmented=segmented,
+                allow_unmasked=allow_unmasked,
             )
         except WrdscoreError as exc:
-            raise ItemError("code", offset + i, f"cannot be read: {exc}") from None
-        out.append(segment(tokens) if segmented else tokens)
-        languages.append(read_in)
-    return ReadCode(out, languages)
+            problem = str(exc)
+            if not problem.startswith("cannot be masked"):
+                problem = f"cannot be read: {problem}"
+            raise ItemError("code", offset + i, problem) from None
+        out.append(list(read.tokens))
+        languages.append(read.language)
+        unmasked += read.unmasked is not None
+    return ReadCode(out, languages, unmasked)
 
 
 def long_code(code: Sequence[CodeItem]) -> int:

@@ -47,7 +47,7 @@ CODE_KEYS = ("code", "combined")
 #: The even mean of the reference's and the code's view (see :mod:`wrdscore.metrics.code`).
 DEFAULT_CODE_WEIGHT = 0.5
 #: The constructor options of a metric that reads code, which build its scorer.
-CODE_OPTIONS = ("code_weight", "target", "strings", "language", "code_support")
+CODE_OPTIONS = ("code_weight", "target", "strings", "language", "code_support", "allow_unmasked")
 
 
 def check_code_options(code_weight: object, target: object, strings: object) -> None:
@@ -117,6 +117,13 @@ class CodeScorer:
     support : str or SupportModel
         The support model, by name (:data:`~wrdscore.metrics.code.SUPPORT_MODELS`) or
         itself: what the metric's raw match in the code becomes.
+    allow_unmasked : bool
+        With target ``name``, score code whose name cannot be masked (read in its
+        language, it declares no function, or not the name given: a wrong language or
+        name) as before masking was checked, counted in the result's
+        :attr:`~wrdscore.metrics.ScoreResult.unmasked_code` and signed
+        ``mask:name-if-declared``, instead of refusing it
+        (:func:`~wrdscore.corpora.read_method`).
 
     Examples
     --------
@@ -131,6 +138,7 @@ class CodeScorer:
         strings: str = DEFAULT_STRINGS,
         language: str | None = None,
         support: str | SupportModel = DEFAULT_SUPPORT,
+        allow_unmasked: bool = False,
     ) -> None:
         if (weight, target, strings) != (DEFAULT_CODE_WEIGHT, DEFAULT_TARGET, DEFAULT_STRINGS):
             check_code_options(weight, target, strings)
@@ -143,6 +151,9 @@ class CodeScorer:
         self.strings = strings
         self.language = language
         self.support = support_model(support)
+        if not isinstance(allow_unmasked, bool):
+            raise WrdscoreError(f"allow_unmasked must be true or false, not {allow_unmasked!r}")
+        self.allow_unmasked = allow_unmasked
 
     def signature_fields(self) -> dict[str, str]:
         """The signature fields of scoring against code."""
@@ -150,7 +161,12 @@ class CodeScorer:
             "code": "yes",
             "cw": f"{self.weight:g}",
             "tgt": self.target,
-            "mask": "name" if self.target == "name" else "none",
+            # With allow_unmasked, code whose name is not found declared is read unmasked.
+            "mask": "none"
+            if self.target != "name"
+            else "name-if-declared"
+            if self.allow_unmasked
+            else "name",
             "str": self.strings,
             # The language given for all code (--language), or auto: each item's own (a
             # CODE.jsonl line's language key, a corpus record's) or, without one, the one
@@ -178,13 +194,11 @@ class CodeScorer:
         """:func:`~wrdscore.metrics.code.read_codes` as ``metric`` reads code, or what
         another metric of the same chunk read the same way (the run's ``code_memo``):
         the metrics of a run used to read, and split, every method once each."""
-        how = (self.target, self.strings, metric.segment, self.language)
+        how = (self.target, self.strings, metric.segment, self.language, self.allow_unmasked)
         memo = metric._call.code_memo
         found = None if memo is None else memo.get(how)
         if found is None:
-            found = read_codes(
-                code, self.target, self.strings, index_offset, metric.segment, self.language
-            )
+            found = read_codes(code, self.target, self.strings, index_offset, *how[2:])
             if memo is not None:
                 memo[how] = found
         return found
@@ -285,6 +299,7 @@ class CodeScorer:
                 oov_names=first_names(call.oov_names),
                 empty_code=unmatched,
                 cut_code=cut,
+                unmasked_code=read.unmasked,
                 cuts=dict(+call.cuts),  # the kinds counted, without zeros
             )
         return replace(
@@ -296,5 +311,6 @@ class CodeScorer:
             oov_names=first_names([*result.oov_names, *call.oov_names]),
             empty_code=unmatched,
             cut_code=cut,
+            unmasked_code=read.unmasked,
             cuts=dict(Counter(result.cuts) + call.cuts),
         )

@@ -18,7 +18,9 @@ class CodeTransport:
     metric's code value for the pair, ``match * prior``: ``match`` each predicted
     token's best (clipped) cosine in the code, averaged, and ``prior`` the conciseness
     and plausibility of the prediction (:mod:`wrdscore.metrics.code`).
-    ``masked`` is the declared name hidden from the code (target ``name``), else None.
+    ``masked`` is the declared name hidden from the code (target ``name``), else None;
+    ``unmasked`` says why the name could not be found declared, where the metric's
+    ``allow_unmasked`` let such code be read as it is (else None).
     """
 
     code_tokens: list[str]
@@ -33,6 +35,7 @@ class CodeTransport:
     masked: str | None
     match: float = 0.0
     prior: float = 1.0
+    unmasked: str | None = None
 
     def distinct(self) -> tuple[list[str], NDArray[np.int64], NDArray, NDArray]:
         """The code tokens once each: ``(tokens, occurrences, cosine, flow)``.

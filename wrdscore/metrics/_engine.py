@@ -100,6 +100,9 @@ class CorpusScores:
         Scored against code: methods over :data:`~wrdscore.corpora.MAX_CODE_CHARS`
         characters, read up to their last line within it
         (:attr:`~wrdscore.metrics.ScoreResult.cut_code`).
+    unmasked_code : int
+        Scored against code with ``allow_unmasked``: methods whose name could not be
+        masked (:attr:`~wrdscore.metrics.ScoreResult.unmasked_code`).
     cuts : dict of str to int
         Inputs a model cut, by kind, summed over the file
         (:attr:`~wrdscore.metrics.ScoreResult.cuts`).
@@ -117,6 +120,7 @@ class CorpusScores:
     oov_names: tuple[str, ...] = ()
     empty_code: int = 0
     cut_code: int = 0
+    unmasked_code: int = 0
     cuts: dict[str, int] = field(default_factory=dict)
 
 
@@ -314,7 +318,14 @@ def _score_chunk(
     summary = [
         (
             m._corpus_sums(r.values),
-            (r.oov_tokens, r.empty_predictions, r.degenerate_pairs, r.empty_code, r.cut_code),
+            (
+                r.oov_tokens,
+                r.empty_predictions,
+                r.degenerate_pairs,
+                r.empty_code,
+                r.cut_code,
+                r.unmasked_code,
+            ),
             r.oov_names,
             r.cuts,
         )
@@ -652,7 +663,7 @@ def score_files(
         ]
         tasks = ((*chunk, means, stats) for chunk in _chunks(job, chunk_pairs))
         sums: list[list[dict[str, float]]] = [[] for _ in metrics]
-        counts = np.zeros((len(metrics), 5), dtype=np.int64)
+        counts = np.zeros((len(metrics), 6), dtype=np.int64)
         names: list[tuple[str, ...]] = [() for _ in metrics]
         cuts: list[Counter[str]] = [Counter() for _ in metrics]
         with contextlib.ExitStack() as stack:
@@ -707,6 +718,7 @@ def score_files(
             oov_names=n,
             empty_code=int(c[3]),
             cut_code=int(c[4]),
+            unmasked_code=int(c[5]),
             cuts=dict(cut),
         )
         for m, parts, c, n, cut in zip(metrics, sums, counts, names, cuts, strict=True)

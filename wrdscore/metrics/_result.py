@@ -29,7 +29,14 @@ def first_names(names: Iterable[str]) -> tuple[str, ...]:
 
 
 #: The counts of a result, in the order its repr and :meth:`ScoreResult.to_dict` give them.
-_COUNTS = ("oov_tokens", "empty_predictions", "degenerate_pairs", "empty_code", "cut_code")
+_COUNTS = (
+    "oov_tokens",
+    "empty_predictions",
+    "degenerate_pairs",
+    "empty_code",
+    "cut_code",
+    "unmasked_code",
+)
 
 
 @dataclass
@@ -78,6 +85,11 @@ class ScoreResult:
         Scored against code: methods longer than
         :data:`~wrdscore.corpora.MAX_CODE_CHARS` characters, read up to their last line
         within it (as ingest cuts them, :func:`~wrdscore.corpora.capped_code`).
+    unmasked_code : int
+        Scored against code with ``allow_unmasked``: methods whose name could not be
+        masked (read in their language, their code declares no function, or not the
+        name given), scored as the code reads unmasked; 0 otherwise, where such code is
+        refused.
     ids : tuple of str or None
         Each pair's id (a corpus method's, to join the values with other data), when
         the caller gave them (:meth:`with_ids`).
@@ -113,6 +125,7 @@ class ScoreResult:
     best_reference: NDArray[np.int64] | None = None
     empty_code: int = 0
     cut_code: int = 0
+    unmasked_code: int = 0
     ids: tuple[str, ...] | None = None
     cuts: dict[str, int] = field(default_factory=dict)
 
@@ -176,7 +189,7 @@ class ScoreResult:
         '{"metric": "sbert", "signature": "sbert|v:0.1.0", "primary": "score", "pairs": 1,
           "corpus": {"score": 0.25}, "values": {"score": [0.25]}, "oov_tokens": 1,
           "empty_predictions": 0, "degenerate_pairs": 0, "empty_code": 0, "cut_code": 0,
-          "oov_names": ["zz"]}'
+          "unmasked_code": 0, "oov_names": ["zz"]}'
         """
         out: dict[str, Any] = {
             "metric": self.metric,

@@ -623,7 +623,8 @@ class WRDScore(EmbeddingMetric):
         :mod:`wrdscore.metrics.code`). ``target`` and ``strings`` default to
         the metric's code options; ``name`` is the name to mask (default: the declared one).
         The code is read in the metric's ``language`` when it has one, as :meth:`score`
-        reads it.
+        reads it, and refused as there when its name cannot be masked, unless the
+        metric's ``allow_unmasked`` lets it be read unmasked (``unmasked`` says why).
 
         Examples
         --------
@@ -633,7 +634,7 @@ class WRDScore(EmbeddingMetric):
         (['count'], 'size', 1.0, True)
         """
         # Imported here: the code reader loads tree-sitter, which scoring names never needs.
-        from wrdscore.corpora import SourceCode, declared_name, read_code_and_language
+        from wrdscore.corpora import SourceCode, read_method
 
         scorer = self.code_scorer
         assert scorer is not None
@@ -642,11 +643,15 @@ class WRDScore(EmbeddingMetric):
         if scorer.language is not None and not isinstance(code, SourceCode):
             # Read (and its name found) in the metric's language, as score reads it.
             code = SourceCode(code, scorer.language)
-        tokens, language = read_code_and_language(code, target=target, name=name, strings=strings)
-        if self.segment:
-            from wrdscore.corpora import segment
-
-            tokens = segment(tokens)
+        read = read_method(
+            code,
+            target=target,
+            name=name,
+            strings=strings,
+            segmented=self.segment,
+            allow_unmasked=scorer.allow_unmasked,
+        )
+        tokens, language = list(read.tokens), read.language
         if not tokens:
             raise WrdscoreError(
                 "the code has no tokens to read (only keywords, punctuation, literals or "
@@ -682,7 +687,8 @@ class WRDScore(EmbeddingMetric):
             support=support,
             target=target,
             strings=strings,
-            masked=(name or declared_name(code)) if target == "name" else None,
+            masked=read.masked,
             match=match,
             prior=prior,
+            unmasked=read.unmasked,
         )
