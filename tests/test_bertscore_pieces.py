@@ -10,6 +10,7 @@ first pair).
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -64,10 +65,12 @@ def tiny(tmp_path_factory) -> Path:
     return folder
 
 
-def _oracle(folder: str, layer: int, idf: bool, refs=REFS, preds=PREDS) -> np.ndarray:
+def _oracle(
+    folder: str, layer: int, idf: bool, refs=REFS, preds=PREDS, batch_size: int = 4
+) -> np.ndarray:
     p, r, f = bert_score.score(
         list(preds), list(refs), model_type=folder, num_layers=layer, idf=idf,
-        device="cpu", nthreads=0, batch_size=4,
+        device="cpu", nthreads=0, batch_size=batch_size,
     )  # fmt: skip
     return np.stack([p.numpy(), r.numpy(), f.numpy()], axis=1).astype(np.float64)
 
@@ -100,6 +103,67 @@ def test_pieces_equal_bert_score_on_the_tiny_bert(tiny, layer):
         np.testing.assert_allclose(
             _ours(metric, refs, preds), _oracle(str(tiny), layer, idf, refs, preds), atol=TOL
         )
+
+
+def _bert_pointing_apart(folder: Path) -> Path:
+    """The tiny BERT with layer-0 states that point apart: ``set`` and ``empty`` against
+    ``[CLS]``, ``[SEP]``, ``get``, ``user``, ``name`` and ``size``.
+
+    Layer 0 is the embedding layer's output, LayerNorm(word + position + type); with the
+    position and type embeddings 0 and the norm's scale 1 and shift 0, a piece's state is
+    its word vector centred and scaled, so word vectors near ``u`` and ``-u`` give
+    cosines near -1 between the two groups, special tokens included. A trained
+    encoder's states rarely point apart; this one makes best cosines below 0 certain.
+    """
+    import torch
+    from transformers import BertModel, BertTokenizerFast
+
+    model = BertModel.from_pretrained(folder)
+    tokenizer = BertTokenizerFast.from_pretrained(folder)
+    rng = np.random.default_rng(0)
+    u = rng.normal(size=16)
+    layer = model.embeddings
+    with torch.no_grad():
+        layer.position_embeddings.weight.zero_()
+        layer.token_type_embeddings.weight.zero_()
+        layer.LayerNorm.weight.fill_(1.0)
+        layer.LayerNorm.bias.zero_()
+        words = layer.word_embeddings.weight
+        for sign, group in ((1, "[CLS] [SEP] get user name size"), (-1, "set empty")):
+            for word in group.split():
+                vector = sign * u + 0.6 * rng.normal(size=16)
+                words[tokenizer.convert_tokens_to_ids(word)] = torch.tensor(vector)
+    model.save_pretrained(folder)
+    return folder
+
+
+def test_pieces_equal_bert_score_where_best_cosines_are_below_zero(tmp_path):
+    # bert_score never clips a pair's best cosines: scored alone (batch_size=1) a
+    # prediction whose pieces all point away from the reference's gets P < 0.
+    folder = tmp_path / "apart"
+    shutil.copytree(build_tiny_bert(tmp_path / "tiny"), folder)
+    config_file = folder / "tokenizer_config.json"
+    config = json.loads(config_file.read_text())
+    config_file.write_text(json.dumps({**config, "model_max_length": 32}))
+    folder = _bert_pointing_apart(folder)
+    refs = ["get user name", "size", "get name", "set"]
+    preds = ["set", "set empty", "get set", "get"]
+    alone = _oracle(str(folder), 0, False, refs, preds, batch_size=1)
+    assert (alone[:, 0] < 0).sum() == 2 and (alone[:, 1] < 0).sum() == 1  # the case exists
+    metric = get_metric("bertscore", encoder=Encoder(folder, layer=0, device="cpu"),
+                        granularity="pieces")  # fmt: skip
+    assert "|clip:no|gran:pieces|" in metric.signature
+    np.testing.assert_allclose(_ours(metric, refs, preds), alone, atol=TOL, rtol=0)
+    # In a batch, bert_score pads each side to the batch's longest and reads a padded
+    # position as a cosine of 0: a pair shorter than the longest has its negative best
+    # cosines cut at 0, as clip=true cuts them (docs/encoders.md). That is a value of
+    # the batch, not of the pair; the first pair has the longest reference of its batch
+    # of 4, so it keeps its negative precision there.
+    batched = _oracle(str(folder), 0, False, refs, preds, batch_size=4)
+    clipped = get_metric("bertscore", encoder=metric.contextual.encoder, granularity="pieces",
+                         clip=True)  # fmt: skip
+    np.testing.assert_allclose(batched[1:], _ours(clipped, refs, preds)[1:], atol=TOL, rtol=0)
+    np.testing.assert_allclose(batched[0], alone[0], atol=TOL, rtol=0)
 
 
 def test_the_default_tokens_differ_from_bert_score_as_documented():

@@ -284,6 +284,102 @@ def test_compare(model, tmp_path):
     assert res.exit_code == 2 and "exactly twice" in res.stderr
 
 
+def _compare_json(model, *args):
+    res = run("compare", *args, "-e", model, "-m", "wrd", "-m", "rouge1", "--resamples", "200",
+              "--seed", "4", "--format", "json")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)
+
+
+def test_compare_on_code_bootstraps_the_code_support_and_combined(emb, model, tmp_path):
+    from wrdscore.inputs import parse_code_lines
+    from wrdscore.significance import paired_bootstrap
+
+    refs = (EXAMPLES / "refs.txt").read_text().splitlines()
+    preds = (EXAMPLES / "preds.txt").read_text().splitlines()
+    other = tmp_path / "other.txt"
+    other.write_text("".join(f"{p.split()[0]} value\n" for p in preds))
+    code = parse_code_lines((EXAMPLES / "code.jsonl").read_text().splitlines(), "code.jsonl")
+    files = ["--preds", EXAMPLES / "preds.txt", "--preds", other, "--code", EXAMPLES / "code.jsonl"]
+    rows = _compare_json(model, "--refs", EXAMPLES / "refs.txt", *files)
+    assert [(r["metric"], r["value"]) for r in rows] == [
+        (m, v) for m in ("wrd", "rouge1") for v in ("f1", "code", "combined")
+    ]
+    for r in rows:
+        metric = get_metric(r["metric"], embeddings=emb)
+        a = metric.score(refs, preds, code=code).values[r["value"]]
+        b = metric.score(refs, other.read_text().splitlines(), code=code).values[r["value"]]
+        want = paired_bootstrap(a, b, resamples=200, seed=4)
+        assert (r["mean_a"], r["mean_b"], r["difference"]) == pytest.approx(
+            (want.mean_a, want.mean_b, want.difference), abs=1e-12
+        )
+        assert (r["ci_low"], r["ci_high"], r["p_value"]) == pytest.approx(
+            (want.ci_low, want.ci_high, want.p_value), abs=1e-12
+        )
+        assert "|code:yes|cw:0.5|tgt:name|" in r["signature"] and r["pairs"] == len(refs)
+    # Against the code alone: the code support is the one value, as score gives it.
+    alone = _compare_json(model, *files)
+    assert [(r["metric"], r["value"]) for r in alone] == [("wrd", "code"), ("rouge1", "code")]
+    assert [r["difference"] for r in alone] == [rows[1]["difference"], rows[4]["difference"]]
+
+
+def test_compare_on_a_corpus_pairs_the_same_methods(emb, model, tmp_path):
+    from wrdscore.corpora import corpus_methods, ingest
+
+    corpus = tmp_path / "corpus"
+    ingest([EXAMPLES / "project"], corpus, jobs=1, quiet=True)
+    methods = list(corpus_methods(corpus))
+    names, ids = [m.reference for m in methods], [m.id for m in methods]
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("".join(f"{n}\n" for n in names))
+    b.write_text("get value\n" * len(names))
+    rows = _compare_json(model, "--corpus", corpus, "--preds", a, "--preds", b)
+    # The same numbers as score --corpus gives each system.
+    for path, mean in ((a, "mean_a"), (b, "mean_b")):
+        res = run("score", "--corpus", corpus, "--preds", path, "-e", model, "-m", "wrd",
+                  "-m", "rouge1", "--format", "json")  # fmt: skip
+        scored = json.loads(res.stdout)["metrics"]
+        for r in rows:
+            assert r[mean] == pytest.approx(scored[r["metric"]]["corpus"][r["value"]], abs=1e-12)
+    assert [r["value"] for r in rows] == ["f1", "code", "combined"] * 2
+    assert rows[0]["difference"] > 0 and rows[0]["pairs"] == len(names)
+    # By id: the same ids in the same order, or a one-line error naming where they differ.
+    by_a, by_b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    by_a.write_text("".join(json.dumps({"id": i, "prediction": n}) + "\n" for i, n in
+                            zip(ids[:5], names[:5], strict=True)))  # fmt: skip
+    by_b.write_text("".join(json.dumps({"id": i, "prediction": "get value"}) + "\n"
+                            for i in ids[:5]))  # fmt: skip
+    five = _compare_json(model, "--corpus", corpus, "--preds", by_a, "--preds", by_b)
+    assert five[0]["pairs"] == 5
+    by_b.write_text("".join(json.dumps({"id": i, "prediction": "x"}) + "\n" for i in ids[1:6]))
+    for second, message in (
+        (by_b, f"line 1 has id {ids[0]!r} in {by_a}, {ids[1]!r} in {by_b}"),
+        (b, "gives predictions by id, the other file by record order"),
+    ):
+        res = run("compare", "--corpus", corpus, "--preds", by_a, "--preds", second, "-e", model)
+        assert res.exit_code == 2 and message in res.stderr
+        assert len(res.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--corpus", "C", "--refs", "R"], "--corpus gives the references and the code"),
+        ([], "nothing to compare against: give --refs, --code or --corpus"),
+        (["--refs", "R", "--target", "summary"], "--target only applies with --code or --corpus"),
+        (["--refs", "R", "--language", "python"], "--language applies to --code snippets"),
+        (["--code", "R"], "--code R: expected a .jsonl file"),
+    ],
+)
+def test_compare_code_options_bad_input(model, args, message):
+    refs = str(EXAMPLES / "refs.txt")
+    args = [refs if a == "R" else str(EXAMPLES) if a == "C" else a for a in args]
+    message = message.replace(" R:", f" {refs}:")
+    res = run("compare", "--preds", refs, "--preds", refs, *args, "-e", model)
+    assert res.exit_code == 2 and message in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
 def test_default_model_scores_the_examples():
     res = run(
         "score",

@@ -18,6 +18,8 @@ from wrdscore.explain import (
     matrix_table,
     plot_code_transport,
     plot_transport,
+    support_breakdown,
+    support_table,
     transport_tables,
 )
 from wrdscore.metrics._engine import MAX_TOKENS
@@ -125,6 +127,74 @@ def test_code_flow_is_ot_emd_on_the_split_code_tokens(code_emb):
     assert t.support == pytest.approx(float(res.values["code"][0]), abs=1e-9)
 
 
+@pytest.mark.parametrize(
+    "pred", ["numberOfActiveUsers", "total user children users list active is user total"]
+)
+def test_the_support_is_each_best_match_times_each_factor_of_the_priors(code_emb, pred):
+    metric = WRDScore(code_emb)
+    t = metric.code_transport(pred, METHOD)
+    code_vecs = np.array([code_emb.kv[w] for w in METHOD_TOKENS], dtype=np.float64)
+    pred_vecs = np.array([code_emb.kv[w] for w in t.pred_tokens], dtype=np.float64)
+    cos = (code_vecs / np.linalg.norm(code_vecs, axis=1)[:, None]) @ (
+        pred_vecs / np.linalg.norm(pred_vecs, axis=1)[:, None]
+    ).T
+    b = support_breakdown(t)
+    # The code token behind each prediction token's share: its best cosine, not its
+    # largest flow (numberOfActiveUsers' 'users' sends most flow to 'total', cosine .13).
+    assert [m["code_token"] for m in b["best_matches"]] == [
+        METHOD_TOKENS[i] for i in cos.argmax(axis=0)
+    ]
+    best = [m["cosine"] for m in b["best_matches"]]
+    np.testing.assert_allclose(best, cos.clip(0).max(axis=0), atol=1e-9)
+    assert b["match"] == pytest.approx(np.mean(best), abs=1e-12)
+    f = b["priors"]
+    assert f["exponent"] == f["copied"] / f["tokens"]
+    assert f["plausibility_gate"] == pytest.approx(f["plausibility"] ** f["exponent"], abs=1e-15)
+    product = f["conciseness"] * f["copied_conciseness"] * f["plausibility_gate"]
+    assert product == pytest.approx(b["prior"], abs=1e-15)
+    # match x each factor = the metric's own code value for the pair.
+    res = metric.score(None, [pred], code=[METHOD])
+    assert b["match"] * product == pytest.approx(float(res.values["code"][0]), abs=1e-12)
+    assert b["code_support"] == t.support
+    if len(t.pred_tokens) == 9:
+        # A copy of nine code tokens: the priors are not all 1 here.
+        assert f["copied"] == 9 and f["copied_conciseness"] < 1 and f["plausibility_gate"] < 1
+    else:
+        assert t.top(1)[3][0][0] == "total" and b["best_matches"][3]["code_token"] == "users"
+    # The table prints the same numbers.
+    cells = [list(c.cells) for c in support_table(t).columns]
+    assert cells[0][: len(best)] == [f"best match of {tok}" for tok in t.pred_tokens]
+    assert cells[2][: len(best)] == [f"{c:.3f}" for c in best]
+    assert cells[2][len(best) :] == [
+        f"{v:.4f}"
+        for v in (b["match"], f["conciseness"], f["copied_conciseness"],
+                  f["plausibility_gate"], b["code_support"])
+    ]  # fmt: skip
+
+
+def test_a_token_with_nothing_in_the_code_pointing_its_way_has_no_best_match():
+    emb = TokenEmbeddings.from_vectors({"count": [1.0, 0.0], "away": [-1.0, 0.1]})
+    code = "int size() { return count; }"
+    clipped = support_breakdown(WRDScore(emb).code_transport("away", code))
+    assert clipped["best_matches"] == [{"token": "away", "code_token": None, "cosine": 0.0}]
+    kept = support_breakdown(WRDScore(emb, clip=False).code_transport("away", code))
+    assert kept["best_matches"][0]["code_token"] == "count"
+    assert kept["best_matches"][0]["cosine"] == pytest.approx(-1 / np.hypot(1, 0.1))
+    table = support_table(WRDScore(emb).code_transport("away", code))
+    assert next(iter(table.columns[1].cells)) == "(none in the code)"
+
+
+def test_a_support_model_without_priors_shows_the_match_and_its_support(code_emb):
+    # --code-support none: the support is the match itself, with no factors to show.
+    t = WRDScore(code_emb, code_support="none").code_transport("numberOfActiveUsers", METHOD)
+    b = support_breakdown(t)
+    assert b["priors"] is None and b["support_model"] == "none"
+    assert b["code_support"] == b["match"] == t.support
+    cells = [list(c.cells) for c in support_table(t).columns]
+    assert [r[-1] for r in zip(*cells, strict=True)][-2:] == [f"{t.match:.4f}"] * 2
+    assert cells[1][-1] == "support model none"
+
+
 def test_code_support_reads_the_flow_even_for_a_copied_unknown_name(code_emb):
     # transport() scores equal token lists 1 even when no token is known; code support
     # is the metric's value, 0 when nothing has a vector.
@@ -225,6 +295,23 @@ def test_cli_explain_code_from_stdin_and_file(code_model, code_emb, tmp_path):
     assert res.exit_code == 0, res.output
     assert "code tokens carrying each prediction token" in res.stdout
     assert "masked countActiveUsers" in res.stdout
+    # The code token behind each share of the support is shown by default, and the
+    # JSON carries the same breakdown.
+    by_json = json.loads(
+        _cli("explain", "numberOfActiveUsers", "--code", "-", "-e", code_model, "--format",
+             "json", input=METHOD).stdout
+    )["support"]  # fmt: skip
+    want = support_breakdown(WRDScore(code_emb).code_transport("numberOfActiveUsers", METHOD))
+    assert json.dumps(by_json) == json.dumps(want)  # the same keys, numbers to the bit
+    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in res.stdout.splitlines()]
+    for found in want["best_matches"]:
+        shown = [f"best match of {found['token']}", found["code_token"], f"{found['cosine']:.3f}"]
+        assert shown in rows
+    gate = want["priors"]["plausibility_gate"]
+    for label, value in (("best match (mean)", want["match"]),
+                         ("x plausibility ^ (copied / tokens)", gate),
+                         ("= code support", want["code_support"])):  # fmt: skip
+        assert any(r[:1] == [label] and r[-1] == f"{value:.4f}" for r in rows)
     # The table fits 80 columns; only the summary and the signature are printed unwrapped.
     table = [line for line in res.stdout.splitlines() if not line.startswith(("code ", "wrd"))]
     assert len(table) > 10 and max(map(len, table)) <= 80

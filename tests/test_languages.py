@@ -19,7 +19,14 @@ import pytest
 
 from wrdscore.corpora import corpus_methods, ingest, split_identifier
 from wrdscore.corpora._code import code_words, declared_name, read_code, read_code_words
-from wrdscore.corpora._languages import GRAMMARS, LANGUAGES, detect_language, language_of_path
+from wrdscore.corpora._languages import (
+    GRAMMARS,
+    LANGUAGES,
+    count_errors,
+    detect_language,
+    language_of_path,
+    snippet_root,
+)
 from wrdscore.corpora._reader import extract
 from wrdscore.errors import WrdscoreError
 
@@ -194,6 +201,56 @@ def test_detection(language: str) -> None:
         assert detect_language(source) == "typescript"
     assert detect_language(source) == language
     assert read_code(source) == expected
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "public function getName() { return $this->name; }",
+        "function find(int $id) { return $id; }",
+    ],
+)
+def test_a_php_method_that_java_parses_cleanly_is_php(source: str) -> None:
+    # Valid Java (a type `function`, a lambda `$this -> name`), so Java's parse has no
+    # error; its names starting with $ make it PHP, where $this is not a word.
+    root, _, _ = snippet_root("java", source.encode(), detecting=True)
+    assert count_errors(root) == 0
+    assert detect_language(source) == "php"
+    assert read_code(source) == read_code(source, language="php")
+    assert "this" not in read_code(source)
+
+
+def test_java_with_a_dollar_name_that_php_cannot_read_stays_java() -> None:
+    # $ is a letter of Java names (generated code, this$0): PHP reads this one worse.
+    source = "int size() { return $items.length; }"
+    assert detect_language(source) == "java"
+    assert read_code(source) == ["items", "length"]
+
+
+@pytest.mark.parametrize("indent", ["    ", "        ", "\t"])
+def test_python_cut_from_a_class_reads_as_at_the_margin(indent: str) -> None:
+    # As a method is cut from a class (every line indented): the grammar reads it with
+    # its indentation as it reads it at the margin, nothing dedented before parsing.
+    at_margin = (
+        "@property\n"
+        "def total_price(self, tax=None):\n"
+        '    """The sum of the prices."""\n'
+        "    if tax:\n"
+        "        return sum(i.price for i in self.items) * tax\n"
+        "    return sum(i.price for i in self.items)\n"
+    )
+    indented = "".join(indent + line for line in at_margin.splitlines(keepends=True))
+    root, _, _ = snippet_root("python", indented.encode())
+    assert count_errors(root) == 0
+    assert detect_language(indented) == "python"
+    assert declared_name(indented, "python") == "total_price"
+    for strings in ("drop", "keep"):
+        expected = read_code(at_margin, language="python", strings=strings)
+        assert read_code(indented, language="python", strings=strings) == expected
+    assert read_code(indented, language="python") == [
+        "property", "tax", "tax", "sum", "i", "price", "i", "items", "tax",
+        "sum", "i", "price", "i", "items",
+    ]  # fmt: skip
 
 
 def test_detection_refuses_a_tie_with_one_line() -> None:

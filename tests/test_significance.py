@@ -104,6 +104,32 @@ def test_metric_compare_scores_both_systems_and_bootstraps_their_difference():
     assert metric.corpus_score(refs, a_preds) == a.corpus
 
 
+def test_compare_values_bootstraps_each_value_against_code_on_the_same_resamples():
+    from wrdscore import get_metric
+    from wrdscore.metrics import compare_values
+
+    refs = ["getName", "size", "isEmpty", "toString"]
+    code = [
+        "String getName() { return name; }",
+        "int size() { return count; }",
+        "boolean isEmpty() { return count == 0; }",
+        "String toString() { return name; }",
+    ]
+    a_preds, b_preds = ["get name", "count", "empty", "name"], ["name", "get", "is", "to"]
+    metric = get_metric("rouge1")
+    a, b, found = compare_values(metric, refs, a_preds, b_preds, code=code, resamples=200, seed=3)
+    assert list(found) == ["f1", "code", "combined"]
+    for value, cmp in found.items():
+        assert cmp == paired_bootstrap(a.values[value], b.values[value], resamples=200, seed=3)
+    # Metric.compare gives the primary value's comparison, against the code too.
+    _, _, cmp = metric.compare(refs, a_preds, b_preds, code=code, resamples=200, seed=3)
+    assert cmp == found["f1"]
+    _, _, alone = compare_values(metric, None, a_preds, b_preds, code=code, resamples=200, seed=3)
+    assert list(alone) == ["code"] and alone["code"] == found["code"]
+    with pytest.raises(WrdscoreError, match="nothing to compare against"):
+        compare_values(metric, None, a_preds, b_preds)
+
+
 def test_interval_ends_stay_in_order_under_float_noise():
     # Found by test_swapping_systems_mirrors_the_result: two identical pairs gave
     # ci_low 0.8896765160354214 > ci_high 0.8896765160354213.

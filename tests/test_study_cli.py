@@ -178,6 +178,15 @@ def test_custom_strata_need_no_embeddings(inputs, tmp_path):
         (["sample", "--stratum", "ten"], "error: stratum 'ten'"),
         (["sample", "--stratum", "10:"], "error: stratum '10:': no condition after ':'"),
         (["sample", "--raters", "0"], "raters must be at least 1"),
+        (["sample", "--target", "doc"], "unknown target 'doc'; choose one of name, summary"),
+        (
+            ["analyze", "--pairs", "P", "--scale", "10", "--target", "summary"],
+            "--target says how a study's code is read: rated pairs from --pairs have no code",
+        ),
+        (
+            ["analyze", "--study", "S", "--ratings", "x", "--target", "summary"],
+            "--target summary: the study was sampled with target name (study.json)",
+        ),
         (["analyze"], "give either --study with --ratings, or --pairs"),
         (["analyze", "--study", "S"], "--study needs --ratings"),
         (["analyze", "--study", "S", "--pairs", "P"], "give either"),
@@ -209,6 +218,23 @@ def test_cli_bad_input_is_one_line_and_exit_2(inputs, tmp_path, args, message):
     assert code == 2
     assert err.startswith("error: ") and message in err and err.count("\n") == 1
     assert not (tmp_path / "out").exists()
+
+
+def test_a_rater_missing_from_the_design_is_noted(inputs, tmp_path):
+    study = tmp_path / "study"
+    assert sample(inputs, study, "--sets", "2", "--raters", "2", "--stratum", "5")[0] == 0
+    fill_sheets(study, tmp_path / "filled")
+    (tmp_path / "filled" / "set2-rater1.csv").unlink()
+    code, out, err = run(
+        "study", "analyze", "--study", study, "--ratings", str(tmp_path / "filled" / "*.csv"),
+        "-m", "rouge1", "--resamples", "40", "--output", tmp_path / "report",
+    )  # fmt: skip
+    assert code == 0, err
+    assert err.startswith(
+        "note: set 2 has 1 of the 2 raters' sheets of the design (set2-rater1 missing): it is "
+        "analysed with the raters it has\n"
+    )
+    assert "set 1 has" not in err and "ROUGE-1 F: MSE" in out
 
 
 def test_mismatched_or_blank_name_files(inputs, tmp_path):

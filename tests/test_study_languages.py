@@ -3,6 +3,7 @@ them, and code highlighted in its language in the forms, as text (never markup).
 
 from __future__ import annotations
 
+import csv
 import html
 import json
 import re
@@ -224,3 +225,143 @@ def test_code_shows_its_lines_whatever_its_line_ends(tmp_path: Path) -> None:
     })"""
     with Chromium(CHROMIUM, tmp_path / "home", tmp_path / "downloads") as browser:
         assert browser.evaluate(path.as_uri(), count) == [3, 3, 3, 3]
+
+
+# --- instructions that follow the target and the code's language (issue 43) ----------
+
+
+def _instructions(study: Path) -> list[str]:
+    """The instruction lines of each sheet and form of a study (they must agree)."""
+    lines = set()
+    for sheet in (study / "sheets").iterdir():
+        lines.add(tuple(x[2:] for x in sheet.read_text().splitlines() if x.startswith("# ")))
+    for form in (study / "forms").iterdir():
+        lines.add(tuple(_payload(form.read_text())["comments"]))
+    assert len({rows[1:] for rows in lines}) == 1  # all but the title line are the same
+    return list(next(iter(lines))[1:])
+
+
+def test_the_instructions_name_the_target_and_the_codes_language(tmp_path: Path) -> None:
+    refs, preds, code = tmp_path / "refs.txt", tmp_path / "preds.txt", tmp_path / "code.jsonl"
+    refs.write_text("Return the user's name.\nCount the rows.\nWhether it is empty.\n")
+    preds.write_text("the name of a user\nthe number of rows\ntrue if empty\n")
+    code.write_text("".join(json.dumps(c) + "\n" for c in PY_CODE))
+    strata = [parse_stratum("3")]
+    sample_study(refs, preds, tmp_path / "s", code=code, n_sets=1, strata=strata, raters=2,
+                 target="summary")  # fmt: skip
+    assert _instructions(tmp_path / "s")[:2] == [
+        "Each row pairs the true summary of a Python function (reference) with a predicted "
+        "summary, and shows the function's source code.",
+        "Read the code, then rate how well the prediction summarises what the function does, "
+        "from 0 (unrelated) to 10 (as good a summary as the reference or better); fractions "
+        "are allowed.",
+    ]
+    assert json.loads((tmp_path / "s" / "study.json").read_text())["target"] == "summary"
+    # Names of Go code; and of code in several languages, or none shown: no language.
+    code.write_text(
+        "".join(json.dumps(f"func F{i}() int {{ return {i} }}") + "\n" for i in range(3))
+    )
+    sample_study(refs, preds, tmp_path / "go", code=code, n_sets=1, strata=strata, raters=1)
+    assert _instructions(tmp_path / "go")[0] == (
+        "Each row pairs the true name of a Go function (reference) with a predicted name, "
+        "and shows the function's source code."
+    )
+    mixed = [PY_CODE[0], "public int size() { return count; }", PY_CODE[2]]
+    code.write_text("".join(json.dumps(c) + "\n" for c in mixed))
+    sample_study(refs, preds, tmp_path / "mixed", code=code, n_sets=1, strata=strata, raters=1)
+    assert _instructions(tmp_path / "mixed")[0].startswith(
+        "Each row pairs the true name of a method or function (reference)"
+    )
+    sample_study(refs, preds, tmp_path / "none", n_sets=1, strata=strata, raters=1)
+    assert _instructions(tmp_path / "none")[0] == (
+        "Each row pairs the true name of a method or function (reference) with a predicted name."
+    )
+    for study in ("s", "go", "mixed", "none"):
+        assert not any("Java" in line for line in _instructions(tmp_path / study))
+
+
+def test_a_summary_study_reads_the_code_for_summaries(tmp_path: Path) -> None:
+    # Target name masks the declared name in the code; a summary is rated against the
+    # whole code, name included, as score --target summary reads it.
+    from wrdscore.metrics import get_metric
+
+    refs, preds, code = tmp_path / "refs.txt", tmp_path / "preds.txt", tmp_path / "code.jsonl"
+    refs.write_text("Return the user name.\nCount the rows.\nWhether it is empty.\n")
+    preds.write_text("get user name\ncount rows\nis empty\n")
+    code.write_text("".join(json.dumps(c) + "\n" for c in PY_CODE))
+    strata = [parse_stratum("3:rouge1.code>=0")]
+    for target in ("name", "summary"):
+        sample_study(refs, preds, tmp_path / target, code=code, n_sets=1, strata=strata,
+                     raters=1, target=target, language="python")  # fmt: skip
+    differ = 0
+    for target in ("name", "summary"):
+        metric = get_metric("rouge1", target=target, language="python")
+        other = get_metric("rouge1", target="summary" if target == "name" else "name",
+                           language="python")  # fmt: skip
+        for row in csv.DictReader((tmp_path / target / "pairs.csv").open()):
+            args = ([row["reference"]], [row["prediction"]])
+            want = float(metric.score(*args, code=[row["code"]]).values["code"][0])
+            assert float(row["rouge1.code"]) == pytest.approx(want, abs=1e-6)
+            differ += abs(want - float(other.score(*args, code=[row["code"]]).values["code"][0]))
+    assert differ > 0.1  # the target changed how the code was read
+
+
+def test_options_are_checked_before_any_file_is_read_or_scored(tmp_path: Path) -> None:
+    # --raters 0 was refused only after the pairs were scored and drawn (the model
+    # loaded, the references read): here neither file nor model exists.
+    missing = tmp_path / "missing.txt"
+    for options, message in (
+        ({"raters": 0}, "the number of raters must be at least 1, got 0"),
+        ({"n_sets": 0}, "the number of sets must be at least 1, got 0"),
+        ({"scale": 0}, "the rating scale must be at least 1, got 0"),
+        ({"strata": []}, "a study needs at least one stratum"),
+        ({"target": "docstring"}, "unknown target 'docstring'; choose one of name, summary"),
+    ):
+        with pytest.raises(WrdscoreError, match=re.escape(message)):
+            sample_study(missing, missing, tmp_path / "s", embeddings=tmp_path / "no-model",
+                         **options)  # fmt: skip
+    assert not (tmp_path / "s").exists()
+
+
+def test_alternative_references_are_shown_without_tabs_and_score_as_the_best(
+    tmp_path: Path,
+) -> None:
+    from test_study_cli import fill_code_sheets
+
+    from wrdscore.human_eval import analyze_study
+    from wrdscore.metrics import get_metric
+
+    refs, preds = tmp_path / "refs.txt", tmp_path / "preds.txt"
+    refs.write_text("getSize\tsize\tgetCount\nget name\nisEmpty\trunFast\n")
+    preds.write_text("count\nname\nempty\n")
+    study = tmp_path / "study"
+    sample_study(refs, preds, study, n_sets=1, strata=[parse_stratum("3:rouge1>=0")], raters=3)
+    for path in (study / "sheets").iterdir():
+        assert "\t" not in path.read_text()
+    for path in (study / "forms").iterdir():
+        assert not any("\t" in cell for row in _payload(path.read_text())["rows"] for cell in row)
+    sheet = (study / "sheets" / "set1-rater1.csv").read_text()
+    assert ",getSize | size | getCount,count," in sheet
+    assert "lists them separated by '|': rate against the best of them." in sheet
+    (form,) = [f for f in (study / "forms").iterdir() if f.name == "set1-rater1.html"]
+    assert ["getSize | size | getCount", "count"] in [
+        r[1:3] for r in _payload(form.read_text())["rows"]
+    ]
+    # pairs.csv keeps the alternatives, and the strata scored the best of them.
+    rows = {r["prediction"]: r for r in csv.DictReader((study / "pairs.csv").open())}
+    assert rows["count"]["reference"] == "getSize\tsize\tgetCount"
+    best = get_metric("rouge1").score([[["getSize"], ["size"], ["getCount"]]], ["count"])
+    assert best.f1[0] > 0.6  # getCount; the three read as one reference gave .333
+    assert float(rows["count"]["rouge1"]) == pytest.approx(float(best.f1[0]), abs=1e-6)
+    # Sheets showing them import; two of the three raters: a note names the third.
+    fill_code_sheets(study, tmp_path / "rated")
+    (tmp_path / "rated" / "set1-rater3.csv").unlink()
+    analysis = analyze_study(tmp_path / "report", study=study,
+                             ratings=[str(tmp_path / "rated" / "*.csv")], metrics=["rouge1"],
+                             baseline=None, resamples=40)  # fmt: skip
+    assert analysis.ratings.notes == (
+        "set 1 has 2 of the 3 raters' sheets of the design (set1-rater3 missing): it is "
+        "analysed with the raters it has",
+    )
+    scored = dict(zip(analysis.ratings.predictions, analysis.metrics[0].metric.scores, strict=True))
+    assert scored["count"] == pytest.approx(float(best.f1[0]))

@@ -3,8 +3,10 @@
 :func:`corpus_inputs` reads what ``wrdscore score --corpus`` scores from a corpus (each
 method's name or summary, and its code as :class:`StoredCode`, the identifiers ingest
 read from it) and lines up the predictions with its records, by order or by id;
-:func:`corpus_item_names` names a corpus's pair in error messages. Reading is
-:mod:`wrdscore.corpora`'s; scoring the items is :mod:`wrdscore.metrics`'.
+:func:`corpus_item_names` names a corpus's pair in error messages;
+:func:`corpus_comparison` reads two systems' predictions for ``wrdscore compare
+--corpus``. Reading is :mod:`wrdscore.corpora`'s; scoring the items is
+:mod:`wrdscore.metrics`'.
 """
 
 from __future__ import annotations
@@ -173,3 +175,59 @@ def corpus_item_names(
         return f"{corpus_dir}: {what} (record {i + 1})"
 
     return name
+
+
+def corpus_comparison(
+    corpus_dir: str | Path,
+    predictions_a: str | Path,
+    predictions_b: str | Path,
+    target: str,
+    workdir: Path,
+    *,
+    source: bool = True,
+) -> tuple[list[str], list[Any], list[Any], list[Any]]:
+    """References, code and both systems' predictions on an ingested corpus.
+
+    Each predictions file is read as ``wrdscore score --corpus`` reads one
+    (:func:`corpus_inputs`): aligned by record order, or a
+    ``.jsonl`` of ``{"id": ..., "prediction": ...}`` objects. A paired comparison needs
+    the same methods in the same order, so two files by id must list the same ids in
+    the same order, and one by id cannot be compared with one by record order.
+    ``source=False`` reads a stored corpus's identifiers, not its sources (enough where
+    string literals are dropped: ``corpus_inputs``'s ``code``).
+
+    Raises
+    ------
+    WrdscoreError
+        Files that predict different methods, or in another order (the first place
+        they differ is named).
+    """
+    from wrdscore.inputs import id_predictions, read_items
+
+    ids = [id_predictions(p) for p in (predictions_a, predictions_b)]
+    if (ids[0] is None) != (ids[1] is None):
+        by_id = predictions_a if ids[0] is not None else predictions_b
+        raise WrdscoreError(
+            f"{by_id} gives predictions by id, the other file by record order: give both "
+            "the same way, so that they predict the same methods"
+        )
+    if ids[0] is not None and ids[1] is not None and list(ids[0]) != list(ids[1]):
+        first, second = list(ids[0]), list(ids[1])
+        at = next((i for i, (x, y) in enumerate(zip(first, second, strict=False)) if x != y), None)
+        where = (
+            f"line {at + 1} has id {first[at]!r} in {predictions_a}, {second[at]!r} in "
+            f"{predictions_b}"
+            if at is not None
+            else f"{len(first)} ids in {predictions_a}, {len(second)} in {predictions_b}"
+        )
+        raise WrdscoreError(
+            f"both --preds must predict the same methods in the same order: {where}"
+        )
+    out: list[Any] = []
+    for k, path in enumerate((predictions_a, predictions_b)):
+        folder = workdir / f"system-{k}"
+        folder.mkdir()
+        references, code, preds = corpus_inputs(corpus_dir, path, target, folder, code=source)
+        out.append((references, code, read_items(preds)))
+    (references, code, preds_a), (_, _, preds_b) = out
+    return references, code, preds_a, preds_b

@@ -10,6 +10,7 @@ most of its flow.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -17,7 +18,7 @@ from rich.table import Table
 
 from wrdscore.atomic import atomic_write
 from wrdscore.corpora import Segmentation, segmentation, to_tokens
-from wrdscore.errors import WrdscoreError
+from wrdscore.errors import WrdscoreError, counted
 from wrdscore.metrics.code import CodeTransport
 from wrdscore.metrics.wrd import PairTransport
 
@@ -161,6 +162,105 @@ def code_table(t: CodeTransport, k: int = 3) -> Table:
                 f"{flow:.3f}",
                 end_section=i == len(top) - 1,
             )
+    return table
+
+
+def support_breakdown(t: CodeTransport) -> dict[str, Any]:
+    """What a prediction's code support is made of, as ``explain --code`` prints it
+    (:func:`support_table`) and its JSON carries it.
+
+    ``best_matches``: each prediction token's best code token and cosine (clipped as
+    the metric clips), whose mean is ``match``; ``priors``: each factor of the prior
+    (:class:`~wrdscore.metrics._code_prior.PriorFactors`), whose product is
+    ``prior``; ``code_support`` is ``match`` times ``prior``. Under a support model
+    that is not a prior gate (``support_model``: ``none``, ``coverage``) ``priors`` is
+    None: the code support is that model's reading of the match.
+
+    Examples
+    --------
+    >>> from wrdscore.embeddings import TokenEmbeddings
+    >>> from wrdscore.metrics.wrd import WRDScore
+    >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6]})
+    >>> b = support_breakdown(WRDScore(emb).code_transport("count", "int size() { return count; }"))
+    >>> b["best_matches"], b["match"], b["priors"]["tokens"]
+    ([{'token': 'count', 'code_token': 'count', 'cosine': 1.0}], 1.0, 1)
+    """
+    f = t.factors
+    return {
+        "best_matches": [
+            {"token": tok, "code_token": code_tok, "cosine": cos}
+            for tok, code_tok, cos in zip(t.pred_tokens, t.best_tokens, t.best_cosines, strict=True)
+        ],
+        "match": t.match,
+        "support_model": t.support_model,
+        # A support model other than a prior gate (none, coverage) has no factors.
+        "priors": None
+        if f is None
+        else {
+            "conciseness": f.conciseness,
+            "tokens": f.tokens,
+            "copied_conciseness": f.copied_conciseness,
+            "copied": f.copied,
+            "plausibility": f.plausibility,
+            "exponent": f.exponent,
+            "plausibility_gate": f.gate,
+        },
+        "prior": t.prior,
+        "code_support": t.support,
+    }
+
+
+def support_table(t: CodeTransport) -> Table:
+    """The code support as a product (:func:`support_breakdown`): each prediction
+    token's best match in the code, their mean, times each factor of the priors.
+
+    Examples
+    --------
+    >>> from wrdscore.embeddings import TokenEmbeddings
+    >>> from wrdscore.metrics.wrd import WRDScore
+    >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6]})
+    >>> table = support_table(WRDScore(emb).code_transport("count", "int size() { return count; }"))
+    >>> list(table.columns[0].cells)[:2]
+    ['best match of count', 'best match (mean)']
+    """
+    b = support_breakdown(t)
+    priors = b["priors"]
+    table = Table(
+        title="code support: each token's best match in the code, times the priors",
+        title_justify="left",
+    )
+    table.add_column("code support", overflow="fold")
+    table.add_column("from", overflow="fold")
+    table.add_column("value", justify="right")
+    matches = b["best_matches"]
+    for i, found in enumerate(matches):
+        table.add_row(
+            f"best match of {found['token']}",
+            found["code_token"] or "(none in the code)",
+            f"{found['cosine']:.3f}",
+            end_section=i == len(matches) - 1,
+        )
+    table.add_row("best match (mean)", "", f"{b['match']:.4f}", end_section=priors is None)
+    if priors is None:
+        # Not a product of factors: the support model's own reading of the match.
+        table.add_row("= code support", f"support model {b['support_model']}",
+                      f"{b['code_support']:.4f}")  # fmt: skip
+        return table
+    m = priors["tokens"]
+    table.add_row("x conciseness", f"{counted(m, 'token')}", f"{priors['conciseness']:.4f}")
+    if priors["copied"] is None:
+        table.add_row("x plausibility", "", f"{priors['plausibility_gate']:.4f}", end_section=True)
+    else:
+        k = priors["copied"]
+        copied = f"{priors['copied_conciseness']:.4f}"
+        table.add_row("x copied conciseness", f"{k} copied from the code", copied)
+        table.add_row(
+            "x plausibility ^ (copied / tokens)",
+            f"{priors['plausibility']:.4f} ^ ({k}/{m})",
+            f"{priors['plausibility_gate']:.4f}",
+            end_section=True,
+        )
+    table.add_row("= code support", "", f"{b['code_support']:.4f}")
     return table
 
 

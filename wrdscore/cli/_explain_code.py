@@ -11,6 +11,7 @@ import typer
 
 from wrdscore.cli._common import wrote
 from wrdscore.errors import WrdscoreError
+from wrdscore.explain import support_breakdown
 from wrdscore.metrics.code import CodeTransport
 from wrdscore.metrics.wrd import WRDScore
 
@@ -55,6 +56,7 @@ def _code_json(t: CodeTransport, top: int) -> dict[str, Any]:
         "strings": t.strings,
         "masked": t.masked,
         "unmasked": t.unmasked,
+        "support": support_breakdown(t),
     }
 
 
@@ -77,7 +79,7 @@ def explain_code(
     """
     from rich.console import Console
 
-    from wrdscore.explain import code_table, plot_code_transport, transport_tables
+    from wrdscore.explain import code_table, plot_code_transport, support_table, transport_tables
 
     if top < 1:
         raise WrdscoreError(f"--top must be at least 1, got {top}")
@@ -124,6 +126,7 @@ def explain_code(
                 f"precision {pair.precision:.4f}  recall {pair.recall:.4f}  F1 {pair.f1:.4f}"
             )
         console.print(code_table(t, top))
+        console.print(support_table(t))
         distinct = len(set(t.code_tokens))
         masked = f", masked {t.masked}" if t.masked else ""
         if t.target == "name" and t.unmasked is not None:

@@ -117,6 +117,36 @@ def _code_options(
     return out
 
 
+def _with_code_options(
+    metrics: list[str],
+    per_metric: dict[str, dict[str, Any]],
+    shared: dict[str, Any],
+    language: str | None,
+    code: Path | None,
+    corpus: Path | None,
+) -> dict[str, dict[str, Any]]:
+    """Each metric's options with the code options every metric gets (a ``--set`` for
+    one metric wins), and the code's language: ``--language``, or a corpus's own."""
+    if shared:
+        per_metric = {n: {**shared, **per_metric.get(n, {})} for n in dict.fromkeys(metrics)}
+    if language is not None and code is None:
+        why = "a corpus records its languages" if corpus is not None else "give --code"
+        raise WrdscoreError(f"--language applies to --code snippets: {why}")
+    if corpus is not None:
+        # A corpus of one language other than Java says so (ingest --language python).
+        from wrdscore.corpora import open_corpus
+
+        said = open_corpus(corpus).manifest.get("language")
+        language = said if isinstance(said, str) and said != "all" else None
+    if language is not None:
+        # A metric option like --target: every metric reads the code in it, and its
+        # signature says so (lang:python).
+        per_metric = {
+            n: {"language": language, **per_metric.get(n, {})} for n in dict.fromkeys(metrics)
+        }
+    return per_metric
+
+
 #: ``--code-support``: shared by the commands that read code.
 CODE_SUPPORT_OPTION = typer.Option(
     None,
@@ -272,26 +302,8 @@ def score(
         count_pairs(refs, preds)
     # Per-pair rows on standard output: everything else goes to standard error.
     to_stderr = per_pair == STDOUT
-    per_metric = metric_options(options)
-    if shared:
-        # The code options go to every metric; a --set for one metric wins.
-        per_metric = {n: {**shared, **per_metric.get(n, {})} for n in dict.fromkeys(metric)}
+    per_metric = _with_code_options(metric, metric_options(options), shared, language, code, corpus)
     references: Any = refs
-    if language is not None and code is None:
-        why = "a corpus records its languages" if corpus is not None else "give --code"
-        raise WrdscoreError(f"--language applies to --code snippets: {why}")
-    if corpus is not None:
-        # A corpus of one language other than Java says so (ingest --language python).
-        from wrdscore.corpora import open_corpus
-
-        said = open_corpus(corpus).manifest.get("language")
-        language = said if isinstance(said, str) and said != "all" else None
-    if language is not None:
-        # A metric option like --target: every metric reads the code in it, and its
-        # signature says so (lang:python).
-        per_metric = {
-            n: {"language": language, **per_metric.get(n, {})} for n in dict.fromkeys(metric)
-        }
     if allow_unmasked:
         if not reads_code:
             raise WrdscoreError("--allow-unmasked applies to code: give --code or --corpus")
@@ -664,10 +676,37 @@ def explain(
 
 
 def compare(
-    refs: Path = typer.Option(..., "--refs", help="References, one item per line or .jsonl."),
+    refs: Path | None = typer.Option(
+        None, "--refs", help="References, one item per line or .jsonl (optional with --code)."
+    ),
     preds: list[Path] = typer.Option(
         ..., "--preds", help="Give it twice: system A, then system B."
     ),
+    code: Path | None = typer.Option(
+        None,
+        "--code",
+        help="CODE.jsonl aligned with the predictions, as score reads it: also compares "
+        "<metric>.code (support in the code) and <metric>.combined.",
+    ),
+    language: str | None = typer.Option(
+        None, "--language", help="Language of the --code snippets, as for score."
+    ),
+    corpus: Path | None = typer.Option(
+        None,
+        "--corpus",
+        help="An ingested CORPUS_DIR, as for score: its references and code; both --preds "
+        "by record order, or both by id (the same ids in the same order).",
+    ),
+    target: str | None = typer.Option(
+        None, "--target", help="With --code or --corpus: name or summary \\[default: name]."
+    ),
+    code_weight: float | None = typer.Option(
+        None, "--code-weight", help="Weight of the code in combined \\[default: 0.5]."
+    ),
+    strings: str | None = typer.Option(
+        None, "--strings", help="String literals in code: drop or keep \\[default: drop]."
+    ),
+    code_support: str | None = CODE_SUPPORT_OPTION,
     metric: list[str] = typer.Option(
         ["wrd"],
         "--metric",
@@ -704,22 +743,38 @@ def compare(
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
     quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
-    """Is system A better than system B? Paired bootstrap of the mean per-pair score."""
-    import json
+    """Is system A better than system B? Paired bootstrap of the mean per-pair score.
 
-    from wrdscore.inputs import read_items
+    With --code or --corpus, also of the support in the methods' code and the combined value.
+    """
+    import json
+    import tempfile
+
+    from wrdscore.corpus_inputs import corpus_comparison
+    from wrdscore.inputs import _lines, check_code_path, parse_code_lines, read_items
+    from wrdscore.metrics import compare_values
     from wrdscore.metrics.base import build_metrics
 
     check_format(fmt)
     if len(preds) != 2:
         raise WrdscoreError(f"compare needs --preds exactly twice (A and B), got {len(preds)}")
+    if corpus is not None and (refs is not None or code is not None):
+        raise WrdscoreError("--corpus gives the references and the code: drop --refs and --code")
+    if refs is None and code is None and corpus is None:
+        raise WrdscoreError("nothing to compare against: give --refs, --code or --corpus")
+    reads_code = code is not None or corpus is not None
+    shared = _code_options(reads_code, target, code_weight, strings, code_support)
+    per_metric = _with_code_options(metric, metric_options(options), shared, language, code, corpus)
     # Every file is read before the metrics load their models (an encoder: seconds).
-    ref_items = read_items(refs, references=True)
-    pred_a, pred_b = (read_items(p) for p in preds)
+    ref_items: Any = None if refs is None else read_items(refs, references=True)
+    code_items: Any = None
+    if code is not None:
+        code_items = parse_code_lines(_lines(check_code_path(code)), code)
+    pred_a, pred_b = (read_items(p) for p in preds) if corpus is None else ([], [])
     metrics = build_metrics(
         metric,
         embeddings,
-        metric_options(options),
+        per_metric,
         segment=segment_setting(segment, no_segment),
         clean=clean_predictions,
         oov=oov,
@@ -727,30 +782,42 @@ def compare(
         rescale=rescale,
         **encoder_options(encoder, layer, device, batch_size, fuse_weights),
     )
+    if corpus is not None:
+        for m in metrics:
+            m.check_reads_code()
+        scorers = [m.code_scorer for m in metrics if m.code_scorer is not None]
+        with tempfile.TemporaryDirectory() as workdir:
+            ref_items, code_items, pred_a, pred_b = corpus_comparison(
+                corpus, preds[0], preds[1], scorers[0].target, Path(workdir),
+                source=any(c.strings != "drop" for c in scorers),
+            )  # fmt: skip
     from wrdscore.hints import SAMPLE, chat_hint, small_sample_hint
 
     hints = [
         chat_hint([*pred_a[:SAMPLE], *pred_b[:SAMPLE]], clean_predictions),
         small_sample_hint(len(ref_items)),
     ]
-    # Each metric on its own bootstrap with the same seed: the same resamples of the pairs.
+    # Each metric and value on its own bootstrap with the same seed: the same resamples
+    # of the pairs.
     rows: list[dict[str, Any]] = []
     for m in metrics:
-        a, _, cmp = m.compare(
+        a, _, found = compare_values(
+            m,
             ref_items,
             pred_a,
             pred_b,
+            code=code_items,
             resamples=resamples,
             seed=seed,
             allow_empty_reference=allow_empty_reference,
         )
-        rows.append(
+        rows.extend(
             {
                 "metric": m.name,
                 "a": str(preds[0]),
                 "b": str(preds[1]),
                 "pairs": len(a),
-                "value": a.primary,
+                "value": value,
                 "mean_a": cmp.mean_a,
                 "mean_b": cmp.mean_b,
                 "difference": cmp.difference,
@@ -760,6 +827,7 @@ def compare(
                 "confidence": cmp.confidence,
                 "signature": f"{a.signature}|{cmp.signature}",
             }
+            for value, cmp in found.items()
         )
     if fmt == "json":
         out: Any = rows[0] if len(rows) == 1 else rows
@@ -784,8 +852,9 @@ def compare(
         )
     heading = f"A {preds[0]} vs B {preds[1]}, {counted(rows[0]['pairs'], 'pair')}"
     console = print_table(heading, table)
-    for r in rows:
-        console.print(r["signature"], highlight=False, soft_wrap=True)
+    # A metric's values against code share one signature: printed once.
+    for signature in dict.fromkeys(r["signature"] for r in rows):
+        console.print(signature, highlight=False, soft_wrap=True)
     _echo_hints(hints)
 
 

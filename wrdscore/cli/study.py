@@ -55,6 +55,12 @@ def study_sample(
         "php, ruby, c_sharp, c, cpp) \\[default: told from each snippet]; the forms "
         "highlight the code in it.",
     ),
+    target: str = typer.Option(
+        "name",
+        "--target",
+        help="What the pairs are, name or summary: the instructions ask to rate names or "
+        "summaries, and --code is read for it.",
+    ),
     clean_predictions: bool = CLEAN_OPTION,
     embeddings: str | None = typer.Option(
         None, "--embeddings", help="MODEL_DIR for the WRDScore strata (default: bundled)."
@@ -101,6 +107,7 @@ def study_sample(
         encoder=encoder_options(encoder, layer, device, batch_size, fuse_weights),
         clean_predictions=clean_predictions,
         language=language,
+        target=target,
     )
     for short in design.shortfalls:
         typer.echo(
@@ -147,6 +154,12 @@ def study_analyze(
         "--baseline",
         help="Metric the others are tested against.",
         callback=lambda name: metric_names([name])[0],  # type: ignore[index]
+    ),
+    target: str | None = typer.Option(
+        None,
+        "--target",
+        help="How a study's code is read, name or summary \\[default: the study's, from "
+        "study sample --target].",
     ),
     embeddings: str | None = typer.Option(
         None, "--embeddings", help="MODEL_DIR for embedding metrics (default: bundled)."
@@ -203,7 +216,10 @@ def study_analyze(
         seed=seed,
         force=force,
         encoder=encoder_options(encoder, layer, device, batch_size, fuse_weights),
+        target=target,
     )
+    for note in analysis.ratings.notes:
+        typer.echo(f"note: {note}", err=True)
     for line in human_eval.summary_lines(analysis):
         typer.echo(line)
     wrote(output, "report.md, report.json and plots/")

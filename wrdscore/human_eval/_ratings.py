@@ -32,7 +32,15 @@ from numpy.typing import NDArray
 from wrdscore.errors import WrdscoreError, counted
 from wrdscore.human_eval._form import SELF_TEST_MARK
 from wrdscore.human_eval._sample import pair_key
-from wrdscore.human_eval._sheets import SHEET_STEM, CodeItem, Study, csv_rows, sheet_title
+from wrdscore.human_eval._sheets import (
+    SHEET_STEM,
+    CodeItem,
+    Study,
+    csv_rows,
+    sheet_name,
+    sheet_title,
+    shown_reference,
+)
 
 PUBLISHED_COLUMNS = ("reference", "prediction", "score")
 #: The optional column of a headed pairs file that names each row's set.
@@ -79,6 +87,9 @@ class HumanRatings:
     raters: list[str]
     by_rater: NDArray[np.float64] | None
     codes: list[CodeItem] | None = None
+    #: What the user should know about how the ratings were read (a rater of the
+    #: study's design without a sheet), one line each.
+    notes: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -175,7 +186,10 @@ def _read_sheet(
             raise WrdscoreError(f"{where}: unknown id {pair_id!r} (not in {study.path}/pairs.csv)")
         pair = study.pairs[index]
         reference, prediction = study.cell_text(reference), study.cell_text(prediction)
-        if (reference, prediction) != (pair.reference, pair.prediction):
+        # Alternatives are shown joined by " | " (sheets before that held the TABs).
+        if reference not in (pair.reference, shown_reference(pair.reference)) or (
+            prediction != pair.prediction
+        ):
             raise WrdscoreError(
                 f"{where}: reference/prediction of {pair.id} differ from pairs.csv "
                 "(the sheet was edited or belongs to another study)"
@@ -238,8 +252,11 @@ def load_sheet_ratings(study: Study, paths: Sequence[Path]) -> HumanRatings:
         raise WrdscoreError(f"two sheets share the rater name {twice[0]} (file names must differ)")
     matrix = np.full((len(paths), len(study.pairs)), np.nan)
     titled: dict[str, Path] = {}
+    # Each set's sheets among the ratings, by the sheet they say they are (or file name).
+    rated: dict[str, list[str]] = {}
     for r, path in enumerate(paths):
         scores, title = _read_sheet(path, study, by_id)
+        rated.setdefault(study.pairs[next(iter(scores))].set, []).append(title or path.stem)
         if title is not None and title in titled:
             raise WrdscoreError(
                 f"{titled[title]} and {path} are both sheet {title} (their first lines say "
@@ -265,7 +282,30 @@ def load_sheet_ratings(study: Study, paths: Sequence[Path]) -> HumanRatings:
         names,
         matrix,
         [p.code_item or "" for p in study.pairs] if study.has_code else None,
+        tuple(_missing_sheets(study, rated)),
     )
+
+
+def _missing_sheets(study: Study, rated: dict[str, list[str]]) -> list[str]:
+    """A note for each set of the study's design with fewer sheets among the ratings
+    than its raters (``study.json``'s ``raters``), naming the missing sheets where the
+    sheets given say which they are."""
+    raters = study.info.get("raters")
+    if not isinstance(raters, int):
+        return []
+    notes = []
+    for name in dict.fromkeys(p.set for p in study.pairs):
+        got = rated.get(name, [])
+        if len(got) >= raters:
+            continue
+        designed = [sheet_name(int(name), r) for r in range(1, raters + 1)]
+        missing = [s for s in designed if s not in got] if name.isdigit() else []
+        which = f" ({', '.join(missing)} missing)" if len(missing) == raters - len(got) else ""
+        notes.append(
+            f"set {name} has {len(got)} of the {raters} raters' sheets of the design{which}: "
+            "it is analysed with the raters it has"
+        )
+    return notes
 
 
 def _code_key(item: CodeItem) -> tuple[str, str | None]:

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from wrdscore.corpora import DEFAULT_TARGET
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics.base import build_metrics, metric_class
@@ -66,6 +67,7 @@ def score_pairs(
     embeddings: TokenEmbeddings | str | Path | None = None,
     *,
     codes: Sequence[str | Mapping[str, str]] | None = None,
+    target: str = DEFAULT_TARGET,
     **embedding_options: Any,
 ) -> dict[str, MetricScores]:
     """Score every pair with each named metric.
@@ -79,7 +81,10 @@ def score_pairs(
     gives ``<metric>.code``, the prediction's support in the code, and
     ``<metric>.combined``, its mix with the reference's value (see
     :meth:`wrdscore.metrics.Metric.score`), each with the signature of scoring against
-    code; a metric that cannot read code gives its reference value alone.
+    code; a metric that cannot read code gives its reference value alone. ``target``
+    (``name`` or ``summary``) says how the code is read. A reference whose
+    alternatives are TAB-separated (as a references file gives them to ``wrdscore
+    score``) scores as its best alternative, as ``score`` scores it.
 
     Examples
     --------
@@ -90,12 +95,17 @@ def score_pairs(
     """
     check_metrics(metrics)
     out = {}
-    for metric in build_metrics(metrics, embeddings, **embedding_options):
-        result = metric.score(list(references), list(predictions))
+    # The target reads the code: given to every metric only where code is read.
+    options = {} if codes is None else {m: {"target": target} for m in metrics}
+    refs: list[Any] = [
+        [[a] for a in r.split("\t") if a.strip()] if "\t" in r else r for r in references
+    ]
+    for metric in build_metrics(metrics, embeddings, options, **embedding_options):
+        result = metric.score(refs, list(predictions))
         scores = np.asarray(result.scores, dtype=np.float64)
         out[metric.name] = MetricScores(metric.name, scores, result.signature)
         if codes is not None and metric.code_key is not None:
-            coded = metric.score(list(references), list(predictions), code=list(codes))
+            coded = metric.score(refs, list(predictions), code=list(codes))
             for value in CODE_LABELS:
                 name = f"{metric.name}.{value}"
                 values = np.asarray(coded.values[value], dtype=np.float64)

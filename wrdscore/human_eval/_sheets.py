@@ -173,34 +173,101 @@ def sheet_title(row: Sequence[str]) -> str | None:
     return match[1] if match else None
 
 
+#: How the instructions name each language (corpora's names are identifiers).
+LANGUAGE_NAMES = {
+    "java": "Java",
+    "python": "Python",
+    "javascript": "JavaScript",
+    "typescript": "TypeScript",
+    "go": "Go",
+    "php": "PHP",
+    "ruby": "Ruby",
+    "c_sharp": "C#",
+    "c": "C",
+    "cpp": "C++",
+}
+#: Languages whose code units are called methods; the others' are functions.
+_METHOD_LANGUAGES = ("java", "c_sharp", "ruby")
+#: How a reference with alternatives (TAB-separated in a references file, as ``wrdscore
+#: score`` reads one) is shown to raters: a TAB is invisible in a sheet and a form.
+ALTERNATIVES_SHOWN = " | "
+
+
+def shown_reference(reference: str) -> str:
+    """A reference as raters see it: its TAB-separated alternatives joined by `` | ``.
+
+    Examples
+    --------
+    >>> shown_reference("getSize\\tsize\\tgetCount"), shown_reference("get name")
+    ('getSize | size | getCount', 'get name')
+    """
+    return ALTERNATIVES_SHOWN.join(a.strip() for a in reference.split("\t") if a.strip())
+
+
 def sheet_comments(
-    set_number: int, rater: int, raters: int, scale: int, code: bool = False
+    set_number: int,
+    rater: int,
+    raters: int,
+    scale: int,
+    code: bool = False,
+    *,
+    target: str = "name",
+    language: str | None = None,
+    alternatives: bool = False,
 ) -> list[str]:
     """Instructions at the top of a sheet (and its form), without the ``# `` prefix.
 
     With ``code`` the raters judge the prediction against the method's source, as the
     published studies of predicted names did, not against the reference alone.
+    ``target`` says what is rated (names or summaries), ``language`` the code's
+    language where the whole study is in one, and ``alternatives`` that some reference
+    lists several true names (:func:`shown_reference`).
+
+    Examples
+    --------
+    >>> sheet_comments(1, 1, 2, 10, target="summary", language="python")[1]
+    'Each row pairs the true summary of a Python function (reference) with a predicted summary.'
     """
     title = (
         f"wrdscore rating sheet {sheet_name(set_number, rater)}: "
         f"set {set_number}, rater {rater} of {raters}"
     )
     last = "Rate every row in the score column on your own; leave the other columns unchanged."
+    unit = (
+        "method or function"
+        if language is None
+        else "method"
+        if language in _METHOD_LANGUAGES
+        else "function"
+    )
+    named = f"a {LANGUAGE_NAMES[language]} {unit}" if language in LANGUAGE_NAMES else f"a {unit}"
+    pairs = f"Each row pairs the true {target} of {named} (reference) with a predicted {target}"
+    several = (
+        [
+            f"A reference with several true {'names' if target == 'name' else 'summaries'} "
+            "lists them separated by "
+            f"'{ALTERNATIVES_SHOWN.strip()}': rate against the best of them."
+        ]
+        if alternatives
+        else []
+    )
     if code:
+        does = "names" if target == "name" else "summarises"
         return [
             title,
-            "Each row pairs the true name of a Java method (reference) with a predicted name, "
-            "and shows the method's source code.",
-            "Read the code, then rate how well the prediction names what the method does, "
-            f"from 0 (unrelated) to {scale} (as good a name as the reference or better); "
+            f"{pairs}, and shows the {unit}'s source code.",
+            f"Read the code, then rate how well the prediction {does} what the {unit} does, "
+            f"from 0 (unrelated) to {scale} (as good a {target} as the reference or better); "
             "fractions are allowed.",
+            *several,
             last,
         ]
     return [
         title,
-        "Each row pairs the true name of a Java method (reference) with a predicted name.",
+        f"{pairs}.",
         "Rate how well the prediction conveys the meaning of the reference, "
         f"from 0 (unrelated) to {scale} (same meaning); fractions are allowed.",
+        *several,
         last,
     ]
 
@@ -219,6 +286,7 @@ def write_study(
     info: Mapping[str, object] | None = None,
     force: bool = False,
     codes: Sequence[CodeItem] | None = None,
+    target: str = "name",
 ) -> Path:
     """Write a study folder for ``design`` (see the module docstring for its layout).
 
@@ -248,6 +316,8 @@ def write_study(
         Each pair's method source (indexed like ``references``), or ``{"code": source,
         "name": name to mask}``: the source is shown to the raters in the sheets and
         forms, and both are kept in ``pairs.csv`` (format ``wrdscore-study/3``).
+    target : {"name", "summary"}
+        What the pairs are: the instructions say so, and ``study.json`` records it.
 
     Examples
     --------
@@ -294,6 +364,10 @@ def write_study(
     ).hexdigest()[:12]
     # The language each code is shown in: its item's, or told from the code.
     languages = {} if codes is None else {p.id: _code_language(codes[i]) for p, i in pairs}
+    # The instructions name the language where every method shown is in the same one.
+    said = set(languages.values())
+    language = said.pop() if len(said) == 1 else None
+    alternatives = any("\t" in p.reference for p, _ in pairs)
     code_columns = CODE_PAIR_COLUMNS if codes is not None else ()
     sheet_columns = CODE_SHEET_COLUMNS if codes is not None else SHEET_COLUMNS
     with atomic_dir(output, force=force) as tmp:
@@ -312,13 +386,16 @@ def write_study(
             set_pairs = [p for p, _ in pairs if p.set == str(k)]
             for r in range(1, raters + 1):
                 order = [set_pairs[j] for j in rng.permutation(len(set_pairs))]
-                comments = sheet_comments(k, r, raters, scale, code=codes is not None)
+                comments = sheet_comments(
+                    k, r, raters, scale, code=codes is not None, target=target,
+                    language=language, alternatives=alternatives,
+                )  # fmt: skip
                 name = sheet_name(k, r)
                 with open(tmp / "sheets" / f"{name}.csv", "w", newline="", encoding="utf-8") as fh:
                     fh.writelines(f"# {c}\n" for c in comments)
                     writer = csv.writer(fh, lineterminator="\n")
                     writer.writerow(sheet_columns)
-                    writer.writerows([p.id, *_cells(p), ""] for p in order)
+                    writer.writerows([p.id, *_cells(p, shown=True), ""] for p in order)
                 page = render_form(
                     name,
                     comments[0],
@@ -340,6 +417,7 @@ def write_study(
             "pairs": len(pairs),
             "shortfalls": [asdict(s) for s in design.shortfalls],
             "fingerprint": fingerprint,
+            "target": target,
             **(info or {}),
         }
         (tmp / "study.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
@@ -366,15 +444,17 @@ def _code_language(item: CodeItem) -> str | None:
         return None
 
 
-def _cells(pair: StudyPair) -> list[str]:
-    """The escaped CSV cells of a pair's texts: reference, prediction (and its code)."""
-    texts = [pair.reference, pair.prediction] + ([] if pair.code is None else [pair.code])
-    return [sheet_cell(t) for t in texts]
+def _cells(pair: StudyPair, shown: bool = False) -> list[str]:
+    """The escaped CSV cells of a pair's texts: reference, prediction (and its code);
+    ``shown``: the reference as a sheet shows it (:func:`shown_reference`), not as
+    ``pairs.csv`` keeps it."""
+    texts = [shown_reference(pair.reference) if shown else pair.reference, pair.prediction]
+    return [sheet_cell(t) for t in texts + ([] if pair.code is None else [pair.code])]
 
 
 def _form_row(pair: StudyPair) -> tuple[str, ...]:
     """A pair as the form lists it: id, reference, prediction (and its code)."""
-    texts = (pair.id, pair.reference, pair.prediction)
+    texts = (pair.id, shown_reference(pair.reference), pair.prediction)
     return texts if pair.code is None else (*texts, pair.code)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from wrdscore.atomic import check_output_dir
+from wrdscore.corpora import DEFAULT_TARGET, TARGETS
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError, counted
 from wrdscore.human_eval._analysis import LEVEL, Analysis, analyze, renamed_resamples
@@ -31,6 +32,12 @@ from wrdscore.significance import check_resamples
 DEFAULT_METRICS = ("rouge1", "wrd", "bertscore")
 
 Embeddings = TokenEmbeddings | str | Path | None
+
+
+def check_target(target: str) -> None:
+    """Refuse a target other than ``name`` and ``summary``, as ``score --target`` does."""
+    if target not in TARGETS:
+        raise WrdscoreError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
 
 
 def read_names(path: str | os.PathLike[str], *, clean: bool = False) -> list[str]:
@@ -74,7 +81,9 @@ def read_names(path: str | os.PathLike[str], *, clean: bool = False) -> list[str
     return names
 
 
-def read_code_file(path: str | os.PathLike[str], language: str | None = None) -> list[CodeItem]:
+def read_code_file(
+    path: str | os.PathLike[str], language: str | None = None, target: str = DEFAULT_TARGET
+) -> list[CodeItem]:
     """The code items of a ``--code`` file, read as ``wrdscore score --code`` reads one.
 
     Each line is a JSON string (the method's source) or an object with a string
@@ -100,7 +109,7 @@ def read_code_file(path: str | os.PathLike[str], language: str | None = None) ->
             cut = SourceCode(cut, source.language)
         try:
             found = code_language(cut, language)
-            read_code(cut, name=name, language=found)
+            read_code(cut, name=name, language=found, target=target)
         except WrdscoreError as exc:
             raise WrdscoreError(f"{path}:{line}: {exc}") from None
         out.append({"code": source, **({"name": name} if name else {}), "language": found})
@@ -125,6 +134,7 @@ def sample_study(
     encoder: Mapping[str, Any] | None = None,
     clean_predictions: bool = False,
     language: str | None = None,
+    target: str = DEFAULT_TARGET,
 ) -> Design:
     """Draw a stratified study from a model's predictions and write its folder.
 
@@ -142,7 +152,12 @@ def sample_study(
     :func:`~wrdscore.corpora.read_code`); the forms highlight the code in it.
     ``clean_predictions`` cleans each prediction as ``score --clean-predictions`` does
     (:func:`~wrdscore.corpora.clean_prediction`); a ``.jsonl`` predictions file is
-    decoded as ``score`` decodes it.
+    decoded as ``score`` decodes it. ``target`` says what the pairs are, ``name`` or
+    ``summary``: the instructions ask to rate names or summaries, and the code is read
+    for that target (the name masked for names; ``score --target``). A reference line
+    with TAB-separated alternatives scores as its best alternative, as ``score`` reads
+    it, and raters see the alternatives joined by `` | ``. Every option is checked
+    before anything is read or scored.
 
     Returns
     -------
@@ -150,6 +165,17 @@ def sample_study(
         The sets drawn, with any shortfalls.
     """
     check_seed(seed)
+    # Before any file is read or scored (an encoder or model loads in seconds).
+    for what, value in (
+        ("the number of raters", raters),
+        ("the number of sets", n_sets),
+        ("the rating scale", scale),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise WrdscoreError(f"{what} must be at least 1, got {value!r}")
+    if not strata:
+        raise WrdscoreError("a study needs at least one stratum")
+    check_target(target)
     if language is not None and code is None:
         # Without code it would be written to study.json unchecked (any word) and unused.
         raise WrdscoreError("--language applies to --code snippets: give --code")
@@ -164,7 +190,7 @@ def sample_study(
         raise WrdscoreError(
             f"{refs} has {len(references)} names but {preds} has {len(predictions)}"
         )
-    codes = None if code is None else read_code_file(code, language)
+    codes = None if code is None else read_code_file(code, language, target)
     if codes is not None and len(codes) != len(references):
         raise WrdscoreError(f"{code} has {len(codes)} lines but {refs} has {len(references)} names")
     metrics = strata_metrics(strata)
@@ -179,6 +205,7 @@ def sample_study(
             list(dict.fromkeys(m.partition(".")[0] for m in metrics)),
             embeddings,
             codes=_strata_codes(codes, language) if on_code else None,
+            target=target,
             oov=oov,
             **(encoder or {}),
         )
@@ -211,6 +238,7 @@ def sample_study(
         info=info,
         force=force,
         codes=codes,
+        target=target,
     )
     return design
 
@@ -250,6 +278,7 @@ def analyze_study(
     force: bool = False,
     encoder: Mapping[str, Any] | None = None,
     n_boot: int | None = None,
+    target: str | None = None,
 ) -> Analysis:
     """Analyse a study's rating sheets, or published rated pairs, and write the report.
 
@@ -266,7 +295,11 @@ def analyze_study(
     still taken, with a :class:`DeprecationWarning`). A study with
     code (``study sample --code``) is also scored against each method's code: every
     metric that can read code adds ``<metric>.code`` and ``<metric>.combined``
-    (:func:`~wrdscore.human_eval.score_pairs`).
+    (:func:`~wrdscore.human_eval.score_pairs`), the code read for the study's target
+    (``study.json``; ``name`` in studies from before it was recorded). ``target``
+    (``name`` or ``summary``) must match it where given; rated pairs from files have no
+    code to read for one. The ratings' ``notes`` say which raters of the study's design
+    have no sheet among ``ratings``.
 
     Returns
     -------
@@ -284,12 +317,24 @@ def analyze_study(
     check_output_dir(output, force)
     if (study is None) == (not pairs):
         raise WrdscoreError("give either --study with --ratings, or --pairs")
+    if target is not None:
+        check_target(target)
+        if study is None:
+            raise WrdscoreError(
+                "--target says how a study's code is read: rated pairs from --pairs have no code"
+            )
     if study is not None:
         if not ratings:
             raise WrdscoreError("--study needs --ratings: the filled-in sheets to analyse")
         if scale is not None:
             raise WrdscoreError("--scale is for --pairs; a study's scale is in its study.json")
         found = read_study(study)
+        sampled = found.info.get("target", DEFAULT_TARGET)
+        if target is not None and target != sampled:
+            raise WrdscoreError(
+                f"--target {target}: the study was sampled with target {sampled} (study.json)"
+            )
+        target = sampled
         files = expand_ratings(ratings, found.path)
         human = load_sheet_ratings(found, files)
         source = f"study {found.path} with {counted(len(files), 'rating sheet')}"
@@ -307,6 +352,7 @@ def analyze_study(
         metrics,
         embeddings,
         codes=human.codes,
+        target=target or DEFAULT_TARGET,
         oov=oov,
         rescale=rescale,
         segment=segment,

@@ -29,6 +29,7 @@ from wrdscore.metrics._baseline import (
     sample_name_pairs,
 )
 from wrdscore.metrics._centering import CENTERING_MODES, center, cosine_matrix, unit_rows
+from wrdscore.metrics._compare import compare_values
 from wrdscore.metrics._engine import (
     DEFAULT_CHUNK_PAIRS,
     CorpusScores,
@@ -68,6 +69,7 @@ __all__ = [
     "baseline_settings",
     "build_metrics",
     "center",
+    "compare_values",
     "compute_baselines",
     "cosine_matrix",
     "default_jobs",

@@ -221,6 +221,45 @@ def per_distinct(
 
 
 @dataclass(frozen=True)
+class PriorFactors:
+    """The factors of one prediction's prior (:meth:`TextPrior.factor`), by name.
+
+    ``conciseness`` is :math:`L_T(m)` of its ``tokens`` ``m``, ``copied_conciseness``
+    :math:`L^c_T(k)` of its ``copied`` tokens ``k``, ``plausibility`` :math:`P_T(p)`;
+    the prior is their :attr:`product`, the plausibility raised to the share copied
+    (:attr:`exponent`). ``copied`` is None for a prior that counts no copies: the
+    plausibility then counts whole, and there is no copied conciseness (1).
+
+    Examples
+    --------
+    >>> f = PriorFactors(1.0, 1.0, 0.25, copied=1, tokens=2)
+    >>> f.exponent, f.gate, f.product
+    (0.5, 0.5, 0.5)
+    """
+
+    conciseness: float
+    copied_conciseness: float
+    plausibility: float
+    copied: int | None
+    tokens: int
+
+    @property
+    def exponent(self) -> float:
+        """:math:`k/m`, the share of the prediction copied (1 where copies are not counted)."""
+        return 1.0 if self.copied is None else self.copied / max(self.tokens, 1)
+
+    @property
+    def gate(self) -> float:
+        """The plausibility as the prior counts it, :math:`P_T(p)^{k/m}`."""
+        return float(self.plausibility**self.exponent)
+
+    @property
+    def product(self) -> float:
+        """The prior: conciseness x copied conciseness x gate."""
+        return self.conciseness * self.copied_conciseness * self.gate
+
+
+@dataclass(frozen=True)
 class TextPrior:
     """How real texts of one target are written: their lengths and their token sequences.
 
@@ -264,6 +303,32 @@ class TextPrior:
         """
         logs = np.fromiter(map(self.model.log_q, token_lists), float, len(token_lists))
         return np.minimum(1.0, np.exp(logs) / self.threshold)
+
+    def factors(
+        self,
+        tokens: Sequence[str],
+        code: Sequence[str] | None = None,
+        language: str | None = None,
+    ) -> PriorFactors:
+        """The factors of one prediction's :meth:`factor`, read with its method's
+        ``code`` (its tokens as scoring reads them, in ``language``); their product is
+        that factor.
+
+        Raises
+        ------
+        ValueError
+            A prior with ``copied`` counts given no ``code``.
+        """
+        m = len(tokens)
+        conciseness = float(self.conciseness(np.array([m]))[0])
+        plausibility = float(self.plausibility([tokens])[0])
+        if self.copied is None:
+            return PriorFactors(conciseness, 1.0, plausibility, None, m)
+        if code is None:
+            raise ValueError("this prior reads each prediction's code: give code")
+        k = int(copied_counts([tokens], [code], [language])[0])
+        copied = float(_survival_prior(self.copied, self.copied_share, np.array([k]))[0])
+        return PriorFactors(conciseness, copied, plausibility, k, m)
 
     def factor(
         self,

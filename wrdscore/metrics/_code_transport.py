@@ -7,6 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from wrdscore.metrics._code_prior import PriorFactors
+
 
 @dataclass(frozen=True)
 class CodeTransport:
@@ -21,6 +23,12 @@ class CodeTransport:
     ``masked`` is the declared name hidden from the code (target ``name``), else None;
     ``unmasked`` says why the name could not be found declared, where the metric's
     ``allow_unmasked`` let such code be read as it is (else None).
+    ``best_tokens`` and ``best_cosines`` say where ``match`` comes from: per prediction
+    token, the code token of its best cosine (None where no code token points its way,
+    or nothing has a vector) and that cosine as the match counts it (clipped at 0 where
+    the metric clips); ``factors`` are the priors' factors, whose product is ``prior``,
+    where the scorer's support model is a prior gate (None for another model:
+    ``support_model`` names it).
     """
 
     code_tokens: list[str]
@@ -36,6 +44,10 @@ class CodeTransport:
     match: float = 0.0
     prior: float = 1.0
     unmasked: str | None = None
+    best_tokens: tuple[str | None, ...] = ()
+    best_cosines: tuple[float, ...] = ()
+    factors: PriorFactors | None = None
+    support_model: str = ""
 
     def distinct(self) -> tuple[list[str], NDArray[np.int64], NDArray, NDArray]:
         """The code tokens once each: ``(tokens, occurrences, cosine, flow)``.

@@ -40,12 +40,7 @@ from wrdscore.metrics._flatten import (
 )
 from wrdscore.metrics._result import ScoreResult, first_names
 from wrdscore.metrics.code import CODE_KEYS, CODE_OPTIONS, CodeItem, CodeScorer, ReadCode
-from wrdscore.significance import (
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-    BootstrapComparison,
-    paired_bootstrap,
-)
+from wrdscore.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, BootstrapComparison
 
 if TYPE_CHECKING:
     from wrdscore.embeddings import TokenEmbeddings
@@ -628,6 +623,7 @@ class Metric(ABC):
         predictions_a: Sequence[Prediction],
         predictions_b: Sequence[Prediction],
         *,
+        code: Sequence[CodeItem] | None = None,
         resamples: int = DEFAULT_RESAMPLES,
         seed: int = DEFAULT_SEED,
         allow_empty_reference: bool = False,
@@ -637,7 +633,10 @@ class Metric(ABC):
         Both prediction sets are scored with this metric's settings, then
         :func:`~wrdscore.significance.paired_bootstrap` compares the mean per-pair
         headline values (``scores``). With ``centering="batch"`` each system is
-        centered on its own batch, as its own score would be.
+        centered on its own batch, as its own score would be. With ``code`` (the
+        methods' code, as :meth:`score` takes it) the pairs are scored against it too;
+        :func:`~wrdscore.metrics.compare_values` compares the code support and the
+        combined value as well.
 
         Returns
         -------
@@ -656,11 +655,13 @@ class Metric(ABC):
         >>> round(cmp.difference, 4), cmp.signature
         (0.25, 'bootstrap|n:1000|seed:12345|ci:95%|paired:yes')
         """
-        a, b = (
-            self.score(references, preds, allow_empty_reference=allow_empty_reference)
-            for preds in (predictions_a, predictions_b)
-        )
-        return a, b, paired_bootstrap(a.scores, b.scores, resamples=resamples, seed=seed)
+        from wrdscore.metrics._compare import compare_values
+
+        a, b, found = compare_values(
+            self, references, predictions_a, predictions_b, code=code, resamples=resamples,
+            seed=seed, allow_empty_reference=allow_empty_reference,
+        )  # fmt: skip
+        return a, b, found[a.primary]
 
     def _check_values(self, raw: dict[str, NDArray], size: int) -> None:
         # A metric bug must never surface as NaN in a user's results.

@@ -188,8 +188,10 @@ class BERTScore(PairEmbeddingMetric):
         with document frequencies. With ``granularity="pieces"``, weight word pieces by
         their IDF over the references, as bert_score does (:func:`piece_idf`): the
         references of each :meth:`score` call, or of the run's (:meth:`reference_statistics`).
-    clip : bool
-        Clip each best cosine at 0 so scores lie in [0, 1].
+    clip : bool, optional
+        Clip each best cosine at 0 so scores lie in [0, 1]. By default yes for
+        ``tokens`` and no for ``pieces``: bert_score never clips, and a best cosine
+        below 0 (an encoder's states can point apart) would else differ from it.
     granularity : {"tokens", "pieces"}
         What is matched. ``tokens``: the user's tokens, as every wrdscore metric reads
         them (identifiers split, run-together words segmented), one vector each; with
@@ -198,7 +200,8 @@ class BERTScore(PairEmbeddingMetric):
         :meth:`Encoder.piece_ids <wrdscore.embeddings.encoders.Encoder.piece_ids>`):
         the state of every word piece of the raw text (a token list is joined by
         spaces; ``clean`` still applies), ``[CLS]`` and ``[SEP]`` included in the
-        matching with weight 0. The signature then says ``gran:pieces``. A reference
+        matching with weight 0, no best cosine clipped. The signature then says
+        ``gran:pieces`` (and ``clip:no``). A reference
         with alternatives scores as its best alternative by F1, where bert_score takes
         each value's maximum on its own.
 
@@ -218,7 +221,7 @@ class BERTScore(PairEmbeddingMetric):
         embeddings: TokenEmbeddings | str | Path | None = None,
         *,
         idf: bool = False,
-        clip: bool = True,
+        clip: bool | None = None,
         granularity: str = "tokens",
         **options: Any,
     ) -> None:
@@ -231,6 +234,8 @@ class BERTScore(PairEmbeddingMetric):
             _check_pieces_options(embeddings, options)
         super().__init__(embeddings, **options)
         check_flag("idf", idf)
+        if clip is None:
+            clip = granularity == "tokens"
         check_flag("clip", clip)
         self.granularity = granularity
         if idf and granularity == "tokens" and not self.embeddings.has_df:

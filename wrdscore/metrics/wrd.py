@@ -23,7 +23,7 @@ from wrdscore.metrics._centering import cosine_matrix, unit_rows
 from wrdscore.metrics._flatten import MAX_TOKENS
 from wrdscore.metrics._pairs import embed_pairs, shape_groups
 from wrdscore.metrics.base import EmbeddingMetric, Tokens, check_flag, register
-from wrdscore.metrics.code import CodeTransport, SupportInput, best_match
+from wrdscore.metrics.code import CodeTransport, PriorGate, SupportInput, best_match
 
 WEIGHTINGS = ("norm", "norm*idf", "idf", "uniform")
 _EMD_MAX_ITER = 100_000  # ot.emd's default
@@ -673,10 +673,26 @@ class WRDScore(EmbeddingMetric):
         # code, made support by the scorer's support model (the priors on the prediction
         # as the engine splits it); ``prior`` is what it makes of a perfect match.
         best = np.clip(t.cosine, 0.0 if self.clip else -1.0, 1.0).max(axis=0)
-        match = float(best.mean()) if t.ref_weights.sum() > 0 and t.pred_weights.sum() > 0 else 0.0
+        found = t.ref_weights.sum() > 0 and t.pred_weights.sum() > 0
+        match = float(best.mean()) if found else 0.0
         given = SupportInput(np.array([match, 1.0]), [pred] * 2, [tokens] * 2, [language] * 2,
                              target, self)  # fmt: skip
         support, prior = scorer.support.support(given).tolist()
+        # Where the match comes from, for explain --code: each token's best code token
+        # (none where nothing points its way, or nothing has a vector: the match is 0),
+        # and the factors of the priors where the support model is a prior gate.
+        at = t.cosine.argmax(axis=0)
+        shown = best if found else np.zeros_like(best)
+        best_tokens = tuple(
+            t.ref_tokens[i] if found and (t.cosine[i, j] > 0 or not self.clip) else None
+            for j, i in enumerate(at.tolist())
+        )
+        gate = scorer.support
+        factors = (
+            gate.prior(target).factors(pred, tokens, language)
+            if isinstance(gate, PriorGate)
+            else None
+        )
         return CodeTransport(
             code_tokens=t.ref_tokens,
             pred_tokens=t.pred_tokens,
@@ -691,4 +707,8 @@ class WRDScore(EmbeddingMetric):
             match=match,
             prior=prior,
             unmasked=read.unmasked,
+            best_tokens=best_tokens,
+            best_cosines=tuple(shown.tolist()),
+            factors=factors,
+            support_model=gate.name,
         )
