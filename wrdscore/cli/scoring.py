@@ -795,7 +795,7 @@ def compare(
 
     hints = [
         chat_hint([*pred_a[:SAMPLE], *pred_b[:SAMPLE]], clean_predictions),
-        small_sample_hint(len(ref_items)),
+        small_sample_hint(len(pred_a)),  # references may be absent (--code alone)
     ]
     # Each metric and value on its own bootstrap with the same seed: the same resamples
     # of the pairs.
