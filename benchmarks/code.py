@@ -88,11 +88,13 @@ def breakdown(methods: list[tuple[str, Any]], language: str | None) -> None:
     t0 = clock()
     metric.score(names, preds)
     t1 = clock()
-    # As score reads it: segmented only under the metric's --segment (off by default).
+    # As score reads it: segmented under the metric's segment setting (on by default).
     codes = read_codes([c for _, c in methods], "name", "drop", segmented=metric.segment)
     t2 = clock()
     t3 = clock()  # segmentation, if on, is part of reading (memoised per identifier)
-    metric.code_scorer.values(
+    scorer = metric.code_scorer
+    assert scorer is not None  # wrd reads code
+    scorer.values(
         metric, codes, [segment(to_tokens(p)) if metric.segment else to_tokens(p) for p in preds]
     )
     t4 = clock()

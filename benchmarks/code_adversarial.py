@@ -47,19 +47,17 @@ The contextual metrics with a pretrained encoder, as ``--encoder`` runs them::
 
 Round 1's five candidates (``docs/history.md``, issue 32) were scored by this file's
 ``candidates`` command at commit 2db7bfb and round 2's three at 2d57b3b, before each chosen
-one shipped. Round 3's (R0, the shipped prior, against R1-R3 on a table of the default
+one shipped. Round 3's (R0, round 2's prior, against R1-R3 on a table of the default
 model's 69 sources with held-out thresholds) and round 4's (R0 against G1 and G2, the gate
 softened by copying, on five projects no earlier round saw, with the transport's precision
-its AUC target is measured from; :data:`ROUNDS`) are scored by today's ``candidates``::
+its AUC target is measured from; :data:`ROUNDS`) are scored by today's ``candidates``, R0
+through the shipped support model ``jdk17-seq`` and the others from the shipped table
+(round 4's, which is round 3's plus the copied counts; ``--prior`` gives another). Each
+round's projects, with the Debian versions ``apt-get source`` fetches, are in
+``benchmarks/code_rounds.tsv``; ``fetch`` downloads and ingests them::
 
-    python scripts/build_code_prior.py --held-out-thresholds CORPUS... t69.zip
-    python benchmarks/code_adversarial.py candidates --round 3 --prior t69.zip
-    python benchmarks/code_adversarial.py candidates --round 4 --prior t69.zip \\
-        --corpora ROUND4_CORPORA --projects libmetadata-extractor-java libjgraphx-java \\
-        libcommons-jexl3-java jflex libjlatexmath-java
-
-(round 4's table has the copied counts today's script adds; its projects are fetched and
-ingested as ``code_support_signal.py prepare`` does.)
+    python benchmarks/code_adversarial.py fetch --round 4
+    python benchmarks/code_adversarial.py candidates --round 4 [--target summary]
 """
 
 from __future__ import annotations
@@ -81,6 +79,8 @@ from typing import Any
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+#: Each round's projects: Debian source packages, the version fetched, their domain.
+ROUND_FILE = ROOT / "benchmarks" / "code_rounds.tsv"
 SEED = 20261127
 BOOTSTRAP = 2000
 ADVERSARIES = ("stitched", "pasted", "signature")
@@ -463,7 +463,8 @@ def transport_precision(metric: Any, cases: Sequence[Case]) -> list[np.ndarray]:
         preds = [metric.tokens(t, prediction=True) for t in texts_of(c)]
         # The engine's own P/R/F1 of token lists, the code on the reference side, as
         # score's code value was computed before issue 32 (no cap on the code's length).
-        values = metric._score_tokens([code] * len(preds), preds)["precision"]
+        scored = metric._scored(metric._score_tokens([code] * len(preds), preds))
+        values = scored.values["precision"]
         out.append(np.asarray(values, dtype=np.float64))
     return out
 
@@ -519,9 +520,27 @@ def candidates(
     print("\n\n".join(report))
 
 
+def round_projects(round_: int) -> dict[str, str]:
+    """Round ``round_``'s projects (:data:`ROUND_FILE`): package -> Debian version."""
+    rows = [line.split("\t") for line in ROUND_FILE.read_text(encoding="utf-8").splitlines()]
+    return {package: version for r, package, version, _ in rows[1:] if int(r) == round_}
+
+
+def fetch(corpora: Path, round_: int) -> None:
+    """Download round ``round_``'s projects' upstream archives from the Debian mirror and
+    ingest them under ``corpora`` (as ``code_support_signal.py prepare``), saying where the
+    mirror's version is not the one the round scored."""
+    wanted = round_projects(round_)
+    _signal_script().fetch_projects(corpora.parent, dict.fromkeys(wanted))
+    for package, version in wanted.items():
+        upstream = version.split(":")[-1].rsplit("-", 1)[0]
+        if not list((corpora.parent / "debsrc").glob(f"{package}_{upstream}.orig.tar.*")):
+            print(f"note: {package}: the mirror's version is not {version}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("command", choices=("library", "candidates", "lowercase"))
+    ap.add_argument("command", choices=("library", "candidates", "lowercase", "fetch"))
     ap.add_argument(
         "--corpora",
         type=Path,
@@ -532,17 +551,30 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--methods", type=int, default=300, help="methods per project")
     ap.add_argument("--metrics", nargs="+", default=["wrd", "rouge1"])
     ap.add_argument(
-        "--projects", nargs="+", help="corpora under --corpora (default: the held-out ones)"
+        "--projects",
+        nargs="+",
+        help="corpora under --corpora (default: the round's for candidates, rounds 1-3's else)",
     )
-    ap.add_argument("--prior", type=Path, help="candidates: the table of the round's candidates")
     ap.add_argument(
-        "--round", type=int, choices=sorted(ROUNDS), default=4, help="candidates: the round"
+        "--prior",
+        type=Path,
+        help="candidates: the table of the round's candidates (default: the shipped one)",
+    )
+    ap.add_argument(
+        "--round", type=int, choices=(1, 2, 3, 4), default=4, help="candidates, fetch: the round"
     )
     ap.add_argument("--encoder", help="library: a pretrained encoder for the metrics")
     ap.add_argument("--code-support", help="library: the metrics' code support, by name")
     args = ap.parse_args(argv)
     from wrdscore.errors import WrdscoreError
 
+    if args.command == "fetch":
+        fetch(args.corpora, args.round)
+        return
+    if args.command == "candidates" and args.round not in ROUNDS:
+        sys.exit(f"error: round {args.round} was scored at its own commit (see the docstring)")
+    if args.command == "candidates" and args.projects is None:
+        args.projects = list(round_projects(args.round))
     projects = args.projects or _signal_script().HELD_OUT
     missing = [p for p in projects if not (args.corpora / p / "manifest.json").is_file()]
     if missing:
@@ -553,7 +585,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         # Tables before round 4's were gzipped JSON: build it again with today's script.
         sys.exit(f"error: {args.prior} is not a table of today's build_code_prior.py (a zip)")
     if args.command == "candidates":
-        candidates(args.corpora, args.target, args.methods, args.projects, args.prior, args.round)
+        from importlib import resources
+
+        from wrdscore.metrics.code import PRIOR_FILE
+
+        with resources.as_file(resources.files("wrdscore.data").joinpath(PRIOR_FILE)) as shipped:
+            table = shipped if args.prior is None else args.prior
+            candidates(args.corpora, args.target, args.methods, args.projects, table, args.round)
     elif args.command == "lowercase":
         lowercase(args.corpora, args.methods, args.metrics, args.projects)
     else:

@@ -589,6 +589,28 @@ def test_a_corpus_without_code_is_refused_with_the_command_to_reingest(project_c
     assert "without the methods' code; re-ingest it with `wrdscore ingest" in res.output
 
 
+def test_methods_without_a_summary_get_their_code_support_as_combined(project_corpus, tmp_path):
+    from wrdscore.corpora import corpus_methods
+
+    methods = list(corpus_methods(project_corpus, target="summary"))
+    missing = sum(not m.reference for m in methods)
+    assert 0 < missing < len(methods)
+    preds = tmp_path / "preds.txt"
+    preds.write_text("".join(f"returns the {m.name}\n" for m in methods))
+    args = ["score", "--corpus", project_corpus, "--preds", preds, "-m", "rouge1", "-q",
+            "--target", "summary", "--allow-empty-reference"]  # fmt: skip
+    res = run(*args)
+    assert res.exit_code == 0, res.output
+    assert f"note: {missing} pairs without a reference token: their combined is the code " in (
+        res.output
+    )
+    out = json.loads(run(*args, "--format", "json").stdout)
+    assert out["metrics"]["rouge1"]["empty_references"] == missing
+    for m, row in zip(methods, out["per_pair"], strict=True):
+        if not m.reference:
+            assert row["rouge1"]["combined"] == row["rouge1"]["code"]
+
+
 def test_a_format_3_corpus_scores_by_parsing_as_format_4_from_its_words(
     model, project_corpus, tmp_path
 ):

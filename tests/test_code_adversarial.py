@@ -167,3 +167,40 @@ def test_no_case_is_a_rated_pair():
     cases = {frozenset((truth, " ".join(split(t)))) for t in texts}
     cases.add(frozenset(("run", "run")))
     assert not cases & rated
+
+
+@pytest.mark.parametrize("name", [n for n in READERS if n != "sentence"])
+def test_an_empty_reference_leaves_combined_at_the_code_support(name):
+    """A method without a docstring (an empty reference, allowed) scored F1 0, so its
+    combined was half its code support; now it is the support, counted."""
+    metric = _metric(name, target="summary")
+    res = metric.score(["", "loads the config"], ["loads the config"] * 2, code=[LOAD] * 2,
+                       allow_empty_reference=True)  # fmt: skip
+    assert res.empty_references == 1 and res.to_dict()["empty_references"] == 1
+    assert res.values["combined"][0] == res.values["code"][0] > 0
+    w = metric.code_scorer.weight
+    primary = res.values[metric.primary]
+    assert res.values["combined"][1] == pytest.approx(
+        (1 - w) * primary[1] + w * res.values["code"][1]
+    )
+    # Without empty references nothing is counted, and the result's dict has no such key.
+    full = metric.score(["loads the config"], ["loads the config"], code=[LOAD])
+    assert full.empty_references == 0 and "empty_references" not in full.to_dict()
+
+
+#: Methods that repeat a token: TRWMD's normalised value passed 1 on them (1.007-1.011).
+REPEATS = [
+    "void reset() { items.clear(); items.clear(); size = 0; size = 0; }",
+    "int total() { return price * count + price * count + price; }",
+    "void loadConfig() { config = load(config); config.load(); load(); }",
+]
+
+
+@pytest.mark.parametrize("name", [n for n in READERS if n != "sentence"])
+def test_code_support_stays_in_its_range_where_the_code_repeats_tokens(name):
+    res = _metric(name, code_support="none").score(
+        None, ["clear items", "price count", "load config"], code=REPEATS
+    )
+    assert np.all(res.values["code"] <= 1.0)
+    if name == "trwmd":
+        assert res.values["code"].tolist() == [1.0, 1.0, 1.0]

@@ -115,6 +115,32 @@ def test_a_rated_pair_among_the_cases_is_one_error_line(corpora, monkeypatch):
         bench.held_out_cases(corpora, "name", 5, ["example"])
 
 
+def test_each_rounds_projects_are_committed_with_their_versions():
+    held_out = list(bench._signal_script().HELD_OUT)
+    assert [list(bench.round_projects(r)) for r in (1, 2, 3)] == [held_out] * 3
+    assert list(bench.round_projects(4)) == [
+        "libmetadata-extractor-java", "libjgraphx-java", "libcommons-jexl3-java", "jflex",
+        "libjlatexmath-java",
+    ]  # fmt: skip
+    for r in (1, 4):
+        for version in bench.round_projects(r).values():
+            assert re.fullmatch(r"[0-9][\w.~+]*-[\w.~+]+", version), version
+
+
+def test_the_r0_row_runs_round_2s_prior_not_the_shipped_one(corpora, capsys):
+    """R0 used to run the shipped prior (the engine's, monkeypatched in vain): its row was
+    G1's. Now it is the support model jdk17-seq, and G1 is the shipped default."""
+    common = ["--corpora", str(corpora), "--projects", "example", "--methods", "5"]
+    bench.main(["candidates", *common])  # the shipped table: round 4's candidates
+    rows = {}
+    for block in capsys.readouterr().out.split("\n\n"):
+        lines = block.splitlines()
+        if lines and lines[0].startswith("| wrd "):
+            rows[lines[0].split("|")[1].strip()] = lines[-1]  # the pooled row
+    g1 = rows["wrd G1 (0.01, 0.2, copied 0.01) (name)"]
+    assert rows["wrd R0 (name)"] != g1
+
+
 def test_library_prints_issue_41s_attacks_each_template_and_the_floors(corpora, capsys):
     common = ["--corpora", str(corpora), "--projects", "example", "--methods", "5"]
     bench.main(["library", *common, "--metrics", "wrd"])

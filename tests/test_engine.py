@@ -461,7 +461,8 @@ def test_a_chunks_code_is_read_once_for_the_metrics_that_read_it_alike(
     assert reads == [4, 4, 3]  # once per chunk of 4 pairs, not once per metric
     for got, want in zip(together, alone, strict=True):
         assert got.corpus == pytest.approx(want.corpus, rel=0, abs=1e-12)
-    # A metric that reads the code another way (unsegmented) reads it for itself.
+    # A metric that reads the code another way (not segmented, segmentation being the
+    # default) reads it for itself.
     reads.clear()
     split = [metrics[0], get_metric("wrd", embeddings=emb, segment=False)]
     score_files(split, refs, preds, code=code, chunk_pairs=4, jobs=1)
@@ -481,3 +482,61 @@ def test_workers_share_the_code_reader_and_priors_loaded_before_forking(emb, tmp
     (got,) = score_files([get_metric("wrd", embeddings=emb)], refs, preds, code=code, jobs=2)
     assert got.pairs == n
     assert table_prior.cache_info().currsize == 1  # loaded here, before the fork
+
+
+def _corpora(results):
+    return [(r.metric, r.corpus, r.pairs, r.oov_tokens) for r in results]
+
+
+def test_score_files_runs_nested_inside_a_progress_callback(emb, files, tmp_path):
+    """A module-level job made a nested call die with a bare AssertionError: the inner run
+    cleared the outer's job before the outer's next chunk."""
+    refs, preds = files
+    code = tmp_path / "code.jsonl"
+    code.write_text("".join(json.dumps(c) + "\n" for c in CODE))
+    metrics = [get_metric("wrd", embeddings=emb), get_metric("rouge1")]
+    alone = score_files(metrics, refs, preds, code=code, chunk_pairs=4, jobs=1)
+    inner: list = []
+
+    def progress(n: int) -> None:
+        inner.append(score_files(metrics, refs, preds, chunk_pairs=3, jobs=1))
+
+    outer = score_files(metrics, refs, preds, code=code, chunk_pairs=4, jobs=1, progress=progress)
+    assert _corpora(outer) == _corpora(alone)
+    want = _corpora(score_files(metrics, refs, preds, chunk_pairs=3, jobs=1))
+    assert len(inner) == 3 and all(_corpora(r) == want for r in inner)
+
+
+def test_score_files_in_two_threads_gives_each_its_own_numbers(emb, files, tmp_path):
+    """Two threads collided on the module-level job in three runs of three."""
+    import threading
+
+    refs, preds = files
+    code = tmp_path / "code.jsonl"
+    code.write_text("".join(json.dumps(c) + "\n" for c in CODE))
+    metric = get_metric("wrd", embeddings=emb)
+    runs = {
+        "refs": {"code": None, "chunk_pairs": 2},
+        "code": {"code": code, "chunk_pairs": 3},
+    }
+    want = {k: _corpora(score_files([metric], refs, preds, jobs=1, **kw)) for k, kw in runs.items()}
+    for _ in range(3):
+        got: dict[str, list] = {}
+        errors: list[BaseException] = []
+        start = threading.Barrier(2)
+
+        def run(key: str, got=got, errors=errors, start=start) -> None:
+            start.wait()
+            try:
+                for _ in range(5):
+                    got[key] = _corpora(score_files([metric], refs, preds, jobs=1, **runs[key]))
+            except BaseException as exc:  # reported below, in the test's thread
+                errors.append(exc)
+
+        threads = [threading.Thread(target=run, args=(k,)) for k in runs]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(HUNG)
+        assert not errors, errors
+        assert got == want

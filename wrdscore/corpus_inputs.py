@@ -42,7 +42,7 @@ class StoredCode(NamedTuple):
 #: What :func:`corpus_inputs` gives for a method's code: its stored identifiers, its
 #: source and name (a corpus without stored identifiers), or None where the parser could
 #: not place its declaration (its support is then 0).
-CorpusCode = StoredCode | dict[str, str] | None
+CorpusCode = StoredCode | dict[str, str | None] | None
 
 
 def corpus_inputs(

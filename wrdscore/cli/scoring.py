@@ -49,6 +49,8 @@ def _result_json(res: Any, code: bool) -> dict[str, Any]:
     if code:
         out["empty_code"] = res.empty_code
         out["cut_code"] = res.cut_code
+        if res.empty_references:
+            out["empty_references"] = res.empty_references
         if res.unmasked_code:
             # Only under --allow-unmasked: elsewhere such code is refused.
             out["unmasked_code"] = res.unmasked_code
@@ -397,6 +399,7 @@ def score(
     empty_code = max(r.empty_code for r in results)
     unmasked = max(r.unmasked_code for r in results)
     its = "its" if empty_code == 1 else "their"
+    no_ref = max(r.empty_references for r in results)
     notes = [
         f"{counted(unseen, 'unseen token occurrence')} ({', '.join(names)}{more})"
         if unseen
@@ -414,6 +417,10 @@ def score(
         # Without references there is no combined value to fall back.
         + (f", {its} combined the reference's value" if "combined" in results[0].keys else "")
         if reads_code and empty_code
+        else "",
+        f"{counted(no_ref, 'pair')} without a reference token: "
+        f"{'its' if no_ref == 1 else 'their'} combined is the code support"
+        if no_ref
         else "",
         f"{counted(results[0].cut_code, 'method')} cut to {MAX_CODE_CHARS:,} characters, at a "
         f"line as ingest cuts {'it' if results[0].cut_code == 1 else 'them'}"

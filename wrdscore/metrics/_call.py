@@ -1,20 +1,19 @@
-"""What one scoring call of a metric keeps while it runs, apart from the metric object.
+"""What a scoring call of a metric is lent while it runs, apart from the metric object.
 
-A metric object holds only its settings and caches; what a call counts (unseen tokens,
-degenerate pairs), whom it reports progress to, and what the streaming engine lends it
-for a run (its token memo, a whole file's batch mean) live in a :class:`Call`, found
-through a :class:`~contextvars.ContextVar`. So one metric can score in two threads at
-once, or score again from inside a call (a progress callback that scores), and every
-call gives the numbers it would give alone.
+A metric object holds only its settings and caches, and its scoring returns what it
+counts (:class:`~wrdscore.metrics._result.Scored`); whom a call reports progress to, and
+what the streaming engine lends it for a run (its token memo, a whole file's batch mean)
+live in a :class:`Call`, found through a :class:`~contextvars.ContextVar`. So one metric
+can score in two threads at once, or score again from inside a call (a progress callback
+that scores), and every call gives the numbers it would give alone.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -50,17 +49,6 @@ class Call:
         the engine's chunks.
     progress : callable or None
         The caller's progress callback.
-    oov_count : int
-        Unseen token occurrences counted so far.
-    oov_names : set of str
-        Those tokens.
-    degenerate : ndarray of bool or None
-        Set by a metric's ``_score_tokens``: which scored entries had a side of zero
-        weights.
-    cuts : Counter of str
-        Inputs a model cut or split, by kind (a metric's own keys, which its
-        :meth:`~wrdscore.metrics.Metric.truncation_note` words): this call's alone,
-        never a total kept on the metric or its encoder.
     """
 
     memo: dict[str | tuple[str, ...], Tokens] | None = None
@@ -68,10 +56,6 @@ class Call:
     reference_stats: object | None = None
     code_memo: dict[tuple[object, ...], ReadCode] | None = None
     progress: Callable[[int], None] | None = None
-    oov_count: int = 0
-    oov_names: set[str] = field(default_factory=set)
-    degenerate: NDArray[np.bool_] | None = None
-    cuts: Counter[str] = field(default_factory=Counter)
 
 
 # The calls running in this context (thread or task), by the id of their metric. A new

@@ -37,7 +37,7 @@ from wrdscore.metrics._code_read import (
     read_codes,
 )
 from wrdscore.metrics._flatten import Prediction, Reference, Tokens, gc_paused
-from wrdscore.metrics._result import ScoreResult, first_names
+from wrdscore.metrics._result import Scored, ScoreResult, first_names
 
 if TYPE_CHECKING:
     from wrdscore.metrics._metric import Metric
@@ -73,23 +73,28 @@ def combine(
     primary: str,
     weight: float,
     nothing: NDArray[np.bool_],
+    no_reference: NDArray[np.bool_] | None = None,
 ) -> dict[str, NDArray[np.float64]]:
     """The values of a code-aware result: the reference's, ``code``, and ``combined``.
 
     Where a pair's code had ``nothing`` to match (no code token with weight), the code
     cannot judge its prediction: ``combined`` is the reference's value, so an empty
-    method never punishes a perfect prediction.
+    method never punishes a perfect prediction. Likewise where a pair has
+    ``no_reference`` (an empty reference, when allowed: a method without a docstring),
+    ``combined`` is the code support, not half of it.
 
     Examples
     --------
-    >>> out = combine({"f1": np.array([1.0, 0.5])}, np.array([0.0, 0.7]), "f1", 0.5,
-    ...               np.array([True, False]))
+    >>> out = combine({"f1": np.array([1.0, 0.5, 0.0])}, np.array([0.0, 0.7, 0.8]), "f1",
+    ...               0.5, np.array([True, False, False]), np.array([False, False, True]))
     >>> out["combined"].tolist()
-    [1.0, 0.6]
+    [1.0, 0.6, 0.8]
     """
     if values is None:
         return {"code": support}
     mixed = (1.0 - weight) * values[primary] + weight * support
+    if no_reference is not None:
+        mixed = np.where(no_reference, support, mixed)
     return {**values, "code": support, "combined": np.where(nothing, values[primary], mixed)}
 
 
@@ -190,6 +195,34 @@ class CodeScorer:
 
         self.support.prepare(self.target)
 
+    def corpus_values(
+        self,
+        sums: dict[str, float],
+        reference: dict[str, float],
+        pairs: int,
+        primary: str,
+        means: bool,
+    ) -> dict[str, float]:
+        """``code`` and, with the ``reference``'s corpus values, ``combined`` of a corpus
+        from its summed values: the mean code support, and the mean of the pairs'
+        ``combined`` where the metric's corpus values are ``means``, else (subtoken's
+        micro average) the mix of the corpus values, as each pair's are mixed.
+
+        Examples
+        --------
+        >>> CodeScorer().corpus_values({"code": 1.5, "combined": 1.0}, {"f1": 0.2}, 2, "f1",
+        ...                            means=False)
+        {'code': 0.75, 'combined': 0.475}
+        """
+        out = {"code": sums["code"] / pairs}
+        if reference and means:
+            # The mean of the pairs' combined, which takes the reference's value where the
+            # code had nothing to match, and the code's where the reference was empty.
+            out["combined"] = sums["combined"] / pairs
+        elif reference:
+            out["combined"] = (1.0 - self.weight) * reference[primary] + self.weight * out["code"]
+        return out
+
     def read(self, metric: Metric, code: list[CodeItem], index_offset: int) -> ReadCode:
         """:func:`~wrdscore.metrics.code.read_codes` as ``metric`` reads code, or what
         another metric of the same chunk read the same way (the run's ``code_memo``):
@@ -203,16 +236,14 @@ class CodeScorer:
                 memo[how] = found
         return found
 
-    def values(
-        self, metric: Metric, read: ReadCode, preds: list[Tokens]
-    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-        """Code support of every pair, and which pairs had nothing to match in their code.
+    def values(self, metric: Metric, read: ReadCode, preds: list[Tokens]) -> Scored:
+        """Code support of every pair (``values["code"]``), which pairs had nothing to
+        match in their code (``degenerate``), and what the metric counted.
 
         The metric's raw support of the pairs with both sides
         (:meth:`~wrdscore.metrics.Metric._code_support`), turned into support by the
         support model, so that copying the code's words does not win. Pairs with an
-        empty side have raw support 0 without reaching the metric. Unseen tokens count
-        in the metric's running call.
+        empty side have raw support 0 without reaching the metric.
         """
         codes = read.tokens
         raw = np.zeros(len(preds))
@@ -220,20 +251,24 @@ class CodeScorer:
             (bool(p) and not c for c, p in zip(codes, preds, strict=True)), bool, len(preds)
         )
         scored = [i for i, (c, p) in enumerate(zip(codes, preds, strict=True)) if c and p]
+        side = Scored({})
         if scored:
             with metric.reading_code():
-                found, degenerate = metric._code_support(
-                    [codes[i] for i in scored], [preds[i] for i in scored]
-                )
+                side = metric._code_support([codes[i] for i in scored], [preds[i] for i in scored])
+            found = side.values["code"]
             if np.shape(found) != (len(scored),) or not np.all(np.isfinite(found)):
                 raise RuntimeError(f"metric {metric.name!r} returned bad code support values")
-            raw[scored] = found
-            nothing[scored] = degenerate
+            # A support's best is 1, the prediction found as it is in the code: TRWMD's
+            # normalisation passes it where the code repeats a token (its log-sum-exp
+            # adds T log k), and combined must mix values in [0, 1].
+            raw[scored] = np.minimum(found, 1.0)
+            if side.degenerate is not None:
+                nothing[scored] = side.degenerate
         given = SupportInput(raw, preds, codes, read.languages, self.target, metric)
         support = np.asarray(self.support.support(given), dtype=np.float64)
         if np.shape(support) != (len(preds),) or not np.all(np.isfinite(support)):
             raise RuntimeError(f"support model {self.support.name!r} returned bad values")
-        return support, nothing
+        return replace(side, values={"code": support}, degenerate=nothing)
 
     def score(
         self,
@@ -267,7 +302,10 @@ class CodeScorer:
             read = self.read(metric, code, index_offset)
             cut = long_code(code)
             result = None
+            no_reference = None
             if references is not None:
+                if allow_empty_reference:
+                    no_reference = _no_reference(metric, references, index_offset)
                 result = metric._score(
                     references,
                     predictions,
@@ -275,8 +313,10 @@ class CodeScorer:
                     progress=None,
                     index_offset=index_offset,
                 )
-            with running(metric, nested(metric)) as call:
-                support, nothing = self.values(metric, read, preds)
+            with running(metric, nested(metric)):
+                side = self.values(metric, read, preds)
+            support, nothing = side.values["code"], side.degenerate
+            assert nothing is not None
         if progress is not None:
             progress(len(preds))
         values = combine(
@@ -285,6 +325,7 @@ class CodeScorer:
             metric.primary,
             self.weight,
             nothing,
+            no_reference,
         )
         unmatched = int(np.count_nonzero(nothing))
         if result is None:
@@ -294,23 +335,41 @@ class CodeScorer:
                 values=values,
                 primary="code",
                 corpus=metric._corpus(values),
-                oov_tokens=call.oov_count,
+                oov_tokens=side.oov_count,
                 empty_predictions=sum(1 for p in preds if not p),
-                oov_names=first_names(call.oov_names),
+                oov_names=first_names(side.oov_names),
                 empty_code=unmatched,
                 cut_code=cut,
                 unmasked_code=read.unmasked,
-                cuts=dict(+call.cuts),  # the kinds counted, without zeros
+                cuts=dict(+side.cuts),  # the kinds counted, without zeros
             )
         return replace(
             result,
             signature=metric.code_signature,
             values=values,
             corpus=metric._corpus(values),
-            oov_tokens=result.oov_tokens + call.oov_count,
-            oov_names=first_names([*result.oov_names, *call.oov_names]),
+            oov_tokens=result.oov_tokens + side.oov_count,
+            oov_names=first_names([*result.oov_names, *side.oov_names]),
             empty_code=unmatched,
             cut_code=cut,
+            cuts=dict(Counter(result.cuts) + side.cuts),
+            empty_references=0 if no_reference is None else int(np.count_nonzero(no_reference)),
             unmasked_code=read.unmasked,
-            cuts=dict(Counter(result.cuts) + call.cuts),
         )
+
+
+def _no_reference(
+    metric: Metric, references: Sequence[Reference], index_offset: int
+) -> NDArray[np.bool_]:
+    """Which pairs' references have no token (no alternative with one), as ``metric``
+    splits them: only asked where empty references are allowed."""
+    from wrdscore.metrics._flatten import flatten
+
+    references = list(references)
+    # A stand-in prediction of one token: each reference alternative with a token is an
+    # entry of the flat batch, and an item without entries has no reference.
+    batch = flatten(references, [["x"]] * len(references), True, index_offset,
+                    metric._token_memo, metric.segment, metric.clean)  # fmt: skip
+    out = np.ones(len(references), dtype=bool)
+    out[list(range(len(batch.refs))) if batch.owner is None else batch.owner] = False
+    return out

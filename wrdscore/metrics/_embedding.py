@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import threading
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,7 +24,7 @@ from wrdscore.errors import WrdscoreError, counted, only_with
 from wrdscore.metrics._centering import center, check_centering
 from wrdscore.metrics._flatten import FlatBatch, Tokens
 from wrdscore.metrics._metric import Metric, check_flag
-from wrdscore.metrics._result import ScoreResult
+from wrdscore.metrics._result import Scored, ScoreResult
 
 if TYPE_CHECKING:
     # Imported when an encoder is asked for: the encoders subpackage is light, but
@@ -52,12 +53,32 @@ class TokenBatch:
         Item boundaries in ``rows``.
     tokens : list of str
         The token of each ``table`` row.
+    oov_count : int
+        Unseen token occurrences among the lists embedded.
+    oov_names : frozenset of str
+        Those tokens.
+    cuts : Counter of str
+        Lists an encoder cut at its maximum length, by kind.
     """
 
     table: NDArray[np.float64]
     rows: NDArray[np.int64]
     offsets: NDArray[np.int64]
     tokens: list[str] = field(repr=False)
+    oov_count: int = 0
+    oov_names: frozenset[str] = frozenset()
+    cuts: Counter[str] = field(default_factory=Counter)
+
+    def scored(
+        self,
+        values: dict[str, NDArray[np.float64]],
+        degenerate: NDArray[np.bool_] | None = None,
+        oov_count: int | None = None,
+    ) -> Scored:
+        """``values`` scored from this batch, with what embedding it counted
+        (``oov_count`` in place of the batch's when given)."""
+        count = self.oov_count if oov_count is None else oov_count
+        return Scored(values, degenerate, count, self.oov_names, Counter(self.cuts))
 
     @property
     def vectors(self) -> NDArray[np.float64]:
@@ -447,9 +468,7 @@ class EmbeddingMetric(Metric):
             return self._embed_contextual(token_lists)
         rows, tokens, table, unseen = self._distinct_vectors(token_lists)
         unseen_at = unseen[rows]
-        self._oov_count += int(unseen_at.sum())
-        if unseen.any():
-            self._oov_names.update(tokens[i] for i in np.flatnonzero(unseen))
+        oov_names = frozenset(tokens[i] for i in np.flatnonzero(unseen))
         lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
         if self.oov == "drop":
             item_of = np.repeat(np.arange(len(token_lists)), lengths)
@@ -463,7 +482,7 @@ class EmbeddingMetric(Metric):
             tokens = [tokens[r] for r in rows]
             table = center(table[rows], offsets, self.centering, self.embeddings, self._batch_mean)
             rows = np.arange(len(rows))
-        return TokenBatch(table=table, rows=rows, offsets=offsets, tokens=tokens)
+        return TokenBatch(table, rows, offsets, tokens, int(unseen_at.sum()), oov_names)
 
     def _distinct_vectors(
         self, token_lists: Sequence[Tokens]
@@ -526,9 +545,6 @@ class EmbeddingMetric(Metric):
         """:meth:`embed` with an encoder: a row per token occurrence (its state in its name)."""
         assert self.contextual is not None
         table, unseen = self.contextual.vectors(token_lists, self.oov)
-        self._oov_count += int(unseen.sum())
-        # This call's names the encoder cut (cached ones too): the call's count, not a total.
-        self._call.cuts.update(self.contextual.encoder.cuts(token_lists))
         tokens = list(itertools.chain.from_iterable(token_lists))
         lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
         if self.oov == "drop":
@@ -540,7 +556,13 @@ class EmbeddingMetric(Metric):
         if self.centering != "none":
             table = center(table, offsets, self.centering, self.contextual, self._batch_mean)
         return TokenBatch(
-            table=table, rows=np.arange(len(table), dtype=np.int64), offsets=offsets, tokens=tokens
+            table=table,
+            rows=np.arange(len(table), dtype=np.int64),
+            offsets=offsets,
+            tokens=tokens,
+            oov_count=int(unseen.sum()),
+            # These names the encoder cut (cached ones too): this batch's count, not a total.
+            cuts=Counter(self.contextual.encoder.cuts(token_lists)),
         )
 
     def _fill_cache(self, tokens: list[str]) -> None:

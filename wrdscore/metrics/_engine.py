@@ -11,13 +11,11 @@ corpus sums added up.
 from __future__ import annotations
 
 import contextlib
-import gc
 import itertools
 import math
 import os
-import signal
 import sys
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +47,7 @@ from wrdscore.metrics._flatten import (
     splitter,
 )
 from wrdscore.metrics._result import OOV_NAMES, first_names
+from wrdscore.metrics._workers import Workers, run_tasks
 
 if TYPE_CHECKING:
     from wrdscore.metrics.base import EmbeddingMetric, Metric
@@ -106,6 +105,10 @@ class CorpusScores:
     cuts : dict of str to int
         Inputs a model cut, by kind, summed over the file
         (:attr:`~wrdscore.metrics.ScoreResult.cuts`).
+    empty_references : int
+        Scored against code and empty references allowed: pairs without a reference
+        token, whose combined is their code support
+        (:attr:`~wrdscore.metrics.ScoreResult.empty_references`).
     """
 
     metric: str
@@ -122,11 +125,13 @@ class CorpusScores:
     cut_code: int = 0
     unmasked_code: int = 0
     cuts: dict[str, int] = field(default_factory=dict)
+    empty_references: int = 0
 
 
 @dataclass
 class _Job:
-    """What every chunk of one run shares (inherited by forked workers)."""
+    """What every chunk of one run shares: passed to each chunk's function, and to forked
+    workers as they start (never pickled: metrics hold memory-mapped models and caches)."""
 
     metrics: list[Metric]
     #: A file, the items themselves (a corpus's), or None (scored against code alone).
@@ -159,10 +164,6 @@ _MIN_CHUNK_PAIRS = 1_000
 
 #: Most items :attr:`_Job.memo` keeps (about 200 bytes each): past it, it starts over.
 _MEMO_ITEMS = 250_000
-
-# The job of the worker processes, set before they fork (so never pickled: metrics
-# hold memory-mapped models and caches).
-_JOB: _Job | None = None
 
 
 def _items(
@@ -204,11 +205,10 @@ def _located(job: _Job, exc: ItemError) -> WrdscoreError:
 
 
 def _batch_chunk(
-    task: tuple[int, list[str] | None, list[str], list[str] | None],
+    job: _Job, task: tuple[int, list[str] | None, list[str], list[str] | None]
 ) -> list[tuple[NDArray, int] | None]:
     """First pass over a chunk: each batch-centered metric's sum and count of vectors."""
-    assert _JOB is not None
-    job, (start, ref_lines, pred_lines, _code) = _JOB, task
+    start, ref_lines, pred_lines, _code = task
     refs, preds, _ = _items(job, start, ref_lines, pred_lines)
     # One batch per tokenising setting of the batch-centered metrics (usually one).
     flats: dict[tuple[bool, bool], FlatBatch] = {}
@@ -260,19 +260,24 @@ def _batch_centered(metric: Metric) -> TypeGuard[EmbeddingMetric]:
     return metric.batch_centered
 
 
+#: A chunk's counts per metric: unseen tokens, empty predictions, degenerate pairs, empty
+#: code, cut code, unmasked code, empty references (the columns of score_files' totals).
+_Counts = tuple[int, int, int, int, int, int, int]
+
+
 def _score_chunk(
+    job: _Job,
     task: tuple[
         int, list[str] | None, list[str], list[str] | None, list[NDArray | None], list[object]
     ],
 ) -> tuple[
     int,
-    list[tuple[dict[str, float], tuple[int, int, int, int, int], tuple[str, ...], dict[str, int]]],
+    list[tuple[dict[str, float], _Counts, tuple[str, ...], dict[str, int]]],
     str,
 ]:
     """Score one chunk with every metric: per-metric sums, counts, unseen names and cuts
     (:attr:`~wrdscore.metrics.ScoreResult.cuts`), and per-pair rows."""
-    assert _JOB is not None
-    job, (start, ref_lines, pred_lines, code_lines, means, stats) = _JOB, task
+    start, ref_lines, pred_lines, code_lines, means, stats = task
     refs, preds, code = _items(job, start, ref_lines, pred_lines, code_lines)
     results = []
     # The chunk's code, read once for all the metrics that read it alike.
@@ -325,6 +330,7 @@ def _score_chunk(
                 r.empty_code,
                 r.cut_code,
                 r.unmasked_code,
+                r.empty_references,
             ),
             r.oov_names,
             r.cuts,
@@ -367,88 +373,6 @@ def _chunks(
     for pred_lines in iter_line_chunks(job.predictions, size):
         yield start, next(refs), pred_lines, next(code)
         start += len(pred_lines)
-
-
-def _serve(conn: Any) -> None:
-    """A worker: run ``(fn, task)`` messages until ``None``, answering ``(ok, value)``."""
-    while (message := conn.recv()) is not None:
-        fn, task = message
-        try:
-            answer = (True, fn(task))
-        except BaseException as exc:  # sent back, raised again in the parent
-            answer = (False, exc)
-        try:
-            conn.send(answer)
-        except Exception as exc:  # an exception that does not pickle
-            conn.send((False, RuntimeError(repr(exc))))
-
-
-class _Workers:
-    """Forked worker processes, one pipe each, fed chunks round robin.
-
-    Deliberately simpler than ``multiprocessing.Pool``: no shared queues or locks, so
-    stopping them (an error, Ctrl-C) is a plain kill that cannot deadlock, and
-    results come back in order because chunk ``k`` always goes to worker
-    ``k % jobs``. Each worker has one chunk at a time, and the parent takes a
-    worker's result before sending it the next chunk, so neither side ever waits on
-    a full pipe. The workers are born ignoring Ctrl-C: the parent alone handles it.
-    """
-
-    def __init__(self, jobs: int) -> None:
-        import multiprocessing
-
-        context = multiprocessing.get_context("fork")
-        self.conns: list[Any] = []
-        self.procs: list[Any] = []
-        # Objects that exist now are never collected in the workers: without this
-        # their collector would touch (so copy) every page they share with us.
-        gc.freeze()
-        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
-            for _ in range(jobs):
-                here, there = context.Pipe()
-                proc = context.Process(target=_serve, args=(there,), daemon=True)
-                proc.start()
-                there.close()
-                self.conns.append(here)
-                self.procs.append(proc)
-        finally:
-            signal.signal(signal.SIGINT, handler)
-            gc.unfreeze()
-
-    def map(self, fn: Callable[[Any], Any], tasks: Iterator[Any]) -> Iterator[Any]:
-        """``map(fn, tasks)``, in order, one task in flight per worker."""
-        jobs = len(self.conns)
-        busy: deque[int] = deque()
-        for k, task in enumerate(tasks):
-            if len(busy) == jobs:
-                yield self._answer(busy.popleft())  # worker k % jobs: free again
-            self.conns[k % jobs].send((fn, task))
-            busy.append(k % jobs)
-        while busy:
-            yield self._answer(busy.popleft())
-
-    def _answer(self, worker: int) -> Any:
-        try:
-            ok, value = self.conns[worker].recv()
-        except EOFError:
-            raise RuntimeError("a scoring worker process died") from None
-        if not ok:
-            raise value
-        return value
-
-    def close(self) -> None:
-        for proc in self.procs:
-            proc.kill()
-        for proc in self.procs:
-            proc.join()
-        for conn in self.conns:
-            conn.close()
-
-
-def _run(fn: Callable[[Any], Any], tasks: Iterator[Any], workers: _Workers | None) -> Iterator[Any]:
-    """``map(fn, tasks)`` in order: in this process, or on the workers."""
-    return map(fn, tasks) if workers is None else workers.map(fn, tasks)
 
 
 def default_jobs() -> int:
@@ -557,21 +481,45 @@ def score_files(
     >>> (d / "pairs.tsv").read_text().splitlines()[3].split("\\t")[:3]
     ['3', 'isEmpty', 'isEmpty']
     """
-    from wrdscore.atomic import atomic_write
-    from wrdscore.inputs import (
-        STDOUT,
-        check_per_pair_path,
-        count_items,
-        count_references,
-        per_pair_header,
-    )
-
-    global _JOB
-    reads = (code is not None, references is not None)
     if chunk_pairs < 1:
         raise WrdscoreError(f"chunk size must be at least 1 pair, not {chunk_pairs}")
     if jobs is not None and jobs < 1:
         raise WrdscoreError(f"--jobs must be at least 1, not {jobs}")
+    job, n_refs = _plan(
+        metrics,
+        references,
+        predictions,
+        code,
+        allow_empty_reference,
+        per_pair,
+        force,
+        ids,
+        item_names,
+    )
+    if on_count is not None:
+        on_count(n_refs)
+    # A small input is still cut into a few chunks, so that every core gets some. The
+    # cut depends on the input alone (never on jobs or cores), so the numbers do not.
+    chunk_pairs = min(chunk_pairs, max(_MIN_CHUNK_PAIRS, -(-n_refs // _MIN_CHUNKS)))
+    totals = _score_all(job, chunk_pairs, _worker_count(job, jobs, n_refs, chunk_pairs), progress)
+    return _aggregate(job, totals, n_refs)
+
+
+def _plan(
+    metrics: Sequence[Metric],
+    references: str | Path | Sequence[Any] | None,
+    predictions: str | Path,
+    code: str | Path | Sequence[Any] | None,
+    allow_empty_reference: bool,
+    per_pair: str | Path | None,
+    force: bool,
+    ids: Sequence[str] | None,
+    item_names: Callable[[int], str] | None,
+) -> tuple[_Job, int]:
+    """The run's :class:`_Job` and its number of pairs, every input checked and counted
+    (a first read, which checks the encoding too), before any scoring."""
+    from wrdscore.inputs import check_per_pair_path, count_items, count_references
+
     metrics = list(metrics)
     if code is not None:
         for m in metrics:
@@ -588,8 +536,6 @@ def score_files(
     )
     for source in (job.references, job.predictions, job.code):
         _check_rereadable(source)
-    # A first read counts the items (and checks the encoding), so a length mismatch
-    # is refused before any scoring.
     n_preds = count_items(job.predictions)
     if n_preds == 0:
         raise WrdscoreError(f"{job.predictions}: the file is empty")
@@ -616,23 +562,47 @@ def score_files(
             raise WrdscoreError(f"{len(ids)} ids but {n_preds} predictions")
         job.ids = ids
     job.item_names = item_names
-    if on_count is not None:
-        on_count(n_refs)
-    # A small input is still cut into a few chunks, so that every core gets some. The
-    # cut depends on the input alone (never on jobs or cores), so the numbers do not.
-    chunk_pairs = min(chunk_pairs, max(_MIN_CHUNK_PAIRS, -(-n_refs // _MIN_CHUNKS)))
-    jobs = min(jobs or default_jobs(), -(-n_refs // chunk_pairs))
-    if any(m.in_process for m in metrics):
+    return job, n_refs
+
+
+def _worker_count(job: _Job, jobs: int | None, pairs: int, chunk_pairs: int) -> int:
+    """Worker processes for the run: the cores (or ``jobs``), no more than chunks, and
+    none (1) for a metric that runs a torch model or where processes cannot fork."""
+    jobs = min(jobs or default_jobs(), -(-pairs // chunk_pairs))
+    if any(m.in_process for m in job.metrics):
         # A torch model (an encoder, BARTScore) runs its own threads, is not fork-safe,
         # and each forked worker would hold a copy of it.
-        jobs = 1
+        return 1
     if jobs > 1:
         import multiprocessing
 
         if "fork" not in multiprocessing.get_all_start_methods():
-            jobs = 1  # the workers inherit the loaded metrics by forking (not on Windows)
+            return 1  # the workers inherit the loaded metrics by forking (not on Windows)
+    return jobs
+
+
+@dataclass
+class _Totals:
+    """What the chunks of a run add up to, per metric: corpus sums, counts (as
+    :func:`_score_chunk` gives them), unseen names and cuts."""
+
+    sums: list[list[dict[str, float]]]
+    counts: NDArray[np.int64]
+    names: list[tuple[str, ...]]
+    cuts: list[Counter[str]]
+
+
+def _score_all(
+    job: _Job, chunk_pairs: int, jobs: int, progress: Callable[[int], None] | None
+) -> _Totals:
+    """Score every chunk (on ``jobs`` forked workers when more than 1), writing the
+    per-pair rows as they come and adding up each metric's sums and counts."""
+    from wrdscore.atomic import atomic_write
+    from wrdscore.inputs import STDOUT, per_pair_header
+
+    metrics = job.metrics
+    reads = (job.code is not None, job.references is not None)
     workers = None
-    _JOB = job
     try:
         if jobs > 1:
             for m in metrics:
@@ -642,18 +612,18 @@ def score_files(
             if any(m.segment for m in metrics):
                 # Nearly every file of names has some word the list's head lacks.
                 default_segmenter().load()
-            workers = _Workers(jobs)
+            workers = Workers(jobs, job)
         means: list[NDArray | None] = [None] * len(metrics)
         if any(map(_batch_centered, metrics)):
-            totals: list[list[Any]] = [[0.0, 0] for _ in metrics]
-            for parts in _run(_batch_chunk, _chunks(job, chunk_pairs), workers):
-                for total, part in zip(totals, parts, strict=True):
+            vectors: list[list[Any]] = [[0.0, 0] for _ in metrics]
+            for parts in run_tasks(_batch_chunk, job, _chunks(job, chunk_pairs), workers):
+                for total, part in zip(vectors, parts, strict=True):
                     if part is not None:
                         total[0] = total[0] + part[0]
                         total[1] += part[1]
             means = [
                 t[0] / t[1] if _batch_centered(m) and t[1] else None
-                for m, t in zip(metrics, totals, strict=True)
+                for m, t in zip(metrics, vectors, strict=True)
             ]
         stats = [
             m.reference_statistics(_all_references(job, chunk_pairs))
@@ -662,10 +632,12 @@ def score_files(
             for m in metrics
         ]
         tasks = ((*chunk, means, stats) for chunk in _chunks(job, chunk_pairs))
-        sums: list[list[dict[str, float]]] = [[] for _ in metrics]
-        counts = np.zeros((len(metrics), 6), dtype=np.int64)
-        names: list[tuple[str, ...]] = [() for _ in metrics]
-        cuts: list[Counter[str]] = [Counter() for _ in metrics]
+        totals = _Totals(
+            [[] for _ in metrics],
+            np.zeros((len(metrics), 7), dtype=np.int64),
+            [() for _ in metrics],
+            [Counter() for _ in metrics],
+        )
         with contextlib.ExitStack() as stack:
             out = None
             header = ""
@@ -682,36 +654,41 @@ def score_files(
                     job.per_pair,
                     columns,
                     job.alternatives,
-                    ids=ids is not None,
+                    ids=job.ids is not None,
                     clean=_cleans(metrics),
                 )
-            for n, summary, rows in _run(_score_chunk, tasks, workers):
+            for n, summary, rows in run_tasks(_score_chunk, job, tasks, workers):
                 for k, (chunk_sums, chunk_counts, chunk_names, chunk_cuts) in enumerate(summary):
-                    sums[k].append(chunk_sums)
-                    counts[k] += chunk_counts
-                    names[k] = first_names([*names[k], *chunk_names])
-                    cuts[k].update(chunk_cuts)
+                    totals.sums[k].append(chunk_sums)
+                    totals.counts[k] += chunk_counts
+                    totals.names[k] = first_names([*totals.names[k], *chunk_names])
+                    totals.cuts[k].update(chunk_cuts)
                 if out is not None:
                     out.write(header + rows)
                     header = ""
                 if progress is not None:
                     progress(n)
     finally:
-        _JOB = None
         if workers is not None:
             workers.close()
+    return totals
+
+
+def _aggregate(job: _Job, totals: _Totals, pairs: int) -> list[CorpusScores]:
+    """Each metric's :class:`CorpusScores` from the run's totals."""
+    reads = (job.code is not None, job.references is not None)
     return [
         CorpusScores(
             metric=m.name,
-            signature=m.code_signature if code is not None else m.signature,
-            primary=m.primary if references is not None else "code",
+            signature=m.code_signature if job.code is not None else m.signature,
+            primary=m.primary if job.references is not None else "code",
             keys=m.result_keys(*reads),
             # Every key a metric's _corpus_sums gives, not only its value keys: corpus
             # statistics such as BLEU's n-gram counts add up over chunks too.
             corpus=m._corpus_values(
-                {k: math.fsum(part[k] for part in parts) for k in parts[0]}, n_refs
+                {k: math.fsum(part[k] for part in parts) for k in parts[0]}, pairs
             ),
-            pairs=n_refs,
+            pairs=pairs,
             oov_tokens=int(c[0]),
             empty_predictions=int(c[1]),
             degenerate_pairs=int(c[2]),
@@ -720,6 +697,9 @@ def score_files(
             cut_code=int(c[4]),
             unmasked_code=int(c[5]),
             cuts=dict(cut),
+            empty_references=int(c[6]),
         )
-        for m, parts, c, n, cut in zip(metrics, sums, counts, names, cuts, strict=True)
+        for m, parts, c, n, cut in zip(
+            job.metrics, totals.sums, totals.counts, totals.names, totals.cuts, strict=True
+        )
     ]

@@ -6,8 +6,10 @@ token lists; everything a user can get wrong is checked once, here or by
 :mod:`wrdscore.metrics._flatten`, so each metric only does its arithmetic. Scoring
 against code is the work of the metric's :class:`~wrdscore.metrics.code.CodeScorer`
 (:mod:`wrdscore.metrics.code`), which asks the metric only for its raw match in the code
-(:meth:`Metric._code_support`). What a call counts lives in a per-call
-:class:`~wrdscore.metrics._call.Call`, not on the object, so a metric is reentrant.
+(:meth:`Metric._code_support`). Scoring returns what it counts with its values
+(:class:`~wrdscore.metrics._result.Scored`), and what a run lends a call lives in a
+per-call :class:`~wrdscore.metrics._call.Call`, never on the object, so a metric is
+reentrant.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import contextlib
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -38,7 +41,7 @@ from wrdscore.metrics._flatten import (
     gc_paused,
     splitter,
 )
-from wrdscore.metrics._result import ScoreResult, first_names
+from wrdscore.metrics._result import Scored, ScoreResult, first_names
 from wrdscore.metrics.code import CODE_KEYS, CODE_OPTIONS, CodeItem, CodeScorer, ReadCode
 from wrdscore.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, BootstrapComparison
 
@@ -144,9 +147,8 @@ class Metric(ABC):
         check_flag("segment", segment)
         check_flag("clean", clean)
         self.segment, self.clean = segment, clean
-        # What a call counts lives in its own Call (see _call), so the object is
-        # reentrant; this one collects what methods called outside any scoring call
-        # (embed, _code_values) count.
+        # What a run lends a call lives in its own Call (see _call), so the object is
+        # reentrant; this empty one answers methods called outside any scoring call.
         self._idle = Call()
 
     def _code_scorer(self, given: CodeScorer | None, options: dict[str, Any]) -> CodeScorer | None:
@@ -167,8 +169,10 @@ class Metric(ABC):
     # -- what subclasses provide ------------------------------------------------------
 
     @abstractmethod
-    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray]:
-        """Score non-empty token lists, the whole batch at once; one array per key."""
+    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray] | Scored:
+        """Score non-empty token lists, the whole batch at once: one array per key, or
+        :class:`~wrdscore.metrics._result.Scored` with what the scoring counted (unseen
+        tokens, entries with a side of zero weight, inputs a model cut)."""
 
     def _signature_fields(self) -> dict[str, str]:
         """Settings that change the numbers, in signature order (subclasses extend)."""
@@ -179,25 +183,15 @@ class Metric(ABC):
         return self._corpus_values(self._corpus_sums(values), len(next(iter(values.values()))))
 
     def _corpus_values(self, sums: dict[str, float], pairs: int) -> dict[str, float]:
-        """Corpus values from summed :meth:`_corpus_sums`, the code's included.
-
-        The reference's values are :meth:`_corpus_from_sums`'s; ``code`` is the mean
-        code support, and ``combined`` the mean of the pairs' ``combined`` where the
-        corpus values are means, else (subtoken's micro average) the mix of the corpus
-        values, as each pair's are mixed.
-        """
+        """Corpus values from summed :meth:`_corpus_sums`: the reference's are
+        :meth:`_corpus_from_sums`'s, the code's the scorer's
+        (:meth:`~wrdscore.metrics.code.CodeScorer.corpus_values`)."""
         reference = {k: v for k, v in sums.items() if k not in CODE_KEYS}
         out = self._corpus_from_sums(reference, pairs) if reference else {}
         if "code" in sums:
-            out["code"] = sums["code"] / pairs
-            if reference and type(self)._corpus_from_sums is Metric._corpus_from_sums:
-                # A mean metric: the mean of the pairs' combined, which takes the
-                # reference's value where the code had nothing to match (see combine).
-                out["combined"] = sums["combined"] / pairs
-            elif reference:
-                assert self.code_scorer is not None
-                w = self.code_scorer.weight
-                out["combined"] = (1.0 - w) * out[self.primary] + w * out["code"]
+            assert self.code_scorer is not None
+            means = type(self)._corpus_from_sums is Metric._corpus_from_sums
+            out.update(self.code_scorer.corpus_values(sums, out, pairs, self.primary, means))
         return out
 
     def _corpus_sums(self, values: dict[str, NDArray[np.float64]]) -> dict[str, float]:
@@ -266,31 +260,6 @@ class Metric(ABC):
     def _call(self) -> Call:
         """This metric's innermost call running in this thread (or the idle one)."""
         return current(self) or self._idle
-
-    @property
-    def _oov_count(self) -> int:
-        """Unseen token occurrences the running call has counted."""
-        return self._call.oov_count
-
-    @_oov_count.setter
-    def _oov_count(self, value: int) -> None:
-        self._call.oov_count = value
-
-    @property
-    def _oov_names(self) -> set[str]:
-        """The unseen tokens of the running call."""
-        return self._call.oov_names
-
-    @property
-    def _degenerate_entries(self) -> NDArray[np.bool_] | None:
-        """Set by :meth:`_score_tokens`: which scored entries (pair, alternative) had a
-        side of zero weights, so :meth:`_score_batch` can count the pairs all of whose
-        alternatives did."""
-        return self._call.degenerate
-
-    @_degenerate_entries.setter
-    def _degenerate_entries(self, value: NDArray[np.bool_] | None) -> None:
-        self._call.degenerate = value
 
     @property
     def _token_memo(self) -> dict[str | tuple[str, ...], list[str]] | None:
@@ -525,21 +494,21 @@ class Metric(ABC):
         long code in runs of whole tokens)."""
         return contextlib.nullcontext()
 
-    def _code_support(
-        self, codes: list[Tokens], preds: list[Tokens]
-    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-        """Code support of non-empty pairs, and which had a side of zero weight.
+    def _code_support(self, codes: list[Tokens], preds: list[Tokens]) -> Scored:
+        """Raw code support of non-empty pairs (its ``values["code"]``), with what was
+        counted (which pairs had a side of zero weight, unseen tokens, cuts).
 
         By default the metric's :attr:`code_key` value with the code's tokens on the
         reference side; metrics override it where the code's size calls for a faster way.
         """
         assert self.code_key is not None
-        self._degenerate_entries = None
-        raw = self._score_tokens(codes, preds)
-        degenerate = self._degenerate_entries
-        if degenerate is None:
-            degenerate = np.zeros(len(preds), dtype=bool)
-        return np.asarray(raw[self.code_key], dtype=np.float64), degenerate
+        scored = self._scored(self._score_tokens(codes, preds))
+        return replace(scored, values={"code": np.asarray(scored.values[self.code_key], float)})
+
+    @staticmethod
+    def _scored(raw: dict[str, NDArray] | Scored) -> Scored:
+        """What :meth:`_score_tokens` gave, as :class:`Scored` (a plain dict counts nothing)."""
+        return raw if isinstance(raw, Scored) else Scored(raw)
 
     def _score_batch(
         self,
@@ -564,9 +533,12 @@ class Metric(ABC):
                 f"prediction {first} has no tokens, and {self.name} has no lowest score to give "
                 f"it ({counted(batch.empty_predictions, 'empty prediction')}); remove them"
             )
-        with running(self, nested(self, progress)) as call:
-            raw = self._score_tokens(batch.refs, batch.flat_preds) if batch.refs else {}
+        with running(self, nested(self, progress)):
+            scored = self._scored(
+                self._score_tokens(batch.refs, batch.flat_preds) if batch.refs else {}
+            )
             repeated = self._repeated_prediction_oov(batch)
+        raw = scored.values
         if raw:
             self._check_values(raw, len(batch.refs))
         values, best = best_alternatives(raw, batch, self.keys, self.primary)
@@ -576,12 +548,12 @@ class Metric(ABC):
             values=values,
             primary=self.primary,
             corpus=self._corpus(values),
-            oov_tokens=call.oov_count - repeated,
+            oov_tokens=scored.oov_count - repeated,
             empty_predictions=batch.empty_predictions,
-            degenerate_pairs=degenerate_items(call.degenerate, batch),
-            oov_names=first_names(call.oov_names),
+            degenerate_pairs=degenerate_items(scored.degenerate, batch),
+            oov_names=first_names(scored.oov_names),
             best_reference=best,
-            cuts=dict(+call.cuts),  # the kinds counted, without zeros
+            cuts=dict(+scored.cuts),  # the kinds counted, without zeros
         )
 
     def _repeated_prediction_oov(self, batch: FlatBatch) -> int:

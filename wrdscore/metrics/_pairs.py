@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore.metrics._centering import FloatArray, unit_rows
+from wrdscore.metrics._result import Scored
 from wrdscore.metrics.base import EmbeddingMetric, TokenBatch, Tokens
 
 #: Similarities this close to 1 are one direction computed with rounding error.
@@ -71,6 +72,8 @@ class PairBatch:
         Where each distinct pair's vectors lie in ``batch.rows``.
     inverse : ndarray of shape (n,)
         The distinct pair of each pair.
+    oov_count : int
+        Unseen token occurrences of every pair's names (each copy of a name counted).
     """
 
     batch: TokenBatch
@@ -82,6 +85,7 @@ class PairBatch:
     pred_start: NDArray[np.int64]
     pred_len: NDArray[np.int64]
     inverse: NDArray[np.int64]
+    oov_count: int = 0
 
 
 def embed_pairs(metric: EmbeddingMetric, refs: list[Tokens], preds: list[Tokens]) -> PairBatch:
@@ -99,7 +103,7 @@ def embed_pairs(metric: EmbeddingMetric, refs: list[Tokens], preds: list[Tokens]
     >>> metric = get_metric("sbert", embeddings=TokenEmbeddings.from_vectors({"get": [1.0]}))
     >>> a, b = ["get"], ["get", "zz"]
     >>> pairs = embed_pairs(metric, [a, b, a], [b, a, b])
-    >>> len(pairs.items), sorted(pairs.ref_len.tolist()), metric._oov_count
+    >>> len(pairs.items), sorted(pairs.ref_len.tolist()), pairs.oov_count
     (2, [1, 2], 3)
     >>> bool(pairs.inverse[0] == pairs.inverse[2] != pairs.inverse[1])
     True
@@ -119,6 +123,7 @@ def embed_pairs(metric: EmbeddingMetric, refs: list[Tokens], preds: list[Tokens]
     if metric.centering == "batch":
         batch = metric.embed(every)
         item_pos = first_item
+        oov_count = batch.oov_count
     else:
         batch = metric.embed(items)
         item_pos = np.arange(len(items))
@@ -127,7 +132,7 @@ def embed_pairs(metric: EmbeddingMetric, refs: list[Tokens], preds: list[Tokens]
         copies = np.bincount(item_of) - 1
         repeated = np.flatnonzero(copies)
         unseen = metric._unseen_counts([items[i] for i in repeated])
-        metric._oov_count += int(unseen @ copies[repeated])
+        oov_count = batch.oov_count + int(unseen @ copies[repeated])
     ref_item, pred_item = item_of[first], item_of[n + first]
     offsets = batch.offsets
     ref_start, pred_start = offsets[item_pos[ref_item]], offsets[item_pos[pred_item]]
@@ -141,6 +146,7 @@ def embed_pairs(metric: EmbeddingMetric, refs: list[Tokens], preds: list[Tokens]
         pred_start=pred_start,
         pred_len=offsets[item_pos[pred_item] + 1] - pred_start,
         inverse=inverse,
+        oov_count=oov_count,
     )
 
 
@@ -188,7 +194,7 @@ class PairEmbeddingMetric(EmbeddingMetric):
         """A weight per row of ``batch.table``, or None when the metric uses none."""
         return None
 
-    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray]:
+    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> Scored:
         pairs = embed_pairs(self, refs, preds)
         batch, rows = pairs.batch, pairs.batch.rows
         unit = unit_rows(batch.table)
@@ -209,9 +215,9 @@ class PairEmbeddingMetric(EmbeddingMetric):
                 wx, wy = (None, None) if weights is None else (weights[ri], weights[pi])
                 out[group] = self._score_group(unit[ri], unit[pi], wx, wy)
             self._advance(int(counts[group].sum()))
-        self._degenerate_entries = degenerate[pairs.inverse]
         self._advance(int(counts[degenerate].sum()))
-        return {k: out[pairs.inverse, j] for j, k in enumerate(self.keys)}
+        values = {k: out[pairs.inverse, j] for j, k in enumerate(self.keys)}
+        return batch.scored(values, degenerate[pairs.inverse], pairs.oov_count)
 
 
 class SimilarityMetric(PairEmbeddingMetric):

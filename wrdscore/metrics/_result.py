@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +38,32 @@ _COUNTS = (
     "cut_code",
     "unmasked_code",
 )
+
+
+@dataclass
+class Scored:
+    """What a metric's arithmetic gives for a batch: its values, and what it counted on
+    the way (side results), returned rather than written anywhere, so scoring is pure.
+
+    Attributes
+    ----------
+    values : dict of str to ndarray
+        One array per value, one entry per scored (reference, prediction) entry.
+    degenerate : ndarray of bool or None
+        Which entries had a side of zero weights (scored 0); None: none had.
+    oov_count : int
+        Unseen token occurrences.
+    oov_names : frozenset of str
+        Those tokens.
+    cuts : Counter of str
+        Inputs a model cut or split, by kind (:attr:`ScoreResult.cuts`).
+    """
+
+    values: dict[str, NDArray[np.float64]]
+    degenerate: NDArray[np.bool_] | None = None
+    oov_count: int = 0
+    oov_names: frozenset[str] = frozenset()
+    cuts: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass
@@ -85,6 +112,10 @@ class ScoreResult:
         Scored against code: methods longer than
         :data:`~wrdscore.corpora.MAX_CODE_CHARS` characters, read up to their last line
         within it (as ingest cuts them, :func:`~wrdscore.corpora.capped_code`).
+    empty_references : int
+        Scored against code and references, with empty references allowed: pairs whose
+        reference has no token; their ``combined`` is their code support (the reference
+        cannot judge them, as empty code cannot).
     unmasked_code : int
         Scored against code with ``allow_unmasked``: methods whose name could not be
         masked (read in their language, their code declares no function, or not the
@@ -127,6 +158,7 @@ class ScoreResult:
     cut_code: int = 0
     unmasked_code: int = 0
     ids: tuple[str, ...] | None = None
+    empty_references: int = 0
     cuts: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -178,7 +210,8 @@ class ScoreResult:
         """The whole result as plain data that :func:`json.dumps` takes.
 
         ``values`` (per pair) and ``best_reference`` become lists, ``corpus`` floats;
-        ``ids``, ``best_reference`` and ``cuts`` are there only when the result has them.
+        ``ids``, ``best_reference``, ``cuts`` and ``empty_references`` are there only when
+        the result has them.
 
         Examples
         --------
@@ -207,4 +240,6 @@ class ScoreResult:
             out["ids"] = list(self.ids)
         if self.cuts:
             out["cuts"] = dict(self.cuts)
+        if self.empty_references:
+            out["empty_references"] = self.empty_references
         return out

@@ -52,6 +52,7 @@ import contextlib
 import io
 import logging
 import os
+from collections import Counter
 from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
@@ -61,6 +62,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore.errors import WrdscoreError, counted
+from wrdscore.metrics._result import Scored
 from wrdscore.metrics.base import Metric, Tokens, register
 
 #: (source, target) scores a run keeps; past this the cache starts again (flat memory).
@@ -262,7 +264,7 @@ class BARTScore(Metric):
             "torch": f"{versions['torch']},tf:{versions['tf']}",
         }
 
-    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray]:
+    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> Scored:
         ref_texts = [" ".join(t) for t in refs]
         pred_texts = [" ".join(t) for t in preds]
         forward = list(zip(ref_texts, pred_texts, strict=True))
@@ -276,11 +278,12 @@ class BARTScore(Metric):
             self._cache = kept
             self._cut &= kept.keys()
         self._cache.update(zip(todo, self.log_likelihoods(todo), strict=True))
-        self._call.cuts["pairs"] += sum(k in self._cut for k in directions)
+        cut = sum(k in self._cut for k in directions)
         precision = np.fromiter(map(self._cache.__getitem__, forward), np.float64, len(forward))
         recall = np.fromiter(map(self._cache.__getitem__, backward), np.float64, len(backward))
         self._advance(len(refs))
-        return {"precision": precision, "recall": recall, "f1": (precision + recall) / 2.0}
+        values = {"precision": precision, "recall": recall, "f1": (precision + recall) / 2.0}
+        return Scored(values, cuts=Counter({"pairs": cut}))
 
     def log_likelihoods(self, pairs: list[tuple[str, str]]) -> list[float]:
         """The average log-likelihood of each target given its source (uncached).

@@ -21,7 +21,6 @@ from numpy.typing import ArrayLike, NDArray
 from wrdscore.corpora import clean_prediction
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError, counted
-from wrdscore.metrics._call import nested, running
 from wrdscore.metrics._centering import FloatArray, cosine_matrix
 from wrdscore.metrics._flatten import (
     FlatBatch,
@@ -297,18 +296,17 @@ class BERTScore(PairEmbeddingMetric):
 
     # -- granularity="pieces" --------------------------------------------------------
 
-    def _piece_ids(self, texts: Iterable[str], count: bool = True) -> list[list[int]]:
-        """Word pieces of each text; ``count`` the cut ones (not when read for IDF, so
-        that no text counts twice)."""
+    def _piece_ids(self, texts: Iterable[str]) -> tuple[list[list[int]], int]:
+        """Word pieces of each text, and how many texts were cut at the tokenizer's
+        maximum (counted only where scored: read for IDF, a text would count twice)."""
         assert self.contextual is not None
         encoder = self.contextual.encoder
-        out = []
+        out, cuts = [], 0
         for text in texts:
             ids, cut = encoder.piece_ids(text)
-            # Counted in the call (``pieces`` in its result's cuts), not on the metric.
-            self._call.cuts["pieces"] += int(cut and count)
+            cuts += int(cut)
             out.append(ids)
-        return out
+        return out, cuts
 
     @property
     def reads_all_references(self) -> bool:
@@ -329,7 +327,7 @@ class BERTScore(PairEmbeddingMetric):
                 "granularity='pieces' and idf=True"
             )
         texts = (t for item in references for t in _alternative_texts(item))
-        return piece_idf(self._piece_ids(texts, count=False))
+        return piece_idf(self._piece_ids(texts)[0])
 
     def _piece_weights(self, refs: Sequence[Reference]) -> Callable[[list[int]], FloatArray]:
         """The weight of each piece of a text: bert_score's IDF, or 1 with ``[CLS]`` and
@@ -343,9 +341,7 @@ class BERTScore(PairEmbeddingMetric):
         counts, m = (
             cast(tuple[Counter[int], int], fixed)
             if fixed is not None
-            else piece_idf(
-                self._piece_ids((t for item in refs for t in _alternative_texts(item)), count=False)
-            )
+            else piece_idf(self._piece_ids(t for item in refs for t in _alternative_texts(item))[0])
         )
         return lambda ids: np.array([math.log((m + 1) / (counts.get(i, 0) + 1)) for i in ids])
 
@@ -378,9 +374,7 @@ class BERTScore(PairEmbeddingMetric):
                 self.clean,
             )
             ref_texts, pred_texts = self._entry_texts(references, predictions, batch)
-            # A call of its own, as Metric._score makes: it counts the texts cut.
-            with running(self, nested(self)) as call:
-                raw, degenerate = self._score_pieces(ref_texts, pred_texts, references)
+            raw, degenerate, cut = self._score_pieces(ref_texts, pred_texts, references)
         if progress is not None:
             progress(batch.n)
         values, best = best_alternatives(raw, batch, self.keys, self.primary)
@@ -394,7 +388,7 @@ class BERTScore(PairEmbeddingMetric):
             empty_predictions=batch.empty_predictions,
             degenerate_pairs=degenerate_items(degenerate, batch),
             best_reference=best,
-            cuts=dict(+call.cuts),
+            cuts=dict(+Counter({"pieces": cut})),
         )
 
     def _entry_texts(
@@ -416,12 +410,12 @@ class BERTScore(PairEmbeddingMetric):
 
     def _score_pieces(
         self, ref_texts: list[str], pred_texts: list[str], references: Sequence[Reference]
-    ) -> tuple[dict[str, NDArray[np.float64]], NDArray[np.bool_]]:
-        """P, R, F1 of each entry from its texts' piece states, and which entries had a
-        side of zero weight (scored 0)."""
+    ) -> tuple[dict[str, NDArray[np.float64]], NDArray[np.bool_], int]:
+        """P, R, F1 of each entry from its texts' piece states, which entries had a side
+        of zero weight (scored 0), and how many texts were cut."""
         assert self.contextual is not None
         texts = list(dict.fromkeys([*ref_texts, *pred_texts]))
-        ids = self._piece_ids(texts)
+        ids, cut = self._piece_ids(texts)
         from wrdscore.embeddings.encoders._contextual import ENCODING
 
         progress, planned = self.contextual.callbacks(ENCODING)
@@ -439,7 +433,7 @@ class BERTScore(PairEmbeddingMetric):
             if not degenerate[e]:
                 x, y = states[a].astype(np.float64), states[b].astype(np.float64)
                 out[e] = bertscore(x, y, weights[a], weights[b], self.clip)
-        return {k: out[:, j] for j, k in enumerate(self.keys)}, degenerate
+        return {k: out[:, j] for j, k in enumerate(self.keys)}, degenerate, cut
 
 
 def _check_pieces_options(embeddings: object, options: dict[str, Any]) -> None:

@@ -3,15 +3,16 @@ encoder's own sentence cosine."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from wrdscore.errors import WrdscoreError, counted
 from wrdscore.metrics._centering import FloatArray, unit_rows
 from wrdscore.metrics._pairs import SimilarityMetric, snap_one, snap_to_one
+from wrdscore.metrics._result import Scored
 from wrdscore.metrics.base import EmbeddingMetric, Tokens, register
 
 
@@ -182,9 +183,7 @@ class Sentence(EmbeddingMetric):
             )
         return "; ".join(filter(None, notes))
 
-    def _code_support(
-        self, codes: list[Tokens], preds: list[Tokens]
-    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    def _code_support(self, codes: list[Tokens], preds: list[Tokens]) -> Scored:
         """Cosine of each prediction's sentence vector with its code's.
 
         Code longer than the encoder's maximum is not truncated: it is cut into runs of
@@ -197,7 +196,7 @@ class Sentence(EmbeddingMetric):
         assert self.contextual is not None
         encoder = self.contextual.encoder
         too_long = np.flatnonzero(encoder._lengths(codes) > encoder.max_length).tolist()
-        self._call.cuts["pooled"] += len(too_long)
+        cuts = Counter({"pooled": len(too_long)})
         pieces: list[Tokens] = []
         owner: list[int] = []
         long = set(too_long)
@@ -209,7 +208,7 @@ class Sentence(EmbeddingMetric):
         distinct = list(dict.fromkeys(keys))
         index = {k: i for i, k in enumerate(distinct)}
         vecs = encoder.sentence_vectors(distinct, *self.contextual.callbacks(ENCODING))
-        self._call.cuts.update(encoder.cuts(distinct))
+        cuts.update(encoder.cuts(distinct))
         rows = np.fromiter(map(index.__getitem__, keys), dtype=np.int64, count=len(keys))
         sizes = np.fromiter(map(len, pieces), dtype=np.float64, count=len(pieces))
         n = len(codes)
@@ -220,13 +219,14 @@ class Sentence(EmbeddingMetric):
         denom = np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1)
         dot = np.einsum("gd,gd->g", x, y)
         self._advance(n)
-        return snap_to_one(np.divide(dot, denom, out=np.zeros(n), where=denom > 0)), denom <= 0
+        support = snap_to_one(np.divide(dot, denom, out=np.zeros(n), where=denom > 0))
+        return Scored({"code": support}, denom <= 0, cuts=cuts)
 
     def _signature_fields(self) -> dict[str, str]:
         assert self.contextual is not None
         return {"emb": self.contextual.label, "pool": "model"}
 
-    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray]:
+    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> Scored:
         from wrdscore.embeddings.encoders._contextual import ENCODING
 
         assert self.contextual is not None
@@ -236,12 +236,12 @@ class Sentence(EmbeddingMetric):
         vecs = self.contextual.encoder.sentence_vectors(
             distinct, *self.contextual.callbacks(ENCODING)
         )
-        self._call.cuts.update(self.contextual.encoder.cuts(distinct))
+        cuts = Counter(self.contextual.encoder.cuts(distinct))
         rows = np.fromiter(map(index.__getitem__, keys), dtype=np.int64, count=len(keys))
         n = len(refs)
         x, y = vecs[rows[:n]], vecs[rows[n:]]
         denom = np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1)
         dot = np.einsum("gd,gd->g", x, y)
-        self._degenerate_entries = denom <= 0
         self._advance(n)
-        return {"score": snap_to_one(np.divide(dot, denom, out=np.zeros(n), where=denom > 0))}
+        score = snap_to_one(np.divide(dot, denom, out=np.zeros(n), where=denom > 0))
+        return Scored({"score": score}, denom <= 0, cuts=cuts)

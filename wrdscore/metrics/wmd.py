@@ -15,17 +15,18 @@ self-value is not positive (an empty name, or one made only of unseen tokens).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import FloatArray, cosine_matrix, unit_rows
 from wrdscore.metrics._pairs import SimilarityMetric, snap_one, snap_to_one
-from wrdscore.metrics.base import register
+from wrdscore.metrics._result import Scored
+from wrdscore.metrics.base import Tokens, register
 from wrdscore.metrics.wrd import emd_flows
 
 #: Chen et al. (2020)'s tuned temperatures, without and with batch centering.
@@ -377,17 +378,13 @@ class TRWMD(_TemperedMetric):
 
     name = "trwmd"
 
-    def _code_support(
-        self, codes: list[list[str]], preds: list[list[str]]
-    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    def _code_support(self, codes: list[Tokens], preds: list[Tokens]) -> Scored:
         """TRWMD with the prediction as ``X_1``: each predicted token's softened best
         match in the code (as ``T -> 0``, BERTScore's precision). With the code as
         ``X_1`` it would average over the code's tokens, asking how much of the method
         the name says, which no name can."""
-        self._degenerate_entries = None
-        values = self._score_tokens(preds, codes)["score"]
-        degenerate = self._degenerate_entries
-        return values, np.zeros(len(preds), dtype=bool) if degenerate is None else degenerate
+        scored = self._scored(self._score_tokens(preds, codes))
+        return replace(scored, values={"code": scored.values["score"]})
 
     def _similarities(self, x: FloatArray, y: FloatArray) -> FloatArray:
         t = self.temperature

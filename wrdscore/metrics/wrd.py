@@ -22,6 +22,7 @@ from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import cosine_matrix, unit_rows
 from wrdscore.metrics._flatten import MAX_TOKENS
 from wrdscore.metrics._pairs import embed_pairs, shape_groups
+from wrdscore.metrics._result import Scored
 from wrdscore.metrics.base import EmbeddingMetric, Tokens, check_flag, register
 from wrdscore.metrics.code import CodeTransport, PriorGate, SupportInput, best_match
 
@@ -383,7 +384,7 @@ class WRDScore(EmbeddingMetric):
         idf = self.embeddings.idf(tokens)
         return idf if self.weights == "idf" else norms * idf
 
-    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray]:
+    def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> Scored:
         # Each distinct name is embedded once and each distinct pair scored once.
         pairs = embed_pairs(self, refs, preds)
         batch, first_list, inverse = pairs.batch, pairs.items, pairs.inverse
@@ -457,13 +458,11 @@ class WRDScore(EmbeddingMetric):
         p_out[identical] = r_out[identical] = 1.0
         # Identical and degenerate pairs need no solve but are finished all the same.
         self._advance(int(counts[identical | degenerate].sum()))
-        self._degenerate_entries = degenerate[inverse]
         f_out = f1_score(p_out, r_out)
-        return {"precision": p_out[inverse], "recall": r_out[inverse], "f1": f_out[inverse]}
+        values = {"precision": p_out[inverse], "recall": r_out[inverse], "f1": f_out[inverse]}
+        return batch.scored(values, degenerate[inverse], pairs.oov_count)
 
-    def _code_support(
-        self, codes: list[Tokens], preds: list[Tokens]
-    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    def _code_support(self, codes: list[Tokens], preds: list[Tokens]) -> Scored:
         """Best-match precision of each prediction in its code
         (:func:`~wrdscore.metrics.code.best_match_precision`): each predicted
         token's best clipped cosine with a code token, averaged. Not the transport's
@@ -477,8 +476,7 @@ class WRDScore(EmbeddingMetric):
         embedded once; under sentence centering or with an encoder every occurrence
         keeps its own vector.
         """
-        precision, _, degenerate = self._best_match_in_code(codes, preds, recall=False)
-        return precision, degenerate
+        return self._best_match_in_code(codes, preds, recall=False)[0]
 
     def code_coverage(
         self, codes: list[Tokens], preds: list[Tokens]
@@ -488,13 +486,15 @@ class WRDScore(EmbeddingMetric):
         cosine with a predicted token, weighted by the mass the transport would give it,
         its token's mass times its count), and which pairs had a side of zero weight.
         What the ``coverage`` support model reads (``docs/code.md``)."""
-        precision, recall, degenerate = self._best_match_in_code(codes, preds, recall=True)
-        assert recall is not None
-        return precision, recall, degenerate
+        scored, recall = self._best_match_in_code(codes, preds, recall=True)
+        assert recall is not None and scored.degenerate is not None
+        return scored.values["code"], recall, scored.degenerate
 
     def _best_match_in_code(
         self, codes: list[Tokens], preds: list[Tokens], recall: bool
-    ) -> tuple[NDArray[np.float64], NDArray[np.float64] | None, NDArray[np.bool_]]:
+    ) -> tuple[Scored, NDArray[np.float64] | None]:
+        """The best-match precision (``values["code"]``, with what embedding counted and
+        which pairs had a side of zero weight) and, with ``recall``, its mirror recall."""
         n = len(codes)
         code_len = np.fromiter(map(len, codes), dtype=np.int64, count=n)
         pred_len = np.fromiter(map(len, preds), dtype=np.int64, count=n)
@@ -515,7 +515,7 @@ class WRDScore(EmbeddingMetric):
             batch = self.embed([tokens])
             unseen = self._cached_rows(tokens) < 0
             # embed counted each distinct unseen token once; these are occurrences.
-            self._oov_count = int(unseen[code_id].sum() + unseen[pred_id].sum())
+            oov_count: int | None = int(unseen[code_id].sum() + unseen[pred_id].sum())
             row_of = np.full(len(tokens), -1, dtype=np.int64)
             row_of[~unseen if self.oov == "drop" else slice(None)] = batch.rows
             code_row, pred_row = row_of[code_id], row_of[pred_id]
@@ -533,6 +533,7 @@ class WRDScore(EmbeddingMetric):
             code_row = batch.rows[: batch.offsets[n]]
             pred_row = batch.rows[batch.offsets[n] :]
             weights = np.ones(len(code_row))
+            oov_count = None  # the batch's: every occurrence has its own row
         masses = self._masses(batch.table, batch.tokens)
         # Masses only say which side has weight: best matching reads no mass.
         code_mass, pred_mass = masses[code_row] * weights, masses[pred_row]
@@ -553,7 +554,7 @@ class WRDScore(EmbeddingMetric):
             code_mass[keep_c] if recall else None,
         )
         self._advance(n)
-        return out, covered, degenerate
+        return batch.scored({"code": out}, degenerate, oov_count), covered
 
     def transport(
         self, reference: str | Sequence[str], prediction: str | Sequence[str]
