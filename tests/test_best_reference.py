@@ -141,16 +141,17 @@ def test_count_references_finds_alternatives_as_parse_lines_reads_them(tmp_path,
     assert any(isinstance(i, list) and i and isinstance(i[0], list) for i in items) == found
 
 
-# Without alternatives the per-pair output is what it was before best_ref existed.
+# Without alternatives the per-pair output is what it was before best_ref existed (but
+# for the index, counted from 1 since).
 PLAIN_TSV = (
     "index\treference\tprediction\trouge1.precision\trouge1.recall\trouge1.f1\n"
-    "0\tget size\tsize\t1.0\t0.5\t0.6666666666666666\n"
-    "1\tname\tname\t1.0\t1.0\t1.0\n"
+    "1\tget size\tsize\t1.0\t0.5\t0.6666666666666666\n"
+    "2\tname\tname\t1.0\t1.0\t1.0\n"
 )
 PLAIN_JSONL = (
-    '{"index": 0, "reference": "get size", "prediction": "size", '
+    '{"index": 1, "reference": "get size", "prediction": "size", '
     '"rouge1": {"precision": 1.0, "recall": 0.5, "f1": 0.6666666666666666}}\n'
-    '{"index": 1, "reference": "name", "prediction": "name", '
+    '{"index": 2, "reference": "name", "prediction": "name", '
     '"rouge1": {"precision": 1.0, "recall": 1.0, "f1": 1.0}}\n'
 )
 

@@ -76,7 +76,7 @@ def test_json_has_every_pairs_values_as_the_per_pair_file_has_them(emb, model, t
     res = score_examples(model, "--format", "json", "-q")
     assert res.exit_code == 0, res.output
     rows = json.loads(res.stdout)["per_pair"]
-    assert [r["index"] for r in rows] == list(range(11))
+    assert [r["index"] for r in rows] == list(range(1, 12))  # counted from 1
     assert [r["reference"] for r in rows] == refs and [r["prediction"] for r in rows] == preds
     for key in ("precision", "recall", "f1"):
         got = [r["wrd"][key] for r in rows]

@@ -89,7 +89,7 @@ def test_chunking_changes_no_number(emb, files, tmp_path, chunk, name):
     (got,) = score_files([metric], *files, chunk_pairs=chunk, per_pair=out, jobs=1)
     rows = _per_pair(out)
     assert rows[0][:3] == ["index", "reference", "prediction"]
-    assert [r[0] for r in rows[1:]] == [str(i) for i in range(len(REFS))]
+    assert [r[0] for r in rows[1:]] == [str(i) for i in range(1, len(REFS) + 1)]
     for j, key in enumerate(metric.keys):
         # Per-pair values are exact: every chunk is scored as the whole input would be.
         assert [float(r[3 + j]) for r in rows[1:]] == want.values[key].tolist()

@@ -155,6 +155,11 @@ def test_form_in_headless_chromium_exports_a_valid_sheet(study, tmp_path, browse
     assert "&lt;img src=x onerror=alert(1)&gt;" in dom
     assert "<img" not in dom and "&lt;img" in dom
     assert re.search(r"<title>[^<]*rater 1 of 1</title>", dom)
+    # The title is the heading, once: not again as the first instruction.
+    title = re.search(r'<h1 id="title">([^<]*)</h1>', dom)[1]
+    assert "rater 1 of 1" in title
+    instructions = re.search(r'<ul id="instructions">(.*?)</ul>', dom, re.S)[1]
+    assert title not in instructions and instructions.count("<li>") >= 2
     exported = html.unescape(re.search(r'<pre id="export-output">(.*?)</pre>', dom, re.S)[1])
     sheet = tmp_path / "returned" / "set1-rater1.csv"
     sheet.parent.mkdir()

@@ -191,15 +191,15 @@ def test_wrdscore_has_no_import_circles() -> None:
 #: command's input/output formats (inputs) sit just above corpora: a --code line's
 #: language makes a corpora.SourceCode, and the per-pair rows show what
 #: corpora.clean_prediction made of a reply. The rating-free signals, which judge
-#: scorers, sit beside the studies. The Hugging Face evaluate module (data/evaluate) is a
-#: front end, like the CLI.
+#: scorers, sit beside the studies, and so do the hints about misuse the commands print.
+#: The Hugging Face evaluate module (data/evaluate) is a front end, like the CLI.
 LAYERS = (
     {"wrdscore", "_lazy", "errors", "atomic", "progress", "significance"},
     {"corpora"},
     {"inputs", "corpus_inputs"},
     {"embeddings"},
     {"metrics"},
-    {"explain", "human_eval", "signals"},
+    {"explain", "hints", "human_eval", "signals"},
     {"cli", "__main__", "data"},
 )
 

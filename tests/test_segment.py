@@ -239,7 +239,7 @@ def test_cli_segment_and_clean_predictions(tmp_path):
     # The two run-together names no longer match; the summary still does.
     assert res["corpus"]["f1"] == pytest.approx(1 / 3)
     out = runner.invoke(app, [*base, "--format", "json", "--no-segment"])
-    res = json.loads(out.output)["metrics"]["rouge1"]
+    res = json.loads(out.stdout)["metrics"]["rouge1"]  # stderr: a hint to clean them
     assert res["signature"] == "rouge1|seg:no|v:0.1.0"
     out = runner.invoke(app, [*base, "--segment", "--no-segment"])
     assert out.exit_code == 2  # a user error, as every option's

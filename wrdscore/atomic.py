@@ -11,7 +11,7 @@ import contextlib
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -201,3 +201,48 @@ def atomic_dir(path: str | os.PathLike[str], force: bool = False) -> Iterator[Pa
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def check_not_input(
+    output: str | os.PathLike[str],
+    inputs: Iterable[str | os.PathLike[str] | None],
+    option: str = "output",
+) -> None:
+    """Refuse an output that is one of ``inputs``, or a folder that holds one.
+
+    ``--force`` replaces an output, so an output path that names an input (the same
+    file or folder once relative paths and symbolic links are resolved, or a hard link
+    to it) would destroy what the command reads. It is refused whatever ``--force``
+    says. Inputs that do not exist as paths (``default``, a hub name, an URL) are
+    skipped, and ``None`` stands for an option not given.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "preds.txt").write_text("size\\n")
+    >>> check_not_input(d / "scores.tsv", [d / "preds.txt"])
+    >>> check_not_input(d / "." / "preds.txt", [d / "preds.txt"], "--per-pair")
+    Traceback (most recent call last):
+    ...
+    wrdscore.errors.WrdscoreError: --per-pair .../preds.txt is an input of this command; ...
+    """
+    target = Path(output)
+    where = target.resolve()
+    for given in inputs:
+        if given is None:
+            continue
+        source = Path(given)
+        if not source.exists():
+            continue
+        same = target.exists() and os.path.samefile(target, source)
+        if same or where == source.resolve():
+            raise WrdscoreError(
+                f"{option} {target} is an input of this command; write the output "
+                "elsewhere (even --force never replaces an input)"
+            )
+        if where in source.resolve().parents:
+            raise WrdscoreError(
+                f"{option} {target} holds the input {source}; write the output elsewhere "
+                "(even --force never replaces an input)"
+            )

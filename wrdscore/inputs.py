@@ -19,6 +19,8 @@ unless allowed).
 from __future__ import annotations
 
 import contextlib
+import csv
+import io
 import json
 import re
 import sys
@@ -506,6 +508,12 @@ PER_PAIR_FORMATS = (".tsv", ".jsonl")
 _CELL_BREAKS = re.compile("[\t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
+class _PerPairDialect(csv.excel_tab):
+    """The per-pair ``.tsv``: the csv module's TAB-separated dialect, rows ending in LF."""
+
+    lineterminator = "\n"
+
+
 #: The per-pair "path" that means standard output (TSV rows, written as they come).
 STDOUT = Path("-")
 
@@ -534,7 +542,7 @@ def write_per_pair(
     ids: Sequence[str] | None = None,
     clean: bool = False,
 ) -> Path:
-    """Write one row per pair: index, reference, prediction, then every metric's values.
+    """Write one row per pair: index (from 1), reference, prediction, then every metric's values.
 
     ``.tsv`` has columns ``metric.key`` (``wrd.f1``); ``.jsonl`` one object per line with
     a nested object per metric. When some reference is a list of alternatives, every
@@ -620,7 +628,10 @@ def per_pair_text(
     ids: Sequence[str] | None = None,
     clean: bool = False,
 ) -> str:
-    """The per-pair rows of some pairs, the first numbered ``start`` (format by extension).
+    """The per-pair rows of some pairs, the first the ``start``-th (from 0) of the input.
+
+    Its ``index`` is ``start + 1``: like error messages (``refs.txt:3: reference 3``),
+    lines, records and alternatives, a pair's number counts from 1.
 
     With ``alternatives`` (some reference of the whole input is a list of them), each
     metric's values end with the 1-based number of the alternative they come from; a
@@ -630,7 +641,7 @@ def per_pair_text(
     # Text files give strings, which are their own display form.
     refs = references if _all_str(references) else [item_text(r) for r in references]
     preds = predictions if _all_str(predictions) else [item_text(p) for p in predictions]
-    rows = range(start, start + len(refs))
+    rows = range(start + 1, start + 1 + len(refs))
     texts: list[Sequence[Any]] = [rows, refs, preds]
     if clean:
         from wrdscore.corpora import clean_prediction
@@ -659,8 +670,8 @@ def per_pair_text(
                 row[metric] = {k: v[j] for k, v in zip(keys, values, strict=True)}
             out.append(json.dumps(row, ensure_ascii=False) + "\n")
         return "".join(out)
-    # %r of a Python float: the shortest string that reads back as the same number
-    # (and of an int, the alternative's number, its digits).
+    # The csv module writes a float as its repr: the shortest string that reads back as
+    # the same number (and an int, the alternative's number, as its digits).
     values = [
         column
         for res in results
@@ -669,13 +680,16 @@ def per_pair_text(
             *([_best_numbers(res, len(refs))] if alternatives else []),
         ]
     ]
-    line = "\t".join("%d" if n == "index" else "%s" for n in names)
-    line += "\t%r" * len(values) + "\n"
     # A TAB inside a free-text item (or an id) would shift the columns, and a line
     # break (possible in a JSON-lines item) would split the row; each becomes a space
-    # (one look at all the text first: items rarely have one).
+    # (one look at all the text first: items rarely have one), so a row is a line.
     texts = [t if t is rows else _one_line(t) for t in texts]
-    return "".join(map(line.__mod__, zip(*texts, *values, strict=True)))
+    # A cell with a double quote is quoted as the csv module quotes it ("say ""hi"""):
+    # written bare, a reader that follows the CSV rules (csv, pandas, spreadsheets)
+    # would take a leading quote for the start of a quoted cell and merge rows.
+    buffer = io.StringIO()
+    csv.writer(buffer, _PerPairDialect).writerows(zip(*texts, *values, strict=True))
+    return buffer.getvalue()
 
 
 def read_per_pair(path: str | Path) -> list[dict[str, Any]]:
@@ -710,10 +724,11 @@ def iter_per_pair(path: str | Path) -> Iterator[dict[str, Any]]:
         if path.suffix.lower() == ".jsonl":
             yield from map(json.loads, fh)
             return
-        header = fh.readline().rstrip("\n").split("\t")
-        for line in fh:
+        cells = csv.reader(fh, _PerPairDialect)
+        header = next(cells)
+        for line in cells:
             row: dict[str, Any] = {}
-            for name, cell in zip(header, line.rstrip("\n").split("\t"), strict=True):
+            for name, cell in zip(header, line, strict=True):
                 metric, dot, key = name.partition(".")
                 if not dot:
                     row[name] = int(cell) if name == "index" else cell

@@ -48,7 +48,8 @@ def _main(
     """wrdscore: judge how good a predicted code identifier is."""
 
 
-for group in (corpora, embeddings, encoders, scoring, study, tune):
+# The order of `wrdscore --help`: scoring first, what most users come for.
+for group in (scoring, corpora, embeddings, encoders, tune, study):
     group.register(app)
 
 __all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "EXIT_USER_ERROR", "app"]

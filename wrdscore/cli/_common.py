@@ -196,9 +196,22 @@ def check_format(fmt: str) -> None:
         raise WrdscoreError(f"unknown format {fmt!r}; choose table or json")
 
 
+def metric_names(names: list[str] | None) -> list[str] | None:
+    """The callback of every ``--metric`` option: names in any case (``-m WRD``) as they are
+    registered, so that a ``--set wrd...`` of the same metric finds it."""
+    from wrdscore.metrics._registry import canonical_name
+
+    return None if names is None else [canonical_name(n) for n in names]
+
+
 def metric_options(specs: list[str]) -> dict[str, dict[str, Any]]:
-    """``--set wrd.weights=idf`` -> ``{"wrd": {"weights": "idf"}}``; JSON values typed."""
+    """``--set wrd.weights=idf`` -> ``{"wrd": {"weights": "idf"}}``; JSON values typed.
+
+    The metric is named in any case, as with ``-m`` (:func:`metric_names`).
+    """
     import json
+
+    from wrdscore.metrics._registry import canonical_name
 
     out: dict[str, dict[str, Any]] = {}
     for spec in specs:
@@ -212,13 +225,17 @@ def metric_options(specs: list[str]) -> dict[str, dict[str, Any]]:
             value = json.loads(raw)  # true, 0.1, 3, "x"
         except json.JSONDecodeError:
             value = raw  # a bare word such as norm*idf
-        out.setdefault(metric, {})[key] = value
+        out.setdefault(canonical_name(metric), {})[key] = value
     return out
 
 
 # Options of every command that writes a MODEL_DIR or shows a progress bar.
 FORCE_OPTION = typer.Option(False, "--force", help="Replace an existing MODEL_DIR.")
 QUIET_OPTION = typer.Option(False, "--quiet", "-q", help="No progress bar or status lines.")
+# Every command takes -q, so a script can pass it to each; these show no progress to hide.
+QUIET_TAKEN_OPTION = typer.Option(
+    False, "--quiet", "-q", help="Taken by every command; this one shows no progress anyway."
+)
 OOV_OPTION = typer.Option(
     "auto",
     "--oov",
@@ -235,7 +252,7 @@ NO_SEGMENT_OPTION = typer.Option(
     "the model does not know it as a word, so a name as LLMs write it scores as its "
     "camelCase form (docs/scoring.md, 'Names as models write them').",
 )
-# Segmentation is the default since issue 41; --segment, its switch before, still runs
+# Segmentation is the default now; --segment, its switch before, still runs
 # the commands written then. Hidden: a --segment/--no-segment pair adds a column that
 # cuts the longest option names.
 SEGMENT_OPTION = typer.Option(False, "--segment", hidden=True)

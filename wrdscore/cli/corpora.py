@@ -9,7 +9,8 @@ from pathlib import Path
 import typer
 
 from wrdscore import corpora
-from wrdscore.cli._common import QUIET_OPTION, typer_app, wrote
+from wrdscore.atomic import check_not_input
+from wrdscore.cli._common import QUIET_OPTION, QUIET_TAKEN_OPTION, typer_app, wrote
 from wrdscore.errors import counted
 
 corpus_app = typer_app("Inspect ingested corpora.")
@@ -55,6 +56,7 @@ def ingest(
     quiet: bool = QUIET_OPTION,
 ) -> None:
     """Extract every method (Java, or --language) into a corpus folder (records + manifest)."""
+    check_not_input(output, sources, "--output")
     manifest = corpora.ingest(
         sources,
         output,
@@ -82,6 +84,7 @@ def ingest(
 def corpus_stats(
     corpus_dir: Path = typer.Argument(..., help="Corpus folder written by `wrdscore ingest`."),
     top: int = typer.Option(20, "--top", help="How many of the most frequent tokens to list."),
+    quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Describe a corpus: manifest counts, most frequent tokens, name-length histogram."""
     from wrdscore.cli._tables import print_tables
@@ -95,11 +98,12 @@ def corpus_records(
     target: str = typer.Option(
         "name", "--target", help="The reference shown: the name, or the summary."
     ),
+    quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
-    """List a corpus's records in order: index, id and reference, tab-separated.
+    """List a corpus's records in order: number (from 1), id and reference, tab-separated.
 
-    A predictions file for `score --corpus` has one line per record in this order, or
-    gives each prediction the id of its method.
+    A predictions file for `score --corpus` has one line per record in this order (record
+    N on line N), or gives each prediction the id of its method.
     """
     methods = corpora.corpus_methods(corpus_dir, target, code=False)
     # The first record opens and checks the corpus: a folder that is not one gets its
@@ -108,7 +112,8 @@ def corpus_records(
     typer.echo("index\tid\treference")
     for m in itertools.chain([] if first is None else [first], methods):
         reference = "" if m.reference is None else " ".join(m.reference.split())
-        typer.echo(f"{m.index}\t{m.id}\t{reference}")
+        # Counted from 1, as lines and error messages count (record 3 is on line 3).
+        typer.echo(f"{m.index + 1}\t{m.id}\t{reference}")
 
 
 @corpus_app.command("pairs")
@@ -128,6 +133,7 @@ def corpus_pairs(
     force: bool = typer.Option(
         False, "--force", help="Replace an existing --output file (never the corpus's own)."
     ),
+    quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Mine contrast, synonym and abbreviation pairs from a corpus.
 
@@ -147,6 +153,7 @@ def corpus_pairs(
     if kind is not None:
         check_kind(kind)
     if output is not None:
+        check_not_input(output, [corpus_dir], "--output")
         check_pairs_output(output, corpus_dir, force)
     constraints = mine_constraints(corpus_dir)
     if curated:
@@ -180,6 +187,7 @@ def corpus_abbreviations(
         help="Also write the tune part as 'abbreviation<TAB>words' lines, for `tune --pairs`.",
     ),
     force: bool = typer.Option(False, "--force", help="Replace existing output files."),
+    quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Mine (abbreviation, words) pairs from Java declarations: Config cfg, int len = s.length().
 
@@ -192,7 +200,8 @@ def corpus_abbreviations(
     outputs = [output] if tune_output is None else [output, tune_output]
     if tune_output is not None and tune_output.resolve() == output.resolve():
         raise WrdscoreError("--tune-output must be another file than --output")
-    for path in outputs:
+    for path, option in zip(outputs, ["--output", "--tune-output"], strict=False):
+        check_not_input(path, sources, option)
         if path.exists() and not force:
             raise WrdscoreError(f"output {path} already exists (use --force to replace it)")
         check_writable(path)

@@ -7,10 +7,11 @@ fast (gensim and scipy take a second to import).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
+from wrdscore.atomic import check_not_input
 from wrdscore.cli._common import (
     BATCH_SIZE_OPTION,
     DEVICE_OPTION,
@@ -25,6 +26,9 @@ from wrdscore.cli._common import (
     wrote,
 )
 from wrdscore.errors import WrdscoreError, counted
+
+if TYPE_CHECKING:
+    from wrdscore.embeddings import TokenEmbeddings
 
 # Options of both `train --specialise` and `specialise`, declared once.
 CURATED_OPTION = typer.Option(
@@ -99,6 +103,7 @@ def train(
     from wrdscore.progress import status
 
     _check_baseline_pairs(baseline_pairs)
+    check_not_input(output, [corpus_dir], "--output")
     then = ", then specialising" if specialise else ""
     status(f"training {method} vectors on {corpus_dir}{then}", quiet)
     emb = train_embeddings(
@@ -132,7 +137,7 @@ def train(
     )
     if specialise:
         typer.echo(_specialised_line(emb.meta["specialise"]), err=True)
-    _store_baselines(output, corpus_dir, baseline_pairs, quiet)
+    _store_baselines(output, corpus_dir, baseline_pairs, quiet, emb)
 
 
 def _check_baseline_pairs(baseline_pairs: int) -> None:
@@ -140,7 +145,9 @@ def _check_baseline_pairs(baseline_pairs: int) -> None:
         raise WrdscoreError(f"--baseline-pairs must be 0 or more, not {baseline_pairs}")
 
 
-def _store_baselines(output: str, corpus_dir: str, baseline_pairs: int, quiet: bool) -> None:
+def _store_baselines(
+    output: str, corpus_dir: str, baseline_pairs: int, quiet: bool, emb: TokenEmbeddings
+) -> None:
     from wrdscore.metrics import add_baselines
     from wrdscore.progress import status
 
@@ -152,19 +159,54 @@ def _store_baselines(output: str, corpus_dir: str, baseline_pairs: int, quiet: b
         except WrdscoreError as exc:
             typer.echo(f"note: no rescaling baselines stored: {exc}", err=True)
         else:
-            _echo_baselines(Path(output) / "model.json", block)
+            _echo_baselines(Path(output) / "model.json", block, emb)
 
 
-def _echo_baselines(where: str | Path, block: dict[str, Any]) -> None:
+def _echo_baselines(
+    where: str | Path, block: dict[str, Any], model: TokenEmbeddings | str | None = None
+) -> None:
+    """Say what was stored, and, for a ``model`` of static vectors, how its default
+    ``wrd`` scores random pairs (a warning when near the top: see :data:`USELESS_F1`)."""
     settings = block["settings"]
     wrote(
         where,
         f"rescaling baselines of {len(settings)} metric settings on {block['pairs']} random "
         f"pairs of {block['names']} names",
     )
+    if model is not None:
+        _echo_random_f1(settings, model)
     undefined = [k for k, v in settings.items() if v is None]
     if undefined:
         typer.echo(f"note: rescaling is undefined for {', '.join(undefined)}", err=True)
+
+
+#: A model whose random pairs of names score this mean WRDScore F1 or more is warned about:
+#: identical names score 1, and a model that tells names apart keeps unrelated ones far
+#: lower (the bundled model 0.19, svd and word2vec on the example project 0.02 and 0.08).
+#: Above half the scale, most of it is spent before two names share any meaning.
+USELESS_F1 = 0.5
+
+
+def _echo_random_f1(settings: dict[str, Any], model: TokenEmbeddings | str) -> None:
+    """The mean F1 of the default ``wrd`` on random pairs (its baseline), and a warning
+    when it is near the top: the model hardly tells names apart."""
+    from wrdscore.metrics import get_metric
+    from wrdscore.metrics.base import baseline_key
+
+    key = baseline_key(get_metric("wrd", embeddings=model))
+    if key not in settings:
+        return
+    means = settings[key]
+    # None: some mean was 1 or more, random names scoring as identical ones.
+    f1 = "about 1" if means is None else f"{means['f1']:.3f}"
+    typer.echo(f"random pairs of names: mean wrd F1 {f1} (identical names: 1)", err=True)
+    if means is None or means["f1"] >= USELESS_F1:
+        typer.echo(
+            f"warning: unrelated names score {f1} on average, near the top: this model hardly "
+            "tells names apart, so its scores say little (train on more code, with another "
+            "--method or --text, or score with the bundled model)",
+            err=True,
+        )
 
 
 def baseline(
@@ -184,6 +226,7 @@ def baseline(
     device: str | None = DEVICE_OPTION,
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    quiet: bool = QUIET_OPTION,
 ) -> None:
     """Compute rescaling baselines of a model or an encoder.
 
@@ -201,9 +244,9 @@ def baseline(
             raise WrdscoreError("--embeddings only applies with --encoder (fusion)")
         encoder_options(encoder, layer, device, batch_size, fuse_weights)
         model, corpus_dir = paths
-        status(f"computing rescaling baselines on {pairs:,} random name pairs")
+        status(f"computing rescaling baselines on {pairs:,} random name pairs", quiet)
         block = add_baselines(model, corpus_dir, pairs=pairs, seed=seed)
-        _echo_baselines(Path(model) / "model.json", block)
+        _echo_baselines(Path(model) / "model.json", block, model)
         if block["corpus"]["training_corpus"] is False:
             typer.echo(
                 f"note: {corpus_dir}'s manifest differs from the one {model} was trained on "
@@ -219,9 +262,9 @@ def baseline(
     # The corpus and the model fused with are opened before the encoder loads (seconds).
     open_corpus(paths[0])
     static = None if embeddings is None else resolve_embeddings(embeddings)
-    status(f"loading encoder {encoder}")
+    status(f"loading encoder {encoder}", quiet)
     loaded = Encoder(encoder, layer=layer, device=device, batch_size=batch_size)
-    status(f"computing rescaling baselines on {pairs:,} random name pairs")
+    status(f"computing rescaling baselines on {pairs:,} random name pairs", quiet)
     block, path = add_encoder_baselines(
         paths[0],
         loaded,
@@ -286,6 +329,7 @@ def specialise(
     from wrdscore.progress import status
 
     _check_baseline_pairs(baseline_pairs)
+    check_not_input(output, [model, corpus_dir, pairs], "--output")
     source = f"the pairs in {pairs}" if pairs else f"pairs mined from {corpus_dir}"
     status(f"specialising {model} with {source}", quiet)
     emb = specialise_model(
@@ -303,14 +347,14 @@ def specialise(
     )
     wrote(output, f"{emb.name}; " + _specialised_line(emb.meta["specialise"]))
     # The input model's baselines were computed on other vectors; compute new ones.
-    _store_baselines(output, corpus_dir, baseline_pairs, quiet)
+    _store_baselines(output, corpus_dir, baseline_pairs, quiet, emb)
 
 
-def _model_arg(model: str | None) -> Any:
+def _model_arg(model: str | None, quiet: bool) -> Any:
     from wrdscore.embeddings import load_embeddings
     from wrdscore.progress import status
 
-    status(f"loading {model or 'the bundled model'}")
+    status(f"loading {model or 'the bundled model'}", quiet)
     return load_embeddings(model)
 
 
@@ -349,15 +393,17 @@ def neighbors(
     top: int | None = typer.Option(
         None, "--top", help="Search only the N most frequent tokens (the vocabulary's first N)."
     ),
+    quiet: bool = QUIET_OPTION,
 ) -> None:
     """List the tokens nearest to a token or identifier (mean of its sub-token vectors)."""
     from rich.table import Table
 
     from wrdscore.embeddings import identifier_vector
     from wrdscore.embeddings import neighbors as nearest
+    from wrdscore.hints import model_folder_hint
 
     model, (token,) = _model_and_words(embeddings, args, 1, "neighbors")
-    emb = _model_arg(model)
+    emb = _model_arg(model, quiet)
     found = nearest(emb, token, k=k, top=top)
     query = identifier_vector(emb, token)
     heading = f"nearest to {' '.join(query.tokens)} in {emb.name}"
@@ -370,6 +416,7 @@ def neighbors(
     print_table(heading, table)
     if query.unseen:
         typer.echo(f"note: not in the vocabulary: {' '.join(query.unseen)}", err=True)
+    _echo_hint(model_folder_hint([token], "neighbors"))
 
 
 def similarity(
@@ -379,6 +426,7 @@ def similarity(
         help="Two tokens or identifiers (the older form MODEL A B works too).",
     ),
     embeddings: str | None = EMBEDDINGS_OPTION,
+    quiet: bool = QUIET_OPTION,
 ) -> None:
     """Cosine similarity of two tokens or identifiers (mean of sub-token vectors)."""
     from rich.table import Table
@@ -386,9 +434,10 @@ def similarity(
     from wrdscore.embeddings import identifier_vector
     from wrdscore.embeddings import similarity as cosine
     from wrdscore.embeddings.store._inspect import unknown
+    from wrdscore.hints import model_folder_hint
 
     model, (a, b) = _model_and_words(embeddings, args, 2, "similarity")
-    emb = _model_arg(model)
+    emb = _model_arg(model, quiet)
     value = cosine(emb, a, b)
     table = Table()
     table.add_column("a")
@@ -409,6 +458,12 @@ def similarity(
                 f"note: {ident}: not in the vocabulary: {' '.join(query.unseen)} ({made})",
                 err=True,
             )
+    _echo_hint(model_folder_hint([a, b], "similarity"))
+
+
+def _echo_hint(hint: str | None) -> None:
+    if hint is not None:
+        typer.echo(f"hint: {hint}", err=True)
 
 
 def register(app: typer.Typer) -> None:

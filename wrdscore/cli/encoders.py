@@ -10,6 +10,7 @@ from typing import Any
 
 import typer
 
+from wrdscore.atomic import check_not_input
 from wrdscore.cli._common import (
     DEVICE_OPTION,
     FORCE_OPTION,
@@ -57,6 +58,7 @@ def distill(
     from wrdscore.embeddings.encoders._distill import distill as run
     from wrdscore.progress import progress_bar
 
+    check_not_input(output, [encoder, vocab], "--output")
     with progress_bar(quiet) as bar:
         task = bar.add_task("encoding", total=None)
         emb = run(
@@ -104,6 +106,7 @@ def fuse(
     from wrdscore.embeddings import fuse_models
     from wrdscore.progress import status
 
+    check_not_input(output, [first, second], "--output")
     # Loading two models and writing the union takes seconds (7 s for default twice).
     status(f"fusing {first} and {second}", quiet)
 

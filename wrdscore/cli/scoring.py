@@ -19,9 +19,11 @@ from wrdscore.cli._common import (
     NO_SEGMENT_OPTION,
     OOV_OPTION,
     QUIET_OPTION,
+    QUIET_TAKEN_OPTION,
     SEGMENT_OPTION,
     check_format,
     encoder_options,
+    metric_names,
     metric_options,
     print_table,
     seed_option,
@@ -210,7 +212,11 @@ def score(
         None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
     ),
     metric: list[str] = typer.Option(
-        ["wrd"], "--metric", "-m", help="Metric name; repeat for one column each."
+        ["wrd"],
+        "--metric",
+        "-m",
+        help="Metric name, in any case; repeat for one column each.",
+        callback=metric_names,
     ),
     oov: str = OOV_OPTION,
     centering: str = typer.Option(
@@ -270,6 +276,7 @@ def score(
     """Score predicted names or summaries against true ones, their methods' code, or both."""
     import tempfile
 
+    from wrdscore.atomic import check_not_input
     from wrdscore.corpora import MAX_CODE_CHARS
     from wrdscore.corpus_inputs import corpus_inputs, corpus_item_names
     from wrdscore.inputs import (
@@ -295,6 +302,8 @@ def score(
     reads_code = code is not None or corpus is not None
     shared = _code_options(reads_code, target, code_weight, strings, code_support)
     if per_pair is not None:
+        if per_pair != STDOUT:
+            check_not_input(per_pair, [refs, preds, code, corpus, embeddings], "--per-pair")
         check_per_pair_path(per_pair, force)
     if refs is not None and (
         encoder is not None or any(metric_class(m).in_process for m in metric)
@@ -318,6 +327,7 @@ def score(
         per_metric = {
             n: {"allow_unmasked": True, **per_metric.get(n, {})} for n in dict.fromkeys(metric)
         }
+    hints = _score_hints(preds, clean_predictions, (target or "name") if reads_code else None)
     code_items: Any = code
     ids = item_names = None
     # Every pair's values for --format json are read back from the per-pair rows, a
@@ -393,6 +403,7 @@ def score(
         _echo_json(out, rows, err=to_stderr)
         if rows_dir is not None:
             rows_dir.cleanup()
+        _echo_hints(hints)
         return
     counts = {m.name: m.count_keys for m in metrics}
     wide, narrow = _corpus_tables(results, counts)
@@ -447,6 +458,23 @@ def score(
     )
     for note in filter(None, notes):
         typer.echo(f"note: {note}", err=True)
+    _echo_hints(hints)
+
+
+def _score_hints(preds: Path, cleaned: bool, target: str | None) -> list[str | None]:
+    """Hints about the predictions (their first lines): chat replies not cleaned, and
+    sentences scored as names against code (``target``: None without code, where
+    names and summaries are scored alike)."""
+    from wrdscore.hints import chat_hint, first_predictions, sentence_hint
+
+    sample = first_predictions(preds)
+    return [chat_hint(sample, cleaned), None if target is None else sentence_hint(sample, target)]
+
+
+def _echo_hints(hints: Iterable[str | None]) -> None:
+    """Each hint as a ``hint:`` line on standard error (after the output it is about)."""
+    for hint in filter(None, hints):
+        typer.echo(f"hint: {hint}", err=True)
 
 
 def _loading_task(bar: Progress, encoder: str | None, embeddings: str | None) -> TaskID | None:
@@ -571,6 +599,7 @@ def explain(
     judge_jobs: int | None = _judge.JUDGE_JOBS_OPTION,
     judge_timeout: float | None = _judge.JUDGE_TIMEOUT_OPTION,
     judge_format: str | None = _judge.JUDGE_FORMAT_OPTION,
+    quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Show the cosine and optimal-flow matrices behind one pair's WRDScore.
 
@@ -579,6 +608,7 @@ def explain(
     """
     import json
 
+    from wrdscore.atomic import check_not_input
     from wrdscore.cli._explain_code import explain_code
     from wrdscore.explain import (
         plot_transport,
@@ -605,6 +635,8 @@ def explain(
         return
     if plot is not None and plot.suffix.lower() != ".png":
         raise WrdscoreError(f"--plot {plot} must end in .png")
+    if plot is not None:
+        check_not_input(plot, [code if code != "-" else None, embeddings], "--plot")
     if code is None and prediction is None:
         raise WrdscoreError("give REFERENCE PREDICTION, or PREDICTION with --code")
     if code is None:
@@ -724,7 +756,11 @@ def compare(
     ),
     code_support: str | None = CODE_SUPPORT_OPTION,
     metric: list[str] = typer.Option(
-        ["wrd"], "--metric", "-m", help="Metric to compare on; repeat for one row each."
+        ["wrd"],
+        "--metric",
+        "-m",
+        help="Metric to compare on, in any case; repeat for one row each.",
+        callback=metric_names,
     ),
     embeddings: str | None = typer.Option(
         None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
@@ -761,6 +797,7 @@ def compare(
     judge_jobs: int | None = _judge.JUDGE_JOBS_OPTION,
     judge_timeout: float | None = _judge.JUDGE_TIMEOUT_OPTION,
     judge_format: str | None = _judge.JUDGE_FORMAT_OPTION,
+    quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Is system A better than system B? Paired bootstrap of the mean per-pair score.
 
@@ -816,6 +853,12 @@ def compare(
                 corpus, preds[0], preds[1], scorers[0].target, Path(workdir),
                 source=any(c.strings != "drop" for c in scorers),
             )  # fmt: skip
+    from wrdscore.hints import SAMPLE, chat_hint, small_sample_hint
+
+    hints = [
+        chat_hint([*pred_a[:SAMPLE], *pred_b[:SAMPLE]], clean_predictions),
+        small_sample_hint(len(pred_a)),  # references may be absent (--code alone)
+    ]
     # Each metric and value on its own bootstrap with the same seed: the same resamples
     # of the pairs.
     rows: list[dict[str, Any]] = []
@@ -851,6 +894,7 @@ def compare(
     if fmt == "json":
         out: Any = rows[0] if len(rows) == 1 else rows
         typer.echo(json.dumps(out, indent=2))
+        _echo_hints(hints)
         return
     from rich.table import Table
 
@@ -873,6 +917,7 @@ def compare(
     # A metric's values against code share one signature: printed once.
     for signature in dict.fromkeys(r["signature"] for r in rows):
         console.print(signature, highlight=False, soft_wrap=True)
+    _echo_hints(hints)
 
 
 def register(app: typer.Typer) -> None:

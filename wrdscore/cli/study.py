@@ -9,6 +9,7 @@ from pathlib import Path
 
 import typer
 
+from wrdscore.atomic import check_not_input
 from wrdscore.cli import _judge
 from wrdscore.cli._common import (
     BATCH_SIZE_OPTION,
@@ -19,8 +20,10 @@ from wrdscore.cli._common import (
     LAYER_OPTION,
     NO_SEGMENT_OPTION,
     OOV_OPTION,
+    QUIET_TAKEN_OPTION,
     SEGMENT_OPTION,
     encoder_options,
+    metric_names,
     seed_option,
     segment_setting,
     typer_app,
@@ -80,10 +83,12 @@ def study_sample(
     device: str | None = DEVICE_OPTION,
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Draw a stratified study and write its pairs, rating sheets and HTML forms."""
     from wrdscore import human_eval
 
+    check_not_input(output, [refs, preds, code, embeddings], "--output")
     strata = (
         [human_eval.parse_stratum(s) for s in stratum] if stratum else human_eval.DEFAULT_STRATA
     )
@@ -139,10 +144,17 @@ def study_analyze(
         "wrdscore-paper knows its own).",
     ),
     metric: list[str] | None = typer.Option(
-        None, "--metric", "-m", help="Metric to analyse, repeated (default: rouge1 wrd bertscore)."
+        None,
+        "--metric",
+        "-m",
+        help="Metric to analyse, repeated (default: rouge1 wrd bertscore).",
+        callback=metric_names,
     ),
     baseline: str = typer.Option(
-        "rouge1", "--baseline", help="Metric the others are tested against."
+        "rouge1",
+        "--baseline",
+        help="Metric the others are tested against.",
+        callback=lambda name: metric_names([name])[0],  # type: ignore[index]
     ),
     target: str | None = typer.Option(
         None,
@@ -181,10 +193,17 @@ def study_analyze(
     judge_jobs: int | None = _judge.JUDGE_JOBS_OPTION,
     judge_timeout: float | None = _judge.JUDGE_TIMEOUT_OPTION,
     judge_format: str | None = _judge.JUDGE_FORMAT_OPTION,
+    quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Measure how close each metric comes to the human ratings; write report.md/json + plots."""
-    from wrdscore import human_eval
+    import glob
 
+    from wrdscore import human_eval
+    from wrdscore.hints import small_sample_hint
+
+    # --ratings may be quoted globs: each file they match is an input too.
+    rated = [f for r in ratings or [] for f in [r, *glob.glob(r)]]
+    check_not_input(output, [study, *rated, *(pairs or []), embeddings], "--output")
     if bootstraps is not None:
         if resamples is not None:
             raise WrdscoreError("give --resamples only (--bootstraps is its deprecated old name)")
@@ -219,6 +238,9 @@ def study_analyze(
     for line in human_eval.summary_lines(analysis):
         typer.echo(line)
     wrote(output, "report.md, report.json and plots/")
+    small = small_sample_hint(len(analysis.ratings))
+    if small is not None:
+        typer.echo(f"hint: {small}", err=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 import typer
 
+from wrdscore.atomic import check_not_input
 from wrdscore.cli._common import DEVICE_OPTION, QUIET_OPTION, seed_option
 from wrdscore.errors import counted
 
@@ -83,6 +84,7 @@ def tune(
     quiet: bool = QUIET_OPTION,
 ) -> None:
     """Tune an encoder (or, with --static, a MODEL_DIR) with in-batch-negative contrastive loss."""
+    check_not_input(output, [model, *pairs, *held_out], "--output")
     from wrdscore.embeddings.encoders import PairOptions, TuneSettings, tune_encoder, tune_static
 
     options = PairOptions(

@@ -195,6 +195,11 @@ def open_corpus(path: str | os.PathLike[str]) -> Corpus:
         If the folder is missing or is not a corpus.
     """
     folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        # A records or predictions file given where its corpus folder goes.
+        raise WrdscoreError(
+            f"{folder} is a file, not a corpus folder (a folder written by `wrdscore ingest`)"
+        )
     if not folder.is_dir():
         raise WrdscoreError(f"corpus folder {folder} does not exist")
     manifest_path = folder / MANIFEST_FILE

@@ -149,8 +149,10 @@ pre.code .f { color: #795e26; }
   document.title = data.title;
   document.getElementById("title").textContent = data.title;
   document.getElementById("score-head").textContent = "score (0-" + data.scale + ")";
+  // The title is the sheets' first comment (the CSV export keeps it, to tell the sheet
+  // on import); the page shows it once, as its heading.
   data.comments.forEach(function (c) {
-    document.getElementById("instructions").appendChild(el("li", c));
+    if (c !== data.title) document.getElementById("instructions").appendChild(el("li", c));
   });
   const saved = loadSaved();
   const body = document.getElementById("rows");

@@ -85,7 +85,7 @@ def _comparison_table(rows: Rows, head: list[str]) -> list[str]:
                 lines.append(
                     "| "
                     + " | ".join([*cells, m.metric.label, measure.upper()])
-                    + f" | {c.improvement_pct:.2f}% | {_p(c.p_bootstrap)} "
+                    + f" | {_pct(c.improvement_pct)}% | {_p(c.p_bootstrap)} "
                     f"| {_p(c.p_paired_t)} | {_p(c.p_wilcoxon)} |"
                 )
     return lines
@@ -327,8 +327,21 @@ def summary_lines(analysis: Analysis) -> list[str]:
     return lines
 
 
+def _pct(value: float) -> str:
+    """A percentage to 2 decimals, never ``-0.00``: a change that rounds to nothing has no
+    sign to show.
+
+    >>> _pct(-0.001), _pct(-0.005), _pct(12.345)
+    ('0.00', '-0.01', '12.35')
+    """
+    text = f"{value:.2f}"
+    return "0.00" if float(text) == 0 else text
+
+
 def _than(improvement_pct: float, baseline: str | None) -> str:
     """``MSE 28.72% lower than rouge1``: a signed "+28.72% MSE" read as a rise."""
+    if _pct(improvement_pct) == "0.00":
+        return f"MSE within 0.01% of {baseline}"
     direction = "lower" if improvement_pct >= 0 else "higher"
     return f"MSE {abs(improvement_pct):.2f}% {direction} than {baseline}"
 

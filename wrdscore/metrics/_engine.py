@@ -479,7 +479,7 @@ def score_files(
     >>> round(res.corpus["f1"], 4), res.pairs
     (0.6, 3)
     >>> (d / "pairs.tsv").read_text().splitlines()[3].split("\\t")[:3]
-    ['2', 'isEmpty', 'isEmpty']
+    ['3', 'isEmpty', 'isEmpty']
     """
     if chunk_pairs < 1:
         raise WrdscoreError(f"chunk size must be at least 1 pair, not {chunk_pairs}")
@@ -640,6 +640,7 @@ def _score_all(
         )
         with contextlib.ExitStack() as stack:
             out = None
+            header = ""
             if job.per_pair is not None:
                 out = (
                     sys.stdout  # rows as they come: `wrdscore score --per-pair - | ...`
@@ -647,14 +648,14 @@ def _score_all(
                     else stack.enter_context(atomic_write(job.per_pair))
                 )
                 columns = [(m.name, m.result_keys(*reads)) for m in metrics]
-                out.write(
-                    per_pair_header(
-                        job.per_pair,
-                        columns,
-                        job.alternatives,
-                        ids=job.ids is not None,
-                        clean=_cleans(metrics),
-                    )
+                # Written with the first rows, once the first chunk's items have passed
+                # their checks: a bad item there leaves standard output empty.
+                header = per_pair_header(
+                    job.per_pair,
+                    columns,
+                    job.alternatives,
+                    ids=job.ids is not None,
+                    clean=_cleans(metrics),
                 )
             for n, summary, rows in run_tasks(_score_chunk, job, tasks, workers):
                 for k, (chunk_sums, chunk_counts, chunk_names, chunk_cuts) in enumerate(summary):
@@ -663,7 +664,8 @@ def _score_all(
                     totals.names[k] = first_names([*totals.names[k], *chunk_names])
                     totals.cuts[k].update(chunk_cuts)
                 if out is not None:
-                    out.write(rows)
+                    out.write(header + rows)
+                    header = ""
                 if progress is not None:
                     progress(n)
     finally:

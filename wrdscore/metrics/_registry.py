@@ -77,18 +77,34 @@ def get_metric(name: str, **options: Any) -> Metric:
     return metric_class(name)(**options)
 
 
-def metric_class(name: str) -> type[Metric]:
-    """The class registered as ``name``; a one-line error listing the choices otherwise.
+def canonical_name(name: str) -> str:
+    """The registered name ``name`` spells in any case (``WRD`` -> ``wrd``, ``rougel`` ->
+    ``rougeL``); a name that matches none is returned as given.
 
     A metric that lives in the module of its own name (``wrd`` in ``wrd.py``) is found
     without importing the other metric modules, some of which import large libraries
     (start-up time of ``wrdscore score``); any other name loads them all.
-    """
-    if name not in _REGISTRY and name.isidentifier():
-        import importlib.util
 
-        if importlib.util.find_spec(f"wrdscore.metrics.{name}") is not None:
-            importlib.import_module(f"wrdscore.metrics.{name}")
-    if name not in _REGISTRY and name not in METRICS:
+    Examples
+    --------
+    >>> canonical_name("WRD"), canonical_name("RougeL"), canonical_name("nope")
+    ('wrd', 'rougeL', 'nope')
+    """
+    for spelling in dict.fromkeys([name, name.lower()]):
+        if spelling not in _REGISTRY and spelling.isidentifier():
+            import importlib.util
+
+            if importlib.util.find_spec(f"wrdscore.metrics.{spelling}") is not None:
+                importlib.import_module(f"wrdscore.metrics.{spelling}")
+        if spelling in _REGISTRY:
+            return spelling
+    return next((known for known in METRICS if known.lower() == name.lower()), name)
+
+
+def metric_class(name: str) -> type[Metric]:
+    """The class registered as ``name``, in any case (:func:`canonical_name`); a one-line
+    error listing the choices otherwise."""
+    name = canonical_name(name)
+    if name not in _REGISTRY:
         raise WrdscoreError(f"unknown metric {name!r}; choose one of {', '.join(METRICS)}")
     return _REGISTRY[name]
