@@ -1,4 +1,4 @@
-"""``wrdscore score``, ``explain`` and ``compare``: the scoring commands."""
+"""``wrdscore score`` and ``explain``: the scoring commands (``compare`` is in :mod:`._compare`)."""
 
 from __future__ import annotations
 
@@ -26,9 +26,14 @@ from wrdscore.cli._common import (
     metric_names,
     metric_options,
     print_table,
-    seed_option,
     segment_setting,
     wrote,
+)
+from wrdscore.cli._scoring_options import (
+    CODE_SUPPORT_OPTION,
+    code_options,
+    echo_hints,
+    with_code_options,
 )
 from wrdscore.cli._tables import print_tables
 from wrdscore.errors import WrdscoreError, counted, only_with
@@ -80,84 +85,6 @@ def _echo_json(out: dict[str, Any], rows: Iterable[dict[str, Any]] | None, err: 
             typer.echo("".join(chunk), nl=False, err=err)
             chunk.clear()
     typer.echo("".join(chunk) + "\n  ]\n}", err=err)
-
-
-def _code_options(
-    code: bool,
-    target: str | None,
-    code_weight: float | None,
-    strings: str | None,
-    code_support: str | None = None,
-) -> dict[str, Any]:
-    """The code options every metric gets (none without code: each would be ignored)."""
-    given = {
-        "--target": target,
-        "--code-weight": code_weight,
-        "--strings": strings,
-        "--code-support": code_support,
-    }
-    if not code:
-        stray = [k for k, v in given.items() if v is not None]
-        if stray:
-            raise only_with(stray, "--code or --corpus")
-        return {}
-    if code_weight is not None and not 0.0 <= code_weight <= 1.0:
-        # repr, not :g: 1.0000001 must not print as the 1 it is refused against.
-        raise WrdscoreError(f"--code-weight must be from 0 to 1, not {code_weight!r}")
-    if code_support is not None:
-        from wrdscore.metrics.code import support_model
-
-        support_model(code_support)  # an unknown name is refused before anything loads
-    out: dict[str, Any] = {}
-    for key, value in (
-        ("target", target),
-        ("code_weight", code_weight),
-        ("strings", strings),
-        ("code_support", code_support),
-    ):
-        if value is not None:
-            out[key] = value
-    return out
-
-
-def _with_code_options(
-    metrics: list[str],
-    per_metric: dict[str, dict[str, Any]],
-    shared: dict[str, Any],
-    language: str | None,
-    code: Path | None,
-    corpus: Path | None,
-) -> dict[str, dict[str, Any]]:
-    """Each metric's options with the code options every metric gets (a ``--set`` for
-    one metric wins), and the code's language: ``--language``, or a corpus's own."""
-    if shared:
-        per_metric = {n: {**shared, **per_metric.get(n, {})} for n in dict.fromkeys(metrics)}
-    if language is not None and code is None:
-        why = "a corpus records its languages" if corpus is not None else "give --code"
-        raise WrdscoreError(f"--language applies to --code snippets: {why}")
-    if corpus is not None:
-        # A corpus of one language other than Java says so (ingest --language python).
-        from wrdscore.corpora import open_corpus
-
-        said = open_corpus(corpus).manifest.get("language")
-        language = said if isinstance(said, str) and said != "all" else None
-    if language is not None:
-        # A metric option like --target: every metric reads the code in it, and its
-        # signature says so (lang:python).
-        per_metric = {
-            n: {"language": language, **per_metric.get(n, {})} for n in dict.fromkeys(metrics)
-        }
-    return per_metric
-
-
-#: ``--code-support``: shared by the commands that read code.
-CODE_SUPPORT_OPTION = typer.Option(
-    None,
-    "--code-support",
-    help="The support model that turns a metric's match in the code into code support: "
-    "src69-copied (round 4's copied-share gate), jdk17-seq (round 2's priors, R0) or none "
-    "(the match alone) \\[default: src69-copied]; the signature records it (prior:NAME).",
-)
 
 
 def score(
@@ -300,7 +227,7 @@ def score(
     if code is not None:
         check_code_path(code)
     reads_code = code is not None or corpus is not None
-    shared = _code_options(reads_code, target, code_weight, strings, code_support)
+    shared = code_options(reads_code, target, code_weight, strings, code_support)
     if per_pair is not None:
         if per_pair != STDOUT:
             check_not_input(per_pair, [refs, preds, code, corpus, embeddings], "--per-pair")
@@ -319,7 +246,7 @@ def score(
         *(judge_url, judge_model, judge_key_env, judge_samples),
         *(judge_cache, judge_jobs, judge_timeout, judge_format),
     )
-    per_metric = _with_code_options(metric, judged, shared, language, code, corpus)
+    per_metric = with_code_options(metric, judged, shared, language, code, corpus)
     references: Any = refs
     if allow_unmasked:
         if not reads_code:
@@ -403,7 +330,7 @@ def score(
         _echo_json(out, rows, err=to_stderr)
         if rows_dir is not None:
             rows_dir.cleanup()
-        _echo_hints(hints)
+        echo_hints(hints)
         return
     counts = {m.name: m.count_keys for m in metrics}
     wide, narrow = _corpus_tables(results, counts)
@@ -458,7 +385,7 @@ def score(
     )
     for note in filter(None, notes):
         typer.echo(f"note: {note}", err=True)
-    _echo_hints(hints)
+    echo_hints(hints)
 
 
 def _score_hints(preds: Path, cleaned: bool, target: str | None) -> list[str | None]:
@@ -469,12 +396,6 @@ def _score_hints(preds: Path, cleaned: bool, target: str | None) -> list[str | N
 
     sample = first_predictions(preds)
     return [chat_hint(sample, cleaned), None if target is None else sentence_hint(sample, target)]
-
-
-def _echo_hints(hints: Iterable[str | None]) -> None:
-    """Each hint as a ``hint:`` line on standard error (after the output it is about)."""
-    for hint in filter(None, hints):
-        typer.echo(f"hint: {hint}", err=True)
 
 
 def _loading_task(bar: Progress, encoder: str | None, embeddings: str | None) -> TaskID | None:
@@ -649,7 +570,7 @@ def explain(
             raise only_with(stray, "--code")
     # With --code the target and string policy are the metric's options, so its code
     # signature records them.
-    code_options = (
+    reading = (
         {}
         if code is None
         else {
@@ -658,12 +579,12 @@ def explain(
             "language": language,
             "allow_unmasked": allow_unmasked,
         }
-        | _code_options(True, None, None, None, code_support)
+        | code_options(True, None, None, None, code_support)
     )
     (scorer,) = build_metrics(
         ["wrd"],
         embeddings,
-        {"wrd": {"weights": weights, "clip": clip, **code_options}},
+        {"wrd": {"weights": weights, "clip": clip, **reading}},
         segment=segment_setting(segment, no_segment),
         oov=oov,
         centering=centering,
@@ -723,204 +644,9 @@ def explain(
         wrote(plot)
 
 
-def compare(
-    refs: Path | None = typer.Option(
-        None, "--refs", help="References, one item per line or .jsonl (optional with --code)."
-    ),
-    preds: list[Path] = typer.Option(
-        ..., "--preds", help="Give it twice: system A, then system B."
-    ),
-    code: Path | None = typer.Option(
-        None,
-        "--code",
-        help="CODE.jsonl aligned with the predictions, as score reads it: also compares "
-        "<metric>.code (support in the code) and <metric>.combined.",
-    ),
-    language: str | None = typer.Option(
-        None, "--language", help="Language of the --code snippets, as for score."
-    ),
-    corpus: Path | None = typer.Option(
-        None,
-        "--corpus",
-        help="An ingested CORPUS_DIR, as for score: its references and code; both --preds "
-        "by record order, or both by id (the same ids in the same order).",
-    ),
-    target: str | None = typer.Option(
-        None, "--target", help="With --code or --corpus: name or summary \\[default: name]."
-    ),
-    code_weight: float | None = typer.Option(
-        None, "--code-weight", help="Weight of the code in combined \\[default: 0.5]."
-    ),
-    strings: str | None = typer.Option(
-        None, "--strings", help="String literals in code: drop or keep \\[default: drop]."
-    ),
-    code_support: str | None = CODE_SUPPORT_OPTION,
-    metric: list[str] = typer.Option(
-        ["wrd"],
-        "--metric",
-        "-m",
-        help="Metric to compare on, in any case; repeat for one row each.",
-        callback=metric_names,
-    ),
-    embeddings: str | None = typer.Option(
-        None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
-    ),
-    oov: str = OOV_OPTION,
-    centering: str = typer.Option("none", "--centering", help="none, dimension, ... batch."),
-    options: list[str] = typer.Option(
-        [], "--set", help="A metric option, METRIC.OPTION=VALUE (wrd.weights=idf); repeatable."
-    ),
-    rescale: bool = typer.Option(
-        False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
-    ),
-    resamples: int = typer.Option(1000, "--resamples", help="Bootstrap resamples."),
-    seed: int = seed_option(12345, "Bootstrap seed."),
-    fmt: str = typer.Option(
-        "table", "--format", help="table or json (one object; a list of them for several -m)."
-    ),
-    allow_empty_reference: bool = typer.Option(
-        False, "--allow-empty-reference", help="Score references without tokens as 0."
-    ),
-    segment: bool = SEGMENT_OPTION,
-    no_segment: bool = NO_SEGMENT_OPTION,
-    clean_predictions: bool = CLEAN_OPTION,
-    encoder: str | None = ENCODER_OPTION,
-    layer: int | None = LAYER_OPTION,
-    device: str | None = DEVICE_OPTION,
-    batch_size: int | None = BATCH_SIZE_OPTION,
-    fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
-    judge_url: str | None = _judge.JUDGE_URL_OPTION,
-    judge_model: str | None = _judge.JUDGE_MODEL_OPTION,
-    judge_key_env: str | None = _judge.JUDGE_KEY_ENV_OPTION,
-    judge_samples: int | None = _judge.JUDGE_SAMPLES_OPTION,
-    judge_cache: Path | None = _judge.JUDGE_CACHE_OPTION,
-    judge_jobs: int | None = _judge.JUDGE_JOBS_OPTION,
-    judge_timeout: float | None = _judge.JUDGE_TIMEOUT_OPTION,
-    judge_format: str | None = _judge.JUDGE_FORMAT_OPTION,
-    quiet: bool = QUIET_TAKEN_OPTION,
-) -> None:
-    """Is system A better than system B? Paired bootstrap of the mean per-pair score.
-
-    With --code or --corpus, also of the support in the methods' code and the combined value.
-    """
-    import json
-    import tempfile
-
-    from wrdscore.corpus_inputs import corpus_comparison
-    from wrdscore.inputs import _lines, check_code_path, parse_code_lines, read_items
-    from wrdscore.metrics import compare_values
-    from wrdscore.metrics.base import build_metrics
-
-    check_format(fmt)
-    if len(preds) != 2:
-        raise WrdscoreError(f"compare needs --preds exactly twice (A and B), got {len(preds)}")
-    if corpus is not None and (refs is not None or code is not None):
-        raise WrdscoreError("--corpus gives the references and the code: drop --refs and --code")
-    if refs is None and code is None and corpus is None:
-        raise WrdscoreError("nothing to compare against: give --refs, --code or --corpus")
-    reads_code = code is not None or corpus is not None
-    shared = _code_options(reads_code, target, code_weight, strings, code_support)
-    judged = _judge.judge_settings(
-        metric,
-        metric_options(options),
-        *(judge_url, judge_model, judge_key_env, judge_samples),
-        *(judge_cache, judge_jobs, judge_timeout, judge_format),
-    )
-    per_metric = _with_code_options(metric, judged, shared, language, code, corpus)
-    # Every file is read before the metrics load their models (an encoder: seconds).
-    ref_items: Any = None if refs is None else read_items(refs, references=True)
-    code_items: Any = None
-    if code is not None:
-        code_items = parse_code_lines(_lines(check_code_path(code)), code)
-    pred_a, pred_b = (read_items(p) for p in preds) if corpus is None else ([], [])
-    metrics = build_metrics(
-        metric,
-        embeddings,
-        per_metric,
-        segment=segment_setting(segment, no_segment),
-        clean=clean_predictions,
-        oov=oov,
-        centering=centering,
-        rescale=rescale,
-        **encoder_options(encoder, layer, device, batch_size, fuse_weights),
-    )
-    if corpus is not None:
-        for m in metrics:
-            m.check_reads_code()
-        scorers = [m.code_scorer for m in metrics if m.code_scorer is not None]
-        with tempfile.TemporaryDirectory() as workdir:
-            ref_items, code_items, pred_a, pred_b = corpus_comparison(
-                corpus, preds[0], preds[1], scorers[0].target, Path(workdir),
-                source=any(c.strings != "drop" for c in scorers),
-            )  # fmt: skip
-    from wrdscore.hints import SAMPLE, chat_hint, small_sample_hint
-
-    hints = [
-        chat_hint([*pred_a[:SAMPLE], *pred_b[:SAMPLE]], clean_predictions),
-        small_sample_hint(len(pred_a)),  # references may be absent (--code alone)
-    ]
-    # Each metric and value on its own bootstrap with the same seed: the same resamples
-    # of the pairs.
-    rows: list[dict[str, Any]] = []
-    for m in metrics:
-        a, _, found = compare_values(
-            m,
-            ref_items,
-            pred_a,
-            pred_b,
-            code=code_items,
-            resamples=resamples,
-            seed=seed,
-            allow_empty_reference=allow_empty_reference,
-        )
-        rows.extend(
-            {
-                "metric": m.name,
-                "a": str(preds[0]),
-                "b": str(preds[1]),
-                "pairs": len(a),
-                "value": value,
-                "mean_a": cmp.mean_a,
-                "mean_b": cmp.mean_b,
-                "difference": cmp.difference,
-                "ci_low": cmp.ci_low,
-                "ci_high": cmp.ci_high,
-                "p_value": cmp.p_value,
-                "confidence": cmp.confidence,
-                "signature": f"{a.signature}|{cmp.signature}",
-            }
-            for value, cmp in found.items()
-        )
-    if fmt == "json":
-        out: Any = rows[0] if len(rows) == 1 else rows
-        typer.echo(json.dumps(out, indent=2))
-        _echo_hints(hints)
-        return
-    from rich.table import Table
-
-    level = f"{rows[0]['confidence']:.0%} CI"
-    table = Table()
-    for name in ("metric", "value", "A", "B", "A - B", level, "p"):
-        table.add_column(name, justify="left" if name in ("metric", "value") else "right")
-    for r in rows:
-        table.add_row(
-            r["metric"],
-            r["value"],
-            f"{r['mean_a']:.4f}",
-            f"{r['mean_b']:.4f}",
-            f"{r['difference']:+.4f}",
-            f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]",
-            f"{r['p_value']:.4f}",
-        )
-    heading = f"A {preds[0]} vs B {preds[1]}, {counted(rows[0]['pairs'], 'pair')}"
-    console = print_table(heading, table)
-    # A metric's values against code share one signature: printed once.
-    for signature in dict.fromkeys(r["signature"] for r in rows):
-        console.print(signature, highlight=False, soft_wrap=True)
-    _echo_hints(hints)
-
-
 def register(app: typer.Typer) -> None:
     """Add the scoring commands to the root app."""
+    from wrdscore.cli._compare import compare
+
     for command in (score, explain, compare):
         app.command()(command)

@@ -1,0 +1,233 @@
+"""``wrdscore compare``: two systems' scores with a paired bootstrap."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from wrdscore.cli import _judge
+from wrdscore.cli._common import (
+    BATCH_SIZE_OPTION,
+    CLEAN_OPTION,
+    DEVICE_OPTION,
+    ENCODER_OPTION,
+    FUSE_WEIGHTS_OPTION,
+    LAYER_OPTION,
+    NO_SEGMENT_OPTION,
+    OOV_OPTION,
+    QUIET_TAKEN_OPTION,
+    SEGMENT_OPTION,
+    check_format,
+    encoder_options,
+    metric_names,
+    metric_options,
+    print_table,
+    seed_option,
+    segment_setting,
+)
+from wrdscore.cli._scoring_options import (
+    CODE_SUPPORT_OPTION,
+    code_options,
+    echo_hints,
+    with_code_options,
+)
+from wrdscore.errors import WrdscoreError, counted
+
+
+def compare(
+    refs: Path | None = typer.Option(
+        None, "--refs", help="References, one item per line or .jsonl (optional with --code)."
+    ),
+    preds: list[Path] = typer.Option(
+        ..., "--preds", help="Give it twice: system A, then system B."
+    ),
+    code: Path | None = typer.Option(
+        None,
+        "--code",
+        help="CODE.jsonl aligned with the predictions, as score reads it: also compares "
+        "<metric>.code (support in the code) and <metric>.combined.",
+    ),
+    language: str | None = typer.Option(
+        None, "--language", help="Language of the --code snippets, as for score."
+    ),
+    corpus: Path | None = typer.Option(
+        None,
+        "--corpus",
+        help="An ingested CORPUS_DIR, as for score: its references and code; both --preds "
+        "by record order, or both by id (the same ids in the same order).",
+    ),
+    target: str | None = typer.Option(
+        None, "--target", help="With --code or --corpus: name or summary \\[default: name]."
+    ),
+    code_weight: float | None = typer.Option(
+        None, "--code-weight", help="Weight of the code in combined \\[default: 0.5]."
+    ),
+    strings: str | None = typer.Option(
+        None, "--strings", help="String literals in code: drop or keep \\[default: drop]."
+    ),
+    code_support: str | None = CODE_SUPPORT_OPTION,
+    metric: list[str] = typer.Option(
+        ["wrd"],
+        "--metric",
+        "-m",
+        help="Metric to compare on, in any case; repeat for one row each.",
+        callback=metric_names,
+    ),
+    embeddings: str | None = typer.Option(
+        None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
+    ),
+    oov: str = OOV_OPTION,
+    centering: str = typer.Option("none", "--centering", help="none, dimension, ... batch."),
+    options: list[str] = typer.Option(
+        [], "--set", help="A metric option, METRIC.OPTION=VALUE (wrd.weights=idf); repeatable."
+    ),
+    rescale: bool = typer.Option(
+        False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
+    ),
+    resamples: int = typer.Option(1000, "--resamples", help="Bootstrap resamples."),
+    seed: int = seed_option(12345, "Bootstrap seed."),
+    fmt: str = typer.Option(
+        "table", "--format", help="table or json (one object; a list of them for several -m)."
+    ),
+    allow_empty_reference: bool = typer.Option(
+        False, "--allow-empty-reference", help="Score references without tokens as 0."
+    ),
+    segment: bool = SEGMENT_OPTION,
+    no_segment: bool = NO_SEGMENT_OPTION,
+    clean_predictions: bool = CLEAN_OPTION,
+    encoder: str | None = ENCODER_OPTION,
+    layer: int | None = LAYER_OPTION,
+    device: str | None = DEVICE_OPTION,
+    batch_size: int | None = BATCH_SIZE_OPTION,
+    fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    judge_url: str | None = _judge.JUDGE_URL_OPTION,
+    judge_model: str | None = _judge.JUDGE_MODEL_OPTION,
+    judge_key_env: str | None = _judge.JUDGE_KEY_ENV_OPTION,
+    judge_samples: int | None = _judge.JUDGE_SAMPLES_OPTION,
+    judge_cache: Path | None = _judge.JUDGE_CACHE_OPTION,
+    judge_jobs: int | None = _judge.JUDGE_JOBS_OPTION,
+    judge_timeout: float | None = _judge.JUDGE_TIMEOUT_OPTION,
+    judge_format: str | None = _judge.JUDGE_FORMAT_OPTION,
+    quiet: bool = QUIET_TAKEN_OPTION,
+) -> None:
+    """Is system A better than system B? Paired bootstrap of the mean per-pair score.
+
+    With --code or --corpus, also of the support in the methods' code and the combined value.
+    """
+    import json
+    import tempfile
+
+    from wrdscore.corpus_inputs import corpus_comparison
+    from wrdscore.inputs import _lines, check_code_path, parse_code_lines, read_items
+    from wrdscore.metrics import compare_values
+    from wrdscore.metrics.base import build_metrics
+
+    check_format(fmt)
+    if len(preds) != 2:
+        raise WrdscoreError(f"compare needs --preds exactly twice (A and B), got {len(preds)}")
+    if corpus is not None and (refs is not None or code is not None):
+        raise WrdscoreError("--corpus gives the references and the code: drop --refs and --code")
+    if refs is None and code is None and corpus is None:
+        raise WrdscoreError("nothing to compare against: give --refs, --code or --corpus")
+    reads_code = code is not None or corpus is not None
+    shared = code_options(reads_code, target, code_weight, strings, code_support)
+    judged = _judge.judge_settings(
+        metric,
+        metric_options(options),
+        *(judge_url, judge_model, judge_key_env, judge_samples),
+        *(judge_cache, judge_jobs, judge_timeout, judge_format),
+    )
+    per_metric = with_code_options(metric, judged, shared, language, code, corpus)
+    # Every file is read before the metrics load their models (an encoder: seconds).
+    ref_items: Any = None if refs is None else read_items(refs, references=True)
+    code_items: Any = None
+    if code is not None:
+        code_items = parse_code_lines(_lines(check_code_path(code)), code)
+    pred_a, pred_b = (read_items(p) for p in preds) if corpus is None else ([], [])
+    metrics = build_metrics(
+        metric,
+        embeddings,
+        per_metric,
+        segment=segment_setting(segment, no_segment),
+        clean=clean_predictions,
+        oov=oov,
+        centering=centering,
+        rescale=rescale,
+        **encoder_options(encoder, layer, device, batch_size, fuse_weights),
+    )
+    if corpus is not None:
+        for m in metrics:
+            m.check_reads_code()
+        scorers = [m.code_scorer for m in metrics if m.code_scorer is not None]
+        with tempfile.TemporaryDirectory() as workdir:
+            ref_items, code_items, pred_a, pred_b = corpus_comparison(
+                corpus, preds[0], preds[1], scorers[0].target, Path(workdir),
+                source=any(c.strings != "drop" for c in scorers),
+            )  # fmt: skip
+    from wrdscore.hints import SAMPLE, chat_hint, small_sample_hint
+
+    hints = [
+        chat_hint([*pred_a[:SAMPLE], *pred_b[:SAMPLE]], clean_predictions),
+        small_sample_hint(len(pred_a)),  # references may be absent (--code alone)
+    ]
+    # Each metric and value on its own bootstrap with the same seed: the same resamples
+    # of the pairs.
+    rows: list[dict[str, Any]] = []
+    for m in metrics:
+        a, _, found = compare_values(
+            m,
+            ref_items,
+            pred_a,
+            pred_b,
+            code=code_items,
+            resamples=resamples,
+            seed=seed,
+            allow_empty_reference=allow_empty_reference,
+        )
+        rows.extend(
+            {
+                "metric": m.name,
+                "a": str(preds[0]),
+                "b": str(preds[1]),
+                "pairs": len(a),
+                "value": value,
+                "mean_a": cmp.mean_a,
+                "mean_b": cmp.mean_b,
+                "difference": cmp.difference,
+                "ci_low": cmp.ci_low,
+                "ci_high": cmp.ci_high,
+                "p_value": cmp.p_value,
+                "confidence": cmp.confidence,
+                "signature": f"{a.signature}|{cmp.signature}",
+            }
+            for value, cmp in found.items()
+        )
+    if fmt == "json":
+        out: Any = rows[0] if len(rows) == 1 else rows
+        typer.echo(json.dumps(out, indent=2))
+        echo_hints(hints)
+        return
+    from rich.table import Table
+
+    level = f"{rows[0]['confidence']:.0%} CI"
+    table = Table()
+    for name in ("metric", "value", "A", "B", "A - B", level, "p"):
+        table.add_column(name, justify="left" if name in ("metric", "value") else "right")
+    for r in rows:
+        table.add_row(
+            r["metric"],
+            r["value"],
+            f"{r['mean_a']:.4f}",
+            f"{r['mean_b']:.4f}",
+            f"{r['difference']:+.4f}",
+            f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]",
+            f"{r['p_value']:.4f}",
+        )
+    heading = f"A {preds[0]} vs B {preds[1]}, {counted(rows[0]['pairs'], 'pair')}"
+    console = print_table(heading, table)
+    # A metric's values against code share one signature: printed once.
+    for signature in dict.fromkeys(r["signature"] for r in rows):
+        console.print(signature, highlight=False, soft_wrap=True)
+    echo_hints(hints)

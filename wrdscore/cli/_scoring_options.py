@@ -1,0 +1,95 @@
+"""What the scoring commands share: the code options, and how hints are printed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from wrdscore.errors import WrdscoreError, only_with
+
+#: ``--code-support``: shared by the commands that read code.
+CODE_SUPPORT_OPTION = typer.Option(
+    None,
+    "--code-support",
+    help="The support model that turns a metric's match in the code into code support: "
+    "src69-copied (round 4's copied-share gate), jdk17-seq (round 2's priors, R0), coverage "
+    "(summaries: also what of the code they cover) or none (the match alone) "
+    "\\[default: src69-copied]; the signature records it (prior:NAME).",
+)
+
+
+def code_options(
+    code: bool,
+    target: str | None,
+    code_weight: float | None,
+    strings: str | None,
+    code_support: str | None = None,
+) -> dict[str, Any]:
+    """The code options every metric gets (none without code: each would be ignored)."""
+    given = {
+        "--target": target,
+        "--code-weight": code_weight,
+        "--strings": strings,
+        "--code-support": code_support,
+    }
+    if not code:
+        stray = [k for k, v in given.items() if v is not None]
+        if stray:
+            raise only_with(stray, "--code or --corpus")
+        return {}
+    if code_weight is not None and not 0.0 <= code_weight <= 1.0:
+        # repr, not :g: 1.0000001 must not print as the 1 it is refused against.
+        raise WrdscoreError(f"--code-weight must be from 0 to 1, not {code_weight!r}")
+    if code_support is not None:
+        from wrdscore.metrics.code import support_model
+
+        support_model(code_support)  # an unknown name is refused before anything loads
+    out: dict[str, Any] = {}
+    for key, value in (
+        ("target", target),
+        ("code_weight", code_weight),
+        ("strings", strings),
+        ("code_support", code_support),
+    ):
+        if value is not None:
+            out[key] = value
+    return out
+
+
+def with_code_options(
+    metrics: list[str],
+    per_metric: dict[str, dict[str, Any]],
+    shared: dict[str, Any],
+    language: str | None,
+    code: Path | None,
+    corpus: Path | None,
+) -> dict[str, dict[str, Any]]:
+    """Each metric's options with the code options every metric gets (a ``--set`` for
+    one metric wins), and the code's language: ``--language``, or a corpus's own."""
+    if shared:
+        per_metric = {n: {**shared, **per_metric.get(n, {})} for n in dict.fromkeys(metrics)}
+    if language is not None and code is None:
+        why = "a corpus records its languages" if corpus is not None else "give --code"
+        raise WrdscoreError(f"--language applies to --code snippets: {why}")
+    if corpus is not None:
+        # A corpus of one language other than Java says so (ingest --language python).
+        from wrdscore.corpora import open_corpus
+
+        said = open_corpus(corpus).manifest.get("language")
+        language = said if isinstance(said, str) and said != "all" else None
+    if language is not None:
+        # A metric option like --target: every metric reads the code in it, and its
+        # signature says so (lang:python).
+        per_metric = {
+            n: {"language": language, **per_metric.get(n, {})} for n in dict.fromkeys(metrics)
+        }
+    return per_metric
+
+
+def echo_hints(hints: Iterable[str | None]) -> None:
+    """Each hint as a ``hint:`` line on standard error (after the output it is about)."""
+    for hint in filter(None, hints):
+        typer.echo(f"hint: {hint}", err=True)
