@@ -126,14 +126,17 @@ def main() -> None:
 
 
 def scorers(specs: list[str], oov: str) -> dict[str, Metric]:
-    """ROUGE-1 and WRDScore F1 of every model, by label."""
-    out: dict[str, Metric] = {"ROUGE-1 F": get_metric("rouge1")}
+    """ROUGE-1 and WRDScore F1 of every model, by label, with names kept whole: the model
+    card's signals were measured so, before segmentation became the default."""
+    out: dict[str, Metric] = {"ROUGE-1 F": get_metric("rouge1", segment=False)}
     for spec in specs:
         label, _, path = spec.rpartition("=")
         label = label or path
         if label in out:
             raise WrdscoreError(f"label {label!r} is given twice")
-        out[label] = get_metric("wrd", embeddings=None if path == "default" else path, oov=oov)
+        out[label] = get_metric(
+            "wrd", embeddings=None if path == "default" else path, oov=oov, segment=False
+        )
     return out
 
 

@@ -80,7 +80,7 @@ def build_metrics(
     >>> emb = TokenEmbeddings.from_vectors({"a": [1.0, 0.0]})
     >>> metrics = build_metrics(["wrd"], emb, {"wrd": {"clip": False}}, oov="drop")
     >>> [m.signature for m in metrics]  # doctest: +ELLIPSIS
-    ['wrdscore|emb:custom@sha:...|w:norm|c:none|oov:drop|clip:no|solver:emd|seg:no|v:0.1.0']
+    ['wrdscore|emb:custom@sha:...|w:norm|c:none|oov:drop|clip:no|solver:emd|seg:jdk17c20+wiki|v:0.1.0']
     """
     # Checked even when no metric reads vectors, so a typo is never silently ignored.
     _check_vector_options(**embedding_options)

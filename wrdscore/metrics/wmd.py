@@ -332,7 +332,7 @@ class TWMD(_TemperedMetric):
     >>> from wrdscore.embeddings import TokenEmbeddings
     >>> emb = TokenEmbeddings.from_vectors({"size": [1.0, 0.0], "count": [0.8, 0.6]})
     >>> TWMD(emb).signature.split("|")[-4:-1]
-    ['T:0.02', 'it:1', 'seg:no']
+    ['T:0.02', 'it:1', 'seg:jdk17c20+wiki']
     """
 
     name = "twmd"

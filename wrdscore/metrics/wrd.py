@@ -325,7 +325,7 @@ class WRDScore(EmbeddingMetric):
     >>> res.precision.round(3).tolist(), res.recall.round(3).tolist(), res.f1.round(3).tolist()
     ([0.4, 1.0], [0.4, 1.0], [0.4, 1.0])
     >>> res.signature  # doctest: +ELLIPSIS
-    'wrdscore|emb:custom@sha:...|w:norm|c:none|oov:zero|clip:yes|solver:emd|seg:no|v:0.1.0'
+    'wrdscore|emb:custom@sha:...|w:norm|c:none|oov:zero|clip:yes|solver:emd|seg:jdk17c20+wiki|v:0.1.0'
     """
 
     name = "wrd"
