@@ -83,16 +83,35 @@ def read_codes(
         name), numbered from ``offset``.
     """
     from wrdscore.corpora import read_method
+    from wrdscore.corpora._code import read_code_words
+    from wrdscore.corpora._languages import check_language
 
     out: list[Tokens] = []
     languages: list[str | None] = []
     unmasked = 0
+    # The languages stored items were read in, each checked once.
+    checked: dict[str, str] = {}
     for i, item in enumerate(code):
         # Strings and the objects of a --code file (a plain dict with a string "code")
         # without the general checks: this loop runs once per method.
         if item is None:
             out.append([])
             languages.append(None)
+            continue
+        if type(item) is StoredCode and strings == "drop" and item.words is not None:
+            # What read_method does with stored words, without its MethodCode and the
+            # two copies of the tokens (a third of reading OpenJDK's code, warm).
+            said = language or item.language
+            try:
+                found = checked.get(said)
+                if found is None:
+                    found = checked[said] = check_language(said or "java")
+                tokens = read_code_words(item.words, target=target, name=item.name,
+                                         segmented=segmented)  # fmt: skip
+            except WrdscoreError as exc:
+                raise ItemError("code", offset + i, f"cannot be read: {exc}") from None
+            out.append(tokens)
+            languages.append(found)
             continue
         words, read_in = None, language
         if type(item) is StoredCode:
