@@ -50,6 +50,7 @@ from wrdscore.corpora._languages import (
     snippet_root,
 )
 from wrdscore.corpora._scope import MethodFound, ParseFailure, method_source
+from wrdscore.corpora._segment import segment
 
 _queries: dict[str, Query] = {}
 
@@ -173,8 +174,6 @@ class _SegmentedWordTokens(dict[bytes, list[str]]):
     tokens once gives what segmenting the whole method's tokens would, for a lookup."""
 
     def __missing__(self, word: bytes) -> list[str]:
-        from wrdscore.corpora._segment import segment
-
         value = self[word] = segment(list(_identifier_tokens[word]))
         return value
 
@@ -192,9 +191,10 @@ def mask_split(words: Iterable[bytes], mask: bytes | None, segmented: bool = Fal
         _segmented_word_tokens if segmented else _identifier_tokens
     )
     out: list[str] = []
+    extend = out.extend  # bound once: this loop runs once per identifier of the code
     for word in words:
         if word != mask:
-            out += tokens[word]
+            extend(tokens[word])
     return out
 
 
