@@ -86,7 +86,11 @@ def candidate_supports(rows: Rows, encoder: str | None = None) -> dict[str, NDAr
 
 
 def supports(
-    texts: Sequence[str], sources: Sequence[str], target: str, encoder: str | None = None
+    texts: Sequence[str],
+    sources: Sequence[str],
+    target: str,
+    encoder: str | None = None,
+    with_transport: bool = True,
 ) -> dict[str, NDArray[np.float64]]:
     """Each candidate's code support of ``texts`` against their methods' Java ``sources``.
 
@@ -166,7 +170,13 @@ def supports(
             weighted[key][1][i] = float(once @ cover / once.sum()) if once.sum() > 0 else 0.0
     both = s_bm + r_bm
     f = np.divide(2 * s_bm * r_bm, both, out=np.zeros_like(both), where=both > 0)
-    transport = wrd.score(codes, preds, allow_empty_reference=True).values["f1"]
+    # C2's transport holds the whole code as one reference: a long method passes the
+    # limit on an item's tokens, so it is scored only where asked for.
+    transport = (
+        wrd.score(codes, preds, allow_empty_reference=True).values["f1"]
+        if with_transport
+        else np.full(len(preds), np.nan)
+    )
     both = s_d + r_d
     f_d = np.divide(2 * s_d * r_d, both, out=np.zeros_like(both), where=both > 0)
     out_w = {}
@@ -236,7 +246,7 @@ def floors(corpora: Path, projects: Sequence[str], methods: int, names: Sequence
             texts += mine
             sources += [case.code] * len(mine)
             sizes.append(len(mine))
-    every = supports(texts, sources, "summary")
+    every = supports(texts, sources, "summary", with_transport="C2" in names)
     report = []
     for name in names:
         split = np.split(every[name], np.cumsum(sizes)[:-1])
