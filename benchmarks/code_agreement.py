@@ -37,7 +37,12 @@ DATA = ROOT.parent / "shared" / "data" / "roy2021-code-summaries"
 SEED = 20261129
 BOOTSTRAP = 2000
 #: Each round's candidates (``docs/history.md``, "Code support chosen by people"), B0 first.
-ROUNDS = {1: ("B0", "C1", "C2", "C3"), 2: ("B0", "D1", "D2"), 3: ("B0", "E1", "E2", "D1")}
+ROUNDS = {
+    1: ("B0", "C1", "C2", "C3"),
+    2: ("B0", "D1", "D2"),
+    3: ("B0", "E1", "E2", "D1"),
+    4: ("B0", "D1", "F1", "F2"),
+}
 
 
 @dataclass(frozen=True)
@@ -119,7 +124,13 @@ def supports(
     code token's ``max_t w_t c(t, j)`` by its mass once:
 
     * E1: ``F(s_w, r_w) x P^(k/m)``, the ratio from the bigram model (the token's context);
-    * E2: the same with the ratio from the unigram model (no context).
+    * E2: the same with the ratio from the unigram model (no context);
+
+    and round 4's, with ``G`` the gate on a text that reads better stopped earlier
+    (:func:`stop_gate`):
+
+    * F1: ``D1 x G``;
+    * F2: ``D1 x G^(k/m)``.
     """
     from wrdscore.corpora import read_code_and_language
     from wrdscore.metrics.code import code_prior, copied_counts
@@ -183,6 +194,7 @@ def supports(
     for key, (s_w, r_w) in weighted.items():
         both = s_w + r_w
         out_w[key] = np.divide(2 * s_w * r_w, both, out=np.zeros_like(both), where=both > 0)
+    stop = np.array([stop_gate(prior.model, p) for p in preds])
     return {
         "B0": b0,
         "C1": f * gate,
@@ -192,7 +204,20 @@ def supports(
         "D2": f_d * plausible,
         "E1": out_w["E1"] * gate,
         "E2": out_w["E2"] * gate,
+        "F1": f_d * gate * stop,
+        "F2": f_d * gate * stop ** (copied / np.maximum(sizes, 1)),
     }
+
+
+def stop_gate(model: Any, tokens: Sequence[str]) -> float:
+    """Round 4's ``G(p) = min(1, Q(p) / max Q(p_1..j))`` over the prefixes of ``j`` tokens,
+    ``ceil(m/2) <= j < m``, with ``Q`` the prior's sequence model: how much better the text
+    would read stopped earlier (1 for fewer than 2 tokens)."""
+    m = len(tokens)
+    if m < 2:
+        return 1.0
+    best = max(model.log_q(tokens[:j]) for j in range(-(-m // 2), m))
+    return float(np.exp(min(0.0, model.log_q(tokens) - best)))
 
 
 def combined(rows: Rows, support: NDArray[np.float64], encoder: str | None = None) -> NDArray:
