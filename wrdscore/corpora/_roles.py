@@ -162,7 +162,7 @@ def code_roles(
             raise WrdscoreError(unmasked)
     roles = _roles_by_start(g, tree.root)
     mask = masked.encode("utf-8", "replace") if masked else None
-    words = []
+    words: list[CodeWord] = []
     for at, word in _reader.identifiers(tree):
         if word == mask:
             continue
