@@ -31,8 +31,12 @@ offers it only its raw support (:meth:`~wrdscore.metrics.Metric._code_support`).
 """
 
 from wrdscore.metrics._code_models import (
+    COVERAGE_SUPPORT,
     DEFAULT_SUPPORT,
+    GATE_SUPPORT,
     SUPPORT_MODELS,
+    Coverage,
+    DistinctCoverage,
     NoPrior,
     PriorGate,
     SupportInput,
@@ -68,8 +72,10 @@ from wrdscore.metrics._code_transport import CodeTransport
 __all__ = [
     "CODE_KEYS",
     "CODE_OPTIONS",
+    "COVERAGE_SUPPORT",
     "DEFAULT_CODE_WEIGHT",
     "DEFAULT_SUPPORT",
+    "GATE_SUPPORT",
     "END",
     "PRIOR_FILE",
     "QUANTILES",
@@ -78,6 +84,8 @@ __all__ = [
     "CodeItem",
     "CodeScorer",
     "CodeTransport",
+    "Coverage",
+    "DistinctCoverage",
     "NoPrior",
     "PriorGate",
     "ReadCode",
