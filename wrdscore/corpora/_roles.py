@@ -13,7 +13,8 @@ where it occurs, as the grammar table says (:attr:`~._languages.Grammar.roles`, 
 * ``called``: the name of a method invoked (or referenced, ``this::convert``);
 * ``condition``: in the condition of an ``if``, ``while``, ``do``, ``for``, a
   ternary or a ``switch``;
-* ``parameter``: a parameter declared (of the method or of a lambda in it);
+* ``parameter``: a parameter declared (of the method or of a lambda in it; a varargs
+  parameter's name is not read as one yet: Java's grammar does not name it by a field);
 * ``type``: a type's name;
 * ``local``: a local variable declared (loop variables, catch parameters, resources
   and pattern variables included);
