@@ -31,10 +31,11 @@ from wrdscore.metrics._embedding import (
     contextual_vectors,
     resolve_embeddings,
 )
-from wrdscore.metrics._flatten import Prediction, Reference, Tokens
-from wrdscore.metrics._metric import Metric, check_flag
+from wrdscore.metrics._metric import Metric
 from wrdscore.metrics._registry import METRICS, get_metric, metric_class, register
 from wrdscore.metrics._result import OOV_NAMES, ScoreResult
+from wrdscore.metrics._tokenise import Prediction, Reference, Tokens
+from wrdscore.metrics._validate import check_flag
 
 __all__ = [
     "CACHE_TOKENS",

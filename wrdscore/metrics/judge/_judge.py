@@ -25,10 +25,11 @@ from wrdscore.corpora import (
 from wrdscore.corpus_inputs import StoredCode
 from wrdscore.errors import WrdscoreError, counted
 from wrdscore.metrics._code_read import CodeItem, code_item
-from wrdscore.metrics._flatten import ItemError, Prediction, Reference, Tokens
-from wrdscore.metrics._metric import Metric, check_flag
+from wrdscore.metrics._metric import Metric
 from wrdscore.metrics._registry import register
 from wrdscore.metrics._result import ScoreResult
+from wrdscore.metrics._tokenise import Prediction, Reference, Tokens
+from wrdscore.metrics._validate import ItemError, check_flag
 from wrdscore.metrics.judge._cache import AnswerCache, default_cache_path, request_key
 from wrdscore.metrics.judge._client import Endpoint, ask_all
 from wrdscore.metrics.judge._prompts import (
