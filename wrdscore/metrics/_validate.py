@@ -133,12 +133,10 @@ def check_flag(option: str, value: object) -> None:
         raise WrdscoreError(f"{option} must be true or false, not {value!r}")
 
 
-def refuse_options(metric: str, options: Mapping[str, Any], code: Sequence[str] = ()) -> None:
-    """Refuse the ``options`` a metric did not take, so a misspelt one is never ignored.
-
-    ``code`` names the code options among them (``code_weight``, ``target``, ...): a
-    metric that takes none says why it cannot read code instead (see
-    :meth:`~wrdscore.metrics.Metric.check_reads_code`), which is the caller's to raise.
+def refuse_options(metric: str, options: Mapping[str, Any]) -> None:
+    """Refuse the ``options`` a metric did not take, so a misspelt one is never ignored
+    (code options are taken, or refused with the reason, before: see
+    :func:`~wrdscore.metrics._reads_code.take_code_scorer`).
 
     Examples
     --------
