@@ -45,7 +45,7 @@ from wrdscore.metrics._validate import (
     refuse_empty_predictions,
     refuse_options,
 )
-from wrdscore.metrics.code import CODE_KEYS, CODE_OPTIONS, CodeItem
+from wrdscore.metrics.code import CODE_KEYS, CODE_OPTIONS, DEFAULT_SUPPORT, CodeItem
 from wrdscore.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, BootstrapComparison
 
 if TYPE_CHECKING:
@@ -121,6 +121,8 @@ class Metric(CallState, ABC):
     code_key: ClassVar[str | None] = None
     #: Why a metric with no :attr:`code_key` cannot read code (its one-line error).
     no_code_reason: ClassVar[str] = ""
+    #: The support model scoring against code uses unless ``code_support`` names one.
+    default_code_support: ClassVar[str] = DEFAULT_SUPPORT
 
     def __init__(
         self,

@@ -46,6 +46,7 @@ def take_code_scorer(metric: Metric, options: dict[str, Any]) -> CodeScorer | No
         if code:
             raise WrdscoreError(f"give a code scorer or code options ({', '.join(code)}), not both")
         return given
+    code = {"code_support": metric.default_code_support, **code}
     return CodeScorer(**{_SCORER_NAMES.get(k, k): v for k, v in code.items()})
 
 
