@@ -23,7 +23,7 @@ import csv
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,16 +78,25 @@ def load(data: Path) -> Rows:
     return Rows(np.asarray(method), summary, reference, source, np.asarray(rating))
 
 
-def _wrd(target: str, encoder: str | None) -> Any:
-    """WRDScore with the bundled default, or with ``encoder``'s contextual states."""
+def _wrd(target: str, encoder: str | None, support: str | None = None) -> Any:
+    """WRDScore with the bundled default, or with ``encoder``'s contextual states, and
+    the code support ``support`` (the metric's default where None)."""
     from wrdscore.metrics import get_metric
 
-    return get_metric("wrd", target=target, **({"encoder": encoder} if encoder else {}))
+    options: dict[str, Any] = {"target": target}
+    if encoder:
+        options["encoder"] = encoder
+    if support:
+        options["code_support"] = support
+    return get_metric("wrd", **options)
 
 
-def candidate_supports(rows: Rows, encoder: str | None = None) -> dict[str, NDArray[np.float64]]:
-    """Each candidate's code support of the rated summaries (:func:`supports`)."""
-    return supports(rows.summary, rows.code, "summary", encoder)
+def candidate_supports(
+    rows: Rows, encoder: str | None = None, wanted: Collection[str] | None = None
+) -> dict[str, NDArray[np.float64]]:
+    """Each candidate's code support of the rated summaries (:func:`supports`; those of
+    ``wanted`` only, where given: the others are NaN)."""
+    return supports(rows.summary, rows.code, "summary", encoder, wanted)
 
 
 def supports(
@@ -95,7 +104,7 @@ def supports(
     sources: Sequence[str],
     target: str,
     encoder: str | None = None,
-    with_transport: bool = True,
+    wanted: Collection[str] | None = None,
 ) -> dict[str, NDArray[np.float64]]:
     """Each candidate's code support of ``texts`` against their methods' Java ``sources``.
 
@@ -135,7 +144,8 @@ def supports(
     from wrdscore.corpora import read_code_and_language
     from wrdscore.metrics.code import code_prior, copied_counts
 
-    wrd = _wrd(target, encoder)
+    # B0 is round 4's gate of issue 32, by name: wrd's default has moved on since.
+    wrd = _wrd(target, encoder, "src69-copied")
     b0 = wrd.score(None, list(texts), code=list(sources)).values["code"]
     preds = [wrd.tokens(s, prediction=True) for s in texts]
     codes = [read_code_and_language(c, target=target, language="java")[0] for c in sources]
@@ -166,10 +176,13 @@ def supports(
         s_d[i] = cos[:, at_p].max(axis=0).sum() / len(p_rows)
         once = masses[c_once]
         r_d[i] = float(once @ cos[at_c].max(axis=1) / once.sum()) if once.sum() > 0 else 0.0
-        if len(p_rows) != len(pred):  # the weights are per token: every token needs its row
+        weigh = wanted is None or bool({"E1", "E2"} & set(wanted))
+        if weigh and len(p_rows) != len(pred):  # the weights are per token: each needs its row
             raise ValueError(f"{len(pred)} tokens embedded as {len(p_rows)} rows")
         p_once = p_rows[at_p]
         for key, context in (("E1", True), ("E2", False)):
+            if wanted is not None and key not in wanted:
+                continue
             ratio = np.exp(np.asarray(prior.model.log_ratios(pred, context=context)))
             w = np.zeros(len(batch.table))
             np.maximum.at(w, p_rows, ratio / (1.0 + ratio))
@@ -185,13 +198,16 @@ def supports(
     # limit on an item's tokens, so it is scored only where asked for.
     transport = (
         wrd.score(codes, preds, allow_empty_reference=True).values["f1"]
-        if with_transport
+        if wanted is None or "C2" in wanted
         else np.full(len(preds), np.nan)
     )
     both = s_d + r_d
     f_d = np.divide(2 * s_d * r_d, both, out=np.zeros_like(both), where=both > 0)
     out_w = {}
     for key, (s_w, r_w) in weighted.items():
+        if wanted is not None and key not in wanted:
+            out_w[key] = np.full(len(preds), np.nan)
+            continue
         both = s_w + r_w
         out_w[key] = np.divide(2 * s_w * r_w, both, out=np.zeros_like(both), where=both > 0)
     stop = np.array([stop_gate(prior.model, p) for p in preds])
@@ -271,7 +287,7 @@ def floors(corpora: Path, projects: Sequence[str], methods: int, names: Sequence
             texts += mine
             sources += [case.code] * len(mine)
             sizes.append(len(mine))
-    every = supports(texts, sources, "summary", with_transport="C2" in names)
+    every = supports(texts, sources, "summary", wanted=names)
     report = []
     for name in names:
         split = np.split(every[name], np.cumsum(sizes)[:-1])
@@ -309,10 +325,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"{time.perf_counter() - start:.0f} s")
         return
     rows = load(args.data)
-    every = candidate_supports(rows, args.encoder)
+    every = candidate_supports(rows, args.encoder, ROUNDS[args.round])
     supports = {name: every[name] for name in ROUNDS[args.round]}
     names = list(supports)
-    extra = {}
+    # What wrd ships (its default support, reading the code as scoring does, the
+    # candidates' prototypes above read it unsegmented): beside them, not one of them.
+    shipped = _wrd("summary", args.encoder)
+    extra = {
+        "shipped": (
+            shipped.score(None, rows.summary, code=rows.code).values["code"],
+            shipped.score(rows.reference, rows.summary, code=rows.code).values["combined"],
+        )
+    }
     if args.encoder:
         # The encoder's own sentence cosine reads code as shipped (B0's priors): beside the
         # candidates, not one of them.

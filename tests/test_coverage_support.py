@@ -165,3 +165,24 @@ def test_distinct_coverage_scores_names_as_the_gate():
         get_metric("bertscore", target="summary", code_support="distinct-coverage").score(
             None, ["Returns the total."], code=[CODE]
         )
+
+
+def test_explain_shows_what_the_coverage_is_made_of():
+    from wrdscore.explain import support_breakdown
+
+    text = "Returns the total price of the items."
+    metric = get_metric("wrd", target="summary")
+    t = metric.code_transport(text, CODE)
+    b = support_breakdown(t)
+    assert b["priors"] is None and b["coverage"]["distinct"] is True
+    f = b["coverage"]["f"] * b["coverage"]["plausibility_gate"]
+    assert b["code_support"] == pytest.approx(f, abs=1e-12)
+    score = metric.score(None, [text], code=[CODE]).values["code"][0]
+    assert b["code_support"] == pytest.approx(score, abs=1e-12)
+    # A name under the same model shows the gate's factors, as src69-copied does.
+    name = support_breakdown(get_metric("wrd").code_transport("computeTotal", CODE))
+    assert name["coverage"] is None and name["priors"]["tokens"] == 2
+    result = CliRunner().invoke(app, ["explain", text, "--code", "-", "--target", "summary"],
+                                input=CODE)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert f"code support {score:.4f} (F " in result.output

@@ -102,6 +102,10 @@ class SupportModel(ABC):
         it before forking workers, so that they share it)."""
         return None
 
+    def for_target(self, target: str) -> SupportModel:
+        """The model that scores ``target``: this one, or the one it hands it to."""
+        return self
+
 
 class NoPrior(SupportModel):
     """The raw support itself: what the metric finds in the code, copying rewarded."""
@@ -175,9 +179,23 @@ class Coverage(SupportModel):
         """The default's summary prior, whose plausibility and copied counts gate."""
         return table_prior(PRIOR_FILE, "summary", QUANTILE, COPIED_SHARE)
 
+    def for_target(self, target: str) -> SupportModel:
+        return self if target == "summary" else support_model(GATE_SUPPORT)
+
     def support(self, given: SupportInput) -> NDArray[np.float64]:
         if given.target != "summary":
-            return support_model(GATE_SUPPORT).support(given)
+            return self.for_target(given.target).support(given)
+        precision, recall, gate = self.parts(given)
+        total = precision + recall
+        f = np.divide(2 * precision * recall, total, out=np.zeros(len(total)), where=total > 0)
+        return f * gate
+
+    def parts(
+        self, given: SupportInput
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+        """Each summary's precision in the code, recall over it (0 for a pair with an empty
+        side) and copied-share plausibility gate; the support is ``F(precision, recall)
+        x gate``."""
         coverage = getattr(given.metric, "code_coverage", None)
         if coverage is None:
             raise WrdscoreError(
@@ -186,19 +204,15 @@ class Coverage(SupportModel):
             )
         preds, codes = given.predictions, given.codes
         both = [i for i, (c, p) in enumerate(zip(codes, preds, strict=True)) if c and p]
-        f = np.zeros(len(preds))
+        precision, recall = np.zeros(len(preds)), np.zeros(len(preds))
         if both:
-            precision, recall, _ = coverage(
+            precision[both], recall[both], _ = coverage(
                 [codes[i] for i in both], [preds[i] for i in both], distinct=self.distinct
-            )
-            total = precision + recall
-            f[both] = np.divide(
-                2 * precision * recall, total, out=np.zeros(len(both)), where=total > 0
             )
         sizes = np.fromiter(map(len, preds), np.int64, len(preds))
         copied = copied_counts(preds, codes, given.languages)
         gate = self.prior().plausibility(preds) ** (copied / np.maximum(sizes, 1))
-        return f * gate
+        return precision, recall, gate
 
     def prepare(self, target: str) -> None:
         support_model(GATE_SUPPORT).prepare(target)

@@ -67,7 +67,7 @@ from wrdscore.metrics._code_scorer import (
     check_code_options,
     combine,
 )
-from wrdscore.metrics._code_transport import CodeTransport
+from wrdscore.metrics._code_transport import CodeTransport, CoverageParts
 
 __all__ = [
     "CODE_KEYS",
@@ -85,6 +85,7 @@ __all__ = [
     "CodeScorer",
     "CodeTransport",
     "Coverage",
+    "CoverageParts",
     "DistinctCoverage",
     "NoPrior",
     "PriorGate",

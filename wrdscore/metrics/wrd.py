@@ -27,6 +27,8 @@ from wrdscore.metrics.base import EmbeddingMetric, Tokens, check_flag, register
 from wrdscore.metrics.code import (
     COVERAGE_SUPPORT,
     CodeTransport,
+    Coverage,
+    CoverageParts,
     PriorGate,
     SupportInput,
     best_match,
@@ -717,12 +719,18 @@ class WRDScore(EmbeddingMetric):
             t.ref_tokens[i] if found and (t.cosine[i, j] > 0 or not self.clip) else None
             for j, i in enumerate(at.tolist())
         )
-        gate = scorer.support
+        model = scorer.support.for_target(target)
         factors = (
-            gate.prior(target).factors(pred, tokens, language)
-            if isinstance(gate, PriorGate)
+            model.prior(target).factors(pred, tokens, language)
+            if isinstance(model, PriorGate)
             else None
         )
+        coverage = None
+        if isinstance(model, Coverage):
+            one = SupportInput(np.array([match]), [pred], [tokens], [language], target, self)
+            precision, recall, gate = (float(x[0]) for x in model.parts(one))
+            coverage = CoverageParts(precision, recall, gate, model.distinct)
+            prior = gate
         return CodeTransport(
             code_tokens=t.ref_tokens,
             pred_tokens=t.pred_tokens,
@@ -740,5 +748,6 @@ class WRDScore(EmbeddingMetric):
             best_tokens=best_tokens,
             best_cosines=tuple(shown.tolist()),
             factors=factors,
-            support_model=gate.name,
+            support_model=scorer.support.name,
+            coverage=coverage,
         )
