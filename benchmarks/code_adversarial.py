@@ -450,6 +450,11 @@ ROUNDS: dict[int, dict[str, tuple[float, float, float | None]]] = {
     3: {"R1": (0.01, 0.2, None), "R2": (0.02, 0.3, None), "R3": (0.05, 0.3, None)},
     4: {"G1": (0.01, 0.2, 0.01), "G2": (0.01, 0.3, 0.01)},
 }
+#: How rounds 3 and 4 read text and code, which later defaults changed: names kept whole
+#: (segmentation came on by default with issue 41), and code whose name cannot be masked
+#: read unmasked, as scoring did before it refused such code (one of round 4's methods,
+#: libjlatexmath-java's ``invokeID``, cut at the length limit, is told PHP).
+ROUND_READING: dict[str, Any] = {"segment": False, "allow_unmasked": True}
 
 
 def transport_precision(metric: Any, cases: Sequence[Case]) -> list[np.ndarray]:
@@ -498,7 +503,7 @@ def candidates(
 
     report = []
     if round_ == 4:
-        metric = get_metric("wrd", target=target)
+        metric = get_metric("wrd", target=target, **ROUND_READING)
         scores = {p: transport_precision(metric, its) for p, its in cases.items()}
         label = f"wrd transport precision, before issue 32 ({target})"
         report.append(evaluate(scores, attacks, label))
@@ -513,7 +518,7 @@ def candidates(
             prior = read_prior(data, target, q, share, copied)
             rows.append((f"{label} ({share:g}, {q:g}, copied {copied})", Candidate(label, prior)))
     for label, support in rows:
-        metric = get_metric("wrd", target=target, code_support=support)
+        metric = get_metric("wrd", target=target, code_support=support, **ROUND_READING)
         scores = {p: raw_support(metric, its) for p, its in cases.items()}
         report.append(evaluate(scores, attacks, f"wrd {label} ({target})"))
     report.append(f"{time.perf_counter() - started:.0f} s")
