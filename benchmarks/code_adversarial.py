@@ -54,7 +54,10 @@ its AUC target is measured from; :data:`ROUNDS`) are scored by today's ``candida
 through the shipped support model ``jdk17-seq`` and the others from the shipped table
 (round 4's, which is round 3's plus the copied counts; ``--prior`` gives another). Each
 round's projects, with the Debian versions ``apt-get source`` fetches, are in
-``benchmarks/code_rounds.tsv``; ``fetch`` downloads and ingests them::
+``benchmarks/code_rounds.tsv``; ``fetch`` downloads those versions and ingests them
+(``--dry-run`` prints its commands), and ``candidates`` reads text and code as the rounds
+did (:data:`ROUND_READING`). Round 4's published table reruns with (docs/history.md,
+"Rerunning round 4")::
 
     python benchmarks/code_adversarial.py fetch --round 4
     python benchmarks/code_adversarial.py candidates --round 4 [--target summary]
