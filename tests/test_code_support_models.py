@@ -33,8 +33,12 @@ def _examples() -> tuple[list[str], list[str], list[dict[str, str]]]:
 
 
 def test_the_shipped_models_and_the_default():
-    assert {"src69-copied", "jdk17-seq", "none"} <= set(SUPPORT_MODELS)
-    assert "|prior:src69-copied|empty:ref|" in get_metric("wrd").code_signature
+    assert {"src69-copied", "jdk17-seq", "none", "coverage", "distinct-coverage"} <= set(
+        SUPPORT_MODELS
+    )
+    # wrd reads the code's side (issue 41's choice for summaries); the others gate.
+    assert "|prior:distinct-coverage|empty:ref|" in get_metric("wrd").code_signature
+    assert "|prior:src69-copied|empty:ref|" in get_metric("bertscore").code_signature
     signature = get_metric("wrd", code_support="jdk17-seq").code_signature
     assert "|prior:jdk17-seq|empty:ref|" in signature
     with pytest.raises(WrdscoreError, match="unknown code support 'r9'; choose one of"):

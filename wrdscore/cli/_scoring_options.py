@@ -15,9 +15,11 @@ CODE_SUPPORT_OPTION = typer.Option(
     None,
     "--code-support",
     help="The support model that turns a metric's match in the code into code support: "
-    "src69-copied (round 4's copied-share gate), jdk17-seq (round 2's priors, R0), coverage "
-    "(summaries: also what of the code they cover) or none (the match alone) "
-    "\\[default: src69-copied]; the signature records it (prior:NAME).",
+    "distinct-coverage (summaries: what they find in the code and what of it they cover, "
+    "each word once; names as src69-copied), src69-copied (round 4's copied-share gate), "
+    "jdk17-seq (round 2's priors, R0), coverage (as distinct-coverage, every occurrence "
+    "counted) or none (the match alone) \\[default: distinct-coverage for wrd, "
+    "src69-copied for the others]; the signature records it (prior:NAME).",
 )
 
 

@@ -42,7 +42,14 @@ from wrdscore.metrics._flatten import (
     splitter,
 )
 from wrdscore.metrics._result import Scored, ScoreResult, first_names
-from wrdscore.metrics.code import CODE_KEYS, CODE_OPTIONS, CodeItem, CodeScorer, ReadCode
+from wrdscore.metrics.code import (
+    CODE_KEYS,
+    CODE_OPTIONS,
+    DEFAULT_SUPPORT,
+    CodeItem,
+    CodeScorer,
+    ReadCode,
+)
 from wrdscore.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, BootstrapComparison
 
 if TYPE_CHECKING:
@@ -125,6 +132,8 @@ class Metric(ABC):
     code_key: ClassVar[str | None] = None
     #: Why a metric with no :attr:`code_key` cannot read code (its one-line error).
     no_code_reason: ClassVar[str] = ""
+    #: The support model scoring against code uses unless ``code_support`` names one.
+    default_code_support: ClassVar[str] = DEFAULT_SUPPORT
 
     def __init__(
         self,
@@ -164,6 +173,7 @@ class Metric(ABC):
                 )
             return given
         names = {"code_weight": "weight", "code_support": "support"}
+        options = {"code_support": self.default_code_support, **options}
         return CodeScorer(**{names.get(k, k): v for k, v in options.items()})
 
     # -- what subclasses provide ------------------------------------------------------
