@@ -246,14 +246,12 @@ def score(
         *(judge_url, judge_model, judge_key_env, judge_samples),
         *(judge_cache, judge_jobs, judge_timeout, judge_format),
     )
-    per_metric = with_code_options(metric, judged, shared, language, code, corpus)
-    references: Any = refs
     if allow_unmasked:
         if not reads_code:
             raise WrdscoreError("--allow-unmasked applies to code: give --code or --corpus")
-        per_metric = {
-            n: {"allow_unmasked": True, **per_metric.get(n, {})} for n in dict.fromkeys(metric)
-        }
+        shared["allow_unmasked"] = True
+    per_metric = with_code_options(metric, judged, shared, language, code, corpus)
+    references: Any = refs
     hints = _score_hints(preds, clean_predictions, (target or "name") if reads_code else None)
     code_items: Any = code
     ids = item_names = None

@@ -215,8 +215,11 @@ class Coverage(SupportModel):
         return precision, recall, gate
 
     def prepare(self, target: str) -> None:
-        support_model(GATE_SUPPORT).prepare(target)
-        self.prior()
+        # Only the table the target reads: the gate's for names, the summary prior here.
+        if target == "summary":
+            self.prior()
+        else:
+            self.for_target(target).prepare(target)
 
 
 class DistinctCoverage(Coverage):

@@ -65,6 +65,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+# A table of the reader's, imported with this module: scoring reads the code in
+# corpora once (read_method), and then never goes back into it.
+from wrdscore.corpora import RESERVED_WORDS
+
 #: Added to every token's count in the unigram models (a token seen nowhere is not impossible).
 ADD = 0.5
 #: The share of real texts whose length is not penalised is 1 - this.
@@ -202,8 +206,6 @@ def copied_counts(
     ...               [["out", "write"], ["run"]], ["java", "java"]).tolist()
     [1, 3]
     """
-    from wrdscore.corpora import RESERVED_WORDS
-
     out = np.zeros(len(token_lists), dtype=np.int64)
     none: frozenset[str] = frozenset()
     for i, (tokens, code, language) in enumerate(zip(token_lists, codes, languages, strict=True)):

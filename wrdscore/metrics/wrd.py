@@ -20,9 +20,9 @@ from numpy.typing import NDArray
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import cosine_matrix, unit_rows
-from wrdscore.metrics._flatten import MAX_TOKENS
 from wrdscore.metrics._pairs import embed_pairs, shape_groups
 from wrdscore.metrics._result import Scored
+from wrdscore.metrics._validate import MAX_TOKENS
 from wrdscore.metrics.base import EmbeddingMetric, Tokens, check_flag, register
 from wrdscore.metrics.code import (
     COVERAGE_SUPPORT,
