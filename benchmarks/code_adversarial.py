@@ -54,7 +54,10 @@ its AUC target is measured from; :data:`ROUNDS`) are scored by today's ``candida
 through the shipped support model ``jdk17-seq`` and the others from the shipped table
 (round 4's, which is round 3's plus the copied counts; ``--prior`` gives another). Each
 round's projects, with the Debian versions ``apt-get source`` fetches, are in
-``benchmarks/code_rounds.tsv``; ``fetch`` downloads and ingests them::
+``benchmarks/code_rounds.tsv``; ``fetch`` downloads those versions and ingests them
+(``--dry-run`` prints its commands), and ``candidates`` reads text and code as the rounds
+did (:data:`ROUND_READING`). Round 4's published table reruns with (docs/history.md,
+"Rerunning round 4")::
 
     python benchmarks/code_adversarial.py fetch --round 4
     python benchmarks/code_adversarial.py candidates --round 4 [--target summary]
@@ -274,14 +277,22 @@ def raw_support(metric: Any, cases: Sequence[Case]) -> list[np.ndarray]:
     return out
 
 
-def _wins(a: float | np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.where(a > b, 1.0, np.where(a == b, 0.5, 0.0))
+def _wins(a: float | np.ndarray, b: np.ndarray, ties: float = 0.0) -> np.ndarray:
+    """1 where ``a`` beats ``b``, 0.5 where they are within ``ties`` of each other."""
+    if ties == 0.0:
+        return np.where(a > b, 1.0, np.where(a == b, 0.5, 0.0))
+    diff = np.asarray(a) - b
+    return np.where(diff > ties, 1.0, np.where(diff >= -ties, 0.5, 0.0))
 
 
 def summarise(
-    scores: Sequence[np.ndarray], attacks: Sequence[str], rng: np.random.Generator
+    scores: Sequence[np.ndarray],
+    attacks: Sequence[str],
+    rng: np.random.Generator,
+    ties: float = 0.0,
 ) -> dict[str, Any]:
-    """Win rates over each attack with bootstrap intervals, and AUC over the others.
+    """Win rates over each attack with bootstrap intervals, and AUC over the others;
+    scores within ``ties`` of each other tie (:func:`_wins`).
 
     With templates among ``attacks``, also :data:`BEST_TEMPLATE`: the win over the
     best-scoring template of each method, the one an attacker who can score would pick.
@@ -294,13 +305,13 @@ def summarise(
         columns.append(columns[0][:, templates].max(axis=1, keepdims=True))
         names.append(BEST_TEMPLATE)
     truth = np.array([s[0] for s in scores])[:, None]
-    wins = _wins(truth, np.hstack(columns))
+    wins = _wins(truth, np.hstack(columns), ties)
     out: dict[str, Any] = {"methods": len(scores)}
     draws = rng.integers(0, len(scores), size=(BOOTSTRAP, len(scores)))
     for j, name in enumerate(names):
         boot = wins[draws, j].mean(axis=1)
         out[name] = (wins[:, j].mean(), *np.quantile(boot, [0.025, 0.975]))
-    pairs = np.concatenate([_wins(s[0], s[1 + k :]) for s in scores])
+    pairs = np.concatenate([_wins(s[0], s[1 + k :], ties) for s in scores])
     out["auc"] = float(pairs.mean())
     return out
 
@@ -327,12 +338,14 @@ def floors(pooled: dict[str, Any], target: str) -> str:
     return f"floors met: {', '.join(met) or 'none'}; missed: {', '.join(missed) or 'none'}"
 
 
-def evaluate(scores: dict[str, list[np.ndarray]], attacks: Sequence[str], label: str) -> str:
+def evaluate(
+    scores: dict[str, list[np.ndarray]], attacks: Sequence[str], label: str, ties: float = 0.0
+) -> str:
     """Per project and pooled (the pooled AUC is the mean of the projects'): the win rates
     over the attacks, then over each template alone, then the floors."""
-    rows = {p: summarise(s, attacks, np.random.default_rng(SEED)) for p, s in scores.items()}
+    rows = {p: summarise(s, attacks, np.random.default_rng(SEED), ties) for p, s in scores.items()}
     pooled = summarise(
-        [x for s in scores.values() for x in s], attacks, np.random.default_rng(SEED)
+        [x for s in scores.values() for x in s], attacks, np.random.default_rng(SEED), ties
     )
     pooled["auc"] = float(np.mean([r["auc"] for r in rows.values()]))
     rows["**pooled**"] = pooled
@@ -450,6 +463,11 @@ ROUNDS: dict[int, dict[str, tuple[float, float, float | None]]] = {
     3: {"R1": (0.01, 0.2, None), "R2": (0.02, 0.3, None), "R3": (0.05, 0.3, None)},
     4: {"G1": (0.01, 0.2, 0.01), "G2": (0.01, 0.3, 0.01)},
 }
+#: How rounds 3 and 4 read text and code, which later defaults changed: names kept whole
+#: (segmentation came on by default with issue 41), and code whose name cannot be masked
+#: read unmasked, as scoring did before it refused such code (one of round 4's methods,
+#: libjlatexmath-java's ``invokeID``, cut at the length limit, is told PHP).
+ROUND_READING: dict[str, Any] = {"segment": False, "allow_unmasked": True}
 
 
 def transport_precision(metric: Any, cases: Sequence[Case]) -> list[np.ndarray]:
@@ -476,6 +494,7 @@ def candidates(
     projects: Sequence[str] | None = None,
     table: Path | None = None,
     round_: int = 4,
+    ties: float = 0.0,
 ) -> None:
     """WRDScore's best match alone (a reference), R0 (round 2's priors, ``jdk17-seq``) and, with
     ``table``, the candidates of round ``round_`` (:data:`ROUNDS`), on ``projects``
@@ -498,14 +517,15 @@ def candidates(
 
     report = []
     if round_ == 4:
-        metric = get_metric("wrd", target=target)
+        metric = get_metric("wrd", target=target, **ROUND_READING)
         scores = {p: transport_precision(metric, its) for p, its in cases.items()}
         label = f"wrd transport precision, before issue 32 ({target})"
-        report.append(evaluate(scores, attacks, label))
-    # The shipped support models by name (R0 is round 2's, shipped until round 4).
+        report.append(evaluate(scores, attacks, label, ties))
+    # The shipped support models by name (R0 is round 2's, shipped until round 4), each
+    # row labelled with the name that selects it (--code-support, code_support=).
     rows: list[tuple[str, str | SupportModel]] = [
-        ("best match alone", "none"),
-        ("R0", "jdk17-seq"),
+        ("best match alone (none)", "none"),
+        ("R0 (jdk17-seq)", "jdk17-seq"),
     ]
     if table is not None:
         data = table.read_bytes()
@@ -513,32 +533,79 @@ def candidates(
             prior = read_prior(data, target, q, share, copied)
             rows.append((f"{label} ({share:g}, {q:g}, copied {copied})", Candidate(label, prior)))
     for label, support in rows:
-        metric = get_metric("wrd", target=target, code_support=support)
+        metric = get_metric("wrd", target=target, code_support=support, **ROUND_READING)
         scores = {p: raw_support(metric, its) for p, its in cases.items()}
-        report.append(evaluate(scores, attacks, f"wrd {label} ({target})"))
+        report.append(evaluate(scores, attacks, f"wrd {label} ({target})", ties))
     report.append(f"{time.perf_counter() - started:.0f} s")
     print("\n\n".join(report))
 
 
+def round_rows(round_: int) -> list[tuple[str, str, str]]:
+    """Round ``round_``'s projects (:data:`ROUND_FILE`): package, Debian version, domain."""
+    rows = [line.split("\t") for line in ROUND_FILE.read_text(encoding="utf-8").splitlines()]
+    return [
+        (package, version, domain) for r, package, version, domain in rows[1:] if int(r) == round_
+    ]
+
+
 def round_projects(round_: int) -> dict[str, str]:
     """Round ``round_``'s projects (:data:`ROUND_FILE`): package -> Debian version."""
-    rows = [line.split("\t") for line in ROUND_FILE.read_text(encoding="utf-8").splitlines()]
-    return {package: version for r, package, version, _ in rows[1:] if int(r) == round_}
+    return {package: version for package, version, _ in round_rows(round_)}
 
 
-def fetch(corpora: Path, round_: int) -> None:
-    """Download round ``round_``'s projects' upstream archives from the Debian mirror and
-    ingest them under ``corpora`` (as ``code_support_signal.py prepare``), saying where the
-    mirror's version is not the one the round scored."""
+def fetch_command(package: str, version: str) -> list[str]:
+    """The command that downloads a project's source package at the version its round
+    scored (run with :func:`fetch`'s private apt configuration)."""
+    return ["apt-get", "source", "--download-only", f"{package}={version}"]
+
+
+def _upstream_archives(debsrc: Path, package: str, version: str) -> list[Path]:
+    """The upstream archives of ``package`` at ``version`` in ``debsrc`` (Debian names them
+    without the epoch and the Debian revision)."""
+    upstream = version.split(":")[-1].rsplit("-", 1)[0]
+    return sorted(debsrc.glob(f"{package}_{upstream}.orig.tar.*"))
+
+
+def fetch(corpora: Path, round_: int, dry_run: bool = False) -> None:
+    """Download round ``round_``'s projects' source packages, at the versions
+    :data:`ROUND_FILE` pins, from the Debian mirror into ``corpora``'s parent and ingest
+    their upstream archives as Java under ``corpora`` (as ``code_support_signal.py
+    prepare``); ``dry_run`` prints the commands and changes nothing."""
+    import shlex
+    import subprocess
+
+    work = corpora.parent
+    debsrc = work / "debsrc"
+    if dry_run:
+        print(f"# round {round_}'s projects ({ROUND_FILE.relative_to(ROOT)}), fetched with a")
+        print(f"# private apt configuration under {work / 'apt'}: the system's mirrors as deb-src")
+        print("apt-get update")
+        for package, version, domain in round_rows(round_):
+            print(f"{shlex.join(fetch_command(package, version))}  # {domain}")
+        print(f"# then each upstream archive in {debsrc} is ingested as Java into")
+        print(f"# {corpora / 'PACKAGE'}")
+        return
+    signal = _signal_script()
+    debsrc.mkdir(parents=True, exist_ok=True)
+    apt = signal._apt_options(work)
+    lists = list((work / "apt" / "lists").glob("*Sources*"))
+    if not lists and subprocess.run(["apt-get", *apt, "update"]).returncode:
+        sys.exit("error: apt-get update failed (the Debian mirror is needed)")
     wanted = round_projects(round_)
-    _signal_script().fetch_projects(corpora.parent, dict.fromkeys(wanted))
     for package, version in wanted.items():
-        upstream = version.split(":")[-1].rsplit("-", 1)[0]
-        if not list((corpora.parent / "debsrc").glob(f"{package}_{upstream}.orig.tar.*")):
-            print(f"note: {package}: the mirror's version is not {version}", file=sys.stderr)
+        if not _upstream_archives(debsrc, package, version):
+            command = fetch_command(package, version)
+            # The mirror may lack the Debian patch archive (a 404, a non-zero exit): only
+            # the upstream archive is used, so the command is judged by what it left.
+            subprocess.run([command[0], *apt, *command[1:]], cwd=debsrc)
+        if not _upstream_archives(debsrc, package, version):
+            sys.exit(f"error: the mirror serves no {package} {version} (apt-get source)")
+    # Each archive is there: this ingests what is not ingested yet.
+    signal.fetch_projects(work, dict.fromkeys(wanted))
 
 
-def main(argv: Sequence[str] | None = None) -> None:
+def parser() -> argparse.ArgumentParser:
+    """The command line (docs/history.md's rerun commands are tested against it)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("command", choices=("library", "candidates", "lowercase", "fetch"))
     ap.add_argument(
@@ -565,11 +632,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     ap.add_argument("--encoder", help="library: a pretrained encoder for the metrics")
     ap.add_argument("--code-support", help="library: the metrics' code support, by name")
-    args = ap.parse_args(argv)
+    ap.add_argument(
+        "--ties",
+        type=float,
+        default=0.0,
+        help="candidates: scores this close tie (default 0, as the rounds counted; 1e-9 "
+        "counts float rounding as a tie, the same on every CPU)",
+    )
+    ap.add_argument("--dry-run", action="store_true", help="fetch: print the commands only")
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parser().parse_args(argv)
     from wrdscore.errors import WrdscoreError
 
     if args.command == "fetch":
-        fetch(args.corpora, args.round)
+        fetch(args.corpora, args.round, args.dry_run)
         return
     if args.command == "candidates" and args.round not in ROUNDS:
         sys.exit(f"error: round {args.round} was scored at its own commit (see the docstring)")
@@ -591,7 +670,15 @@ def main(argv: Sequence[str] | None = None) -> None:
 
         with resources.as_file(resources.files("wrdscore.data").joinpath(PRIOR_FILE)) as shipped:
             table = shipped if args.prior is None else args.prior
-            candidates(args.corpora, args.target, args.methods, args.projects, table, args.round)
+            candidates(
+                args.corpora,
+                args.target,
+                args.methods,
+                args.projects,
+                table,
+                args.round,
+                args.ties,
+            )
     elif args.command == "lowercase":
         lowercase(args.corpora, args.methods, args.metrics, args.projects)
     else:

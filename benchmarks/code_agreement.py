@@ -23,7 +23,7 @@ import csv
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,12 @@ DATA = ROOT.parent / "shared" / "data" / "roy2021-code-summaries"
 SEED = 20261129
 BOOTSTRAP = 2000
 #: Each round's candidates (``docs/history.md``, "Code support chosen by people"), B0 first.
-ROUNDS = {1: ("B0", "C1", "C2", "C3"), 2: ("B0", "D1", "D2")}
+ROUNDS = {
+    1: ("B0", "C1", "C2", "C3"),
+    2: ("B0", "D1", "D2"),
+    3: ("B0", "E1", "E2", "D1"),
+    4: ("B0", "D1", "F1", "F2"),
+}
 
 
 @dataclass(frozen=True)
@@ -73,20 +78,33 @@ def load(data: Path) -> Rows:
     return Rows(np.asarray(method), summary, reference, source, np.asarray(rating))
 
 
-def _wrd(target: str, encoder: str | None) -> Any:
-    """WRDScore with the bundled default, or with ``encoder``'s contextual states."""
+def _wrd(target: str, encoder: str | None, support: str | None = None) -> Any:
+    """WRDScore with the bundled default, or with ``encoder``'s contextual states, and
+    the code support ``support`` (the metric's default where None)."""
     from wrdscore.metrics import get_metric
 
-    return get_metric("wrd", target=target, **({"encoder": encoder} if encoder else {}))
+    options: dict[str, Any] = {"target": target}
+    if encoder:
+        options["encoder"] = encoder
+    if support:
+        options["code_support"] = support
+    return get_metric("wrd", **options)
 
 
-def candidate_supports(rows: Rows, encoder: str | None = None) -> dict[str, NDArray[np.float64]]:
-    """Each candidate's code support of the rated summaries (:func:`supports`)."""
-    return supports(rows.summary, rows.code, "summary", encoder)
+def candidate_supports(
+    rows: Rows, encoder: str | None = None, wanted: Collection[str] | None = None
+) -> dict[str, NDArray[np.float64]]:
+    """Each candidate's code support of the rated summaries (:func:`supports`; those of
+    ``wanted`` only, where given: the others are NaN)."""
+    return supports(rows.summary, rows.code, "summary", encoder, wanted)
 
 
 def supports(
-    texts: Sequence[str], sources: Sequence[str], target: str, encoder: str | None = None
+    texts: Sequence[str],
+    sources: Sequence[str],
+    target: str,
+    encoder: str | None = None,
+    wanted: Collection[str] | None = None,
 ) -> dict[str, NDArray[np.float64]]:
     """Each candidate's code support of ``texts`` against their methods' Java ``sources``.
 
@@ -105,12 +123,29 @@ def supports(
     the code's distinct tokens, each weighted by its mass once (not times its count):
 
     * D1: ``F(s_d, r_d) x P^(k/m)``;
-    * D2: ``F(s_d, r_d) x P``.
+    * D2: ``F(s_d, r_d) x P``;
+
+    and round 3's, ``s_d`` and ``r_d`` with each text token ``t`` weighted by ``w_t``, the
+    probability that it was written as a word of the target rather than drawn from code, at
+    even odds: ``w = R / (1 + R)`` with ``R`` the prior's likelihood ratio of the token
+    (:meth:`~wrdscore.metrics.code.SequenceModel.log_ratios`), a distinct token taking its
+    largest; the precision is ``(1/m) sum_t w_t max_j c(t, j)`` and the recall weighs each
+    code token's ``max_t w_t c(t, j)`` by its mass once:
+
+    * E1: ``F(s_w, r_w) x P^(k/m)``, the ratio from the bigram model (the token's context);
+    * E2: the same with the ratio from the unigram model (no context);
+
+    and round 4's, with ``G`` the gate on a text that reads better stopped earlier
+    (:func:`stop_gate`):
+
+    * F1: ``D1 x G``;
+    * F2: ``D1 x G^(k/m)``.
     """
     from wrdscore.corpora import read_code_and_language
     from wrdscore.metrics.code import code_prior, copied_counts
 
-    wrd = _wrd(target, encoder)
+    # B0 is round 4's gate of issue 32, by name: wrd's default has moved on since.
+    wrd = _wrd(target, encoder, "src69-copied")
     b0 = wrd.score(None, list(texts), code=list(sources)).values["code"]
     preds = [wrd.tokens(s, prediction=True) for s in texts]
     codes = [read_code_and_language(c, target=target, language="java")[0] for c in sources]
@@ -121,6 +156,7 @@ def supports(
     gate = plausible ** (copied / np.maximum(sizes, 1))
     s_bm, r_bm = np.zeros(len(preds)), np.zeros(len(preds))
     s_d, r_d = np.zeros(len(preds)), np.zeros(len(preds))
+    weighted = {k: (np.zeros(len(preds)), np.zeros(len(preds))) for k in ("E1", "E2")}
     for i, (code, pred) in enumerate(zip(codes, preds, strict=True)):
         if not code or not pred:
             continue
@@ -140,11 +176,41 @@ def supports(
         s_d[i] = cos[:, at_p].max(axis=0).sum() / len(p_rows)
         once = masses[c_once]
         r_d[i] = float(once @ cos[at_c].max(axis=1) / once.sum()) if once.sum() > 0 else 0.0
+        weigh = wanted is None or bool({"E1", "E2"} & set(wanted))
+        if weigh and len(p_rows) != len(pred):  # the weights are per token: each needs its row
+            raise ValueError(f"{len(pred)} tokens embedded as {len(p_rows)} rows")
+        p_once = p_rows[at_p]
+        for key, context in (("E1", True), ("E2", False)):
+            if wanted is not None and key not in wanted:
+                continue
+            ratio = np.exp(np.asarray(prior.model.log_ratios(pred, context=context)))
+            w = np.zeros(len(batch.table))
+            np.maximum.at(w, p_rows, ratio / (1.0 + ratio))
+            # cos_w[j, t]: code token j covered by distinct text token t, as far as t reads
+            # as a word of the target.
+            cos_w = cos[:, at_p] * w[p_once]
+            weighted[key][0][i] = cos_w.max(axis=0).sum() / len(p_rows)
+            cover = cos_w[at_c].max(axis=1)
+            weighted[key][1][i] = float(once @ cover / once.sum()) if once.sum() > 0 else 0.0
     both = s_bm + r_bm
     f = np.divide(2 * s_bm * r_bm, both, out=np.zeros_like(both), where=both > 0)
-    transport = wrd.score(codes, preds, allow_empty_reference=True).values["f1"]
+    # C2's transport holds the whole code as one reference: a long method passes the
+    # limit on an item's tokens, so it is scored only where asked for.
+    transport = (
+        wrd.score(codes, preds, allow_empty_reference=True).values["f1"]
+        if wanted is None or "C2" in wanted
+        else np.full(len(preds), np.nan)
+    )
     both = s_d + r_d
     f_d = np.divide(2 * s_d * r_d, both, out=np.zeros_like(both), where=both > 0)
+    out_w = {}
+    for key, (s_w, r_w) in weighted.items():
+        if wanted is not None and key not in wanted:
+            out_w[key] = np.full(len(preds), np.nan)
+            continue
+        both = s_w + r_w
+        out_w[key] = np.divide(2 * s_w * r_w, both, out=np.zeros_like(both), where=both > 0)
+    stop = np.array([stop_gate(prior.model, p) for p in preds])
     return {
         "B0": b0,
         "C1": f * gate,
@@ -152,7 +218,22 @@ def supports(
         "C3": s_bm * gate,
         "D1": f_d * gate,
         "D2": f_d * plausible,
+        "E1": out_w["E1"] * gate,
+        "E2": out_w["E2"] * gate,
+        "F1": f_d * gate * stop,
+        "F2": f_d * gate * stop ** (copied / np.maximum(sizes, 1)),
     }
+
+
+def stop_gate(model: Any, tokens: Sequence[str]) -> float:
+    """Round 4's ``G(p) = min(1, Q(p) / max Q(p_1..j))`` over the prefixes of ``j`` tokens,
+    ``ceil(m/2) <= j < m``, with ``Q`` the prior's sequence model: how much better the text
+    would read stopped earlier (1 for fewer than 2 tokens)."""
+    m = len(tokens)
+    if m < 2:
+        return 1.0
+    best = max(model.log_q(tokens[:j]) for j in range(-(-m // 2), m))
+    return float(np.exp(min(0.0, model.log_q(tokens) - best)))
 
 
 def combined(rows: Rows, support: NDArray[np.float64], encoder: str | None = None) -> NDArray:
@@ -193,19 +274,69 @@ def agreement(
     return out
 
 
+def floors(corpora: Path, projects: Sequence[str], methods: int, names: Sequence[str]) -> str:
+    """The summary floors of each candidate in ``names`` on the attack benchmark's cases of
+    ``projects`` (``benchmarks/code_adversarial.py``), scored by :func:`supports`."""
+    import code_adversarial as attacks
+
+    cases = attacks.held_out_cases(corpora, "summary", methods, projects)
+    texts, sources, sizes = [], [], []
+    for its in cases.values():
+        for case in its:
+            mine = attacks.texts_of(case)
+            texts += mine
+            sources += [case.code] * len(mine)
+            sizes.append(len(mine))
+    every = supports(texts, sources, "summary", wanted=names)
+    report = []
+    for name in names:
+        split = np.split(every[name], np.cumsum(sizes)[:-1])
+        scores, at = {}, 0
+        for project, its in cases.items():
+            scores[project] = split[at : at + len(its)]
+            at += len(its)
+        report.append(attacks.evaluate(scores, attacks.attacks_of(cases), f"{name} (summary)"))
+    return "\n\n".join(report)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--encoder", help="score with this sentence-transformers encoder")
     parser.add_argument("--json", type=Path, help="also write the table as JSON here")
     parser.add_argument("--round", type=int, choices=sorted(ROUNDS), default=max(ROUNDS))
+    parser.add_argument(
+        "--floors",
+        type=Path,
+        metavar="CORPORA",
+        help="score the round's summary floors on the corpora of --projects instead",
+    )
+    parser.add_argument("--projects", nargs="+", help="--floors: the projects under CORPORA")
+    parser.add_argument("--methods", type=int, default=300, help="--floors: methods per project")
     args = parser.parse_args(argv)
     start = time.perf_counter()
+    if args.floors is not None:
+        if not args.projects:
+            sys.exit("error: --floors needs --projects")
+        missing = [p for p in args.projects if not (args.floors / p / "manifest.json").is_file()]
+        if missing:
+            sys.exit(f"error: no corpus {args.floors / missing[0]} (round5_projects.py prepare)")
+        print(floors(args.floors, args.projects, args.methods, ROUNDS[args.round]))
+        print(f"{time.perf_counter() - start:.0f} s")
+        return
     rows = load(args.data)
-    every = candidate_supports(rows, args.encoder)
+    every = candidate_supports(rows, args.encoder, ROUNDS[args.round])
     supports = {name: every[name] for name in ROUNDS[args.round]}
     names = list(supports)
-    extra = {}
+    # What wrd ships (its default support, reading the code as scoring does, the
+    # candidates' prototypes above read it unsegmented): beside them, not one of them.
+    shipped = _wrd("summary", args.encoder)
+    extra = {
+        "shipped": (
+            shipped.score(None, rows.summary, code=rows.code).values["code"],
+            shipped.score(rows.reference, rows.summary, code=rows.code).values["combined"],
+        )
+    }
     if args.encoder:
         # The encoder's own sentence cosine reads code as shipped (B0's priors): beside the
         # candidates, not one of them.

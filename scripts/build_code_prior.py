@@ -44,7 +44,7 @@ from wrdscore.atomic import atomic_write
 from wrdscore.corpora import RESERVED_WORDS, open_corpus
 from wrdscore.corpora._code import read_code_words
 from wrdscore.errors import WrdscoreError
-from wrdscore.metrics._engine import splitter
+from wrdscore.metrics._tokenise import splitter
 from wrdscore.metrics.code import (
     END,
     QUANTILES,

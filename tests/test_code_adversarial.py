@@ -112,7 +112,7 @@ def test_an_empty_method_leaves_combined_at_the_reference_value(name):
     assert res.values["combined"][1] == pytest.approx(
         (1 - w) * primary[1] + w * res.values["code"][1]
     )
-    assert "|prior:src69-copied|empty:ref|" in res.signature
+    assert f"|prior:{metric.default_code_support}|empty:ref|" in res.signature
 
 
 def test_run_scored_against_an_empty_run_is_perfect():

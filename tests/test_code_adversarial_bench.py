@@ -47,7 +47,9 @@ def test_both_commands_score_every_row(corpora, capsys):
     common = ["--corpora", str(corpora), "--projects", "example", "--methods", "5"]
     bench.main(["candidates", *common])
     out = capsys.readouterr().out
-    assert "| wrd best match alone (name) |" in out and "| wrd R0 (name) |" in out
+    assert (
+        "| wrd best match alone (none) (name) |" in out and "| wrd R0 (jdk17-seq) (name) |" in out
+    )
     bench.main(["library", *common, "--metrics", "rouge1"])
     assert "| rouge1 (name) |" in capsys.readouterr().out
 
@@ -62,7 +64,11 @@ def test_round_4_scores_its_candidates_and_the_transport_it_is_measured_against(
     common = ["--corpora", str(corpora), "--projects", "example", "--methods", "5"]
     bench.main(["candidates", *common, "--prior", str(table)])
     out = capsys.readouterr().out
-    for row in ("transport precision, before issue 32", "R0", "G1 (0.01, 0.2, copied 0.01)"):
+    for row in (
+        "transport precision, before issue 32",
+        "R0 (jdk17-seq)",
+        "G1 (0.01, 0.2, copied 0.01)",
+    ):
         assert f"| wrd {row} (name) |" in out, row
     bench.main(["candidates", *common, "--prior", str(table), "--round", "3"])
     out = capsys.readouterr().out
@@ -138,7 +144,7 @@ def test_the_r0_row_runs_round_2s_prior_not_the_shipped_one(corpora, capsys):
         if lines and lines[0].startswith("| wrd "):
             rows[lines[0].split("|")[1].strip()] = lines[-1]  # the pooled row
     g1 = rows["wrd G1 (0.01, 0.2, copied 0.01) (name)"]
-    assert rows["wrd R0 (name)"] != g1
+    assert rows["wrd R0 (jdk17-seq) (name)"] != g1
 
 
 def test_library_prints_issue_41s_attacks_each_template_and_the_floors(corpora, capsys):

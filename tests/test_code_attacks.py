@@ -138,7 +138,9 @@ ATTACKS = {
 #: a template of a word the code uses ("get" of getPrice, "item") finds every token in the
 #: code, where the true name's verb ("compute") is not in it; padding with body words
 #: raises the share of the prediction found in the code; a repeat leaves the mean over
-#: tokens unchanged, and two to six tokens cost nothing in the length prior (a tie).
+#: tokens unchanged, and two to six tokens cost nothing in the length prior (a tie). For
+#: summaries ``wrd`` counts each distinct word once and reads what of the code a summary
+#: covers (``distinct-coverage``): repeats and templates lose, padding still wins.
 GAPS = {
     "name": {
         "bertscore": {
@@ -239,8 +241,8 @@ GAPS = {
         },
         "wrd": {
             "closeQuietly": "padded",
-            "computeTotal": "padded x2 gets",
-            "findUserByEmail": "padded x2 gets",
+            "computeTotal": "padded",
+            "findUserByEmail": "padded",
         },
     },
 }

@@ -156,7 +156,8 @@ def test_combined_mixes_the_reference_and_the_code_by_the_code_weight(emb):
             (1 - w) * res.corpus["f1"] + w * res.corpus["code"]
         )
         fields = (
-            f"|code:yes|cw:{w:g}|tgt:name|mask:name|str:drop|lang:auto|prior:src69-copied|empty:ref"
+            f"|code:yes|cw:{w:g}|tgt:name|mask:name|str:drop|lang:auto"
+            "|prior:distinct-coverage|empty:ref"
         )
         assert f"{fields}|v:" in res.signature
     plain = get_metric("wrd", embeddings=emb).score(refs, preds)
@@ -172,8 +173,10 @@ def test_signatures_change_only_when_code_is_read(emb):
         assert plain == metric.signature and "code:" not in plain
         coded = metric.score(["size"], ["count"], code=["int size() { return n; }"]).signature
         assert coded == metric.code_signature
+        # wrd reads the code's side by default (distinct-coverage); the others gate.
         fields = (
-            "|code:yes|cw:0.5|tgt:name|mask:name|str:drop|lang:auto|prior:src69-copied|empty:ref"
+            "|code:yes|cw:0.5|tgt:name|mask:name|str:drop|lang:auto"
+            f"|prior:{'distinct-coverage' if name == 'wrd' else 'src69-copied'}|empty:ref"
         )
         assert coded.replace(fields, "") == plain
     summary = get_metric("rouge1", target="summary", strings="keep")

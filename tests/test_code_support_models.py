@@ -10,9 +10,11 @@ import pytest
 from typer.testing import CliRunner
 
 from wrdscore.cli import app
+from wrdscore.cli._scoring_options import with_code_options
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics import get_metric
 from wrdscore.metrics.code import (
+    CODE_OPTIONS,
     SUPPORT_MODELS,
     CodeScorer,
     SupportInput,
@@ -33,8 +35,12 @@ def _examples() -> tuple[list[str], list[str], list[dict[str, str]]]:
 
 
 def test_the_shipped_models_and_the_default():
-    assert {"src69-copied", "jdk17-seq", "none"} <= set(SUPPORT_MODELS)
-    assert "|prior:src69-copied|empty:ref|" in get_metric("wrd").code_signature
+    assert {"src69-copied", "jdk17-seq", "none", "coverage", "distinct-coverage"} <= set(
+        SUPPORT_MODELS
+    )
+    # wrd reads the code's side (issue 41's choice for summaries); the others gate.
+    assert "|prior:distinct-coverage|empty:ref|" in get_metric("wrd").code_signature
+    assert "|prior:src69-copied|empty:ref|" in get_metric("bertscore").code_signature
     signature = get_metric("wrd", code_support="jdk17-seq").code_signature
     assert "|prior:jdk17-seq|empty:ref|" in signature
     with pytest.raises(WrdscoreError, match="unknown code support 'r9'; choose one of"):
@@ -110,6 +116,47 @@ def test_metrics_that_cannot_read_code_take_no_code_options():
         assert get_metric(name).code_scorer is None
     with pytest.raises(WrdscoreError, match="not both"):
         get_metric("wrd", code_scorer=CodeScorer(), code_weight=0.2)
+
+
+JUDGE = {"base_url": "http://127.0.0.1:9", "model": "m"}
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("code_weight", 0.3), ("strings", "keep"), ("code_support", "none"), ("allow_unmasked", True)],
+)
+def test_the_judge_refuses_the_code_options_it_does_not_use(option, value):
+    judge = get_metric("judge", **JUDGE, target="summary", language="python")
+    assert (judge.target, judge.language) == ("summary", "python")
+    assert judge.taken_code_options() == ("target", "language")
+    with pytest.raises(WrdscoreError, match=f"metric 'judge' takes no {option}: it has no code"):
+        get_metric("judge", **JUDGE, **{option: value})
+    assert get_metric("bleu").taken_code_options() == ()
+    assert get_metric("rouge1").taken_code_options() == CODE_OPTIONS
+
+
+def test_the_command_line_gives_each_metric_only_the_code_options_it_takes():
+    given = {"code_weight": 0.3, "target": "summary"}
+    options = with_code_options(["wrd", "judge", "bleu"], {}, given, "python", Path("c"), None)
+    assert options == {
+        "wrd": {"code_weight": 0.3, "target": "summary", "language": "python"},
+        "judge": {"target": "summary", "language": "python"},
+        "bleu": {},  # refused when it scores: it cannot read code
+    }
+
+
+@pytest.mark.parametrize(
+    "option", [["--code-weight", "0.3"], ["--code-support", "none"], ["--allow-unmasked"]]
+)
+def test_a_code_option_no_metric_takes_is_one_error_line(option):
+    out = CliRunner().invoke(
+        app,
+        ["score", "--preds", str(EXAMPLES / "preds.txt"), "--code", str(EXAMPLES / "code.jsonl"),
+         "-m", "judge", "--judge-url", JUDGE["base_url"], "--judge-model", "m", *option],
+    )  # fmt: skip
+    assert out.exit_code == 2, out.output
+    assert f"error: {option[0]} does not apply to judge (judge: it has no code" in out.output
+    assert out.output.count("\n") == 1
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from wrdscore.corpora import RECORD_FIELDS, corpus_methods, ingest, open_corpus
 from wrdscore.corpora._corpus import FieldReader, encode_record, method_items
 from wrdscore.corpus_inputs import StoredCode, corpus_inputs
 from wrdscore.errors import WrdscoreError
-from wrdscore.metrics._engine import ItemError
+from wrdscore.metrics._validate import ItemError
 from wrdscore.metrics.code import read_codes
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "project"

@@ -110,3 +110,79 @@ def test_the_cli_scores_with_it(tmp_path):
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "prior:coverage" in result.output
+
+
+def _distinct_brute(metric, code: list[str], pred: list[str]) -> tuple[float, float]:
+    """D1's precision and recall of one pair with plain loops over distinct tokens: each
+    distinct predicted token's best cosine once, summed and divided by all its tokens;
+    each distinct code token's best cosine weighted by its mass once."""
+    batch = metric.embed([code, pred])
+    masses = metric._masses(batch.table, batch.tokens)
+    unit = batch.table / np.linalg.norm(batch.table, axis=1, keepdims=True)
+    c_rows = list(dict.fromkeys(batch.rows[: batch.offsets[1]].tolist()))
+    p_rows = batch.rows[batch.offsets[1] : batch.offsets[2]].tolist()
+    cos = np.clip(unit[c_rows] @ unit[list(dict.fromkeys(p_rows))].T, 0.0, 1.0)
+    precision = cos.max(axis=0).sum() / len(p_rows)
+    w = masses[c_rows]
+    return float(precision), float(w @ cos.max(axis=1) / w.sum())
+
+
+def test_distinct_coverage_counts_each_word_once():
+    metric = get_metric("wrd", target="summary")
+    assert metric.code_scorer.support.name == "distinct-coverage"  # wrd's default
+    code = read_code(CODE, target="summary", language="java")
+    summaries = [
+        "Returns the total price of the items.",
+        "Returns the total price of the items. Returns the total price of the items.",
+        "total total total item",
+    ]
+    preds = [metric.tokens(s, prediction=True) for s in summaries]
+    precision, recall, degenerate = metric.code_coverage([code] * 3, preds, distinct=True)
+    assert not degenerate.any()
+    for i, pred in enumerate(preds):
+        want = _distinct_brute(metric, code, pred)
+        np.testing.assert_allclose([precision[i], recall[i]], want, atol=1e-12)
+    # Said twice, a summary's precision halves and its recall stays.
+    assert precision[1] == pytest.approx(precision[0] / 2)
+    assert recall[1] == pytest.approx(recall[0])
+    got = metric.score(None, summaries, code=[CODE] * 3).values["code"]
+    f = 2 * precision * recall / (precision + recall)
+    copied = copied_counts(preds, [code] * 3, ["java"] * 3)
+    sizes = np.array([len(p) for p in preds])
+    gate = code_prior("summary").plausibility(preds) ** (copied / sizes)
+    np.testing.assert_allclose(got, f * gate, atol=1e-12)
+    assert got[0] > got[1]
+
+
+def test_distinct_coverage_scores_names_as_the_gate():
+    names = ["computeTotal", "getItem", "computeTotalComputeTotal"]
+    default = get_metric("wrd").score(None, names, code=[CODE] * 3)
+    gate = get_metric("wrd", code_support="src69-copied").score(None, names, code=[CODE] * 3)
+    np.testing.assert_array_equal(default.values["code"], gate.values["code"])
+    assert "|prior:distinct-coverage|" in default.signature
+    assert "|prior:src69-copied|" in gate.signature
+    with pytest.raises(WrdscoreError, match="code support 'distinct-coverage' reads the code"):
+        get_metric("bertscore", target="summary", code_support="distinct-coverage").score(
+            None, ["Returns the total."], code=[CODE]
+        )
+
+
+def test_explain_shows_what_the_coverage_is_made_of():
+    from wrdscore.explain import support_breakdown
+
+    text = "Returns the total price of the items."
+    metric = get_metric("wrd", target="summary")
+    t = metric.code_transport(text, CODE)
+    b = support_breakdown(t)
+    assert b["priors"] is None and b["coverage"]["distinct"] is True
+    f = b["coverage"]["f"] * b["coverage"]["plausibility_gate"]
+    assert b["code_support"] == pytest.approx(f, abs=1e-12)
+    score = metric.score(None, [text], code=[CODE]).values["code"][0]
+    assert b["code_support"] == pytest.approx(score, abs=1e-12)
+    # A name under the same model shows the gate's factors, as src69-copied does.
+    name = support_breakdown(get_metric("wrd").code_transport("computeTotal", CODE))
+    assert name["coverage"] is None and name["priors"]["tokens"] == 2
+    result = CliRunner().invoke(app, ["explain", text, "--code", "-", "--target", "summary"],
+                                input=CODE)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert f"code support {score:.4f} (F " in result.output

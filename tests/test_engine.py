@@ -312,7 +312,7 @@ def test_small_input_is_cut_for_the_cores_and_numbers_do_not_move(emb, tmp_path)
 
 
 def test_a_memo_shared_by_batches_gives_the_tokens_of_a_fresh_one():
-    from wrdscore.metrics._engine import flatten
+    from wrdscore.metrics._flatten import flatten
 
     memo: dict = {}
     first = flatten(["getName", "size"], ["get name", "count"], memo=memo)

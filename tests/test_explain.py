@@ -22,7 +22,7 @@ from wrdscore.explain import (
     support_table,
     transport_tables,
 )
-from wrdscore.metrics._engine import MAX_TOKENS
+from wrdscore.metrics._validate import MAX_TOKENS
 from wrdscore.metrics.wrd import WRDScore
 
 

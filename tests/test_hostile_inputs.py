@@ -27,7 +27,7 @@ from wrdscore.cli import app
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics import get_metric
-from wrdscore.metrics._engine import MAX_CHARS, MAX_TOKENS
+from wrdscore.metrics._validate import MAX_CHARS, MAX_TOKENS
 
 JAVA = b"class A { int size() { return 0; } }\n"
 runner = CliRunner()

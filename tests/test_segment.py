@@ -15,7 +15,7 @@ from wrdscore.corpora import clean_prediction, segment, split_identifier, to_tok
 from wrdscore.corpora._segment import KEEP_FILE, WORDS_FILE, WORDS_ID, Segmenter
 from wrdscore.human_eval import load_paper_ratings
 from wrdscore.metrics import score_files
-from wrdscore.metrics._engine import flatten
+from wrdscore.metrics._flatten import flatten
 from wrdscore.metrics.base import baseline_key, get_metric
 
 HELDOUT = Path(__file__).parent / "data" / "segment_heldout.tsv"

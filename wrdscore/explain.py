@@ -173,8 +173,10 @@ def support_breakdown(t: CodeTransport) -> dict[str, Any]:
     the metric clips), whose mean is ``match``; ``priors``: each factor of the prior
     (:class:`~wrdscore.metrics._code_prior.PriorFactors`), whose product is
     ``prior``; ``code_support`` is ``match`` times ``prior``. Under a support model
-    that is not a prior gate (``support_model``: ``none``, ``coverage``) ``priors`` is
-    None: the code support is that model's reading of the match.
+    that is not a prior gate for the target (``support_model``: ``none``, or a coverage
+    model scoring a summary) ``priors`` is None; a coverage model's summary has
+    ``coverage`` instead (its precision, recall, their F and its gate, whose product is
+    ``code_support``).
 
     Examples
     --------
@@ -204,6 +206,15 @@ def support_breakdown(t: CodeTransport) -> dict[str, Any]:
             "plausibility": f.plausibility,
             "exponent": f.exponent,
             "plausibility_gate": f.gate,
+        },
+        "coverage": None
+        if t.coverage is None
+        else {
+            "precision": t.coverage.precision,
+            "recall": t.coverage.recall,
+            "f": t.coverage.f,
+            "distinct": t.coverage.distinct,
+            "plausibility_gate": t.coverage.gate,
         },
         "prior": t.prior,
         "code_support": t.support,
@@ -240,6 +251,23 @@ def support_table(t: CodeTransport) -> Table:
             f"{found['cosine']:.3f}",
             end_section=i == len(matches) - 1,
         )
+    coverage = b["coverage"]
+    if coverage is not None:
+        once = "distinct tokens once, over all tokens" if coverage["distinct"] else "mean"
+        table.add_row("precision in the code", once, f"{coverage['precision']:.4f}")
+        table.add_row(
+            "recall over the code",
+            "code tokens covered, by mass" + (" (each once)" if coverage["distinct"] else ""),
+            f"{coverage['recall']:.4f}",
+        )
+        table.add_row("F (harmonic mean)", "", f"{coverage['f']:.4f}")
+        table.add_row(
+            "x plausibility ^ (copied / tokens)", "", f"{coverage['plausibility_gate']:.4f}",
+            end_section=True,
+        )  # fmt: skip
+        table.add_row("= code support", f"support model {b['support_model']}",
+                      f"{b['code_support']:.4f}")  # fmt: skip
+        return table
     table.add_row("best match (mean)", "", f"{b['match']:.4f}", end_section=priors is None)
     if priors is None:
         # Not a product of factors: the support model's own reading of the match.
@@ -305,7 +333,8 @@ def plot_code_transport(t: CodeTransport, path: str | Path, k: int = 5) -> Path:
         recall=0.0,
         f1=0.0,
     )
-    heading = f"code support (best match x priors) {t.support:.3f}"
+    how = "coverage F x gate" if t.coverage is not None else "best match x priors"
+    heading = f"code support ({how}) {t.support:.3f}"
     return _draw(shown, path, "code token", heading)
 
 

@@ -131,10 +131,16 @@ def explain_code(
         masked = f", masked {t.masked}" if t.masked else ""
         if t.target == "name" and t.unmasked is not None:
             masked = ", unmasked: the name is not declared"
+        if t.coverage is not None:
+            how = (
+                f"F {t.coverage.f:.4f} of precision {t.coverage.precision:.4f} and recall "
+                f"{t.coverage.recall:.4f} over the code, x gate {t.coverage.gate:.4f}"
+            )
+        else:
+            how = f"best match in the code {t.match:.4f} x priors {t.prior:.4f}"
         console.print(
-            f"code support {t.support:.4f} (best match in the code {t.match:.4f} x priors "
-            f"{t.prior:.4f}; {len(t.code_tokens)} code tokens, {distinct} distinct; "
-            f"target {t.target}{masked}, strings {t.strings})",
+            f"code support {t.support:.4f} ({how}; {len(t.code_tokens)} code tokens, "
+            f"{distinct} distinct; target {t.target}{masked}, strings {t.strings})",
             highlight=False,
             soft_wrap=True,
         )

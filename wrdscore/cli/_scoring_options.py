@@ -15,9 +15,11 @@ CODE_SUPPORT_OPTION = typer.Option(
     None,
     "--code-support",
     help="The support model that turns a metric's match in the code into code support: "
-    "src69-copied (round 4's copied-share gate), jdk17-seq (round 2's priors, R0), coverage "
-    "(summaries: also what of the code they cover) or none (the match alone) "
-    "\\[default: src69-copied]; the signature records it (prior:NAME).",
+    "distinct-coverage (summaries: what they find in the code and what of it they cover, "
+    "each word once; names as src69-copied), src69-copied (round 4's copied-share gate), "
+    "jdk17-seq (round 2's priors, R0), coverage (as distinct-coverage, every occurrence "
+    "counted) or none (the match alone) \\[default: distinct-coverage for wrd, "
+    "src69-copied for the others]; the signature records it (prior:NAME).",
 )
 
 
@@ -28,7 +30,8 @@ def code_options(
     strings: str | None,
     code_support: str | None = None,
 ) -> dict[str, Any]:
-    """The code options every metric gets (none without code: each would be ignored)."""
+    """The code options given on the command line, checked (none without code: each
+    would be ignored); :func:`with_code_options` gives each metric those it takes."""
     given = {
         "--target": target,
         "--code-weight": code_weight,
@@ -67,26 +70,42 @@ def with_code_options(
     code: Path | None,
     corpus: Path | None,
 ) -> dict[str, dict[str, Any]]:
-    """Each metric's options with the code options every metric gets (a ``--set`` for
-    one metric wins), and the code's language: ``--language``, or a corpus's own."""
-    if shared:
-        per_metric = {n: {**shared, **per_metric.get(n, {})} for n in dict.fromkeys(metrics)}
+    """Each metric's options with the code options given on the command line (a
+    ``--set`` for one metric wins), and the code's language: ``--language``, or a
+    corpus's own. A metric gets only the code options it takes
+    (:meth:`~wrdscore.metrics.Metric.taken_code_options`); one given that no metric
+    reading the code takes is refused."""
     if language is not None and code is None:
         why = "a corpus records its languages" if corpus is not None else "give --code"
         raise WrdscoreError(f"--language applies to --code snippets: {why}")
+    given = {**shared, **({} if language is None else {"language": language})}
     if corpus is not None:
         # A corpus of one language other than Java says so (ingest --language python).
         from wrdscore.corpora import open_corpus
 
         said = open_corpus(corpus).manifest.get("language")
-        language = said if isinstance(said, str) and said != "all" else None
-    if language is not None:
-        # A metric option like --target: every metric reads the code in it, and its
-        # signature says so (lang:python).
-        per_metric = {
-            n: {"language": language, **per_metric.get(n, {})} for n in dict.fromkeys(metrics)
-        }
-    return per_metric
+        if isinstance(said, str) and said != "all":
+            # Like --target: every metric reads the code in it (its signature: lang:python).
+            shared = {**shared, "language": said}
+    if not given and not shared:
+        return per_metric
+    from wrdscore.metrics.base import metric_class
+
+    takes = {n: metric_class(n).taken_code_options() for n in dict.fromkeys(metrics)}
+    readers = [n for n, options in takes.items() if options]
+    # A metric that reads no code at all says so when it is asked to (cannot score
+    # against code); one that reads it without this option (the judge, which has no
+    # code support to weigh) refuses the option rather than ignore it.
+    for key in given:
+        if readers and not any(key in takes[n] for n in readers):
+            why = "; ".join(f"{n}: {metric_class(n).no_code_reason}" for n in readers)
+            flag = "--" + key.replace("_", "-")
+            raise WrdscoreError(f"{flag} does not apply to {', '.join(readers)} ({why})")
+    options = {**shared, **given}
+    return {
+        n: {**{k: v for k, v in options.items() if k in takes[n]}, **per_metric.get(n, {})}
+        for n in takes
+    }
 
 
 def echo_hints(hints: Iterable[str | None]) -> None:

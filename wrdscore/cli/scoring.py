@@ -235,14 +235,12 @@ def score(
     # Per-pair rows on standard output: everything else goes to standard error.
     to_stderr = per_pair == STDOUT
     judged = judge.settings(metric, metric_options(options))
-    per_metric = with_code_options(metric, judged, shared, language, code, corpus)
-    references: Any = refs
     if allow_unmasked:
         if not reads_code:
             raise WrdscoreError("--allow-unmasked applies to code: give --code or --corpus")
-        per_metric = {
-            n: {"allow_unmasked": True, **per_metric.get(n, {})} for n in dict.fromkeys(metric)
-        }
+        shared["allow_unmasked"] = True
+    per_metric = with_code_options(metric, judged, shared, language, code, corpus)
+    references: Any = refs
     hints = _score_hints(preds, clean_predictions, (target or "name") if reads_code else None)
     code_items: Any = code
     ids = item_names = None

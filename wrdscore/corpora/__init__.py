@@ -3,7 +3,7 @@
 Also how a method's code is read for code-aware scoring, in one call
 (:func:`read_method`: the tokens, the name masked, the language, the identifiers and the
 documentation), in any of :data:`LANGUAGES` (each grammar imported when code in its
-language is read).
+language is read), and, for measuring, the role each code word plays (:func:`code_roles`).
 
 The splitter, the segmenter of run-together words (whose word list loads on first use)
 and the defaults are imported eagerly; everything else (parsers, the
@@ -64,6 +64,7 @@ if TYPE_CHECKING:
         detect_language,
         language_of_path,
     )
+    from wrdscore.corpora._roles import ROLES, CodeRoles, CodeWord, code_roles
     from wrdscore.corpora._sources import JavaFile, Source, iter_java_files, open_sources
     from wrdscore.corpora._stats import CorpusStats, corpus_stats, stats_tables
 
@@ -96,6 +97,10 @@ _LAZY = {
     "SourceCode": "_languages",
     "detect_language": "_languages",
     "language_of_path": "_languages",
+    "ROLES": "_roles",
+    "CodeRoles": "_roles",
+    "CodeWord": "_roles",
+    "code_roles": "_roles",
     "JavaFile": "_sources",
     "Source": "_sources",
     "iter_java_files": "_sources",
@@ -121,9 +126,12 @@ __all__ = [
     "PARSERS",
     "RECORD_FIELDS",
     "RESERVED_WORDS",
+    "ROLES",
     "STRING_POLICIES",
     "TARGETS",
     "Abbreviation",
+    "CodeRoles",
+    "CodeWord",
     "Corpus",
     "CorpusMethod",
     "CorpusStats",
@@ -138,6 +146,7 @@ __all__ = [
     "capped_code",
     "clean_prediction",
     "code_language",
+    "code_roles",
     "corpus_methods",
     "corpus_stats",
     "declared_name",

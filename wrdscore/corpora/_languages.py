@@ -31,6 +31,23 @@ from wrdscore.errors import WrdscoreError
 
 
 @dataclass(frozen=True)
+class RoleRule:
+    """One place a grammar gives code words a role (:func:`~._roles.code_roles`).
+
+    Every node of type ``node`` gives ``role`` to the identifiers in its child ``field``
+    (``None``: the node itself; ``"*"``: every named child; ``":last"``: the last named
+    child). With ``whole``, to every identifier within; otherwise only to the head:
+    the child itself where it is an identifier, else what
+    :attr:`Grammar.role_heads` says its type names, looked for again.
+    """
+
+    role: str
+    node: str
+    field: str | None = None
+    whole: bool = False
+
+
+@dataclass(frozen=True)
 class Grammar:
     """How one language's tree-sitter grammar names the parts the reader needs.
 
@@ -94,6 +111,13 @@ class Grammar:
         The parsers that extract a file's methods at ingest, the first by default and
         the next its fallback (Java: tree-sitter, then javalang,
         :data:`~wrdscore.corpora.PARSERS`); empty: the table's reader.
+    roles : tuple of RoleRule
+        Where the grammar puts each role of a code word (:mod:`._roles`); empty: the
+        roles of this language's code are not read yet.
+    role_heads : dict
+        Node type -> the field (``"*"``: every named child) that holds what a node of
+        that type names, for rules that read heads (``this.total = x`` writes
+        ``total``, ``items[i] = x`` writes ``items``).
     """
 
     name: str
@@ -119,6 +143,8 @@ class Grammar:
     broken_heads: bool = False
     doc_skips_comments: bool = False
     extractors: tuple[str, ...] = ()
+    roles: tuple[RoleRule, ...] = ()
+    role_heads: dict[str, str] = field(default_factory=dict)
 
 
 def _set(words: str) -> frozenset[str]:
@@ -137,6 +163,42 @@ _JS_BINDINGS = {
     "public_field_definition": "name",
     "field_definition": "property",
 }
+
+# Java's roles: what a return statement, a condition (of if, while, do, for, a ternary
+# and a switch) holds; what an assignment or ++/-- writes; the methods invoked (a method
+# reference's method too); the parameters of the method and its lambdas; type names;
+# local variables (loops', catch clauses', resources' and patterns' included).
+_JAVA_ROLES = (
+    RoleRule("returned", "return_statement", whole=True),
+    RoleRule("written", "assignment_expression", "left"),
+    RoleRule("written", "update_expression", "*"),
+    RoleRule("called", "method_invocation", "name"),
+    RoleRule("called", "method_reference", ":last"),
+    *(
+        RoleRule("condition", kind, "condition", whole=True)
+        for kind in (
+            "if_statement",
+            "while_statement",
+            "do_statement",
+            "for_statement",
+            "ternary_expression",
+            "switch_expression",
+        )
+    ),
+    RoleRule("parameter", "formal_parameter", "name"),
+    RoleRule("parameter", "lambda_expression", "parameters"),
+    RoleRule("type", "type_identifier"),
+    RoleRule("local", "local_variable_declaration", "declarator"),
+    *(
+        RoleRule("local", kind, "name")
+        for kind in (
+            "enhanced_for_statement",
+            "catch_formal_parameter",
+            "resource",
+            "instanceof_expression",
+        )
+    ),
+)
 
 GRAMMARS: dict[str, Grammar] = {
     g.name: g
@@ -165,6 +227,13 @@ GRAMMARS: dict[str, Grammar] = {
             broken_heads=True,
             doc_skips_comments=True,
             extractors=PARSERS,
+            roles=_JAVA_ROLES,
+            role_heads={
+                "field_access": "field",
+                "array_access": "array",
+                "variable_declarator": "name",
+                "inferred_parameters": "*",
+            },
         ),
         Grammar(
             "python",

@@ -3,9 +3,10 @@
 A metric object holds only its settings and caches, and its scoring returns what it
 counts (:class:`~wrdscore.metrics._result.Scored`); whom a call reports progress to, and
 what the streaming engine lends it for a run (its token memo, a whole file's batch mean)
-live in a :class:`Call`, found through a :class:`~contextvars.ContextVar`. So one metric
-can score in two threads at once, or score again from inside a call (a progress callback
-that scores), and every call gives the numbers it would give alone.
+live in a :class:`Call`, found through a :class:`~contextvars.ContextVar` (a metric
+reads it through :class:`CallState`). So one metric can score in two threads at once, or
+score again from inside a call (a progress callback that scores), and every call gives
+the numbers it would give alone.
 """
 
 from __future__ import annotations
@@ -90,3 +91,51 @@ def nested(owner: object, progress: Callable[[int], None] | None = None) -> Call
         reference_stats=outer.reference_stats,
         progress=progress,
     )
+
+
+class CallState:
+    """What a metric reads of the call running it (a base of
+    :class:`~wrdscore.metrics.Metric`): nothing of a call is set on the object."""
+
+    @property
+    def _call(self) -> Call:
+        """This metric's innermost call running in this thread (an empty one outside any)."""
+        return current(self) or Call()
+
+    @property
+    def _token_memo(self) -> dict[str | tuple[str, ...], Tokens] | None:
+        """The items the run's earlier chunks tokenised (:meth:`scoring_run`)."""
+        return self._call.memo
+
+    def _advance(self, pairs: int) -> None:
+        """Report ``pairs`` more pairs done to the caller's progress callback, if any."""
+        progress = self._call.progress
+        if progress is not None:
+            progress(pairs)
+
+    @contextlib.contextmanager
+    def scoring_run(
+        self,
+        *,
+        memo: dict[str | tuple[str, ...], Tokens] | None = None,
+        batch_mean: NDArray[np.float64] | None = None,
+        reference_stats: object | None = None,
+        code_memo: dict[tuple[object, ...], ReadCode] | None = None,
+    ) -> Iterator[None]:
+        """What the calls of this metric inside the ``with`` block share, in this thread.
+
+        :func:`~wrdscore.metrics.score_files` scores a file in chunks: ``memo`` holds the
+        items its earlier chunks tokenised (see ``memo`` in
+        :func:`~wrdscore.metrics._flatten.flatten`), ``batch_mean`` the whole file's
+        mean vector under ``centering="batch"``, ``reference_stats`` the whole file's
+        :meth:`~wrdscore.metrics.Metric.reference_statistics`, ``code_memo`` the code one
+        chunk's metrics have read (shared by every metric scoring that chunk, and only by
+        those: it is keyed by how the code is read, not by which code). Nothing is set on
+        the metric, so other calls, in other threads or outside the block, are not
+        affected.
+        """
+        call = Call(
+            memo=memo, batch_mean=batch_mean, reference_stats=reference_stats, code_memo=code_memo
+        )
+        with running(self, call):
+            yield

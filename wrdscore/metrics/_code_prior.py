@@ -65,6 +65,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+# A table of the reader's, imported with this module: scoring reads the code in
+# corpora once (read_method), and then never goes back into it.
+from wrdscore.corpora import RESERVED_WORDS
+
 #: Added to every token's count in the unigram models (a token seen nowhere is not impossible).
 ADD = 0.5
 #: The share of real texts whose length is not penalised is 1 - this.
@@ -132,16 +136,36 @@ class SequenceModel:
         n, weight = found
         return math.log(weight * self._bigrams[a].get(b, 0) / n + (1 - weight) * unigram)
 
+    def log_ratios(self, tokens: Sequence[str], context: bool = True) -> list[float]:
+        """Each token's term of :math:`\\log Q_T`: :math:`\\log B_T(t_i \\mid t_{i-1}) -
+        \\log C(t_i)`, how much likelier the token is as the next word of a text of T than
+        as a word drawn from code; without ``context``, :math:`\\log U_T(t_i) - \\log
+        C(t_i)`, whatever precedes it.
+
+        Examples
+        --------
+        >>> m = SequenceModel({"get": 3, "name": 3}, {"name": 2, "i": 8},
+        ...                   {"<s>": {"get": 3}, "get": {"name": 3}, "name": {"</s>": 3}})
+        >>> [round(r, 2) for r in m.log_ratios(["get", "name"])]
+        [2.99, 1.38]
+        """
+        out, prev = [], START
+        code = self._code.get
+        for t in tokens:
+            if context:
+                term = self._log_bigram(prev, t)
+            else:
+                term = math.log(self._unigram.get(t, self._unseen_text))
+            out.append(term - code(t, self._unseen_code))
+            prev = t
+        return out
+
     def log_q(self, tokens: Sequence[str]) -> float:
         """:math:`\\log Q_T(p)` of one token list (0 for none: nothing to judge)."""
         if not tokens:
             return 0.0
-        total, prev = 0.0, START
-        code = self._code.get
-        for t in tokens:
-            total += self._log_bigram(prev, t) - code(t, self._unseen_code)
-            prev = t
-        return (total + self._log_bigram(prev, END)) / (len(tokens) + 1)
+        end = self._log_bigram(tokens[-1], END)
+        return (sum(self.log_ratios(tokens)) + end) / (len(tokens) + 1)
 
 
 def _survival_prior(
@@ -182,8 +206,6 @@ def copied_counts(
     ...               [["out", "write"], ["run"]], ["java", "java"]).tolist()
     [1, 3]
     """
-    from wrdscore.corpora import RESERVED_WORDS
-
     out = np.zeros(len(token_lists), dtype=np.int64)
     none: frozenset[str] = frozenset()
     for i, (tokens, code, language) in enumerate(zip(token_lists, codes, languages, strict=True)):

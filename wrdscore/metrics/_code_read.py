@@ -15,14 +15,8 @@ from typing import Any, NamedTuple
 from wrdscore.corpora import MAX_CODE_CHARS
 from wrdscore.corpus_inputs import StoredCode
 from wrdscore.errors import WrdscoreError
-from wrdscore.metrics._flatten import (
-    MAX_TOKENS,
-    ItemError,
-    Prediction,
-    Tokens,
-    _check_text_sizes,
-    _tokens_of,
-)
+from wrdscore.metrics._tokenise import Prediction, Tokens, tokens_of
+from wrdscore.metrics._validate import MAX_TOKENS, ItemError, check_text_sizes
 
 #: One method's code: its source text, or ``{"code": source, "name": declared_name}``
 #: (``name`` optional: the name to mask when the target is a name; by default the
@@ -174,8 +168,8 @@ def prediction_tokens(
     predictions = list(predictions)
     if not predictions:
         raise WrdscoreError("nothing to score: no pairs given")
-    _check_text_sizes([], predictions, offset, (set(), set(map(type, predictions))))
-    tokens = [_tokens_of(p, "prediction", offset + i, split) for i, p in enumerate(predictions)]
+    check_text_sizes([], predictions, offset, (set(), set(map(type, predictions))))
+    tokens = [tokens_of(p, "prediction", offset + i, split) for i, p in enumerate(predictions)]
     for i, t in enumerate(tokens):
         if len(t) > MAX_TOKENS:
             raise ItemError(

@@ -11,6 +11,25 @@ from wrdscore.metrics._code_prior import PriorFactors
 
 
 @dataclass(frozen=True)
+class CoverageParts:
+    """What a coverage support model (``coverage``, ``distinct-coverage``) makes of a
+    summary: its ``precision`` in the code and ``recall`` over the code (each distinct
+    token once where ``distinct``), their harmonic mean ``f``, and the copied-share
+    plausibility ``gate``; the code support is ``f * gate``."""
+
+    precision: float
+    recall: float
+    gate: float
+    distinct: bool
+
+    @property
+    def f(self) -> float:
+        """The harmonic mean of :attr:`precision` and :attr:`recall` (0 when both are)."""
+        total = self.precision + self.recall
+        return 2 * self.precision * self.recall / total if total > 0 else 0.0
+
+
+@dataclass(frozen=True)
 class CodeTransport:
     """WRDScore's transport of a prediction onto its method's code (``explain --code``).
 
@@ -27,8 +46,10 @@ class CodeTransport:
     token, the code token of its best cosine (None where no code token points its way,
     or nothing has a vector) and that cosine as the match counts it (clipped at 0 where
     the metric clips); ``factors`` are the priors' factors, whose product is ``prior``,
-    where the scorer's support model is a prior gate (None for another model:
-    ``support_model`` names it).
+    where the scorer's support model is a prior gate for the target (None for another
+    model: ``support_model`` names it); ``coverage`` is what a coverage model makes of a
+    summary (:class:`CoverageParts`: ``prior`` is then its gate, and ``support`` is not
+    ``match * prior``).
     """
 
     code_tokens: list[str]
@@ -48,6 +69,7 @@ class CodeTransport:
     best_cosines: tuple[float, ...] = ()
     factors: PriorFactors | None = None
     support_model: str = ""
+    coverage: CoverageParts | None = None
 
     def distinct(self) -> tuple[list[str], NDArray[np.int64], NDArray, NDArray]:
         """The code tokens once each: ``(tokens, occurrences, cosine, flow)``.

@@ -23,8 +23,9 @@ from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
 from wrdscore.errors import WrdscoreError, counted, only_with
 from wrdscore.metrics._centering import center, check_centering
 from wrdscore.metrics._flatten import FlatBatch, Tokens
-from wrdscore.metrics._metric import Metric, check_flag
+from wrdscore.metrics._metric import Metric
 from wrdscore.metrics._result import Scored, ScoreResult
+from wrdscore.metrics._validate import check_flag
 
 if TYPE_CHECKING:
     # Imported when an encoder is asked for: the encoders subpackage is light, but

@@ -27,53 +27,16 @@ from numpy.typing import NDArray
 from wrdscore.corpora._segment import default_segmenter
 from wrdscore.errors import WrdscoreError
 from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
-
-# The engine's names from before the split into this module and _flatten (imported
-# from here by the metric modules and tests).
-from wrdscore.metrics._flatten import (
-    MAX_CHARS,
-    MAX_TOKENS,
-    FlatBatch,
-    ItemError,
-    Prediction,
-    Reference,
-    Tokens,
-    alternatives,
-    best_alternatives,
-    degenerate_items,
-    flatten,
-    gc_paused,
-    segmented_tokens,
-    splitter,
-)
+from wrdscore.metrics._flatten import FlatBatch, Tokens, flatten, gc_paused
 from wrdscore.metrics._result import OOV_NAMES, first_names
+from wrdscore.metrics._validate import ItemError
 from wrdscore.metrics._workers import Workers, run_tasks
 
 if TYPE_CHECKING:
     from wrdscore.metrics.base import EmbeddingMetric, Metric
     from wrdscore.metrics.code import ReadCode
 
-__all__ = [
-    "MAX_CHARS",
-    "MAX_TOKENS",
-    "OOV_NAMES",
-    "CorpusScores",
-    "FlatBatch",
-    "ItemError",
-    "Prediction",
-    "Reference",
-    "Tokens",
-    "alternatives",
-    "best_alternatives",
-    "default_jobs",
-    "degenerate_items",
-    "first_names",
-    "flatten",
-    "gc_paused",
-    "score_files",
-    "segmented_tokens",
-    "splitter",
-]
+__all__ = ["OOV_NAMES", "CorpusScores", "default_jobs", "first_names", "score_files"]
 
 
 @dataclass

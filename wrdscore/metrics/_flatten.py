@@ -1,8 +1,10 @@
-"""From raw items to the flat token batch a metric scores, and back.
+"""From raw items to the flat token batch a metric scores.
 
-Every metric shares it: input checks, tokenising (once per distinct item), multiple
-references (flattened to one batch, then the best alternative per item) and empty
-items. A metric's arithmetic sees only non-empty token lists
+Every metric shares it: a batch is checked (:mod:`~wrdscore.metrics._validate`),
+tokenised once per distinct item (:mod:`~wrdscore.metrics._tokenise`), and its reference
+alternatives flattened into one batch of (reference, prediction) token pairs; the
+best alternative per item is :mod:`~wrdscore.metrics._alternatives`'s. A metric's
+arithmetic sees only non-empty token lists
 (:meth:`wrdscore.metrics.Metric._score_tokens`). Streaming files through it, chunk by
 chunk, is :mod:`wrdscore.metrics._engine`'s job.
 """
@@ -11,32 +13,23 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import itertools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeGuard, cast
+from typing import cast
 
-import numpy as np
-from numpy.typing import NDArray
-
-from wrdscore.corpora import clean_prediction, segment, to_tokens
+from wrdscore.corpora import clean_prediction
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._tokenise import (
+    Prediction,
+    Reference,
+    Tokens,
+    alternatives,
+    splitter,
+    tokens_of,
+)
+from wrdscore.metrics._validate import ItemError, check_sizes, check_text_sizes
 
-Tokens = list[str]
-# One reference item: a string, a token list, or a list of alternatives (each a string
-# or a token list).
-Reference = str | Sequence[str] | Sequence[str | Sequence[str]]
-Prediction = str | Sequence[str]
-
-#: Most sub-tokens one reference or prediction may have. Names have a handful and the
-#: first sentence of a Javadoc comment rarely a hundred; far longer items are a file
-#: that is not one item per line (a 10 MB line is ~3 million sub-tokens), and would
-#: cost the transport metrics quadratic memory (a 5,000-token pair needs over 1 GB).
-MAX_TOKENS = 1000
-#: Most characters the text of one item may have, checked before splitting: a 10 MB line
-#: would take seconds to split, and character n-gram metrics (chrF) would need gigabytes.
-MAX_CHARS = 50_000
-_TOO_LONG = "(is the file one name or sentence per line?)"
+__all__ = ["FlatBatch", "Prediction", "Reference", "Tokens", "flatten", "gc_paused"]
 
 
 @contextlib.contextmanager
@@ -52,59 +45,6 @@ def gc_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def _is_token_list(item: object) -> TypeGuard[Sequence[Any]]:
-    # Lists and tuples first: the Sequence ABC check is slow on 100k-pair batches.
-    return isinstance(item, list | tuple) or (
-        not isinstance(item, str) and isinstance(item, Sequence)
-    )
-
-
-class ItemError(WrdscoreError):
-    """A bad item: ``side`` ("reference", "prediction" or "code") ``index`` (0-based,
-    global).
-
-    The message counts from 1, as every position a user reads does (the line of a file,
-    ``number 2 of 3`` of an alternative): ``reference 1 has no tokens`` is the first.
-
-    Examples
-    --------
-    >>> str(ItemError("reference", 0, "has no tokens"))
-    'reference 1 has no tokens'
-    """
-
-    def __init__(self, side: str, index: int, problem: str) -> None:
-        super().__init__(f"{side} {index + 1} {problem}")
-        self.side, self.index = side, index
-
-
-def segmented_tokens(item: str | Sequence[str]) -> Tokens:
-    """:func:`~wrdscore.corpora.to_tokens`, then run-together words segmented
-    (:func:`~wrdscore.corpora.segment`): what metrics read under ``segment=True``."""
-    return segment(to_tokens(item))
-
-
-def splitter(segmented: bool) -> Callable[[str | Sequence[str]], Tokens]:
-    """The tokeniser of a metric's ``segment`` setting."""
-    return segmented_tokens if segmented else to_tokens
-
-
-def _tokens_of(item: object, what: str, i: int, split: Callable[..., Tokens] = to_tokens) -> Tokens:
-    if isinstance(item, str) or _is_token_list(item):
-        try:
-            return split(item)
-        except TypeError:
-            pass  # a piece that is not a string: reported below
-    raise ItemError(what, i, "must be a string or a list of strings")
-
-
-def alternatives(item: object, i: int, segmented: bool = False) -> list[Tokens]:
-    """The reference alternatives of item ``i``: one, unless a list of lists is given."""
-    split = splitter(segmented)
-    if not isinstance(item, str) and _is_token_list(item) and item and _is_token_list(item[0]):
-        return [_tokens_of(a, "reference", i, split) for a in item]
-    return [_tokens_of(item, "reference", i, split)]
 
 
 @dataclass
@@ -142,77 +82,6 @@ class FlatBatch:
         return self.n - sum(map(bool, self.preds))
 
 
-def _check_text_sizes(
-    references: list[Reference],
-    predictions: list[Prediction],
-    offset: int,
-    kinds: tuple[set[type], set[type]],
-) -> None:
-    """``kinds``: the types of the references' and of the predictions' items (flatten
-    needs them too, so they are found once)."""
-    ref_kinds, pred_kinds = kinds
-    for side, items, item_kinds in (
-        ("prediction", predictions, pred_kinds),
-        ("reference", references, ref_kinds),
-    ):
-        # Lengths at C speed first: the loop below runs only when some item is too long,
-        # holds alternatives or has no length (a bad item, reported later).
-        with contextlib.suppress(TypeError):
-            most = max(map(len, items), default=0)
-            if most <= MAX_CHARS and item_kinds <= {str}:
-                continue
-            # Token lists (their len counts tokens): no item's text is longer than its
-            # len times the longest piece plus a space (a string's pieces are its
-            # characters). A per-item loop cost 1.5 s on a million pairs.
-            if set(map(type, itertools.chain.from_iterable(items))) <= {str}:
-                longest = max(map(len, itertools.chain.from_iterable(items)), default=0)
-                if most * (longest + 1) <= MAX_CHARS:
-                    continue
-        for i, item in enumerate(items):
-            size = _characters(item)
-            if size > MAX_CHARS:
-                raise ItemError(
-                    side,
-                    offset + i,
-                    f"is {size:,} characters long, more than the {MAX_CHARS:,} an item "
-                    f"may have {_TOO_LONG}",
-                )
-
-
-def _characters(item: object) -> int:
-    """Characters of an item's text: a string's, a token list's (tokens plus the spaces
-    between them) or, for alternatives, the longest alternative's; 0 for a bad item."""
-    if isinstance(item, str):
-        return len(item)
-    if not isinstance(item, list | tuple):
-        return 0  # not text: flatten reports it
-    if all(isinstance(t, str) for t in item):
-        return sum(map(len, item)) + max(len(item) - 1, 0)
-    return max(map(_characters, item), default=0)
-
-
-def _check_sizes(
-    preds: list[Tokens],
-    refs: Iterable[list[Tokens]],
-    offset: int,
-    distinct: Iterable[Tokens] | None = None,
-) -> None:
-    # ``distinct``: every token list of the batch, each once; when none is too long
-    # (always, on sane input) the items need no look.
-    if distinct is not None and max(map(len, distinct), default=0) <= MAX_TOKENS:
-        return
-    for side, groups in (("prediction", ([p] for p in preds)), ("reference", refs)):
-        for i, group in enumerate(groups):
-            size = max(map(len, group), default=0)
-            if size > MAX_TOKENS:
-                raise ItemError(
-                    side,
-                    offset + i,
-                    f"has {size:,} sub-tokens, more than the {MAX_TOKENS:,} an item may have "
-                    f"{_TOO_LONG}",
-                )
-
-
 def flatten(
     references: Sequence[Reference],
     predictions: Sequence[Prediction],
@@ -228,16 +97,17 @@ def flatten(
     numbers in error messages. ``memo`` maps items already tokenised (by an earlier
     batch of the same input, with the same ``segmented``) to their tokens; new items
     are added to it, so the batches of one input share the work and the token lists of
-    equal items. ``segmented`` splits run-together words (:func:`segmented_tokens`);
-    ``clean`` passes string predictions through
-    :func:`~wrdscore.corpora.clean_prediction` first.
+    equal items. ``segmented`` splits run-together words
+    (:func:`~wrdscore.metrics._tokenise.segmented_tokens`); ``clean`` passes string
+    predictions through :func:`~wrdscore.corpora.clean_prediction` first.
 
     Raises
     ------
     WrdscoreError
         Single strings instead of lists, different lengths, no pairs, an item that
         is neither text nor a list of text (:class:`ItemError`), an item of more
-        than :data:`MAX_CHARS` characters or :data:`MAX_TOKENS` sub-tokens, or an
+        than :data:`~wrdscore.metrics._validate.MAX_CHARS` characters or
+        :data:`~wrdscore.metrics._validate.MAX_TOKENS` sub-tokens, or an
         empty reference (unless allowed); :class:`ItemError` for each item.
     """
     if isinstance(references, str) or isinstance(predictions, str):
@@ -254,7 +124,7 @@ def flatten(
     if n == 0:
         raise WrdscoreError("nothing to score: no pairs given")
     kinds = set(map(type, references)), set(map(type, predictions))
-    _check_text_sizes(references, predictions, offset, kinds)
+    check_text_sizes(references, predictions, offset, kinds)
     if clean:
         # Before the memo: it is keyed by the text that is split, the cleaned one.
         predictions = [clean_prediction(p) if isinstance(p, str) else p for p in predictions]
@@ -287,7 +157,7 @@ def flatten(
             distinct = fresh  # the others passed the checks in an earlier chunk
         else:
             preds = [
-                tokens(p) if type(p) in (str, list) else _tokens_of(p, "prediction", i, split)
+                tokens(p) if type(p) in (str, list) else tokens_of(p, "prediction", i, split)
                 for i, p in enumerate(predictions)
             ]
             # None marks an item that is not one plain reference (alternatives, or bad).
@@ -300,7 +170,7 @@ def flatten(
     except TypeError:
         # A list holding something other than strings: the slow path names the item.
         for i, p in enumerate(predictions):
-            _tokens_of(p, "prediction", offset + i, split)
+            tokens_of(p, "prediction", offset + i, split)
         for i, r in enumerate(references):
             alternatives(r, offset + i, segmented)
         raise
@@ -314,7 +184,7 @@ def flatten(
     )
     # Read only when alts is None, that is when no entry of single is None.
     plain = cast("list[Tokens]", single)
-    _check_sizes(
+    check_sizes(
         preds,
         alts or ([t] for t in plain),
         offset,
@@ -360,68 +230,3 @@ def flatten(
         owner,
         None if alts is None else [j for _, j, _ in kept],
     )
-
-
-def best_alternatives(
-    raw: dict[str, NDArray],
-    batch: FlatBatch,
-    keys: Sequence[str],
-    primary: str,
-) -> tuple[dict[str, NDArray[np.float64]], NDArray[np.int64] | None]:
-    """Per-item values from per-entry ones: each item's best alternative, 0 if none.
-
-    The best alternative has the highest ``primary`` value, the first one on ties.
-
-    Returns
-    -------
-    values : dict of str to ndarray
-        One float64 array per key, one entry per item.
-    best : ndarray of int64 or None
-        The 0-based number of each item's best alternative (0, the first, where none
-        was scored: an empty prediction scores 0 against every alternative, a tie), or
-        None when the batch has no list of alternatives.
-
-    Examples
-    --------
-    >>> b = FlatBatch(n=2, preds=[["a"], ["b"]], refs=[["x"], ["y"], ["z"]],
-    ...               flat_preds=[["a"], ["a"], ["b"]], owner=[0, 0, 1], alternative=[0, 1, 0])
-    >>> values, best = best_alternatives({"s": np.array([0.2, 0.5, 0.1])}, b, ["s"], "s")
-    >>> values["s"].tolist(), best.tolist()
-    ([0.5, 0.1], [1, 0])
-    """
-    best = None if batch.alternative is None else np.zeros(batch.n, dtype=np.int64)
-    if raw and batch.owner is None:
-        return {k: np.asarray(raw[k], dtype=np.float64) for k in keys}, best
-    values = {k: np.zeros(batch.n, dtype=np.float64) for k in keys}
-    if raw:
-        # Sort by item, then by descending primary value (stable, so the first
-        # alternative wins ties).
-        owners = np.asarray(batch.owner)
-        order = np.lexsort((-raw[primary], owners))
-        first = order[np.r_[True, owners[order][1:] != owners[order][:-1]]]
-        for k in keys:
-            values[k][owners[first]] = raw[k][first]
-        if best is not None:
-            best[owners[first]] = np.asarray(batch.alternative)[first]
-    return values, best
-
-
-def degenerate_items(entries: NDArray[np.bool_] | None, batch: FlatBatch) -> int:
-    """Items all of whose scored entries (one per reference alternative) were degenerate.
-
-    An item with another, scoreable alternative is scored by it, so it does not count.
-
-    Examples
-    --------
-    >>> b = FlatBatch(n=2, preds=[["a"], ["b"]], refs=[["x"], ["y"], ["z"]],
-    ...               flat_preds=[["a"], ["a"], ["b"]], owner=[0, 0, 1])
-    >>> degenerate_items(np.array([True, False, True]), b)
-    1
-    """
-    if entries is None or not entries.any():
-        return 0
-    if batch.owner is None:
-        return int(entries.sum())
-    owners = np.asarray(batch.owner)
-    scoreable = np.bincount(owners, weights=~entries, minlength=batch.n)
-    return int(np.count_nonzero((scoreable == 0) & (np.bincount(owners, minlength=batch.n) > 0)))

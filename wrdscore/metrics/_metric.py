@@ -1,15 +1,21 @@
-"""The base class of every metric: validation, tokenising, multiple references, results.
+"""The base class of every metric: sentence and corpus scores, and the signature.
 
 A metric subclasses :class:`Metric` (or :class:`~wrdscore.metrics.EmbeddingMetric` when
 it reads token vectors) and implements :meth:`Metric._score_tokens` on a whole batch of
-token lists; everything a user can get wrong is checked once, here or by
-:mod:`wrdscore.metrics._flatten`, so each metric only does its arithmetic. Scoring
-against code is the work of the metric's :class:`~wrdscore.metrics.code.CodeScorer`
-(:mod:`wrdscore.metrics.code`), which asks the metric only for its raw match in the code
-(:meth:`Metric._code_support`). Scoring returns what it counts with its values
-(:class:`~wrdscore.metrics._result.Scored`), and what a run lends a call lives in a
-per-call :class:`~wrdscore.metrics._call.Call`, never on the object, so a metric is
-reentrant.
+token lists; the rest is shared, each part in a module of its own:
+
+- checking what a user gives (options, items, lengths): :mod:`~wrdscore.metrics._validate`;
+- tokenising, with segmentation and cleaning: :mod:`~wrdscore.metrics._tokenise`, once
+  per distinct item of a batch by :func:`~wrdscore.metrics._flatten.flatten`;
+- multiple references, each item's best alternative: :mod:`~wrdscore.metrics._alternatives`;
+- two systems compared by paired bootstrap: :mod:`~wrdscore.metrics._compare`;
+- what a run lends a call (progress, a file's token memo): :mod:`~wrdscore.metrics._call`;
+- scoring against code: the metric's :class:`~wrdscore.metrics.code.CodeScorer`, which
+  asks the metric only for its raw match in the code (:meth:`Metric._code_support`);
+  which code options a metric takes: :mod:`~wrdscore.metrics._reads_code`.
+
+Scoring returns what it counts with its values
+(:class:`~wrdscore.metrics._result.Scored`), never on the object, so a metric is reentrant.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -26,38 +32,28 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore import __version__
-from wrdscore.corpora import clean_prediction
-from wrdscore.corpora._segment import WORDS_ID
-from wrdscore.errors import WrdscoreError, counted
-from wrdscore.metrics._call import Call, current, nested, running
-from wrdscore.metrics._flatten import (
-    FlatBatch,
-    Prediction,
-    Reference,
-    Tokens,
-    best_alternatives,
-    degenerate_items,
-    flatten,
-    gc_paused,
-    splitter,
-)
+from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._alternatives import best_alternatives, degenerate_items
+from wrdscore.metrics._call import CallState, nested, running
+from wrdscore.metrics._flatten import FlatBatch, Prediction, Reference, Tokens, flatten, gc_paused
+from wrdscore.metrics._reads_code import code_refusal, take_code_scorer
 from wrdscore.metrics._result import Scored, ScoreResult, first_names
-from wrdscore.metrics.code import CODE_KEYS, CODE_OPTIONS, CodeItem, CodeScorer, ReadCode
+from wrdscore.metrics._tokenise import item_tokens, memo_splitter, tokenising_fields
+from wrdscore.metrics._validate import (
+    check_flag,
+    check_values,
+    refuse_empty_predictions,
+    refuse_options,
+)
+from wrdscore.metrics.code import CODE_KEYS, CODE_OPTIONS, DEFAULT_SUPPORT, CodeItem
 from wrdscore.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, BootstrapComparison
 
 if TYPE_CHECKING:
     from wrdscore.embeddings import TokenEmbeddings
 
 
-def check_flag(option: str, value: object) -> None:
-    """Refuse a yes/no option given anything but a bool (``--set wrd.clip=no`` passes the
-    string ``"no"``, which Python would take as true; ``--set wrd.clip=false`` is the way)."""
-    if not isinstance(value, bool):
-        raise WrdscoreError(f"{option} must be true or false, not {value!r}")
-
-
-class Metric(ABC):
-    """Base class of every metric: validation, tokenisation, multi-reference, results.
+class Metric(CallState, ABC):
+    """Base class of every metric: sentence and corpus scores, and the signature.
 
     Subclasses set ``name`` (the registry name), ``keys`` and ``primary``, and
     implement :meth:`_score_tokens`. Options a subclass does not consume reach this
@@ -79,14 +75,14 @@ class Metric(ABC):
         Pass string predictions through :func:`~wrdscore.corpora.clean_prediction` (code
         fences, Javadoc markers and block tags, quotes, a trailing ``()``) before they
         are split, as chat models return them (signature ``clean:yes``).
-    code_scorer : CodeScorer, optional
-        How a metric that reads code (one with a :attr:`code_key`) scores against it;
-        by default one built from the code options among ``options``: ``code_weight``,
-        ``target``, ``strings``, ``language`` and ``code_support`` (its ``weight``,
-        ``target``, ``strings``, ``language`` and ``support``). A metric that cannot
-        read code takes neither.
     **options
-        Metric settings; unknown ones raise :class:`~wrdscore.errors.WrdscoreError`.
+        Metric settings; unknown ones raise :class:`~wrdscore.errors.WrdscoreError`. A
+        metric that reads code (one with a :attr:`code_key`) also takes the code options
+        ``code_weight``, ``target``, ``strings``, ``language``, ``code_support`` and
+        ``allow_unmasked`` (a :class:`~wrdscore.metrics.code.CodeScorer`'s ``weight``,
+        ``target``, ``strings``, ``language``, ``support`` and ``allow_unmasked``), or a
+        ready ``code_scorer``; a metric that cannot read code takes none of them, and
+        says why.
 
     Examples
     --------
@@ -125,6 +121,8 @@ class Metric(ABC):
     code_key: ClassVar[str | None] = None
     #: Why a metric with no :attr:`code_key` cannot read code (its one-line error).
     no_code_reason: ClassVar[str] = ""
+    #: The support model scoring against code uses unless ``code_support`` names one.
+    default_code_support: ClassVar[str] = DEFAULT_SUPPORT
 
     def __init__(
         self,
@@ -132,39 +130,22 @@ class Metric(ABC):
         *,
         segment: bool = True,
         clean: bool = False,
-        code_scorer: CodeScorer | None = None,
         **options: Any,
     ) -> None:
-        code_options = {k: options.pop(k) for k in CODE_OPTIONS if k in options}
-        if options:
-            raise WrdscoreError(
-                f"unknown {'option' if len(options) == 1 else 'options'} for metric "
-                f"{self.name!r}: {', '.join(sorted(options))}"
-            )
         #: How this metric scores against code (None: it cannot); its options enter the
         #: signature only when code is read.
-        self.code_scorer = self._code_scorer(code_scorer, code_options)
+        self.code_scorer = take_code_scorer(self, options)
+        refuse_options(self.name, options)
         check_flag("segment", segment)
         check_flag("clean", clean)
         self.segment, self.clean = segment, clean
-        # What a run lends a call lives in its own Call (see _call), so the object is
-        # reentrant; this empty one answers methods called outside any scoring call.
-        self._idle = Call()
 
-    def _code_scorer(self, given: CodeScorer | None, options: dict[str, Any]) -> CodeScorer | None:
-        """The metric's code scorer: ``given``, or one of the code ``options``."""
-        if self.code_key is None:
-            if given is not None or options:
-                self.check_reads_code()  # says why it cannot
-            return None
-        if given is not None:
-            if options:
-                raise WrdscoreError(
-                    f"give a code scorer or code options ({', '.join(options)}), not both"
-                )
-            return given
-        names = {"code_weight": "weight", "code_support": "support"}
-        return CodeScorer(**{names.get(k, k): v for k, v in options.items()})
+    @classmethod
+    def taken_code_options(cls) -> tuple[str, ...]:
+        """The code options this metric's constructor takes: every one when it reads
+        code (:attr:`code_key`), none when it cannot (the command line gives each metric
+        only these)."""
+        return CODE_OPTIONS if cls.code_key is not None else ()
 
     # -- what subclasses provide ------------------------------------------------------
 
@@ -178,21 +159,9 @@ class Metric(ABC):
         """Settings that change the numbers, in signature order (subclasses extend)."""
         return {}
 
-    def _corpus(self, values: dict[str, NDArray[np.float64]]) -> dict[str, float]:
-        """Corpus-level values: :meth:`_corpus_values` of the values' sums."""
-        return self._corpus_values(self._corpus_sums(values), len(next(iter(values.values()))))
-
-    def _corpus_values(self, sums: dict[str, float], pairs: int) -> dict[str, float]:
-        """Corpus values from summed :meth:`_corpus_sums`: the reference's are
-        :meth:`_corpus_from_sums`'s, the code's the scorer's
-        (:meth:`~wrdscore.metrics.code.CodeScorer.corpus_values`)."""
-        reference = {k: v for k, v in sums.items() if k not in CODE_KEYS}
-        out = self._corpus_from_sums(reference, pairs) if reference else {}
-        if "code" in sums:
-            assert self.code_scorer is not None
-            means = type(self)._corpus_from_sums is Metric._corpus_from_sums
-            out.update(self.code_scorer.corpus_values(sums, out, pairs, self.primary, means))
-        return out
+    def _output_fields(self) -> dict[str, str]:
+        """Signature fields of what is done to the values after scoring (``rescale:yes``)."""
+        return {}
 
     def _corpus_sums(self, values: dict[str, NDArray[np.float64]]) -> dict[str, float]:
         """Sums that corpus values are computed from; they add up over parts of a batch.
@@ -206,6 +175,23 @@ class Metric(ABC):
     def _corpus_from_sums(self, sums: dict[str, float], pairs: int) -> dict[str, float]:
         """Corpus values from summed :meth:`_corpus_sums`; the mean over pairs by default."""
         return {k: s / pairs for k, s in sums.items()}
+
+    def _corpus_values(self, sums: dict[str, float], pairs: int) -> dict[str, float]:
+        """Corpus values from summed :meth:`_corpus_sums`: the reference's are
+        :meth:`_corpus_from_sums`'s, the code's the scorer's
+        (:meth:`~wrdscore.metrics.code.CodeScorer.corpus_values`)."""
+        reference = {k: v for k, v in sums.items() if k not in CODE_KEYS}
+        out = self._corpus_from_sums(reference, pairs) if reference else {}
+        if "code" in sums:
+            assert self.code_scorer is not None
+            means = type(self)._corpus_from_sums is Metric._corpus_from_sums
+            out.update(self.code_scorer.corpus_values(sums, out, pairs, self.primary, means))
+        return out
+
+    def _repeated_prediction_oov(self, batch: FlatBatch) -> int:
+        """Unseen tokens counted again because a prediction is scored once per reference
+        alternative (none for metrics without vectors)."""
+        return 0
 
     def prepare(self) -> None:
         """Import now what scoring would import on first use (nothing by default).
@@ -248,124 +234,7 @@ class Metric(ABC):
         """
         return False
 
-    def _advance(self, pairs: int) -> None:
-        """Report ``pairs`` more pairs done to the caller's progress callback, if any."""
-        progress = self._call.progress
-        if progress is not None:
-            progress(pairs)
-
-    # -- the state of the running call (see wrdscore.metrics._call) --------------------
-
-    @property
-    def _call(self) -> Call:
-        """This metric's innermost call running in this thread (or the idle one)."""
-        return current(self) or self._idle
-
-    @property
-    def _token_memo(self) -> dict[str | tuple[str, ...], list[str]] | None:
-        """The items the run's earlier chunks tokenised (:meth:`scoring_run`)."""
-        return self._call.memo
-
-    @contextlib.contextmanager
-    def scoring_run(
-        self,
-        *,
-        memo: dict[str | tuple[str, ...], list[str]] | None = None,
-        batch_mean: NDArray[np.float64] | None = None,
-        reference_stats: object | None = None,
-        code_memo: dict[tuple[object, ...], ReadCode] | None = None,
-    ) -> Iterator[None]:
-        """What the calls of this metric inside the ``with`` block share, in this thread.
-
-        :func:`~wrdscore.metrics.score_files` scores a file in chunks: ``memo`` holds the
-        items its earlier chunks tokenised (see ``memo`` in
-        :func:`~wrdscore.metrics._flatten.flatten`), ``batch_mean`` the whole file's
-        mean vector under ``centering="batch"``, ``reference_stats`` the whole file's
-        :meth:`reference_statistics`, ``code_memo`` the code one chunk's metrics have
-        read (shared by every metric scoring that chunk, and only by those: it is keyed by
-        how the code is read, not by which code). Nothing is set on the metric, so other
-        calls, in other threads or outside the block, are not affected.
-        """
-        call = Call(
-            memo=memo,
-            batch_mean=batch_mean,
-            reference_stats=reference_stats,
-            code_memo=code_memo,
-        )
-        with running(self, call):
-            yield
-
-    # -- the public API ---------------------------------------------------------------
-
-    def _output_fields(self) -> dict[str, str]:
-        """Signature fields of what is done to the values after scoring (``rescale:yes``)."""
-        return {}
-
-    def _tokenising_fields(self) -> dict[str, str]:
-        """Signature fields of how items become tokens (``seg``, and ``clean`` when on).
-
-        Kept out of :meth:`_signature_fields`: rescaling baselines are keyed by those
-        (:func:`baseline_key`), and were measured on camelCase names, which segmentation
-        leaves as they are.
-        """
-        fields = {"seg": WORDS_ID if self.segment else "no"}
-        if self.clean:
-            fields["clean"] = "yes"
-        return fields
-
-    def tokens(self, item: Prediction, prediction: bool = False) -> Tokens:
-        """The tokens this metric reads for one item (a ``prediction`` is cleaned first
-        when ``clean`` is on), as :func:`~wrdscore.metrics.flatten` splits them."""
-        if prediction and self.clean and isinstance(item, str):
-            item = clean_prediction(item)
-        return splitter(self.segment)(item)
-
-    @property
-    def signature(self) -> str:
-        """``label|key:value|...|v:VERSION`` with every setting that changes the numbers."""
-        return self._signature_with({})
-
-    @property
-    def code_signature(self) -> str:
-        """:attr:`signature` of scoring against code: it adds that code was read, the code
-        weight, the target, the masking and the string policy
-        (``...|code:yes|cw:0.5|tgt:name|mask:name|str:drop|lang:auto|...|v:...``)."""
-        self.check_reads_code()
-        assert self.code_scorer is not None
-        return self._signature_with(self.code_scorer.signature_fields())
-
-    def _signature_with(self, extra: dict[str, str]) -> str:
-        fields = {
-            **self._signature_fields(),
-            **self._tokenising_fields(),
-            **self._output_fields(),
-            **extra,
-            "v": __version__,
-        }
-        return "|".join([self.label or self.name, *(f"{k}:{v}" for k, v in fields.items())])
-
-    def check_reads_code(self) -> None:
-        """A one-line error unless this metric, with its settings, can score against code."""
-        if self.code_key is None:
-            why = self.no_code_reason or "it has no value that reads code"
-            raise WrdscoreError(f"metric {self.name!r} cannot score against code: {why}")
-        if getattr(self, "rescale", False):
-            raise WrdscoreError(
-                f"metric {self.name!r}: rescaling does not apply to code support (the "
-                "baselines are for pairs of names); score against code without --rescale"
-            )
-        if getattr(self, "centering", None) == "batch":
-            raise WrdscoreError(
-                f"metric {self.name!r}: centering 'batch' does not apply to code support "
-                "(the code is not part of the batch mean); choose another centering"
-            )
-
-    def result_keys(self, code: bool = False, references: bool = True) -> tuple[str, ...]:
-        """The values of a result (the per-pair columns): ``keys``, then ``code`` and
-        ``combined`` when scored against code (only ``code`` without references)."""
-        if not code:
-            return tuple(self.keys)
-        return (*self.keys, *CODE_KEYS) if references else ("code",)
+    # -- scoring ------------------------------------------------------------------------
 
     def score(
         self,
@@ -471,45 +340,6 @@ class Metric(ABC):
                 references, predictions, allow_empty_reference, progress, index_offset
             )
 
-    def _prediction_tokens(self) -> Callable[[Prediction], Tokens]:
-        """:meth:`tokens` of a prediction, through the run's token memo when there is one
-        (:meth:`scoring_run`): the reference pass of the same chunk has split these
-        predictions already, keyed as here by the (cleaned) text."""
-        memo = self._token_memo
-        split = splitter(self.segment)
-
-        def tokens(item: Prediction) -> Tokens:
-            if memo is None or type(item) is not str:
-                return self.tokens(item, prediction=True)
-            text = clean_prediction(item) if self.clean else item
-            found = memo.get(text)
-            if found is None:
-                found = memo[text] = split(text)
-            return found
-
-        return tokens
-
-    def reading_code(self) -> contextlib.AbstractContextManager[None]:
-        """What :meth:`_code_support` runs in (nothing by default; an encoder encodes
-        long code in runs of whole tokens)."""
-        return contextlib.nullcontext()
-
-    def _code_support(self, codes: list[Tokens], preds: list[Tokens]) -> Scored:
-        """Raw code support of non-empty pairs (its ``values["code"]``), with what was
-        counted (which pairs had a side of zero weight, unseen tokens, cuts).
-
-        By default the metric's :attr:`code_key` value with the code's tokens on the
-        reference side; metrics override it where the code's size calls for a faster way.
-        """
-        assert self.code_key is not None
-        scored = self._scored(self._score_tokens(codes, preds))
-        return replace(scored, values={"code": np.asarray(scored.values[self.code_key], float)})
-
-    @staticmethod
-    def _scored(raw: dict[str, NDArray] | Scored) -> Scored:
-        """What :meth:`_score_tokens` gave, as :class:`Scored` (a plain dict counts nothing)."""
-        return raw if isinstance(raw, Scored) else Scored(raw)
-
     def _score_batch(
         self,
         references: Sequence[Reference],
@@ -518,6 +348,7 @@ class Metric(ABC):
         progress: Callable[[int], None] | None,
         index_offset: int = 0,
     ) -> ScoreResult:
+        """Check and tokenise a batch, score its pairs, keep each item's best alternative."""
         batch = flatten(
             references,
             predictions,
@@ -527,12 +358,8 @@ class Metric(ABC):
             self.segment,
             self.clean,
         )
-        if not self.empty_scores_zero and batch.empty_predictions:
-            first = index_offset + next(i for i, p in enumerate(batch.preds) if not p) + 1
-            raise WrdscoreError(
-                f"prediction {first} has no tokens, and {self.name} has no lowest score to give "
-                f"it ({counted(batch.empty_predictions, 'empty prediction')}); remove them"
-            )
+        if not self.empty_scores_zero:
+            refuse_empty_predictions(self.name, batch.preds, batch.empty_predictions, index_offset)
         with running(self, nested(self, progress)):
             scored = self._scored(
                 self._score_tokens(batch.refs, batch.flat_preds) if batch.refs else {}
@@ -540,7 +367,7 @@ class Metric(ABC):
             repeated = self._repeated_prediction_oov(batch)
         raw = scored.values
         if raw:
-            self._check_values(raw, len(batch.refs))
+            check_values(self.name, self.keys, raw, len(batch.refs))
         values, best = best_alternatives(raw, batch, self.keys, self.primary)
         return ScoreResult(
             metric=self.name,
@@ -556,10 +383,14 @@ class Metric(ABC):
             cuts=dict(+scored.cuts),  # the kinds counted, without zeros
         )
 
-    def _repeated_prediction_oov(self, batch: FlatBatch) -> int:
-        """Unseen tokens counted again because a prediction is scored once per reference
-        alternative (none for metrics without vectors)."""
-        return 0
+    @staticmethod
+    def _scored(raw: dict[str, NDArray] | Scored) -> Scored:
+        """What :meth:`_score_tokens` gave, as :class:`Scored` (a plain dict counts nothing)."""
+        return raw if isinstance(raw, Scored) else Scored(raw)
+
+    def _corpus(self, values: dict[str, NDArray[np.float64]]) -> dict[str, float]:
+        """Corpus-level values: :meth:`_corpus_values` of the values' sums."""
+        return self._corpus_values(self._corpus_sums(values), len(next(iter(values.values()))))
 
     def sentence_score(self, reference: Reference, prediction: Prediction) -> ScoreResult:
         """:meth:`score` for one pair (a result of length 1).
@@ -635,9 +466,77 @@ class Metric(ABC):
         )  # fmt: skip
         return a, b, found[a.primary]
 
-    def _check_values(self, raw: dict[str, NDArray], size: int) -> None:
-        # A metric bug must never surface as NaN in a user's results.
-        for k in self.keys:
-            v = raw.get(k)
-            if v is None or np.shape(v) != (size,) or not np.all(np.isfinite(v)):
-                raise RuntimeError(f"metric {self.name!r} returned bad values for {k!r}")
+    # -- tokens and the signature ------------------------------------------------------
+
+    def tokens(self, item: Prediction, prediction: bool = False) -> Tokens:
+        """The tokens this metric reads for one item (a ``prediction`` is cleaned first
+        when ``clean`` is on), as :func:`~wrdscore.metrics._flatten.flatten` splits them."""
+        return item_tokens(item, self.segment, self.clean, prediction)
+
+    def _prediction_tokens(self) -> Callable[[Prediction], Tokens]:
+        """:meth:`tokens` of a prediction, through the run's token memo when there is one."""
+        return memo_splitter(self._token_memo, self.segment, self.clean)
+
+    def _tokenising_fields(self) -> dict[str, str]:
+        """Signature fields of how items become tokens (``seg``, and ``clean`` when on).
+
+        Kept out of :meth:`_signature_fields`: rescaling baselines are keyed by those
+        (:func:`baseline_key`), and were measured on camelCase names, which segmentation
+        leaves as they are.
+        """
+        return tokenising_fields(self.segment, self.clean)
+
+    @property
+    def signature(self) -> str:
+        """``label|key:value|...|v:VERSION`` with every setting that changes the numbers."""
+        return self._signature_with({})
+
+    def _signature_with(self, extra: dict[str, str]) -> str:
+        fields = {
+            **self._signature_fields(),
+            **self._tokenising_fields(),
+            **self._output_fields(),
+            **extra,
+            "v": __version__,
+        }
+        return "|".join([self.label or self.name, *(f"{k}:{v}" for k, v in fields.items())])
+
+    # -- what the code scorer asks of the metric ---------------------------------------
+
+    @property
+    def code_signature(self) -> str:
+        """:attr:`signature` of scoring against code: it adds that code was read, the code
+        weight, the target, the masking and the string policy
+        (``...|code:yes|cw:0.5|tgt:name|mask:name|str:drop|lang:auto|...|v:...``)."""
+        self.check_reads_code()
+        assert self.code_scorer is not None
+        return self._signature_with(self.code_scorer.signature_fields())
+
+    def check_reads_code(self) -> None:
+        """A one-line error unless this metric, with its settings, can score against code."""
+        refusal = code_refusal(self)
+        if refusal is not None:
+            raise WrdscoreError(refusal)
+
+    def result_keys(self, code: bool = False, references: bool = True) -> tuple[str, ...]:
+        """The values of a result (the per-pair columns): ``keys``, then ``code`` and
+        ``combined`` when scored against code (only ``code`` without references)."""
+        if not code:
+            return tuple(self.keys)
+        return (*self.keys, *CODE_KEYS) if references else ("code",)
+
+    def reading_code(self) -> contextlib.AbstractContextManager[None]:
+        """What :meth:`_code_support` runs in (nothing by default; an encoder encodes
+        long code in runs of whole tokens)."""
+        return contextlib.nullcontext()
+
+    def _code_support(self, codes: list[Tokens], preds: list[Tokens]) -> Scored:
+        """Raw code support of non-empty pairs (its ``values["code"]``), with what was
+        counted (which pairs had a side of zero weight, unseen tokens, cuts).
+
+        By default the metric's :attr:`code_key` value with the code's tokens on the
+        reference side; metrics override it where the code's size calls for a faster way.
+        """
+        assert self.code_key is not None
+        scored = self._scored(self._score_tokens(codes, preds))
+        return replace(scored, values={"code": np.asarray(scored.values[self.code_key], float)})

@@ -7,11 +7,13 @@ registers itself with :func:`register` in its own module of :mod:`wrdscore.metri
 user can get wrong (lengths, shapes, empty names, unknown options) is checked once,
 by the scoring engine or the base class, so each metric only does its arithmetic.
 
-Each job has its own private module, all re-exported here: :class:`Metric`
+Each job has its own private module, its public names re-exported here: :class:`Metric`
 (``_metric``), :class:`EmbeddingMetric` and :class:`TokenBatch` (``_embedding``),
-:class:`ScoreResult` (``_result``), the registry (``_registry``), checking and
-tokenising a batch (``_flatten``) and streaming files (``_engine``). This module
-builds several metrics at once (:func:`build_metrics`).
+:class:`ScoreResult` (``_result``), the registry (``_registry``), checking what a user
+gives (``_validate``), tokenising (``_tokenise``), flattening a batch (``_flatten``),
+multiple references (``_alternatives``), the code options a metric takes
+(``_reads_code``) and streaming files (``_engine``). This module builds several metrics
+at once (:func:`build_metrics`).
 """
 
 from __future__ import annotations
@@ -31,10 +33,11 @@ from wrdscore.metrics._embedding import (
     contextual_vectors,
     resolve_embeddings,
 )
-from wrdscore.metrics._flatten import Prediction, Reference, Tokens
-from wrdscore.metrics._metric import Metric, check_flag
+from wrdscore.metrics._metric import Metric
 from wrdscore.metrics._registry import METRICS, get_metric, metric_class, register
 from wrdscore.metrics._result import OOV_NAMES, ScoreResult
+from wrdscore.metrics._tokenise import Prediction, Reference, Tokens
+from wrdscore.metrics._validate import check_flag
 
 __all__ = [
     "CACHE_TOKENS",

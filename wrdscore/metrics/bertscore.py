@@ -21,16 +21,9 @@ from numpy.typing import ArrayLike, NDArray
 from wrdscore.corpora import clean_prediction
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError, counted
+from wrdscore.metrics._alternatives import best_alternatives, degenerate_items
 from wrdscore.metrics._centering import FloatArray, cosine_matrix
-from wrdscore.metrics._flatten import (
-    FlatBatch,
-    Prediction,
-    Reference,
-    best_alternatives,
-    degenerate_items,
-    flatten,
-    gc_paused,
-)
+from wrdscore.metrics._flatten import FlatBatch, Prediction, Reference, flatten, gc_paused
 from wrdscore.metrics._pairs import PairEmbeddingMetric, snap_to_one
 from wrdscore.metrics.base import ScoreResult, TokenBatch, check_flag, register
 from wrdscore.metrics.overlap import PRF, f_measure
@@ -138,7 +131,7 @@ def _text(item: object) -> str:
 
 def _has_alternatives(item: object) -> bool:
     """Whether a reference item is a list of alternatives (a list of lists), as
-    :func:`~wrdscore.metrics._engine.alternatives` reads it."""
+    :func:`~wrdscore.metrics._tokenise.alternatives` reads it."""
     return (
         isinstance(item, Sequence)
         and not isinstance(item, str)

@@ -37,7 +37,7 @@ from numpy.typing import NDArray
 from sacrebleu.metrics import BLEU, CHRF
 
 from wrdscore.errors import WrdscoreError
-from wrdscore.metrics._engine import alternatives
+from wrdscore.metrics._tokenise import alternatives
 from wrdscore.metrics.base import (
     Metric,
     Prediction,

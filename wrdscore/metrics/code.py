@@ -31,8 +31,12 @@ offers it only its raw support (:meth:`~wrdscore.metrics.Metric._code_support`).
 """
 
 from wrdscore.metrics._code_models import (
+    COVERAGE_SUPPORT,
     DEFAULT_SUPPORT,
+    GATE_SUPPORT,
     SUPPORT_MODELS,
+    Coverage,
+    DistinctCoverage,
     NoPrior,
     PriorGate,
     SupportInput,
@@ -63,14 +67,16 @@ from wrdscore.metrics._code_scorer import (
     check_code_options,
     combine,
 )
-from wrdscore.metrics._code_transport import CodeTransport
+from wrdscore.metrics._code_transport import CodeTransport, CoverageParts
 
 __all__ = [
     "CODE_KEYS",
     "CODE_OPTIONS",
+    "COVERAGE_SUPPORT",
     "DEFAULT_CODE_WEIGHT",
     "DEFAULT_SUPPORT",
     "END",
+    "GATE_SUPPORT",
     "PRIOR_FILE",
     "QUANTILES",
     "START",
@@ -78,6 +84,9 @@ __all__ = [
     "CodeItem",
     "CodeScorer",
     "CodeTransport",
+    "Coverage",
+    "CoverageParts",
+    "DistinctCoverage",
     "NoPrior",
     "PriorGate",
     "ReadCode",

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from wrdscore.errors import WrdscoreError
-from wrdscore.metrics._engine import alternatives
+from wrdscore.metrics._tokenise import alternatives
 from wrdscore.metrics.base import (
     Metric,
     Prediction,

@@ -20,11 +20,19 @@ from numpy.typing import NDArray
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import cosine_matrix, unit_rows
-from wrdscore.metrics._flatten import MAX_TOKENS
 from wrdscore.metrics._pairs import embed_pairs, shape_groups
 from wrdscore.metrics._result import Scored
+from wrdscore.metrics._validate import MAX_TOKENS
 from wrdscore.metrics.base import EmbeddingMetric, Tokens, check_flag, register
-from wrdscore.metrics.code import CodeTransport, PriorGate, SupportInput, best_match
+from wrdscore.metrics.code import (
+    COVERAGE_SUPPORT,
+    CodeTransport,
+    Coverage,
+    CoverageParts,
+    PriorGate,
+    SupportInput,
+    best_match,
+)
 
 WEIGHTINGS = ("norm", "norm*idf", "idf", "uniform")
 _EMD_MAX_ITER = 100_000  # ot.emd's default
@@ -331,6 +339,9 @@ class WRDScore(EmbeddingMetric):
     name = "wrd"
     label = "wrdscore"
     code_key = "precision"
+    # Its best match reads the code's side too (code_coverage): summaries are judged for
+    # what they cover, chosen by agreement with people (issue 41).
+    default_code_support = COVERAGE_SUPPORT
 
     def __init__(
         self,
@@ -479,22 +490,31 @@ class WRDScore(EmbeddingMetric):
         return self._best_match_in_code(codes, preds, recall=False)[0]
 
     def code_coverage(
-        self, codes: list[Tokens], preds: list[Tokens]
+        self, codes: list[Tokens], preds: list[Tokens], distinct: bool = False
     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.bool_]]:
         """Best-match precision of each prediction in its code, the mirror recall over the
         code (:func:`~wrdscore.metrics.code.best_match`: each code token's best clipped
         cosine with a predicted token, weighted by the mass the transport would give it,
         its token's mass times its count), and which pairs had a side of zero weight.
-        What the ``coverage`` support model reads (``docs/code.md``)."""
-        scored, recall = self._best_match_in_code(codes, preds, recall=True)
+        What the ``coverage`` support model reads (``docs/code.md``).
+
+        With ``distinct``, each distinct token counts once on both sides (what the default
+        ``distinct-coverage`` reads): a predicted token said again adds nothing to the
+        precision's sum, which is still divided by all the prediction's tokens, and a code
+        token's recall weight is its mass alone, not times its count. Distinct means one
+        row of the token table: one per token with static vectors, one per occurrence with
+        contextual states (a word in another context is another vector).
+        """
+        scored, recall = self._best_match_in_code(codes, preds, recall=True, distinct=distinct)
         assert recall is not None and scored.degenerate is not None
         return scored.values["code"], recall, scored.degenerate
 
     def _best_match_in_code(
-        self, codes: list[Tokens], preds: list[Tokens], recall: bool
+        self, codes: list[Tokens], preds: list[Tokens], recall: bool, distinct: bool = False
     ) -> tuple[Scored, NDArray[np.float64] | None]:
         """The best-match precision (``values["code"]``, with what embedding counted and
-        which pairs had a side of zero weight) and, with ``recall``, its mirror recall."""
+        which pairs had a side of zero weight) and, with ``recall``, its mirror recall;
+        with ``distinct``, both over distinct rows (:meth:`code_coverage`)."""
         n = len(codes)
         code_len = np.fromiter(map(len, codes), dtype=np.int64, count=n)
         pred_len = np.fromiter(map(len, preds), dtype=np.int64, count=n)
@@ -535,6 +555,12 @@ class WRDScore(EmbeddingMetric):
             weights = np.ones(len(code_row))
             oov_count = None  # the batch's: every occurrence has its own row
         masses = self._masses(batch.table, batch.tokens)
+        every = np.bincount(pred_item, minlength=n)
+        if distinct:
+            # A row said again adds nothing: each pair's predicted rows once (in pair order).
+            once = np.unique(pred_item * len(batch.table) + pred_row)
+            pred_item, pred_row = np.divmod(once, len(batch.table))
+            weights = np.ones(len(code_row))
         # Masses only say which side has weight: best matching reads no mass.
         code_mass, pred_mass = masses[code_row] * weights, masses[pred_row]
         code_sum = np.bincount(code_item, weights=code_mass, minlength=n)
@@ -553,6 +579,11 @@ class WRDScore(EmbeddingMetric):
             self.clip,
             code_mass[keep_c] if recall else None,
         )
+        if distinct:
+            # The distinct rows' mean, as a sum over all the prediction's tokens.
+            out = out * np.divide(
+                np.bincount(pred_item, minlength=n), every, out=np.zeros(n), where=every > 0
+            )
         self._advance(n)
         return batch.scored({"code": out}, degenerate, oov_count), covered
 
@@ -688,12 +719,18 @@ class WRDScore(EmbeddingMetric):
             t.ref_tokens[i] if found and (t.cosine[i, j] > 0 or not self.clip) else None
             for j, i in enumerate(at.tolist())
         )
-        gate = scorer.support
+        model = scorer.support.for_target(target)
         factors = (
-            gate.prior(target).factors(pred, tokens, language)
-            if isinstance(gate, PriorGate)
+            model.prior(target).factors(pred, tokens, language)
+            if isinstance(model, PriorGate)
             else None
         )
+        coverage = None
+        if isinstance(model, Coverage):
+            one = SupportInput(np.array([match]), [pred], [tokens], [language], target, self)
+            precision, recall, gate = (float(x[0]) for x in model.parts(one))
+            coverage = CoverageParts(precision, recall, gate, model.distinct)
+            prior = gate
         return CodeTransport(
             code_tokens=t.ref_tokens,
             pred_tokens=t.pred_tokens,
@@ -711,5 +748,6 @@ class WRDScore(EmbeddingMetric):
             best_tokens=best_tokens,
             best_cosines=tuple(shown.tolist()),
             factors=factors,
-            support_model=gate.name,
+            support_model=scorer.support.name,
+            coverage=coverage,
         )

@@ -25,10 +25,11 @@ from wrdscore.corpora import (
 from wrdscore.corpus_inputs import StoredCode
 from wrdscore.errors import WrdscoreError, counted
 from wrdscore.metrics._code_read import CodeItem, code_item
-from wrdscore.metrics._flatten import ItemError, Prediction, Reference, Tokens
-from wrdscore.metrics._metric import Metric, check_flag
+from wrdscore.metrics._metric import Metric
 from wrdscore.metrics._registry import register
 from wrdscore.metrics._result import ScoreResult
+from wrdscore.metrics._tokenise import Prediction, Reference, Tokens
+from wrdscore.metrics._validate import ItemError, check_flag
 from wrdscore.metrics.judge._cache import AnswerCache, default_cache_path, request_key
 from wrdscore.metrics.judge._client import Endpoint, ask_all
 from wrdscore.metrics.judge._prompts import (
@@ -166,10 +167,8 @@ class Judge(Metric):
     ) -> None:
         target = options.pop("target", DEFAULT_TARGET)
         language = options.pop("language", None)
-        # The other code options mean nothing here: the code is shown whole (its name
-        # masked as scoring masks it), and there is no code support to weigh or choose.
-        for unused in ("code_weight", "strings", "code_support", "allow_unmasked"):
-            options.pop(unused, None)
+        # The other code options are refused (taken_code_options): the code is shown
+        # whole, its name masked as scoring masks it, with no code support to weigh.
         super().__init__(**options)
         if target not in TARGETS:
             raise WrdscoreError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
@@ -219,6 +218,11 @@ class Judge(Metric):
     def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> dict[str, NDArray]:
         # Never reached: score() is overridden, the judge reads text, not tokens.
         raise NotImplementedError("the judge rates text; call score()")
+
+    @classmethod
+    def taken_code_options(cls) -> tuple[str, ...]:
+        """What the predictions are, and the language the code is shown in."""
+        return ("target", "language")
 
     def check_reads_code(self) -> None:
         """The judge reads any method's code (shown to the model); nothing to refuse."""
