@@ -3,10 +3,11 @@
 Loading an encoder imports sentence-transformers and transformers and reads the weights
 (about 14 s on the reference machine): ``tune --pairs nope.tsv``, ``--layer 99`` and
 ``--device cuda`` without CUDA used to fail only after it. Each command here runs in a
-fresh interpreter, which reports which of the torch stack's modules it imported before
-it stopped: none (a missing file, a layer past the count in ``config.json``, an unknown
-device), or torch alone (asking torch whether CUDA is there). No model was loaded, as
-loading one imports sentence-transformers.
+child forked from one interpreter that has imported the CLI and torch-free libraries
+only (:data:`PROBE`: paid once, not per command), which reports which of the torch
+stack's modules it imported before it stopped: none (a missing file, a layer past the
+count in ``config.json``, an unknown device), or torch alone (asking torch whether CUDA
+is there). No model was loaded, as loading one imports sentence-transformers.
 """
 
 from __future__ import annotations
@@ -25,17 +26,38 @@ ROOT = Path(__file__).resolve().parents[1]
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 STACK = ("torch", "transformers", "sentence_transformers")
 
-# Runs the command line in this interpreter and prints, last, its exit code and which
-# modules of the torch stack it imported.
+# Imports the CLI once, and the torch-free libraries the commands read before their
+# checks (human_eval's statistics and plots: seconds), then runs each command line (a
+# JSON list of them, the first argument) in a child forked from it. What a child imports
+# of the torch stack is what its command imported: the parent has none of it (checked).
+# Prints one JSON list: each command's exit code, standard error and which modules of
+# the torch stack it imported.
 PROBE = f"""
-import json, sys
+import json, os, sys, tempfile
 from wrdscore.cli import app
-try:
-    app(sys.argv[1:], prog_name="wrdscore")
-    code = 0
-except SystemExit as exc:
-    code = exc.code
-print(json.dumps({{"code": code, "imported": [m for m in {STACK!r} if m in sys.modules]}}))
+import wrdscore.embeddings.encoders, wrdscore.human_eval
+STACK = {STACK!r}
+assert not [m for m in STACK if m in sys.modules], "the probe itself imports the stack"
+reports = []
+for args in json.loads(sys.argv[1]):
+    err, out = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(err.fileno(), 2)
+        try:
+            app(args, prog_name="wrdscore")
+            code = 0
+        except SystemExit as exc:
+            code = exc.code
+        sys.stderr.flush()
+        imported = [m for m in STACK if m in sys.modules]
+        out.write(json.dumps({{"code": code, "imported": imported}}).encode())
+        out.flush()
+        os._exit(0)
+    os.waitpid(pid, 0)
+    err.seek(0), out.seek(0)
+    reports.append({{**json.loads(out.read()), "stderr": err.read().decode()}})
+print(json.dumps(reports))
 """
 
 
@@ -48,18 +70,18 @@ def encoders_extra() -> None:
 needs_stack = pytest.mark.usefixtures("encoders_extra")
 
 
-def run_cli(args: list[str], cwd: Path) -> tuple[int, list[str], str]:
+def run_cli(cases: list[list[str]], cwd: Path) -> list[tuple[int, list[str], str]]:
+    """Each command line's exit code, the torch stack's modules it imported, its stderr."""
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, *args],
+        [sys.executable, "-c", PROBE, json.dumps(cases)],
         capture_output=True,
         text=True,
         cwd=cwd,
         env={**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"},
         timeout=HUNG,
     )
-    assert done.stdout, done.stderr
-    report = json.loads(done.stdout.splitlines()[-1])
-    return report["code"], report["imported"], done.stderr
+    assert done.returncode == 0 and done.stdout, done.stderr
+    return [(r["code"], r["imported"], r["stderr"]) for r in json.loads(done.stdout)]
 
 
 @pytest.fixture(scope="module")
@@ -113,15 +135,12 @@ CASES = [
 ]  # fmt: skip
 
 
-@needs_stack
-@pytest.mark.parametrize(
-    ("args", "message"), CASES, ids=[" ".join(a[:1] + a[-2:]) for a, _ in CASES]
-)
-def test_a_bad_argument_fails_before_the_torch_stack_is_imported(inputs, args, message):
-    code, imported, err = run_cli(args, inputs)
-    assert code == 2, err
-    assert err.startswith("error: ") and err.count("\n") == 1 and message in err, err
-    assert imported == []
+CUDA_CASES = [
+    ["tune", MINILM, "-o", "out", "--pairs", "pairs.tsv", "--device", "cuda"],
+    ["tune", "default", "--static", "-o", "out", "--pairs", "pairs.tsv", "--device", "cuda"],
+    ["score", "--refs", "refs.txt", "--preds", "preds.txt", *ENCODER, "--device", "cuda"],
+    ["distill", MINILM, "-o", "out", "--device", "cuda"],
+]
 
 
 def _cuda() -> bool:
@@ -129,21 +148,32 @@ def _cuda() -> bool:
     return bool(torch.cuda.is_available())
 
 
+@pytest.fixture(scope="module")
+def probed(inputs) -> dict[tuple[str, ...], tuple[int, list[str], str]]:
+    """Every case's report (see :data:`PROBE`), by its command line."""
+    require("sentence_transformers")
+    # With CUDA the cuda cases would load a model; their test skips there.
+    cases = [args for args, _ in CASES] + ([] if _cuda() else CUDA_CASES)
+    return dict(zip(map(tuple, cases), run_cli(cases, inputs), strict=True))
+
+
 @needs_stack
 @pytest.mark.parametrize(
-    "args",
-    [
-        ["tune", MINILM, "-o", "out", "--pairs", "pairs.tsv", "--device", "cuda"],
-        ["tune", "default", "--static", "-o", "out", "--pairs", "pairs.tsv", "--device", "cuda"],
-        ["score", "--refs", "refs.txt", "--preds", "preds.txt", *ENCODER, "--device", "cuda"],
-        ["distill", MINILM, "-o", "out", "--device", "cuda"],
-    ],
-    ids=["tune", "tune --static", "score", "distill"],
+    ("args", "message"), CASES, ids=[" ".join(a[:1] + a[-2:]) for a, _ in CASES]
 )
-def test_device_cuda_without_cuda_asks_torch_alone(inputs, args):
+def test_a_bad_argument_fails_before_the_torch_stack_is_imported(probed, args, message):
+    code, imported, err = probed[tuple(args)]
+    assert code == 2, err
+    assert err.startswith("error: ") and err.count("\n") == 1 and message in err, err
+    assert imported == []
+
+
+@needs_stack
+@pytest.mark.parametrize("args", CUDA_CASES, ids=["tune", "tune --static", "score", "distill"])
+def test_device_cuda_without_cuda_asks_torch_alone(probed, args):
     if _cuda():
         pytest.skip("this machine has CUDA")
-    code, imported, err = run_cli(args, inputs)
+    code, imported, err = probed[tuple(args)]
     assert code == 2
     assert err == "error: --device cuda: CUDA is not available here; use --device cpu\n"
     # torch, to ask it; not transformers or sentence-transformers, which a load imports.

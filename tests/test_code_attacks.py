@@ -269,6 +269,20 @@ def _metric(name: str, target: str):
     return get_metric(name, target=target)
 
 
+@pytest.fixture(scope="module")
+def metric_for():
+    """Each metric built once for the module, per target: building one that needs an
+    encoder loads the encoder (seconds); scoring leaves a metric as it was."""
+    built = {}
+
+    def metric(name: str, target: str):
+        if (name, target) not in built:
+            built[name, target] = _metric(name, target)
+        return built[name, target]
+
+    return metric
+
+
 def _truth(method: str, target: str) -> str:
     return method if target == "name" else METHODS[method][1]
 
@@ -291,8 +305,8 @@ def test_every_gap_names_a_metric_that_reads_code_and_an_attack_it_meets():
 
 @pytest.mark.parametrize("target", ["name", "summary"])
 @pytest.mark.parametrize("name", READERS)
-def test_the_true_text_against_each_attack(name, target):
-    metric = _metric(name, target)
+def test_the_true_text_against_each_attack(metric_for, name, target):
+    metric = metric_for(name, target)
     lost = set()
     for method, (code, _) in METHODS.items():
         attacks = ATTACKS[target][method]
@@ -306,9 +320,9 @@ def test_the_true_text_against_each_attack(name, target):
 
 
 @pytest.mark.parametrize("name", READERS)
-def test_an_empty_method_supports_nothing_and_no_code_is_one_error(name):
+def test_an_empty_method_supports_nothing_and_no_code_is_one_error(metric_for, name):
     # A method without a body gives every text the same support, none: no attack wins.
-    metric = _metric(name, "name")
+    metric = metric_for(name, "name")
     attacks = ATTACKS["name"]["computeTotal"]
     texts = ["computeTotal", *attacks.values()]
     res = metric.score(None, texts, code=["public int computeTotal() { }"] * len(texts))

@@ -8,8 +8,8 @@ from a tiny HTTP server on 127.0.0.1 that answers every request with prose.
 
 What is checked: scores through the API and the commands (score, compare, explain,
 study analyze), a rerun answered wholly from the cache (with the server gone), a server
-killed mid-run (every answer kept, the rerun asks only the rest), a time-out, and a reply
-that is not a rating (counted, never scored).
+killed mid-run (a relay to it, killed: every answer kept, the rerun asks only the
+rest), a time-out, and a reply that is not a rating (counted, never scored).
 """
 
 from __future__ import annotations
@@ -212,16 +212,58 @@ def test_summaries_are_rated_on_three_criteria_against_the_code(server, tmp_path
     assert "|tgt:summary|code:yes|lang:auto|" in out["signature"]
 
 
-def test_a_killed_server_loses_no_answer_and_the_rerun_completes(gguf, tmp_path):
+class Relay:
+    """A loopback TCP relay to a server; :meth:`kill` ends it as a killed server process
+    ends: every connection through it is reset and new ones are refused.
+
+    What the judge meets is what a killed server gives it, without starting a second
+    llama.cpp server (seconds, and its first requests are the slowest) to kill.
+    """
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/v1"
+        self.open: list[socket.socket] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:  # killed
+                return
+            upstream = socket.create_connection(("127.0.0.1", self.port), timeout=HUNG)
+            with self.lock:
+                self.open += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+
+    def kill(self) -> None:
+        # shutdown wakes the accept() blocked in the relay's thread; close refuses.
+        for s in [self.listener, *self.open]:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+
+
+def test_a_killed_server_loses_no_answer_and_the_rerun_completes(server, tmp_path):
     cache = tmp_path / "judge.sqlite"
-    first = Server(gguf)
-    m = judge(first.url, cache, concurrency=1, retries=0)
+    relay = Relay(server.port)
+    m = judge(relay.url, cache, concurrency=1, retries=0)
     answered = []
 
     def kill_after_two(k: int) -> None:
         answered.append(k)
         if len(answered) == 2:
-            first.stop()
+            relay.kill()
 
     m.report = kill_after_two
     try:
@@ -230,14 +272,11 @@ def test_a_killed_server_loses_no_answer_and_the_rerun_completes(gguf, tmp_path)
         ):
             m.score(REFS, PREDS)
     finally:
-        first.stop()
+        relay.kill()
     with sqlite3.connect(cache) as db:
         assert db.execute("SELECT COUNT(*) FROM answers").fetchone()[0] == 2
-    second = Server(gguf)
-    try:
-        res = judge(second.url, cache).score(REFS, PREDS)
-    finally:
-        second.stop()
+    # The rerun, from the server itself, asks only the two requests not answered.
+    res = judge(server.url, cache).score(REFS, PREDS)
     assert res.cuts["replies"] == 4 and res.cuts["asked"] == 2
 
 
@@ -308,7 +347,11 @@ def _judge_args(server: Server, cache: Path) -> list[str]:
 
 def test_the_commands_run_the_judge(server, tmp_path):
     cache = tmp_path / "judge.sqlite"
-    refs, preds = str(EXAMPLES / "refs.txt"), str(EXAMPLES / "preds.txt")
+    # Four pairs: each request costs the server a second or more, and what is checked
+    # here is that each command asks it, reads the cache and reports the counts.
+    (tmp_path / "refs.txt").write_text("".join(f"{r}\n" for r in REFS))
+    (tmp_path / "preds.txt").write_text("".join(f"{p}\n" for p in PREDS))
+    refs, preds = str(tmp_path / "refs.txt"), str(tmp_path / "preds.txt")
     res = runner.invoke(
         app,
         [
@@ -330,14 +373,14 @@ def test_the_commands_run_the_judge(server, tmp_path):
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
     scores = [row["judge"]["score"] for row in out["per_pair"]]
-    assert len(scores) == 11 and all(0 <= s <= 1 for s in scores)
+    assert len(scores) == 4 and all(0 <= s <= 1 for s in scores)
     assert out["metrics"]["judge"]["signature"].startswith(f"judge|model:{MODEL}|")
     # The table's notes say what the run cost: here every answer came from the cache.
     table = ["score", "--refs", refs, "--preds", preds, "-m", "judge", *_judge_args(server, cache)]
     res = runner.invoke(app, table)
     assert res.exit_code == 0, res.output
     assert re.search(
-        r"note: judge: 11 replies, 0 asked, 11 from the cache; [\d,]+ prompt", res.stderr
+        r"note: judge: 4 replies, 0 asked, 4 from the cache; [\d,]+ prompt", res.stderr
     )
     # compare: A against itself, all answers from the cache of the run above.
     res = runner.invoke(

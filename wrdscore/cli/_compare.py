@@ -36,6 +36,7 @@ from wrdscore.cli._scoring_options import (
 from wrdscore.errors import WrdscoreError, counted
 
 
+@_judge.judge_options
 def compare(
     refs: Path | None = typer.Option(
         None, "--refs", help="References, one item per line or .jsonl (optional with --code)."
@@ -102,14 +103,7 @@ def compare(
     device: str | None = DEVICE_OPTION,
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
-    judge_url: str | None = _judge.JUDGE_URL_OPTION,
-    judge_model: str | None = _judge.JUDGE_MODEL_OPTION,
-    judge_key_env: str | None = _judge.JUDGE_KEY_ENV_OPTION,
-    judge_samples: int | None = _judge.JUDGE_SAMPLES_OPTION,
-    judge_cache: Path | None = _judge.JUDGE_CACHE_OPTION,
-    judge_jobs: int | None = _judge.JUDGE_JOBS_OPTION,
-    judge_timeout: float | None = _judge.JUDGE_TIMEOUT_OPTION,
-    judge_format: str | None = _judge.JUDGE_FORMAT_OPTION,
+    judge: _judge.JudgeOptions = _judge.JudgeOptions(),
     quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Is system A better than system B? Paired bootstrap of the mean per-pair score.
@@ -133,12 +127,7 @@ def compare(
         raise WrdscoreError("nothing to compare against: give --refs, --code or --corpus")
     reads_code = code is not None or corpus is not None
     shared = code_options(reads_code, target, code_weight, strings, code_support)
-    judged = _judge.judge_settings(
-        metric,
-        metric_options(options),
-        *(judge_url, judge_model, judge_key_env, judge_samples),
-        *(judge_cache, judge_jobs, judge_timeout, judge_format),
-    )
+    judged = judge.settings(metric, metric_options(options))
     per_metric = with_code_options(metric, judged, shared, language, code, corpus)
     # Every file is read before the metrics load their models (an encoder: seconds).
     ref_items: Any = None if refs is None else read_items(refs, references=True)

@@ -87,6 +87,7 @@ def _echo_json(out: dict[str, Any], rows: Iterable[dict[str, Any]] | None, err: 
     typer.echo("".join(chunk) + "\n  ]\n}", err=err)
 
 
+@_judge.judge_options
 def score(
     refs: Path | None = typer.Option(
         None, "--refs", help="References: one item per line, or .jsonl (optional with --code)."
@@ -191,14 +192,7 @@ def score(
     device: str | None = DEVICE_OPTION,
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
-    judge_url: str | None = _judge.JUDGE_URL_OPTION,
-    judge_model: str | None = _judge.JUDGE_MODEL_OPTION,
-    judge_key_env: str | None = _judge.JUDGE_KEY_ENV_OPTION,
-    judge_samples: int | None = _judge.JUDGE_SAMPLES_OPTION,
-    judge_cache: Path | None = _judge.JUDGE_CACHE_OPTION,
-    judge_jobs: int | None = _judge.JUDGE_JOBS_OPTION,
-    judge_timeout: float | None = _judge.JUDGE_TIMEOUT_OPTION,
-    judge_format: str | None = _judge.JUDGE_FORMAT_OPTION,
+    judge: _judge.JudgeOptions = _judge.JudgeOptions(),
 ) -> None:
     """Score predicted names or summaries against true ones, their methods' code, or both."""
     import tempfile
@@ -240,12 +234,7 @@ def score(
         count_pairs(refs, preds)
     # Per-pair rows on standard output: everything else goes to standard error.
     to_stderr = per_pair == STDOUT
-    judged = _judge.judge_settings(
-        metric,
-        metric_options(options),
-        *(judge_url, judge_model, judge_key_env, judge_samples),
-        *(judge_cache, judge_jobs, judge_timeout, judge_format),
-    )
+    judged = judge.settings(metric, metric_options(options))
     if allow_unmasked:
         if not reads_code:
             raise WrdscoreError("--allow-unmasked applies to code: give --code or --corpus")
@@ -472,6 +461,7 @@ def _corpus_tables(results: list[Any], counts: dict[str, tuple[str, ...]]) -> tu
     return wide, narrow
 
 
+@_judge.judge_options
 def explain(
     reference: str = typer.Argument(..., help="True name, e.g. getUserName or 'get user name'."),
     prediction: str | None = typer.Argument(
@@ -510,14 +500,7 @@ def explain(
         "--allow-unmasked",
         help="With --code: read code whose name cannot be masked unmasked, as score does.",
     ),
-    judge_url: str | None = _judge.JUDGE_URL_OPTION,
-    judge_model: str | None = _judge.JUDGE_MODEL_OPTION,
-    judge_key_env: str | None = _judge.JUDGE_KEY_ENV_OPTION,
-    judge_samples: int | None = _judge.JUDGE_SAMPLES_OPTION,
-    judge_cache: Path | None = _judge.JUDGE_CACHE_OPTION,
-    judge_jobs: int | None = _judge.JUDGE_JOBS_OPTION,
-    judge_timeout: float | None = _judge.JUDGE_TIMEOUT_OPTION,
-    judge_format: str | None = _judge.JUDGE_FORMAT_OPTION,
+    judge: _judge.JudgeOptions = _judge.JudgeOptions(),
     quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Show the cosine and optimal-flow matrices behind one pair's WRDScore.
@@ -539,12 +522,7 @@ def explain(
     from wrdscore.metrics.wrd import WRDScore
 
     check_format(fmt)
-    judged = _judge.judge_settings(
-        ["judge"] if judge_url or judge_model else [],
-        {},
-        *(judge_url, judge_model, judge_key_env, judge_samples),
-        *(judge_cache, judge_jobs, judge_timeout, judge_format),
-    )
+    judged = judge.settings(["judge"] if judge.url or judge.model else [], {})
     if judged:
         from wrdscore.cli._explain_judge import explain_judge
 

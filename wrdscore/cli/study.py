@@ -125,6 +125,7 @@ def study_sample(
     )
 
 
+@_judge.judge_options
 def study_analyze(
     output: Path = typer.Option(..., "--output", "-o", help="Report folder to create."),
     study: Path | None = typer.Option(None, "--study", help="Study folder from `study sample`."),
@@ -185,14 +186,7 @@ def study_analyze(
     device: str | None = DEVICE_OPTION,
     batch_size: int | None = BATCH_SIZE_OPTION,
     fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
-    judge_url: str | None = _judge.JUDGE_URL_OPTION,
-    judge_model: str | None = _judge.JUDGE_MODEL_OPTION,
-    judge_key_env: str | None = _judge.JUDGE_KEY_ENV_OPTION,
-    judge_samples: int | None = _judge.JUDGE_SAMPLES_OPTION,
-    judge_cache: Path | None = _judge.JUDGE_CACHE_OPTION,
-    judge_jobs: int | None = _judge.JUDGE_JOBS_OPTION,
-    judge_timeout: float | None = _judge.JUDGE_TIMEOUT_OPTION,
-    judge_format: str | None = _judge.JUDGE_FORMAT_OPTION,
+    judge: _judge.JudgeOptions = _judge.JudgeOptions(),
     quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Measure how close each metric comes to the human ratings; write report.md/json + plots."""
@@ -226,12 +220,7 @@ def study_analyze(
         force=force,
         encoder=encoder_options(encoder, layer, device, batch_size, fuse_weights),
         target=target,
-        per_metric=_judge.judge_settings(
-            list(metric or human_eval.DEFAULT_METRICS),
-            {},
-            *(judge_url, judge_model, judge_key_env, judge_samples),
-            *(judge_cache, judge_jobs, judge_timeout, judge_format),
-        ),
+        per_metric=judge.settings(list(metric or human_eval.DEFAULT_METRICS), {}),
     )
     for note in analysis.ratings.notes:
         typer.echo(f"note: {note}", err=True)
