@@ -56,8 +56,9 @@ class Rows:
     rating: NDArray[np.float64]
 
 
-def load(data: Path) -> Rows:
-    """The 995 rows of ``pairs.tsv`` with ``is_reference_itself = 0`` and their code."""
+def method_code(data: Path) -> dict[int, str]:
+    """Each method's code in the shared set ``data`` by its ``method_id`` (one error line
+    and exit where the set is not there)."""
     if not (data / "pairs.tsv").is_file() or not (data / "code.jsonl").is_file():
         sys.exit(f"error: {data} has no pairs.tsv and code.jsonl (the shared ratings)")
     code = {}
@@ -65,6 +66,12 @@ def load(data: Path) -> Rows:
         for line in f:
             record = json.loads(line)
             code[int(record["method_id"])] = record["code"]
+    return code
+
+
+def load(data: Path) -> Rows:
+    """The 995 rows of ``pairs.tsv`` with ``is_reference_itself = 0`` and their code."""
+    code = method_code(data)
     method, summary, reference, source, rating = [], [], [], [], []
     with (data / "pairs.tsv").open(encoding="utf-8", newline="") as f:
         for row in csv.DictReader(f, delimiter="\t"):

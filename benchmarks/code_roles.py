@@ -47,7 +47,6 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
-import json
 import sys
 import time
 from collections import Counter
@@ -165,13 +164,9 @@ def load(
 def _roy(data: Path) -> list[tuple[str, str]]:
     """The shared set's methods with their developer's reference summary (the rows with
     ``is_reference_itself = 1``: the reference itself; no rating is read)."""
-    if not (data / "pairs.tsv").is_file() or not (data / "code.jsonl").is_file():
-        sys.exit(f"error: {data} has no pairs.tsv and code.jsonl (the shared set)")
-    code = {}
-    with (data / "code.jsonl").open(encoding="utf-8") as f:
-        for line in f:
-            record = json.loads(line)
-            code[int(record["method_id"])] = record["code"]
+    from code_agreement import method_code
+
+    code = method_code(data)
     out = []
     with (data / "pairs.tsv").open(encoding="utf-8", newline="") as f:
         for row in csv.DictReader(f, delimiter="\t"):
