@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -62,9 +63,25 @@ def test_the_readme_tour_trains_on_the_example_project_not_the_jdk():
     assert "src.zip -o" not in text and "wrdscore ingest examples/project" in text
 
 
+@pytest.fixture(scope="module")
+def page_runs(tmp_path_factory):
+    """Every runnable page's examples, two pages at a time, each in its own folder.
+
+    The pages share nothing but the checkout, and most of their steps are one process on
+    one core: run in pairs they take about half the wall time on the two-core CI machine
+    (the suite's budget is wall time). Each test below waits for its own page's run.
+    """
+    pool = ThreadPoolExecutor(max_workers=2)
+    # The costliest pages first, so the pair finishes together (README and encoders lead).
+    order = sorted(RUNNABLE, key=lambda p: -len(runnable_blocks(p)))
+    runs = {p: pool.submit(run_file, p, tmp_path_factory.mktemp(p.stem)) for p in order}
+    yield runs
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
 @pytest.mark.parametrize("page", RUNNABLE, ids=[str(p.relative_to(ROOT)) for p in RUNNABLE])
-def test_runnable_examples_print_what_the_page_shows(page, tmp_path):
-    run_file(page, tmp_path)
+def test_runnable_examples_print_what_the_page_shows(page, page_runs):
+    page_runs[page].result()  # re-raises the page's AssertionError, with its message
 
 
 #: Setup lines no test can run: they download a model from the Hugging Face hub.
