@@ -555,11 +555,16 @@ class WRDScore(EmbeddingMetric):
             weights = np.ones(len(code_row))
             oov_count = None  # the batch's: every occurrence has its own row
         masses = self._masses(batch.table, batch.tokens)
-        every = np.bincount(pred_item, minlength=n)
+        share = None
         if distinct:
-            # A row said again adds nothing: each pair's predicted rows once (in pair order).
+            # A row said again adds nothing: each pair's predicted rows once (in pair order),
+            # their mean later made a sum over all the prediction's tokens by this share.
+            every = np.bincount(pred_item, minlength=n)
             once = np.unique(pred_item * len(batch.table) + pred_row)
             pred_item, pred_row = np.divmod(once, len(batch.table))
+            share = np.divide(
+                np.bincount(pred_item, minlength=n), every, out=np.zeros(n), where=every > 0
+            )
             weights = np.ones(len(code_row))
         # Masses only say which side has weight: best matching reads no mass.
         code_mass, pred_mass = masses[code_row] * weights, masses[pred_row]
@@ -579,11 +584,8 @@ class WRDScore(EmbeddingMetric):
             self.clip,
             code_mass[keep_c] if recall else None,
         )
-        if distinct:
-            # The distinct rows' mean, as a sum over all the prediction's tokens.
-            out = out * np.divide(
-                np.bincount(pred_item, minlength=n), every, out=np.zeros(n), where=every > 0
-            )
+        if share is not None:
+            out = out * share
         self._advance(n)
         return batch.scored({"code": out}, degenerate, oov_count), covered
 
