@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from wrdscore.corpora._code_ids import CodeTokens
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._code_prior import (
     COPIED_SHARE,
@@ -66,7 +67,8 @@ class SupportInput:
     raw : ndarray
         The metric's raw support of each pair (0 where a side had nothing to match).
     predictions, codes : list of token lists
-        Each prediction's tokens, and its method's code as scoring read it.
+        Each prediction's tokens, and its method's code as scoring read it (a corpus's
+        stored identifiers as :class:`~wrdscore.corpora._code_ids.CodeTokens`).
     languages : list of str or None
         The language each method was read in (None: no code).
     target : str
@@ -77,7 +79,7 @@ class SupportInput:
 
     raw: NDArray[np.float64]
     predictions: list[Tokens]
-    codes: list[Tokens]
+    codes: list[Tokens] | CodeTokens
     languages: list[str | None]
     target: str
     metric: Metric
@@ -203,11 +205,18 @@ class Coverage(SupportModel):
                 f"match: metric {given.metric.name!r} has none (use -m wrd)"
             )
         preds, codes = given.predictions, given.codes
-        both = [i for i, (c, p) in enumerate(zip(codes, preds, strict=True)) if c and p]
+        has_code = (
+            codes.lengths() > 0
+            if isinstance(codes, CodeTokens)
+            else np.fromiter(map(bool, codes), bool, len(codes))
+        )
+        both = np.flatnonzero(has_code & np.fromiter(map(bool, preds), bool, len(preds))).tolist()
         precision, recall = np.zeros(len(preds)), np.zeros(len(preds))
         if both:
             precision[both], recall[both], _ = coverage(
-                [codes[i] for i in both], [preds[i] for i in both], distinct=self.distinct
+                codes.take(both) if isinstance(codes, CodeTokens) else [codes[i] for i in both],
+                [preds[i] for i in both],
+                distinct=self.distinct,
             )
         sizes = np.fromiter(map(len, preds), np.int64, len(preds))
         copied = copied_counts(preds, codes, given.languages)

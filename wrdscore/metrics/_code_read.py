@@ -12,7 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from wrdscore.corpora import MAX_CODE_CHARS
+from wrdscore.corpora._code_ids import CodeTokens, code_token_ids
 from wrdscore.corpus_inputs import StoredCode
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._tokenise import Prediction, Tokens, tokens_of
@@ -45,9 +48,10 @@ def code_item(item: object, i: int) -> tuple[str, str | None]:
 class ReadCode(NamedTuple):
     """What :func:`read_codes` read: each item's sub-tokens, the language each was
     read in (a stored item's is its record's; None where there is no code), and how
-    many were read unmasked (``allow_unmasked``: their name was not found declared)."""
+    many were read unmasked (``allow_unmasked``: their name was not found declared).
+    :func:`read_stored_codes` gives the tokens as :class:`CodeTokens`."""
 
-    tokens: list[Tokens]
+    tokens: list[Tokens] | CodeTokens
     languages: list[str | None]
     unmasked: int = 0
 
@@ -155,6 +159,58 @@ def read_codes(
         languages.append(read.language)
         unmasked += read.unmasked is not None
     return ReadCode(out, languages, unmasked)
+
+
+def read_stored_codes(
+    code: Sequence[CodeItem],
+    target: str,
+    offset: int = 0,
+    segmented: bool = False,
+    language: str | None = None,
+) -> ReadCode | None:
+    """:func:`read_codes` under the default reading (``strings="drop"``) of a batch of a
+    corpus's methods with stored identifiers (and unknown code, None), its tokens as
+    token ids (:func:`~wrdscore.corpora._code_ids.code_token_ids`: the same tokens,
+    without a list of strings per method); None for a batch with any other item.
+
+    Raises
+    ------
+    ItemError
+        An item whose record's language is unknown, numbered from ``offset``.
+    """
+    from wrdscore.corpora._languages import check_language
+
+    if not all(
+        item is None or (type(item) is StoredCode and item.words is not None) for item in code
+    ):
+        return None
+    stored: list[StoredCode] = [item for item in code if item is not None]  # type: ignore[misc]
+    languages: list[str | None] = []
+    checked: dict[str, str] = {}
+    for i, item in enumerate(code):
+        if item is None:
+            languages.append(None)
+            continue
+        said = language or item.language or "java"
+        found = checked.get(said)
+        if found is None:
+            try:
+                found = checked[said] = check_language(said)
+            except WrdscoreError as exc:
+                raise ItemError("code", offset + i, f"cannot be read: {exc}") from None
+        languages.append(found)
+    tokens = code_token_ids(
+        [item.words for item in stored],
+        [item.name if target == "name" else None for item in stored],
+        segmented,
+    )
+    if len(stored) < len(code):
+        # Unknown code has no tokens.
+        at = np.flatnonzero([item is not None for item in code])
+        offsets = np.zeros(len(code) + 1, dtype=np.int64)
+        offsets[at + 1] = tokens.lengths()
+        tokens = CodeTokens(tokens.ids, np.cumsum(offsets), tokens.vocabulary)
+    return ReadCode(tokens, languages)
 
 
 def long_code(code: Sequence[CodeItem]) -> int:

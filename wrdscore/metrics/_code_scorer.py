@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from wrdscore.corpora import DEFAULT_STRINGS, DEFAULT_TARGET, STRING_POLICIES, TARGETS
+from wrdscore.corpora._code_ids import CodeTokens
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._call import nested, running
 from wrdscore.metrics._code_models import (
@@ -35,6 +36,7 @@ from wrdscore.metrics._code_read import (
     long_code,
     prediction_tokens,
     read_codes,
+    read_stored_codes,
 )
 from wrdscore.metrics._flatten import Prediction, Reference, Tokens, gc_paused
 from wrdscore.metrics._result import Scored, ScoreResult, first_names
@@ -230,6 +232,11 @@ class CodeScorer:
         how = (self.target, self.strings, metric.segment, self.language, self.allow_unmasked)
         memo = metric._call.code_memo
         found = None if memo is None else memo.get(how)
+        if found is None and self.strings == "drop":
+            # A corpus's stored identifiers: read as token ids, all at once.
+            found = read_stored_codes(
+                code, self.target, index_offset, metric.segment, self.language
+            )
         if found is None:
             found = read_codes(code, self.target, self.strings, index_offset, *how[2:])
             if memo is not None:
@@ -247,14 +254,27 @@ class CodeScorer:
         """
         codes = read.tokens
         raw = np.zeros(len(preds))
-        nothing = np.fromiter(
-            (bool(p) and not c for c, p in zip(codes, preds, strict=True)), bool, len(preds)
+        if len(codes) != len(preds):
+            raise ValueError(f"{len(codes)} code items for {len(preds)} predictions")
+        has_code = (
+            codes.lengths() > 0
+            if isinstance(codes, CodeTokens)
+            else np.fromiter(map(bool, codes), bool, len(codes))
         )
-        scored = [i for i, (c, p) in enumerate(zip(codes, preds, strict=True)) if c and p]
+        has_pred = np.fromiter(map(bool, preds), bool, len(preds))
+        nothing = has_pred & ~has_code
+        scored = np.flatnonzero(has_pred & has_code).tolist()
         side = Scored({})
         if scored:
+            # Token ids to a metric that reads them (WRDScore's static vectors), lists
+            # to any other.
+            chosen = (
+                codes.take(scored)
+                if isinstance(codes, CodeTokens) and metric._reads_code_ids
+                else [codes[i] for i in scored]
+            )
             with metric.reading_code():
-                side = metric._code_support([codes[i] for i in scored], [preds[i] for i in scored])
+                side = metric._code_support(chosen, [preds[i] for i in scored])  # type: ignore[arg-type]
             found = side.values["code"]
             if np.shape(found) != (len(scored),) or not np.all(np.isfinite(found)):
                 raise RuntimeError(f"metric {metric.name!r} returned bad code support values")

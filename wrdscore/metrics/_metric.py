@@ -123,6 +123,9 @@ class Metric(CallState, ABC):
     no_code_reason: ClassVar[str] = ""
     #: The support model scoring against code uses unless ``code_support`` names one.
     default_code_support: ClassVar[str] = DEFAULT_SUPPORT
+    #: Whether :meth:`_code_support` takes a corpus's code as token ids
+    #: (:class:`~wrdscore.corpora._code_ids.CodeTokens`), not lists of strings.
+    _reads_code_ids: ClassVar[bool] = False
 
     def __init__(
         self,

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from wrdscore.corpora._code_ids import CodeTokens
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import cosine_matrix, unit_rows
@@ -342,6 +343,7 @@ class WRDScore(EmbeddingMetric):
     # Its best match reads the code's side too (code_coverage): summaries are judged for
     # what they cover, chosen by agreement with people (issue 41).
     default_code_support = COVERAGE_SUPPORT
+    _reads_code_ids = True
 
     def __init__(
         self,
@@ -473,7 +475,7 @@ class WRDScore(EmbeddingMetric):
         values = {"precision": p_out[inverse], "recall": r_out[inverse], "f1": f_out[inverse]}
         return batch.scored(values, degenerate[inverse], pairs.oov_count)
 
-    def _code_support(self, codes: list[Tokens], preds: list[Tokens]) -> Scored:
+    def _code_support(self, codes: list[Tokens] | CodeTokens, preds: list[Tokens]) -> Scored:
         """Best-match precision of each prediction in its code
         (:func:`~wrdscore.metrics.code.best_match_precision`): each predicted
         token's best clipped cosine with a code token, averaged. Not the transport's
@@ -490,7 +492,7 @@ class WRDScore(EmbeddingMetric):
         return self._best_match_in_code(codes, preds, recall=False)[0]
 
     def code_coverage(
-        self, codes: list[Tokens], preds: list[Tokens], distinct: bool = False
+        self, codes: list[Tokens] | CodeTokens, preds: list[Tokens], distinct: bool = False
     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.bool_]]:
         """Best-match precision of each prediction in its code, the mirror recall over the
         code (:func:`~wrdscore.metrics.code.best_match`: each code token's best clipped
@@ -510,25 +512,43 @@ class WRDScore(EmbeddingMetric):
         return scored.values["code"], recall, scored.degenerate
 
     def _best_match_in_code(
-        self, codes: list[Tokens], preds: list[Tokens], recall: bool, distinct: bool = False
+        self,
+        codes: list[Tokens] | CodeTokens,
+        preds: list[Tokens],
+        recall: bool,
+        distinct: bool = False,
     ) -> tuple[Scored, NDArray[np.float64] | None]:
         """The best-match precision (``values["code"]``, with what embedding counted and
         which pairs had a side of zero weight) and, with ``recall``, its mirror recall;
         with ``distinct``, both over distinct rows (:meth:`code_coverage`)."""
         n = len(codes)
-        code_len = np.fromiter(map(len, codes), dtype=np.int64, count=n)
+        code_len = (
+            codes.lengths()
+            if isinstance(codes, CodeTokens)
+            else np.fromiter(map(len, codes), dtype=np.int64, count=n)
+        )
         pred_len = np.fromiter(map(len, preds), dtype=np.int64, count=n)
         code_item = np.repeat(np.arange(n), code_len)
         pred_item = np.repeat(np.arange(n), pred_len)
         if self.contextual is None and self.centering != "sentence":
-            flat = list(itertools.chain.from_iterable(codes))
             pflat = list(itertools.chain.from_iterable(preds))
+            if isinstance(codes, CodeTokens):
+                # Token ids already: only the distinct ones are looked up.
+                used, code_id = np.unique(codes.ids, return_inverse=True)
+                code_tokens = [codes.vocabulary[t] for t in used.tolist()]
+            else:
+                flat = list(itertools.chain.from_iterable(codes))
+                code_tokens = list(set(flat))
             # Sorted, so that a token's row, and with it the order of each method's merged
             # tokens below, does not depend on the rest of the batch: sums over them round
             # the same way whatever the chunk.
-            tokens = sorted(set(flat).union(pflat))
+            tokens = sorted(set(code_tokens).union(pflat))
             index = dict(zip(tokens, itertools.count()))
-            code_id = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=len(flat))
+            if isinstance(codes, CodeTokens):
+                rank = np.fromiter(map(index.__getitem__, code_tokens), np.int64, len(code_tokens))
+                code_id = rank[code_id.reshape(-1)]
+            else:
+                code_id = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=len(flat))
             pred_id = np.fromiter(map(index.__getitem__, pflat), dtype=np.int64, count=len(pflat))
             # Centering of these modes is per vector, so one item holding every distinct
             # token gives each its row.
