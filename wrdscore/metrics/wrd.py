@@ -533,8 +533,12 @@ class WRDScore(EmbeddingMetric):
         if self.contextual is None and self.centering != "sentence":
             pflat = list(itertools.chain.from_iterable(preds))
             if isinstance(codes, CodeTokens):
-                # Token ids already: only the distinct ones are looked up.
-                used, code_id = np.unique(codes.ids, return_inverse=True)
+                # Token ids already: only the distinct ones are looked up, found by a
+                # mask over the vocabulary (np.unique's inverse sorted every occurrence:
+                # 0.1 s of each OpenJDK chunk).
+                present = np.zeros(len(codes.vocabulary), dtype=bool)
+                present[codes.ids] = True
+                used = np.flatnonzero(present)
                 code_tokens = [codes.vocabulary[t] for t in used.tolist()]
             else:
                 flat = list(itertools.chain.from_iterable(codes))
@@ -545,8 +549,9 @@ class WRDScore(EmbeddingMetric):
             tokens = sorted(set(code_tokens).union(pflat))
             index = dict(zip(tokens, itertools.count()))
             if isinstance(codes, CodeTokens):
-                rank = np.fromiter(map(index.__getitem__, code_tokens), np.int64, len(code_tokens))
-                code_id = rank[code_id.reshape(-1)]
+                rank = np.zeros(len(codes.vocabulary), dtype=np.int64)
+                rank[used] = np.fromiter(map(index.__getitem__, code_tokens), np.int64, len(used))
+                code_id = rank[codes.ids]
             else:
                 code_id = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=len(flat))
             pred_id = np.fromiter(map(index.__getitem__, pflat), dtype=np.int64, count=len(pflat))
