@@ -12,6 +12,7 @@ them in OpenJDK).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from typing import overload
 
@@ -88,41 +89,56 @@ def _spans(starts: NDArray[np.int64], lengths: NDArray[np.int64]) -> NDArray[np.
     return np.repeat(starts - (ends - lengths), lengths) + np.arange(ends[-1] if len(ends) else 0)
 
 
+class _Numbers(dict[str, int]):
+    """token -> its id, in order of first look-up (``tokens``, by id)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tokens: list[str] = []
+
+    def __missing__(self, token: str) -> int:
+        k = self[token] = len(self.tokens)
+        self.tokens.append(token)
+        return k
+
+
+class _Pieces(dict[str, tuple[int, ...]]):
+    """token -> the ids of what scoring reads of it: itself, or with ``segmented`` its
+    run-together words (segmenting works token by token: each token once)."""
+
+    def __init__(self, segmented: bool) -> None:
+        super().__init__()
+        self.segmented = segmented
+        self.ids = _Numbers()
+
+    def __missing__(self, token: str) -> tuple[int, ...]:
+        words = segment([token]) if self.segmented else (token,)
+        found = self[token] = tuple(map(self.ids.__getitem__, words))
+        return found
+
+
 class _Identifiers(dict[str, int]):
     """identifier -> its number, filled on first look-up with the identifier's token ids
     (``flat[starts[k]:starts[k] + lengths[k]]``, ids into ``vocabulary``)."""
 
     def __init__(self, segmented: bool) -> None:
         super().__init__()
-        self.segmented = segmented
-        self.vocabulary: list[str] = []
-        self.token_ids: dict[str, int] = {}
-        # Segmenting works token by token: each token's segmented ids, once.
-        self.pieces: dict[str, list[int]] = {}
+        self.pieces = _Pieces(segmented)
         self.starts: list[int] = []
         self.lengths: list[int] = []
         self.flat: list[int] = []
-        self._arrays: tuple[NDArray[np.int64], ...] = ()
+        empty = np.zeros(0, dtype=np.int64)
+        self._arrays = (empty, empty, empty)
 
-    def _id(self, token: str) -> int:
-        found = self.token_ids.get(token)
-        if found is None:
-            found = self.token_ids[token] = len(self.vocabulary)
-            self.vocabulary.append(token)
-        return found
+    @property
+    def vocabulary(self) -> list[str]:
+        """The token strings, by id."""
+        return self.pieces.ids.tokens
 
     def __missing__(self, word: str) -> int:
         # The same split as read_code_words (keyed by the identifier's bytes there).
         tokens = _identifier_tokens[word.encode("utf-8")]
-        ids: list[int] = []
-        for token in tokens:
-            if self.segmented:
-                found = self.pieces.get(token)
-                if found is None:
-                    found = self.pieces[token] = [self._id(t) for t in segment([token])]
-                ids.extend(found)
-            else:
-                ids.append(self._id(token))
+        ids = list(itertools.chain.from_iterable(map(self.pieces.__getitem__, tokens)))
         k = self[word] = len(self.starts)
         self.starts.append(len(self.flat))
         self.lengths.append(len(ids))
@@ -130,11 +146,15 @@ class _Identifiers(dict[str, int]):
         return k
 
     def arrays(self) -> tuple[NDArray[np.int64], ...]:
-        """``starts``, ``lengths`` and ``flat`` as arrays (made again when they grew)."""
-        if not self._arrays or len(self._arrays[0]) != len(self.starts):
-            self._arrays = tuple(
-                np.array(v, dtype=np.int64) for v in (self.starts, self.lengths, self.flat)
+        """``starts``, ``lengths`` and ``flat`` as arrays (extended when they grew)."""
+        self._arrays = tuple(
+            np.concatenate([done, np.array(values[len(done) :], dtype=np.int64)])
+            if len(done) < len(values)
+            else done
+            for done, values in zip(
+                self._arrays, (self.starts, self.lengths, self.flat), strict=True
             )
+        )
         return self._arrays
 
 
@@ -169,7 +189,9 @@ def code_token_ids(
     # read_code_words compares UTF-8 bytes, a name's encoded with "replace".
     masked = np.fromiter(
         (
-            -1 if not m else memo.get(m.encode("utf-8", "replace").decode("utf-8"), -1)
+            -1
+            if not m
+            else memo.get(m if m.isascii() else m.encode("utf-8", "replace").decode("utf-8"), -1)
             for m in masks
         ),
         np.int64,
