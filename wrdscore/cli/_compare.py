@@ -9,24 +9,19 @@ import typer
 
 from wrdscore.cli import _judge
 from wrdscore.cli._common import (
-    BATCH_SIZE_OPTION,
     CLEAN_OPTION,
-    DEVICE_OPTION,
-    ENCODER_OPTION,
-    FUSE_WEIGHTS_OPTION,
-    LAYER_OPTION,
     NO_SEGMENT_OPTION,
     OOV_OPTION,
     QUIET_TAKEN_OPTION,
     SEGMENT_OPTION,
     check_format,
-    encoder_options,
     metric_names,
     metric_options,
     print_table,
     seed_option,
     segment_setting,
 )
+from wrdscore.cli._encoder_options import EncoderOptions, encoder_options
 from wrdscore.cli._scoring_options import (
     CODE_SUPPORT_OPTION,
     code_options,
@@ -37,6 +32,7 @@ from wrdscore.errors import WrdscoreError, counted
 
 
 @_judge.judge_options
+@encoder_options
 def compare(
     refs: Path | None = typer.Option(
         None, "--refs", help="References, one item per line or .jsonl (optional with --code)."
@@ -98,11 +94,7 @@ def compare(
     segment: bool = SEGMENT_OPTION,
     no_segment: bool = NO_SEGMENT_OPTION,
     clean_predictions: bool = CLEAN_OPTION,
-    encoder: str | None = ENCODER_OPTION,
-    layer: int | None = LAYER_OPTION,
-    device: str | None = DEVICE_OPTION,
-    batch_size: int | None = BATCH_SIZE_OPTION,
-    fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    encoder: EncoderOptions = EncoderOptions(),
     judge: _judge.JudgeOptions = _judge.JudgeOptions(),
     quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
@@ -144,7 +136,7 @@ def compare(
         oov=oov,
         centering=centering,
         rescale=rescale,
-        **encoder_options(encoder, layer, device, batch_size, fuse_weights),
+        **encoder.keywords(),
     )
     if corpus is not None:
         for m in metrics:

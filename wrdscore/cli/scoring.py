@@ -10,25 +10,20 @@ import typer
 
 from wrdscore.cli import _judge
 from wrdscore.cli._common import (
-    BATCH_SIZE_OPTION,
     CLEAN_OPTION,
-    DEVICE_OPTION,
-    ENCODER_OPTION,
-    FUSE_WEIGHTS_OPTION,
-    LAYER_OPTION,
     NO_SEGMENT_OPTION,
     OOV_OPTION,
     QUIET_OPTION,
     QUIET_TAKEN_OPTION,
     SEGMENT_OPTION,
     check_format,
-    encoder_options,
     metric_names,
     metric_options,
     print_table,
     segment_setting,
     wrote,
 )
+from wrdscore.cli._encoder_options import EncoderOptions, encoder_options
 from wrdscore.cli._scoring_options import (
     CODE_SUPPORT_OPTION,
     code_options,
@@ -88,6 +83,7 @@ def _echo_json(out: dict[str, Any], rows: Iterable[dict[str, Any]] | None, err: 
 
 
 @_judge.judge_options
+@encoder_options
 def score(
     refs: Path | None = typer.Option(
         None, "--refs", help="References: one item per line, or .jsonl (optional with --code)."
@@ -187,11 +183,7 @@ def score(
     segment: bool = SEGMENT_OPTION,
     no_segment: bool = NO_SEGMENT_OPTION,
     clean_predictions: bool = CLEAN_OPTION,
-    encoder: str | None = ENCODER_OPTION,
-    layer: int | None = LAYER_OPTION,
-    device: str | None = DEVICE_OPTION,
-    batch_size: int | None = BATCH_SIZE_OPTION,
-    fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    encoder: EncoderOptions = EncoderOptions(),
     judge: _judge.JudgeOptions = _judge.JudgeOptions(),
 ) -> None:
     """Score predicted names or summaries against true ones, their methods' code, or both."""
@@ -227,7 +219,7 @@ def score(
             check_not_input(per_pair, [refs, preds, code, corpus, embeddings], "--per-pair")
         check_per_pair_path(per_pair, force)
     if refs is not None and (
-        encoder is not None or any(metric_class(m).in_process for m in metric)
+        encoder.name is not None or any(metric_class(m).in_process for m in metric)
     ):
         # A torch model takes seconds to load: a missing file or a count that differs
         # is found first (one quick read of each), not after it.
@@ -252,7 +244,7 @@ def score(
     pairs_out = per_pair if rows_dir is None else Path(rows_dir.name) / "pairs.jsonl"
     with tempfile.TemporaryDirectory() as workdir, progress_bar(quiet) as bar:
         # Loading torch and an encoder takes seconds (a model given with -e may too).
-        loading = _loading_task(bar, encoder, embeddings)
+        loading = _loading_task(bar, encoder.name, embeddings)
         metrics = build_metrics(
             metric,
             embeddings,
@@ -262,7 +254,7 @@ def score(
             oov=oov,
             centering=centering,
             rescale=rescale,
-            **encoder_options(encoder, layer, device, batch_size, fuse_weights),
+            **encoder.keywords(),
         )
         if loading is not None:
             bar.update(loading, total=1, completed=1)
@@ -462,6 +454,7 @@ def _corpus_tables(results: list[Any], counts: dict[str, tuple[str, ...]]) -> tu
 
 
 @_judge.judge_options
+@encoder_options
 def explain(
     reference: str = typer.Argument(..., help="True name, e.g. getUserName or 'get user name'."),
     prediction: str | None = typer.Argument(
@@ -478,11 +471,7 @@ def explain(
     fmt: str = typer.Option("table", "--format", help="table or json."),
     segment: bool = SEGMENT_OPTION,
     no_segment: bool = NO_SEGMENT_OPTION,
-    encoder: str | None = ENCODER_OPTION,
-    layer: int | None = LAYER_OPTION,
-    device: str | None = DEVICE_OPTION,
-    batch_size: int | None = BATCH_SIZE_OPTION,
-    fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    encoder: EncoderOptions = EncoderOptions(),
     code: str | None = typer.Option(
         None, "--code", help="A file holding the method's source, or '-' for standard input."
     ),
@@ -564,7 +553,7 @@ def explain(
         segment=segment_setting(segment, no_segment),
         oov=oov,
         centering=centering,
-        **encoder_options(encoder, layer, device, batch_size, fuse_weights),
+        **encoder.keywords(),
     )
     assert isinstance(scorer, WRDScore)
     if code is not None:
