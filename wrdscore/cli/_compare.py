@@ -24,6 +24,9 @@ from wrdscore.cli._common import (
 from wrdscore.cli._encoder_options import EncoderOptions, encoder_options
 from wrdscore.cli._scoring_options import (
     CODE_SUPPORT_OPTION,
+    RESCALE_OPTION,
+    SET_OPTION,
+    STRINGS_OPTION,
     code_options,
     echo_hints,
     with_code_options,
@@ -61,9 +64,7 @@ def compare(
     code_weight: float | None = typer.Option(
         None, "--code-weight", help="Weight of the code in combined \\[default: 0.5]."
     ),
-    strings: str | None = typer.Option(
-        None, "--strings", help="String literals in code: drop or keep \\[default: drop]."
-    ),
+    strings: str | None = STRINGS_OPTION,
     code_support: str | None = CODE_SUPPORT_OPTION,
     metric: list[str] = typer.Option(
         ["wrd"],
@@ -77,12 +78,8 @@ def compare(
     ),
     oov: str = OOV_OPTION,
     centering: str = typer.Option("none", "--centering", help="none, dimension, ... batch."),
-    options: list[str] = typer.Option(
-        [], "--set", help="A metric option, METRIC.OPTION=VALUE (wrd.weights=idf); repeatable."
-    ),
-    rescale: bool = typer.Option(
-        False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
-    ),
+    options: list[str] = SET_OPTION,
+    rescale: bool = RESCALE_OPTION,
     resamples: int = typer.Option(1000, "--resamples", help="Bootstrap resamples."),
     seed: int = seed_option(12345, "Bootstrap seed."),
     fmt: str = typer.Option(

@@ -26,6 +26,9 @@ from wrdscore.cli._common import (
 from wrdscore.cli._encoder_options import EncoderOptions, encoder_options
 from wrdscore.cli._scoring_options import (
     CODE_SUPPORT_OPTION,
+    RESCALE_OPTION,
+    SET_OPTION,
+    STRINGS_OPTION,
     code_options,
     echo_hints,
     with_code_options,
@@ -128,9 +131,7 @@ def score(
         help="Weight w of the code in combined = (1 - w) ref + w code, from 0 to 1 "
         "\\[default: 0.5, the even mean].",
     ),
-    strings: str | None = typer.Option(
-        None, "--strings", help="String literals in code: drop or keep \\[default: drop]."
-    ),
+    strings: str | None = STRINGS_OPTION,
     code_support: str | None = CODE_SUPPORT_OPTION,
     embeddings: str | None = typer.Option(
         None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
@@ -146,12 +147,8 @@ def score(
     centering: str = typer.Option(
         "none", "--centering", help="none, dimension, sentence, corpus or batch."
     ),
-    options: list[str] = typer.Option(
-        [], "--set", help="A metric option, METRIC.OPTION=VALUE (wrd.weights=idf); repeatable."
-    ),
-    rescale: bool = typer.Option(
-        False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
-    ),
+    options: list[str] = SET_OPTION,
+    rescale: bool = RESCALE_OPTION,
     per_pair: Path | None = typer.Option(
         None,
         "--per-pair",
