@@ -36,13 +36,19 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "roy2021-code-summaries"
 SEED = 20261129
 BOOTSTRAP = 2000
-#: Each round's candidates (``docs/history.md``, "Code support chosen by people"), B0 first.
+#: Each round's candidates (``docs/history.md``, "Code support chosen by people"), the baseline
+#: first: B0 through round 4, D1 (the default it chose) from round 5.
 ROUNDS = {
     1: ("B0", "C1", "C2", "C3"),
     2: ("B0", "D1", "D2"),
     3: ("B0", "E1", "E2", "D1"),
     4: ("B0", "D1", "F1", "F2"),
+    5: ("D1", "R1", "R2", "B0"),
 }
+#: Round 5's role lifts are learned on round 5's five projects (``code_roles.PROJECTS``),
+#: from the attack benchmark's true summaries, at most this many methods a project.
+LIFT_METHODS = 300
+CORPORA = ROOT / "work-data" / "round5" / "corpora"
 
 
 @dataclass(frozen=True)
@@ -99,11 +105,14 @@ def _wrd(target: str, encoder: str | None, support: str | None = None) -> Any:
 
 
 def candidate_supports(
-    rows: Rows, encoder: str | None = None, wanted: Collection[str] | None = None
+    rows: Rows,
+    encoder: str | None = None,
+    wanted: Collection[str] | None = None,
+    lifts: dict[str, float] | None = None,
 ) -> dict[str, NDArray[np.float64]]:
     """Each candidate's code support of the rated summaries (:func:`supports`; those of
     ``wanted`` only, where given: the others are NaN)."""
-    return supports(rows.summary, rows.code, "summary", encoder, wanted)
+    return supports(rows.summary, rows.code, "summary", encoder, wanted, lifts)
 
 
 def supports(
@@ -112,6 +121,7 @@ def supports(
     target: str,
     encoder: str | None = None,
     wanted: Collection[str] | None = None,
+    lifts: dict[str, float] | None = None,
 ) -> dict[str, NDArray[np.float64]]:
     """Each candidate's code support of ``texts`` against their methods' Java ``sources``.
 
@@ -146,7 +156,14 @@ def supports(
     (:func:`stop_gate`):
 
     * F1: ``D1 x G``;
-    * F2: ``D1 x G^(k/m)``.
+    * F2: ``D1 x G^(k/m)``;
+
+    and round 5's, D1 with its recall weighing each distinct code token by its mass times
+    ``l``, its role weight (:func:`role_weights`; 1 for every token of a method whose code
+    does not parse cleanly), from ``lifts``:
+
+    * R1: ``l`` the mean lift of the token's roles;
+    * R2: ``l`` the largest lift of its roles.
     """
     from wrdscore.corpora import read_code_and_language
     from wrdscore.metrics.code import code_prior, copied_counts
@@ -164,6 +181,12 @@ def supports(
     s_bm, r_bm = np.zeros(len(preds)), np.zeros(len(preds))
     s_d, r_d = np.zeros(len(preds)), np.zeros(len(preds))
     weighted = {k: (np.zeros(len(preds)), np.zeros(len(preds))) for k in ("E1", "E2")}
+    by_role = {k: np.zeros(len(preds)) for k in ("R1", "R2")}
+    roles_wanted = wanted is None or bool({"R1", "R2"} & set(wanted))
+    if roles_wanted and lifts is None:
+        raise ValueError("R1 and R2 need the role lifts")
+    role_cache: dict[str, tuple[dict[str, float], dict[str, float]] | None] = {}
+    unparsed: set[str] = set()
     for i, (code, pred) in enumerate(zip(codes, preds, strict=True)):
         if not code or not pred:
             continue
@@ -183,6 +206,27 @@ def supports(
         s_d[i] = cos[:, at_p].max(axis=0).sum() / len(p_rows)
         once = masses[c_once]
         r_d[i] = float(once @ cos[at_c].max(axis=1) / once.sum()) if once.sum() > 0 else 0.0
+        if roles_wanted:
+            assert lifts is not None
+            if sources[i] not in role_cache:
+                role_cache[sources[i]] = role_weights(sources[i], lifts)
+            found = role_cache[sources[i]]
+            if found is None:
+                unparsed.add(sources[i])
+            for key, pick in (("R1", 0), ("R2", 1)):
+                tokens = [batch.tokens[r] for r in c_once]
+                if found is None:
+                    ell = np.ones(len(c_once))
+                else:
+                    missing = [t for t in tokens if t not in found[pick]]
+                    if missing:
+                        raise ValueError(f"code tokens without roles: {missing[:5]}")
+                    ell = np.array([found[pick][t] for t in tokens])
+                w_once = once * ell
+                cover = cos[at_c].max(axis=1)
+                r_l = float(w_once @ cover / w_once.sum()) if w_once.sum() > 0 else 0.0
+                both_l = s_d[i] + r_l
+                by_role[key][i] = 2 * s_d[i] * r_l / both_l if both_l > 0 else 0.0
         weigh = wanted is None or bool({"E1", "E2"} & set(wanted))
         if weigh and len(p_rows) != len(pred):  # the weights are per token: each needs its row
             raise ValueError(f"{len(pred)} tokens embedded as {len(p_rows)} rows")
@@ -218,6 +262,11 @@ def supports(
         both = s_w + r_w
         out_w[key] = np.divide(2 * s_w * r_w, both, out=np.zeros_like(both), where=both > 0)
     stop = np.array([stop_gate(prior.model, p) for p in preds])
+    if roles_wanted:
+        print(
+            f"round 5's roles: {len(unparsed)} of {len(role_cache)} methods do not parse "
+            "cleanly as Java (role weight 1: D1's recall)"
+        )
     return {
         "B0": b0,
         "C1": f * gate,
@@ -229,7 +278,52 @@ def supports(
         "E2": out_w["E2"] * gate,
         "F1": f_d * gate * stop,
         "F2": f_d * gate * stop ** (copied / np.maximum(sizes, 1)),
+        "R1": by_role["R1"] * gate if roles_wanted else np.full(len(preds), np.nan),
+        "R2": by_role["R2"] * gate if roles_wanted else np.full(len(preds), np.nan),
     }
+
+
+def round5_lifts(corpora: Path) -> dict[str, float]:
+    """Round 5's role lifts: pooled over the true (Javadoc) summaries of round 5's five
+    projects, at most :data:`LIFT_METHODS` a project (``benchmarks/code_roles.py``'s counts;
+    the shared set is not read)."""
+    import code_roles
+
+    from wrdscore.corpora import ROLES
+
+    methods, left = code_roles.load(corpora, code_roles.PROJECTS, "summary", LIFT_METHODS, None)
+    metric = _wrd("summary", None)
+    pooled = code_roles.Counts()
+    for m in methods:
+        pooled.add(m, metric.tokens(m.truth, prediction=True))
+    lifts = pooled.lifts(ROLES)
+    print(
+        f"round 5's lifts from {pooled.methods} methods of {', '.join(code_roles.PROJECTS)} "
+        f"(left out, not parsing: {sum(left.values())}): "
+        + ", ".join(f"{r} {v:.3f}" for r, v in lifts.items())
+    )
+    return lifts
+
+
+def role_weights(
+    source: str, lifts: dict[str, float]
+) -> tuple[dict[str, float], dict[str, float]] | None:
+    """Each code token of the Java ``source`` (segmented as scoring reads it) with the mean
+    and the largest lift of the roles it plays anywhere in the method; None where the code
+    does not parse cleanly."""
+    from wrdscore.corpora import code_roles, segment
+    from wrdscore.errors import WrdscoreError
+
+    try:
+        read = code_roles(source, target="summary", language="java")
+    except WrdscoreError:
+        return None
+    roles: dict[str, frozenset[str]] = {}
+    for word in read.words:
+        for piece in segment([word.token]):
+            roles[piece] = roles.get(piece, frozenset()) | word.roles
+    mean = {t: float(np.mean([lifts[r] for r in rs])) for t, rs in roles.items()}
+    return mean, {t: max(lifts[r] for r in rs) for t, rs in roles.items()}
 
 
 def stop_gate(model: Any, tokens: Sequence[str]) -> float:
@@ -281,7 +375,13 @@ def agreement(
     return out
 
 
-def floors(corpora: Path, projects: Sequence[str], methods: int, names: Sequence[str]) -> str:
+def floors(
+    corpora: Path,
+    projects: Sequence[str],
+    methods: int,
+    names: Sequence[str],
+    lifts: dict[str, float] | None = None,
+) -> str:
     """The summary floors of each candidate in ``names`` on the attack benchmark's cases of
     ``projects`` (``benchmarks/code_adversarial.py``), scored by :func:`supports`."""
     import code_adversarial as attacks
@@ -294,7 +394,7 @@ def floors(corpora: Path, projects: Sequence[str], methods: int, names: Sequence
             texts += mine
             sources += [case.code] * len(mine)
             sizes.append(len(mine))
-    every = supports(texts, sources, "summary", wanted=names)
+    every = supports(texts, sources, "summary", wanted=names, lifts=lifts)
     report = []
     for name in names:
         split = np.split(every[name], np.cumsum(sizes)[:-1])
@@ -320,19 +420,26 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--projects", nargs="+", help="--floors: the projects under CORPORA")
     parser.add_argument("--methods", type=int, default=300, help="--floors: methods per project")
+    parser.add_argument(
+        "--lift-corpora",
+        type=Path,
+        default=CORPORA,
+        help="round 5: the corpora holding round 5's projects, where the role lifts are learned",
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
+    lifts = round5_lifts(args.lift_corpora) if {"R1", "R2"} & set(ROUNDS[args.round]) else None
     if args.floors is not None:
         if not args.projects:
             sys.exit("error: --floors needs --projects")
         missing = [p for p in args.projects if not (args.floors / p / "manifest.json").is_file()]
         if missing:
             sys.exit(f"error: no corpus {args.floors / missing[0]} (round5_projects.py prepare)")
-        print(floors(args.floors, args.projects, args.methods, ROUNDS[args.round]))
+        print(floors(args.floors, args.projects, args.methods, ROUNDS[args.round], lifts))
         print(f"{time.perf_counter() - start:.0f} s")
         return
     rows = load(args.data)
-    every = candidate_supports(rows, args.encoder, ROUNDS[args.round])
+    every = candidate_supports(rows, args.encoder, ROUNDS[args.round], lifts)
     supports = {name: every[name] for name in ROUNDS[args.round]}
     names = list(supports)
     # What wrd ships (its default support, reading the code as scoring does, the
@@ -360,7 +467,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     table = {}
     print(f"{len(rows.rating)} rated summaries of {len(set(rows.method.tolist()))} methods")
-    print("candidate  part      spearman [95% over methods]  kendall  diff from B0 [95%]")
+    print(f"candidate  part      spearman [95% over methods]  kendall  diff from {names[0]} [95%]")
     for name, code, both in zip(names, code_rows, both_rows, strict=True):
         table[name] = {"code": code, "combined": both}
         for part, r in (("code", code), ("combined", both)):
@@ -371,7 +478,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             )
     for name, (code_score, both_score) in extra.items():
         code_r, both_r = (
-            agreement(rows.method, rows.rating, [supports["B0"], v])[1]
+            agreement(rows.method, rows.rating, [supports[names[0]], v])[1]
             for v in (code_score, both_score)
         )
         table[name] = {"code": code_r, "combined": both_r}

@@ -12,8 +12,9 @@ until five are taken, and records each outcome in the same file::
 ``--rounds 2`` also takes the next five by the same rule, round 6's projects (issue 41's
 second round of floors, whose rule names them); each further round takes the five after
 those: ``--rounds 3`` round 7's, ``--rounds 4`` round 8's, ``--rounds 5`` round 9's
-(issue 41's third, fourth and fifth rounds). The corpora land in ``work-data/round5/corpora`` (ignored by git), as
-``benchmarks/code_adversarial.py --corpora`` reads them.
+(issue 41's third, fourth and fifth rounds). The corpora land in
+``work-data/round5/corpora`` (ignored by git), as ``benchmarks/code_adversarial.py
+--corpora`` reads them.
 """
 
 from __future__ import annotations
