@@ -308,10 +308,10 @@ def round5_lifts(corpora: Path) -> dict[str, float]:
 def role_weights(
     source: str, lifts: dict[str, float]
 ) -> tuple[dict[str, float], dict[str, float]] | None:
-    """Each code token of the Java ``source`` (segmented as scoring reads it) with the mean
+    """Each code token of the Java ``source`` (as :func:`supports` reads it) with the mean
     and the largest lift of the roles it plays anywhere in the method; None where the code
     does not parse cleanly."""
-    from wrdscore.corpora import code_roles, segment
+    from wrdscore.corpora import code_roles
     from wrdscore.errors import WrdscoreError
 
     try:
@@ -319,9 +319,9 @@ def role_weights(
     except WrdscoreError:
         return None
     roles: dict[str, frozenset[str]] = {}
+    # The words as read_code reads them, unsegmented, as :func:`supports` reads the code.
     for word in read.words:
-        for piece in segment([word.token]):
-            roles[piece] = roles.get(piece, frozenset()) | word.roles
+        roles[word.token] = roles.get(word.token, frozenset()) | word.roles
     mean = {t: float(np.mean([lifts[r] for r in rs])) for t, rs in roles.items()}
     return mean, {t: max(lifts[r] for r in rs) for t, rs in roles.items()}
 
