@@ -44,7 +44,11 @@ ROUNDS = {
     3: ("B0", "E1", "E2", "D1"),
     4: ("B0", "D1", "F1", "F2"),
     5: ("D1", "R1", "R2", "B0"),
+    6: ("D1", "H1", "H2", "B0"),
 }
+#: Round 6's ``b``: the default model's recorded random-pair best-match precision
+#: (``model.json``, baselines, ``bertscore|c:none|oov:zero|idf:no|clip:yes``).
+RANDOM_PAIR_PRECISION = 0.2178859446452341
 #: Round 5's role lifts are learned on round 5's five projects (``code_roles.PROJECTS``),
 #: from the attack benchmark's true summaries, at most this many methods a project.
 LIFT_METHODS = 300
@@ -163,7 +167,12 @@ def supports(
     does not parse cleanly), from ``lifts``:
 
     * R1: ``l`` the mean lift of the token's roles;
-    * R2: ``l`` the largest lift of its roles.
+    * R2: ``l`` the largest lift of its roles;
+
+    and round 6's, D1 with unrelated words' cosine floor removed:
+
+    * H1: D1 on corpus-centered vectors (``centering="corpus"``, masses their norms);
+    * H2: D1 on the cosines ``max(0, (c - b) / (1 - b))``, ``b`` :data:`RANDOM_PAIR_PRECISION`.
     """
     from wrdscore.corpora import read_code_and_language
     from wrdscore.metrics.code import code_prior, copied_counts
@@ -185,6 +194,9 @@ def supports(
     roles_wanted = wanted is None or bool({"R1", "R2"} & set(wanted))
     if roles_wanted and lifts is None:
         raise ValueError("R1 and R2 need the role lifts")
+    floorless = {k: np.zeros(len(preds)) for k in ("H1", "H2")}
+    floor_wanted = wanted is None or bool({"H1", "H2"} & set(wanted))
+    centered = _wrd_centered(target, encoder) if floor_wanted else None
     role_cache: dict[str, tuple[dict[str, float], dict[str, float]] | None] = {}
     unparsed: set[str] = set()
     for i, (code, pred) in enumerate(zip(codes, preds, strict=True)):
@@ -206,6 +218,13 @@ def supports(
         s_d[i] = cos[:, at_p].max(axis=0).sum() / len(p_rows)
         once = masses[c_once]
         r_d[i] = float(once @ cos[at_c].max(axis=1) / once.sum()) if once.sum() > 0 else 0.0
+        if floor_wanted:
+            assert centered is not None
+            b = RANDOM_PAIR_PRECISION
+            floorless["H2"][i] = _distinct_f(
+                np.clip((cos - b) / (1 - b), 0.0, 1.0), at_c, at_p, masses[c_once], len(p_rows)
+            )
+            floorless["H1"][i] = _distinct_f(*_cosines(centered, code, pred))
         if roles_wanted:
             assert lifts is not None
             if sources[i] not in role_cache:
@@ -280,7 +299,46 @@ def supports(
         "F2": f_d * gate * stop ** (copied / np.maximum(sizes, 1)),
         "R1": by_role["R1"] * gate if roles_wanted else np.full(len(preds), np.nan),
         "R2": by_role["R2"] * gate if roles_wanted else np.full(len(preds), np.nan),
+        "H1": floorless["H1"] * gate if floor_wanted else np.full(len(preds), np.nan),
+        "H2": floorless["H2"] * gate if floor_wanted else np.full(len(preds), np.nan),
     }
+
+
+def _wrd_centered(target: str, encoder: str | None) -> Any:
+    """Round 6's H1 metric: WRDScore on corpus-centered vectors."""
+    from wrdscore.metrics import get_metric
+
+    options: dict[str, Any] = {"target": target, "centering": "corpus"}
+    if encoder:
+        options["encoder"] = encoder
+    return get_metric("wrd", **options)
+
+
+def _cosines(
+    wrd: Any, code: Sequence[str], pred: Sequence[str]
+) -> tuple[NDArray, NDArray, NDArray, NDArray, int]:
+    """The clipped cosines of ``code``'s tokens (rows) with ``pred``'s (columns) under
+    ``wrd``'s vectors, the first occurrence of each distinct code and predicted token, the
+    distinct code tokens' masses, and the prediction's token count (:func:`_distinct_f`)."""
+    batch = wrd.embed([list(code), list(pred)])
+    masses = wrd._masses(batch.table, batch.tokens)
+    norms = np.linalg.norm(batch.table, axis=1, keepdims=True)
+    unit = np.divide(batch.table, norms, out=np.zeros_like(batch.table), where=norms > 0)
+    c_rows = batch.rows[batch.offsets[0] : batch.offsets[1]]
+    p_rows = batch.rows[batch.offsets[1] : batch.offsets[2]]
+    cos = np.clip(unit[c_rows] @ unit[p_rows].T, 0.0, 1.0)
+    c_once, at_c = np.unique(c_rows, return_index=True)
+    _, at_p = np.unique(p_rows, return_index=True)
+    return cos, at_c, at_p, masses[c_once], len(p_rows)
+
+
+def _distinct_f(cos: NDArray, at_c: NDArray, at_p: NDArray, once: NDArray, m: int) -> float:
+    """D1's ``F(s_d, r_d)`` from the cosines ``cos`` (code rows, predicted columns)."""
+    if m == 0 or len(at_c) == 0:
+        return 0.0
+    s_d = cos[:, at_p].max(axis=0).sum() / m
+    r_d = float(once @ cos[at_c].max(axis=1) / once.sum()) if once.sum() > 0 else 0.0
+    return 2 * s_d * r_d / (s_d + r_d) if s_d + r_d > 0 else 0.0
 
 
 def round5_lifts(corpora: Path) -> dict[str, float]:
