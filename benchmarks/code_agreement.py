@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import json
 import sys
 import time
@@ -202,29 +203,23 @@ def supports(
     for i, (code, pred) in enumerate(zip(codes, preds, strict=True)):
         if not code or not pred:
             continue
-        batch = wrd.embed([code, pred])
-        masses = wrd._masses(batch.table, batch.tokens)
-        norms = np.linalg.norm(batch.table, axis=1, keepdims=True)
-        unit = np.divide(batch.table, norms, out=np.zeros_like(batch.table), where=norms > 0)
-        c_rows = batch.rows[batch.offsets[0] : batch.offsets[1]]
-        p_rows = batch.rows[batch.offsets[1] : batch.offsets[2]]
-        cos = np.clip(unit[c_rows] @ unit[p_rows].T, 0.0, 1.0)
+        pair = _cosines(wrd, code, pred)
+        batch, cos, c_rows, p_rows = pair.batch, pair.cos, pair.c_rows, pair.p_rows
+        c_once, at_c, at_p = pair.c_once, pair.at_c, pair.at_p
         s_bm[i] = cos.max(axis=0).mean()
-        weight = masses[c_rows]
+        weight = pair.masses[c_rows]
         r_bm[i] = float(weight @ cos.max(axis=1) / weight.sum()) if weight.sum() > 0 else 0.0
         # Distinct tokens: each table row once (static vectors: one row per token).
-        c_once, at_c = np.unique(c_rows, return_index=True)
-        _, at_p = np.unique(p_rows, return_index=True)
         s_d[i] = cos[:, at_p].max(axis=0).sum() / len(p_rows)
-        once = masses[c_once]
+        once = pair.masses[c_once]
         r_d[i] = float(once @ cos[at_c].max(axis=1) / once.sum()) if once.sum() > 0 else 0.0
         if floor_wanted:
             assert centered is not None
             b = RANDOM_PAIR_PRECISION
             floorless["H2"][i] = _distinct_f(
-                np.clip((cos - b) / (1 - b), 0.0, 1.0), at_c, at_p, masses[c_once], len(p_rows)
+                dataclasses.replace(pair, cos=np.clip((cos - b) / (1 - b), 0.0, 1.0))
             )
-            floorless["H1"][i] = _distinct_f(*_cosines(centered, code, pred))
+            floorless["H1"][i] = _distinct_f(_cosines(centered, code, pred))
         if roles_wanted:
             assert lifts is not None
             if sources[i] not in role_cache:
@@ -319,12 +314,25 @@ def _wrd_centered(target: str, encoder: str | None) -> Any:
     return get_metric_centered(target, encoder, "corpus")
 
 
-def _cosines(
-    wrd: Any, code: Sequence[str], pred: Sequence[str]
-) -> tuple[NDArray, NDArray, NDArray, NDArray, int]:
-    """The clipped cosines of ``code``'s tokens (rows) with ``pred``'s (columns) under
-    ``wrd``'s vectors, the first occurrence of each distinct code and predicted token, the
-    distinct code tokens' masses, and the prediction's token count (:func:`_distinct_f`)."""
+@dataclass(frozen=True)
+class Pair:
+    """One text and its code under a metric's vectors (:func:`_cosines`)."""
+
+    batch: Any
+    #: Each code token's (rows) and predicted token's (columns) clipped cosine.
+    cos: NDArray[np.float64]
+    c_rows: NDArray[np.int64]
+    p_rows: NDArray[np.int64]
+    #: The distinct code rows, and the first occurrence of each code and predicted row.
+    c_once: NDArray[np.int64]
+    at_c: NDArray[np.int64]
+    at_p: NDArray[np.int64]
+    #: Each table row's mass.
+    masses: NDArray[np.float64]
+
+
+def _cosines(wrd: Any, code: Sequence[str], pred: Sequence[str]) -> Pair:
+    """``code`` and ``pred`` embedded by ``wrd``, with their clipped cosines."""
     batch = wrd.embed([list(code), list(pred)])
     masses = wrd._masses(batch.table, batch.tokens)
     norms = np.linalg.norm(batch.table, axis=1, keepdims=True)
@@ -334,15 +342,17 @@ def _cosines(
     cos = np.clip(unit[c_rows] @ unit[p_rows].T, 0.0, 1.0)
     c_once, at_c = np.unique(c_rows, return_index=True)
     _, at_p = np.unique(p_rows, return_index=True)
-    return cos, at_c, at_p, masses[c_once], len(p_rows)
+    return Pair(batch, cos, c_rows, p_rows, c_once, at_c, at_p, masses)
 
 
-def _distinct_f(cos: NDArray, at_c: NDArray, at_p: NDArray, once: NDArray, m: int) -> float:
-    """D1's ``F(s_d, r_d)`` from the cosines ``cos`` (code rows, predicted columns)."""
-    if m == 0 or len(at_c) == 0:
+def _distinct_f(pair: Pair) -> float:
+    """D1's ``F(s_d, r_d)`` of ``pair``."""
+    m, cos = len(pair.p_rows), pair.cos
+    if m == 0 or len(pair.at_c) == 0:
         return 0.0
-    s_d = cos[:, at_p].max(axis=0).sum() / m
-    r_d = float(once @ cos[at_c].max(axis=1) / once.sum()) if once.sum() > 0 else 0.0
+    once = pair.masses[pair.c_once]
+    s_d = cos[:, pair.at_p].max(axis=0).sum() / m
+    r_d = float(once @ cos[pair.at_c].max(axis=1) / once.sum()) if once.sum() > 0 else 0.0
     return 2 * s_d * r_d / (s_d + r_d) if s_d + r_d > 0 else 0.0
 
 

@@ -74,9 +74,8 @@ def test_floorless_candidates_differ_from_d1_and_stay_in_range(every):
 def test_distinct_f_by_hand():
     # Two code tokens (masses 1 and 3), two predicted tokens, the second said twice.
     cos = np.array([[1.0, 0.0, 0.0], [0.5, 0.2, 0.2]])
-    at_c, at_p = np.array([0, 1]), np.array([0, 1])
-    once = np.array([1.0, 3.0])
+    rows = np.array([0, 1])
+    pair = bench.Pair(None, cos, rows, np.array([2, 3, 3]), rows, rows, rows, np.array([1.0, 3.0]))
     s_d = (1.0 + 0.2) / 3
     r_d = (1 * 1.0 + 3 * 0.5) / 4
-    assert bench._distinct_f(cos, at_c, at_p, once, 3) == pytest.approx(2 * s_d * r_d / (s_d + r_d))
-    assert bench._distinct_f(cos, at_c, at_p, once, 0) == 0.0
+    assert bench._distinct_f(pair) == pytest.approx(2 * s_d * r_d / (s_d + r_d))
