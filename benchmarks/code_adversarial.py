@@ -370,15 +370,22 @@ def attacks_of(cases: dict[str, list[Case]]) -> list[str]:
 
 
 def build_metric(
-    name: str, target: str, encoder: str | None = None, code_support: str | None = None
+    name: str,
+    target: str,
+    encoder: str | None = None,
+    code_support: str | None = None,
+    centering: str | None = None,
 ) -> Any:
-    """The metric as the toolkit builds it, with a pretrained ``encoder`` and a code
-    support chosen by name where given (an unknown one is the library's error line)."""
+    """The metric as the toolkit builds it, with a pretrained ``encoder``, a code
+    support chosen by name and a ``centering`` where given (an unknown one is the
+    library's error line)."""
     from wrdscore.metrics import get_metric
 
     options: dict[str, Any] = {"target": target}
     if encoder:
         options["encoder"] = encoder
+    if centering:
+        options["centering"] = centering
     if code_support:
         # The metrics' option that selects the code support by name (issue 41, item 6).
         options["code_support"] = code_support
@@ -393,18 +400,22 @@ def library(
     encoder: str | None = None,
     projects: Sequence[str] | None = None,
     code_support: str | None = None,
+    centering: str | None = None,
 ) -> None:
     """What the toolkit ships: ``metric.score(None, texts, code=...)`` of each metric,
-    with a pretrained ``encoder``'s contextual states where given (as ``--encoder``) and
-    the code support named ``code_support`` where given."""
+    with a pretrained ``encoder``'s contextual states where given (as ``--encoder``),
+    the code support named ``code_support`` and the ``centering`` where given."""
     started = time.perf_counter()
     cases = held_out_cases(corpora, target, methods, projects)
     attacks = attacks_of(cases)
     report = []
     for name in metrics:
-        metric = build_metric(name, target, encoder, code_support)
+        metric = build_metric(name, target, encoder, code_support, centering)
         scores = {p: raw_support(metric, its) for p, its in cases.items()}
-        label = ", ".join([name, *(x for x in (encoder, code_support) if x)])
+        label = ", ".join(
+            [name, *(x for x in (encoder, code_support) if x)]
+            + ([f"centering {centering}"] if centering else [])
+        )
         report.append(evaluate(scores, attacks, f"{label} ({target})"))
     report.append(f"{time.perf_counter() - started:.0f} s")
     print("\n\n".join(report))
@@ -639,6 +650,7 @@ def parser() -> argparse.ArgumentParser:
         help="candidates: scores this close tie (default 0, as the rounds counted; 1e-9 "
         "counts float rounding as a tie, the same on every CPU)",
     )
+    ap.add_argument("--centering", help="library: the metrics' centering (as --centering)")
     ap.add_argument("--dry-run", action="store_true", help="fetch: print the commands only")
     return ap
 
@@ -691,6 +703,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 args.encoder,
                 args.projects,
                 args.code_support,
+                args.centering,
             )
         except WrdscoreError as exc:  # an unknown metric, option or code support
             sys.exit(f"error: {exc}")

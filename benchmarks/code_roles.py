@@ -124,10 +124,11 @@ def _read(
 
 
 def load(
-    corpora: Path, projects: Sequence[str], target: str, methods: int, data: Path
+    corpora: Path, projects: Sequence[str], target: str, methods: int, data: Path | None
 ) -> tuple[list[Method], Counter[str]]:
     """Every group's methods, and how many of each group were left out (code that does
-    not parse, or Roy's code that declares no method)."""
+    not parse, or Roy's code that declares no method); ``data`` None leaves the shared set
+    out."""
     import code_adversarial as attacks
 
     from wrdscore.corpora import declared_name
@@ -143,7 +144,7 @@ def load(
                 out.append(_read(project, case.code, case.name, case.truth, templates, target))
             except WrdscoreError:
                 left[project] += 1
-    for code, reference in _roy(data)[:methods]:
+    for code, reference in _roy(data)[:methods] if data is not None else []:
         name = declared_name(code, "java")
         if name is None:
             left[ROY] += 1

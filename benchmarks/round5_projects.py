@@ -7,13 +7,14 @@ rule's order, with versions and upstream archive sizes, to
 until five are taken, and records each outcome in the same file::
 
     python benchmarks/round5_projects.py list
-    python benchmarks/round5_projects.py prepare [--rounds 2|3|4]
+    python benchmarks/round5_projects.py prepare [--rounds 2|3|4|5|6]
 
 ``--rounds 2`` also takes the next five by the same rule, round 6's projects (issue 41's
 second round of floors, whose rule names them); each further round takes the five after
-those: ``--rounds 3`` round 7's, ``--rounds 4`` round 8's (issue 41's third and fourth
-rounds). The corpora land in ``work-data/round5/corpora`` (ignored by git), as
-``benchmarks/code_adversarial.py --corpora`` reads them.
+those: ``--rounds 3`` round 7's, ``--rounds 4`` round 8's, ``--rounds 5`` round 9's,
+``--rounds 6`` round 10's (issue 41's third to sixth rounds). The corpora land in
+``work-data/round5/corpora`` (ignored by git), as ``benchmarks/code_adversarial.py
+--corpora`` reads them.
 """
 
 from __future__ import annotations
@@ -151,7 +152,7 @@ def list_candidates() -> None:
 def prepare(rounds: int = 1) -> None:
     """Take the candidates in order until five per round are taken: round 5's, and with
     ``rounds`` 2 the next five too (round 6's, issue 41's second round of floors), and so on:
-    3 takes round 7's, 4 round 8's."""
+    3 takes round 7's, 4 round 8's, 5 round 9's, 6 round 10's."""
     from wrdscore.corpora import ingest
 
     apt = _signal_script()._apt_options(WORK)
@@ -204,9 +205,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument(
         "--rounds",
         type=int,
-        choices=(1, 2, 3, 4),
+        choices=(1, 2, 3, 4, 5, 6),
         default=1,
-        help="prepare: 2 also takes round 6's projects, 3 round 7's, 4 round 8's",
+        help="prepare: 2 also takes round 6's projects, 3 round 7's, ... 6 round 10's",
     )
     args = ap.parse_args(argv)
     if args.command == "list":

@@ -263,3 +263,42 @@ def test_a_pipe_as_input_is_refused_in_one_line(tmp_path, side):
         f"error: {fifo}: not a regular file (a pipe or device can be read only once, and "
         "scoring reads each input twice): write it to a file first"
     )
+
+
+_EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def _encoder_commands(out: Path) -> dict[tuple[str, ...], list[str]]:
+    """Every command that takes --encoder, with arguments that reach its options' check."""
+    refs, preds = str(_EXAMPLES / "refs.txt"), str(_EXAMPLES / "preds.txt")
+    return {
+        ("score",): ["--refs", refs, "--preds", preds],
+        ("explain",): ["getName", "getUserName"],
+        ("compare",): ["--refs", refs, "--preds", preds, "--preds", preds],
+        ("baseline",): ["MODEL_DIR", "CORPUS"],
+        ("study", "sample"): ["--refs", refs, "--preds", preds, "-o", str(out)],
+        ("study", "analyze"): ["-o", str(out), "--pairs", "wrdscore-paper"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("stray", "error"),
+    [
+        (["--layer", "2"], "--layer only applies with --encoder"),
+        (
+            ["--layer", "1", "--device", "cpu", "--batch-size", "3", "--fuse-weights", "1,1"],
+            "--layer, --device, --batch-size, --fuse-weights only apply with --encoder",
+        ),
+    ],
+)
+def test_every_encoder_command_refuses_the_encoder_options_without_it(tmp_path, stray, error):
+    # The options are declared once (cli._encoder_options) and refused in one place: each
+    # command that takes them refuses them alike, and writes nothing.
+    commands = _encoder_commands(tmp_path / "out")
+    taking = {w for w, cmd in _commands(app) if any("--encoder" in p.opts for p in cmd.params)}
+    assert taking == set(commands)
+    for words, args in commands.items():
+        result = CliRunner().invoke(app, [*words, *args, *stray])
+        assert result.exit_code == EXIT_USER_ERROR, (words, result.output)
+        assert result.stderr == f"error: {error}\n", words
+        assert not (tmp_path / "out").exists(), words

@@ -183,3 +183,19 @@ def test_lowercase_scores_the_run_together_names_with_and_without_segmentation(c
     bench.main(["lowercase", *argv, "--metrics", "wrd"])
     rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| wrd |")]
     assert [r.split("|")[2].strip() for r in rows] == ["False", "True"]
+
+
+def test_library_scores_a_centering_as_users_run_it(corpora, capsys):
+    common = ["--corpora", str(corpora), "--projects", "example", "--methods", "5"]
+    rows = {}
+    for extra in ([], ["--centering", "corpus"]):
+        bench.main(["library", *common, "--metrics", "wrd", "--target", "summary", *extra])
+        block = capsys.readouterr().out.split("\n\n")[0].splitlines()
+        rows[block[0].split("|")[1].strip()] = block[-1]
+    assert set(rows) == {"wrd (summary)", "wrd, centering corpus (summary)"}
+    # The metric scored is the library's with that centering (its signature says so).
+    assert "|c:corpus|" in bench.build_metric("wrd", "summary", centering="corpus").signature
+    assert "|c:corpus|" not in bench.build_metric("wrd", "summary").signature
+    argv = ["library", *common, "--metrics", "wrd", "--centering", "middle"]
+    with pytest.raises(SystemExit, match=r"^error: .*centering"):
+        bench.main(argv)

@@ -10,7 +10,7 @@ import typer
 from typer.core import TyperGroup
 
 from wrdscore.cli._tables import print_tables
-from wrdscore.errors import WrdscoreError, only_with
+from wrdscore.errors import WrdscoreError
 
 try:  # typer 0.27 vendors click as a private copy; older typers use the click package
     from typer._click.exceptions import ClickException, UsageError
@@ -273,54 +273,12 @@ CLEAN_OPTION = typer.Option(
     "quotes, a declaration or call around the name (docs/scoring.md lists every rule).",
 )
 
-# The --encoder family, shared by every command that scores (one definition, one help).
-ENCODER_OPTION = typer.Option(
-    None,
-    "--encoder",
-    help="Pretrained encoder (local folder or hub name): contextual token vectors for every "
-    "embedding metric; with --embeddings, fused with that model's (needs wrdscore\\[encoders]).",
-)
+# Encoder options that commands outside the --encoder family (wrdscore.cli._encoder_options)
+# take too: one definition, one help.
 LAYER_OPTION = typer.Option(None, "--layer", help="Encoder layer \\[default: the last].")
 DEVICE_OPTION = typer.Option(
     None, "--device", help="Encoder device, cpu or cuda \\[default: cuda when available]."
 )
-BATCH_SIZE_OPTION = typer.Option(
-    None, "--batch-size", help="Names per encoder forward pass \\[default: 64]."
-)
-FUSE_WEIGHTS_OPTION = typer.Option(
-    None,
-    "--fuse-weights",
-    help="A,B: weights of the encoder's and the --embeddings model's parts \\[default: 1,1].",
-)
-
-
-def encoder_options(
-    encoder: str | None,
-    layer: int | None,
-    device: str | None,
-    batch_size: int | None,
-    fuse_weights: str | None,
-) -> dict[str, Any]:
-    """The ``--encoder`` options as :func:`~wrdscore.metrics.build_metrics` keywords.
-
-    Empty without ``--encoder``; the others are refused without it, so none is ignored.
-    """
-    given = {
-        "--layer": layer,
-        "--device": device,
-        "--batch-size": batch_size,
-        "--fuse-weights": fuse_weights,
-    }
-    if encoder is None:
-        stray = [k for k, v in given.items() if v is not None]
-        if stray:
-            raise only_with(stray, "--encoder")
-        return {}
-    out: dict[str, Any] = {"encoder": encoder, "layer": layer, "device": device}
-    out["batch_size"] = batch_size
-    if fuse_weights is not None:
-        out["fuse_weights"] = parse_weights(fuse_weights, "--fuse-weights")
-    return out
 
 
 def parse_weights(text: str, option: str) -> tuple[float, float]:

@@ -9,26 +9,24 @@ import typer
 
 from wrdscore.cli import _judge
 from wrdscore.cli._common import (
-    BATCH_SIZE_OPTION,
     CLEAN_OPTION,
-    DEVICE_OPTION,
-    ENCODER_OPTION,
-    FUSE_WEIGHTS_OPTION,
-    LAYER_OPTION,
     NO_SEGMENT_OPTION,
     OOV_OPTION,
     QUIET_TAKEN_OPTION,
     SEGMENT_OPTION,
     check_format,
-    encoder_options,
     metric_names,
     metric_options,
     print_table,
     seed_option,
     segment_setting,
 )
+from wrdscore.cli._encoder_options import EncoderOptions, encoder_options
 from wrdscore.cli._scoring_options import (
     CODE_SUPPORT_OPTION,
+    RESCALE_OPTION,
+    SET_OPTION,
+    STRINGS_OPTION,
     code_options,
     echo_hints,
     with_code_options,
@@ -37,6 +35,7 @@ from wrdscore.errors import WrdscoreError, counted
 
 
 @_judge.judge_options
+@encoder_options
 def compare(
     refs: Path | None = typer.Option(
         None, "--refs", help="References, one item per line or .jsonl (optional with --code)."
@@ -65,9 +64,7 @@ def compare(
     code_weight: float | None = typer.Option(
         None, "--code-weight", help="Weight of the code in combined \\[default: 0.5]."
     ),
-    strings: str | None = typer.Option(
-        None, "--strings", help="String literals in code: drop or keep \\[default: drop]."
-    ),
+    strings: str | None = STRINGS_OPTION,
     code_support: str | None = CODE_SUPPORT_OPTION,
     metric: list[str] = typer.Option(
         ["wrd"],
@@ -81,12 +78,8 @@ def compare(
     ),
     oov: str = OOV_OPTION,
     centering: str = typer.Option("none", "--centering", help="none, dimension, ... batch."),
-    options: list[str] = typer.Option(
-        [], "--set", help="A metric option, METRIC.OPTION=VALUE (wrd.weights=idf); repeatable."
-    ),
-    rescale: bool = typer.Option(
-        False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
-    ),
+    options: list[str] = SET_OPTION,
+    rescale: bool = RESCALE_OPTION,
     resamples: int = typer.Option(1000, "--resamples", help="Bootstrap resamples."),
     seed: int = seed_option(12345, "Bootstrap seed."),
     fmt: str = typer.Option(
@@ -98,11 +91,7 @@ def compare(
     segment: bool = SEGMENT_OPTION,
     no_segment: bool = NO_SEGMENT_OPTION,
     clean_predictions: bool = CLEAN_OPTION,
-    encoder: str | None = ENCODER_OPTION,
-    layer: int | None = LAYER_OPTION,
-    device: str | None = DEVICE_OPTION,
-    batch_size: int | None = BATCH_SIZE_OPTION,
-    fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    encoder: EncoderOptions = EncoderOptions(),
     judge: _judge.JudgeOptions = _judge.JudgeOptions(),
     quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
@@ -144,7 +133,7 @@ def compare(
         oov=oov,
         centering=centering,
         rescale=rescale,
-        **encoder_options(encoder, layer, device, batch_size, fuse_weights),
+        **encoder.keywords(),
     )
     if corpus is not None:
         for m in metrics:

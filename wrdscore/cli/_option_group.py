@@ -1,10 +1,11 @@
 """Options that several commands take together, declared once as a dataclass.
 
 typer reads a command's options from its parameters, one parameter an option, so a family
-of options shared by several commands (the judge's eight) would be written out again in
-each. Instead its options are a dataclass's fields, each holding its ``typer.Option``, and
-:func:`option_group` turns a command's one parameter of that class into the fields'
-parameters for typer, and their values back into one instance for the command.
+of options shared by several commands (the judge's eight, the encoder's five) would be
+written out again in each. Instead its options are a dataclass's fields, each holding its
+``typer.Option``, and :func:`option_group` turns a command's one parameter of that class
+into the fields' parameters for typer, and their values back into one instance for the
+command.
 """
 
 from __future__ import annotations
@@ -25,9 +26,13 @@ def option(flag: str, help: str, **kwargs: Any) -> Any:
 
     ``kwargs`` go to ``typer.Option`` (``rich_help_panel``, ...).
     """
-    return dataclasses.field(
-        default=None, metadata={"option": typer.Option(None, flag, help=help, **kwargs)}
-    )
+    return declared(typer.Option(None, flag, help=help, **kwargs))
+
+
+def declared(info: Any) -> Any:
+    """A dataclass field that is ``info``, a ``typer.Option(None, ...)`` declared elsewhere:
+    one that commands outside the group take as well, so that its help is written once."""
+    return dataclasses.field(default=None, metadata={"option": info})
 
 
 def flag(field: dataclasses.Field[Any]) -> str:

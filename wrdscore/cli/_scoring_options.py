@@ -23,6 +23,19 @@ CODE_SUPPORT_OPTION = typer.Option(
 )
 
 
+#: ``--strings``, ``--set`` and ``--rescale`` as ``score`` and ``compare`` take them
+#: (``explain`` and ``study analyze`` say them otherwise).
+STRINGS_OPTION = typer.Option(
+    None, "--strings", help="String literals in code: drop or keep \\[default: drop]."
+)
+SET_OPTION = typer.Option(
+    [], "--set", help="A metric option, METRIC.OPTION=VALUE (wrd.weights=idf); repeatable."
+)
+RESCALE_OPTION = typer.Option(
+    False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
+)
+
+
 def code_options(
     code: bool,
     target: str | None,

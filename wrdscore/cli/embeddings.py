@@ -13,18 +13,13 @@ import typer
 
 from wrdscore.atomic import check_not_input
 from wrdscore.cli._common import (
-    BATCH_SIZE_OPTION,
-    DEVICE_OPTION,
-    ENCODER_OPTION,
     FORCE_OPTION,
-    FUSE_WEIGHTS_OPTION,
-    LAYER_OPTION,
     QUIET_OPTION,
-    encoder_options,
     print_table,
     seed_option,
     wrote,
 )
+from wrdscore.cli._encoder_options import EncoderOptions, encoder_options
 from wrdscore.errors import WrdscoreError, counted
 
 if TYPE_CHECKING:
@@ -209,6 +204,7 @@ def _echo_random_f1(settings: dict[str, Any], model: TokenEmbeddings | str) -> N
         )
 
 
+@encoder_options
 def baseline(
     paths: list[str] = typer.Argument(
         ...,
@@ -221,11 +217,7 @@ def baseline(
     embeddings: str | None = typer.Option(
         None, "--embeddings", "-e", help="With --encoder: the MODEL_DIR it is fused with."
     ),
-    encoder: str | None = ENCODER_OPTION,
-    layer: int | None = LAYER_OPTION,
-    device: str | None = DEVICE_OPTION,
-    batch_size: int | None = BATCH_SIZE_OPTION,
-    fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    encoder: EncoderOptions = EncoderOptions(),
     quiet: bool = QUIET_OPTION,
 ) -> None:
     """Compute rescaling baselines of a model or an encoder.
@@ -235,14 +227,14 @@ def baseline(
     from wrdscore.metrics import add_baselines, add_encoder_baselines
     from wrdscore.progress import status
 
-    wanted = 1 if encoder is not None else 2
+    wanted = 1 if encoder.name is not None else 2
     if len(paths) != wanted:
-        usage = "CORPUS (with --encoder)" if encoder is not None else "MODEL_DIR CORPUS"
+        usage = "CORPUS (with --encoder)" if encoder.name is not None else "MODEL_DIR CORPUS"
         raise WrdscoreError(f"baseline takes {usage}, got {counted(len(paths), 'path')}")
-    if encoder is None:
+    if encoder.name is None:
         if embeddings is not None:
             raise WrdscoreError("--embeddings only applies with --encoder (fusion)")
-        encoder_options(encoder, layer, device, batch_size, fuse_weights)
+        encoder.keywords()  # refuses --layer ... --fuse-weights given without --encoder
         model, corpus_dir = paths
         status(f"computing rescaling baselines on {pairs:,} random name pairs", quiet)
         block = add_baselines(model, corpus_dir, pairs=pairs, seed=seed)
@@ -258,12 +250,14 @@ def baseline(
     from wrdscore.embeddings.encoders import Encoder
     from wrdscore.metrics.base import resolve_embeddings
 
-    options = encoder_options(encoder, layer, device, batch_size, fuse_weights)
+    options = encoder.keywords()
     # The corpus and the model fused with are opened before the encoder loads (seconds).
     open_corpus(paths[0])
     static = None if embeddings is None else resolve_embeddings(embeddings)
-    status(f"loading encoder {encoder}", quiet)
-    loaded = Encoder(encoder, layer=layer, device=device, batch_size=batch_size)
+    status(f"loading encoder {encoder.name}", quiet)
+    loaded = Encoder(
+        encoder.name, layer=encoder.layer, device=encoder.device, batch_size=encoder.batch_size
+    )
     status(f"computing rescaling baselines on {pairs:,} random name pairs", quiet)
     block, path = add_encoder_baselines(
         paths[0],

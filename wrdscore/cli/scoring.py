@@ -10,27 +10,25 @@ import typer
 
 from wrdscore.cli import _judge
 from wrdscore.cli._common import (
-    BATCH_SIZE_OPTION,
     CLEAN_OPTION,
-    DEVICE_OPTION,
-    ENCODER_OPTION,
-    FUSE_WEIGHTS_OPTION,
-    LAYER_OPTION,
     NO_SEGMENT_OPTION,
     OOV_OPTION,
     QUIET_OPTION,
     QUIET_TAKEN_OPTION,
     SEGMENT_OPTION,
     check_format,
-    encoder_options,
     metric_names,
     metric_options,
     print_table,
     segment_setting,
     wrote,
 )
+from wrdscore.cli._encoder_options import EncoderOptions, encoder_options
 from wrdscore.cli._scoring_options import (
     CODE_SUPPORT_OPTION,
+    RESCALE_OPTION,
+    SET_OPTION,
+    STRINGS_OPTION,
     code_options,
     echo_hints,
     with_code_options,
@@ -88,6 +86,7 @@ def _echo_json(out: dict[str, Any], rows: Iterable[dict[str, Any]] | None, err: 
 
 
 @_judge.judge_options
+@encoder_options
 def score(
     refs: Path | None = typer.Option(
         None, "--refs", help="References: one item per line, or .jsonl (optional with --code)."
@@ -132,9 +131,7 @@ def score(
         help="Weight w of the code in combined = (1 - w) ref + w code, from 0 to 1 "
         "\\[default: 0.5, the even mean].",
     ),
-    strings: str | None = typer.Option(
-        None, "--strings", help="String literals in code: drop or keep \\[default: drop]."
-    ),
+    strings: str | None = STRINGS_OPTION,
     code_support: str | None = CODE_SUPPORT_OPTION,
     embeddings: str | None = typer.Option(
         None, "--embeddings", "-e", help="MODEL_DIR or vectors file \\[default: bundled model]."
@@ -150,12 +147,8 @@ def score(
     centering: str = typer.Option(
         "none", "--centering", help="none, dimension, sentence, corpus or batch."
     ),
-    options: list[str] = typer.Option(
-        [], "--set", help="A metric option, METRIC.OPTION=VALUE (wrd.weights=idf); repeatable."
-    ),
-    rescale: bool = typer.Option(
-        False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
-    ),
+    options: list[str] = SET_OPTION,
+    rescale: bool = RESCALE_OPTION,
     per_pair: Path | None = typer.Option(
         None,
         "--per-pair",
@@ -187,11 +180,7 @@ def score(
     segment: bool = SEGMENT_OPTION,
     no_segment: bool = NO_SEGMENT_OPTION,
     clean_predictions: bool = CLEAN_OPTION,
-    encoder: str | None = ENCODER_OPTION,
-    layer: int | None = LAYER_OPTION,
-    device: str | None = DEVICE_OPTION,
-    batch_size: int | None = BATCH_SIZE_OPTION,
-    fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    encoder: EncoderOptions = EncoderOptions(),
     judge: _judge.JudgeOptions = _judge.JudgeOptions(),
 ) -> None:
     """Score predicted names or summaries against true ones, their methods' code, or both."""
@@ -227,7 +216,7 @@ def score(
             check_not_input(per_pair, [refs, preds, code, corpus, embeddings], "--per-pair")
         check_per_pair_path(per_pair, force)
     if refs is not None and (
-        encoder is not None or any(metric_class(m).in_process for m in metric)
+        encoder.name is not None or any(metric_class(m).in_process for m in metric)
     ):
         # A torch model takes seconds to load: a missing file or a count that differs
         # is found first (one quick read of each), not after it.
@@ -252,7 +241,7 @@ def score(
     pairs_out = per_pair if rows_dir is None else Path(rows_dir.name) / "pairs.jsonl"
     with tempfile.TemporaryDirectory() as workdir, progress_bar(quiet) as bar:
         # Loading torch and an encoder takes seconds (a model given with -e may too).
-        loading = _loading_task(bar, encoder, embeddings)
+        loading = _loading_task(bar, encoder.name, embeddings)
         metrics = build_metrics(
             metric,
             embeddings,
@@ -262,7 +251,7 @@ def score(
             oov=oov,
             centering=centering,
             rescale=rescale,
-            **encoder_options(encoder, layer, device, batch_size, fuse_weights),
+            **encoder.keywords(),
         )
         if loading is not None:
             bar.update(loading, total=1, completed=1)
@@ -462,6 +451,7 @@ def _corpus_tables(results: list[Any], counts: dict[str, tuple[str, ...]]) -> tu
 
 
 @_judge.judge_options
+@encoder_options
 def explain(
     reference: str = typer.Argument(..., help="True name, e.g. getUserName or 'get user name'."),
     prediction: str | None = typer.Argument(
@@ -478,11 +468,7 @@ def explain(
     fmt: str = typer.Option("table", "--format", help="table or json."),
     segment: bool = SEGMENT_OPTION,
     no_segment: bool = NO_SEGMENT_OPTION,
-    encoder: str | None = ENCODER_OPTION,
-    layer: int | None = LAYER_OPTION,
-    device: str | None = DEVICE_OPTION,
-    batch_size: int | None = BATCH_SIZE_OPTION,
-    fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    encoder: EncoderOptions = EncoderOptions(),
     code: str | None = typer.Option(
         None, "--code", help="A file holding the method's source, or '-' for standard input."
     ),
@@ -564,7 +550,7 @@ def explain(
         segment=segment_setting(segment, no_segment),
         oov=oov,
         centering=centering,
-        **encoder_options(encoder, layer, device, batch_size, fuse_weights),
+        **encoder.keywords(),
     )
     assert isinstance(scorer, WRDScore)
     if code is not None:

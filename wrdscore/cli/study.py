@@ -12,28 +12,24 @@ import typer
 from wrdscore.atomic import check_not_input
 from wrdscore.cli import _judge
 from wrdscore.cli._common import (
-    BATCH_SIZE_OPTION,
     CLEAN_OPTION,
-    DEVICE_OPTION,
-    ENCODER_OPTION,
-    FUSE_WEIGHTS_OPTION,
-    LAYER_OPTION,
     NO_SEGMENT_OPTION,
     OOV_OPTION,
     QUIET_TAKEN_OPTION,
     SEGMENT_OPTION,
-    encoder_options,
     metric_names,
     seed_option,
     segment_setting,
     typer_app,
     wrote,
 )
+from wrdscore.cli._encoder_options import EncoderOptions, encoder_options
 from wrdscore.errors import WrdscoreError, counted
 
 study_app = typer_app("Human-agreement studies.")
 
 
+@encoder_options
 def study_sample(
     refs: Path = typer.Option(..., "--refs", help="Reference names, one per line."),
     preds: Path = typer.Option(
@@ -78,11 +74,7 @@ def study_sample(
     seed: int = seed_option(0, "Seed of the draw and the sheet order."),
     strict: bool = typer.Option(False, "--strict", help="Fail if a stratum runs short."),
     force: bool = typer.Option(False, "--force", help="Replace an existing study folder."),
-    encoder: str | None = ENCODER_OPTION,
-    layer: int | None = LAYER_OPTION,
-    device: str | None = DEVICE_OPTION,
-    batch_size: int | None = BATCH_SIZE_OPTION,
-    fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    encoder: EncoderOptions = EncoderOptions(),
     quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
     """Draw a stratified study and write its pairs, rating sheets and HTML forms."""
@@ -105,7 +97,7 @@ def study_sample(
         seed=seed,
         strict=strict,
         force=force,
-        encoder=encoder_options(encoder, layer, device, batch_size, fuse_weights),
+        encoder=encoder.keywords(),
         clean_predictions=clean_predictions,
         language=language,
         target=target,
@@ -126,6 +118,7 @@ def study_sample(
 
 
 @_judge.judge_options
+@encoder_options
 def study_analyze(
     output: Path = typer.Option(..., "--output", "-o", help="Report folder to create."),
     study: Path | None = typer.Option(None, "--study", help="Study folder from `study sample`."),
@@ -181,11 +174,7 @@ def study_analyze(
     force: bool = typer.Option(False, "--force", help="Replace an existing report folder."),
     segment: bool = SEGMENT_OPTION,
     no_segment: bool = NO_SEGMENT_OPTION,
-    encoder: str | None = ENCODER_OPTION,
-    layer: int | None = LAYER_OPTION,
-    device: str | None = DEVICE_OPTION,
-    batch_size: int | None = BATCH_SIZE_OPTION,
-    fuse_weights: str | None = FUSE_WEIGHTS_OPTION,
+    encoder: EncoderOptions = EncoderOptions(),
     judge: _judge.JudgeOptions = _judge.JudgeOptions(),
     quiet: bool = QUIET_TAKEN_OPTION,
 ) -> None:
@@ -218,7 +207,7 @@ def study_analyze(
         resamples=100 if resamples is None else resamples,
         seed=seed,
         force=force,
-        encoder=encoder_options(encoder, layer, device, batch_size, fuse_weights),
+        encoder=encoder.keywords(),
         target=target,
         per_metric=judge.settings(list(metric or human_eval.DEFAULT_METRICS), {}),
     )
