@@ -128,7 +128,7 @@ class _Identifiers(dict[str, int]):
         self.lengths: list[int] = []
         self.flat: list[int] = []
         empty = np.zeros(0, dtype=np.int64)
-        self._arrays = (empty, empty, empty)
+        self._arrays: tuple[NDArray[np.int64], ...] = (empty, empty, empty)
 
     @property
     def vocabulary(self) -> list[str]:

@@ -184,12 +184,12 @@ def read_stored_codes(
         item is None or (type(item) is StoredCode and item.words is not None) for item in code
     ):
         return None
-    stored: list[StoredCode] = [item for item in code if item is not None]  # type: ignore[misc]
+    stored = [item for item in code if isinstance(item, StoredCode)]
     languages: list[str | None] = []
     checked: dict[str, str] = {}
     for i, item in enumerate(code):
-        if item is None:
-            languages.append(None)
+        if not isinstance(item, StoredCode):
+            languages.append(None)  # None: unknown code
             continue
         said = language or item.language or "java"
         found = checked.get(said)
