@@ -26,7 +26,7 @@ class StoredCode(NamedTuple):
     ``words`` is the record's ``code_words``: under the default reading
     (``strings="drop"``) :func:`~wrdscore.metrics.code.read_codes` splits them instead
     of parsing ``code``, with the same tokens as a parse
-    (:func:`wrdscore.corpora._code.read_code_words`);
+    (:func:`wrdscore.corpora.read_code_words`);
     under any other reading it parses ``code``, masking ``name``. ``code`` is None
     where the corpus's source was not read (:func:`corpus_inputs` with ``code=False``):
     then only the default reading can score it. ``language`` is the record's (Java
@@ -92,8 +92,7 @@ def _corpus_inputs(
 ) -> tuple[list[str], list[CorpusCode], Path]:
     import json
 
-    from wrdscore.corpora import corpus_methods
-    from wrdscore.corpora._corpus import method_items
+    from wrdscore.corpora import corpus_methods, method_items
     from wrdscore.inputs import id_predictions
 
     predictions = Path(predictions)

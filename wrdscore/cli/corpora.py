@@ -194,7 +194,7 @@ def corpus_abbreviations(
     Each pair's part (tune or held-out) is fixed by its abbreviation's hash.
     """
     from wrdscore.atomic import check_writable
-    from wrdscore.corpora._abbreviations import counts_by_part, write_tune_pairs
+    from wrdscore.corpora import counts_by_part, write_tune_pairs
     from wrdscore.errors import WrdscoreError
 
     outputs = [output] if tune_output is None else [output, tune_output]

@@ -26,15 +26,23 @@ from wrdscore.corpora._defaults import (
     STRING_POLICIES,
     TARGETS,
 )
-from wrdscore.corpora._segment import Segmentation, segment, segmentation
+from wrdscore.corpora._segment import (
+    WORDS_ID,
+    Segmentation,
+    default_segmenter,
+    segment,
+    segmentation,
+)
 from wrdscore.corpora._tokenize import split_identifier, to_tokens
 
 if TYPE_CHECKING:
     from wrdscore.corpora._abbreviations import (
         Abbreviation,
+        counts_by_part,
         mine_abbreviations,
         read_abbreviations,
         write_abbreviations,
+        write_tune_pairs,
     )
     from wrdscore.corpora._code import (
         MethodCode,
@@ -42,8 +50,10 @@ if TYPE_CHECKING:
         declared_name,
         read_code,
         read_code_and_language,
+        read_code_words,
         read_method,
     )
+    from wrdscore.corpora._code_ids import CodeTokens, code_token_ids
     from wrdscore.corpora._corpus import (
         MANIFEST_FILE,
         METHODS_FILE,
@@ -53,14 +63,18 @@ if TYPE_CHECKING:
         CorpusWriter,
         ShardedCorpusWriter,
         corpus_methods,
+        iter_records,
+        method_items,
         open_corpus,
     )
+    from wrdscore.corpora._dask import Cluster
     from wrdscore.corpora._extract import FileResult, capped_code, extract_file
     from wrdscore.corpora._ingest import ingest
     from wrdscore.corpora._javadoc import first_sentence
     from wrdscore.corpora._languages import (
         LANGUAGES,
         SourceCode,
+        check_language,
         detect_language,
         language_of_path,
     )
@@ -73,6 +87,15 @@ _LAZY = {
     "mine_abbreviations": "_abbreviations",
     "read_abbreviations": "_abbreviations",
     "write_abbreviations": "_abbreviations",
+    "counts_by_part": "_abbreviations",
+    "write_tune_pairs": "_abbreviations",
+    "CodeTokens": "_code_ids",
+    "code_token_ids": "_code_ids",
+    "Cluster": "_dask",
+    "iter_records": "_corpus",
+    "method_items": "_corpus",
+    "read_code_words": "_code",
+    "check_language": "_languages",
     "MANIFEST_FILE": "_corpus",
     "METHODS_FILE": "_corpus",
     "RECORD_FIELDS": "_corpus",
@@ -129,8 +152,11 @@ __all__ = [
     "ROLES",
     "STRING_POLICIES",
     "TARGETS",
+    "WORDS_ID",
     "Abbreviation",
+    "Cluster",
     "CodeRoles",
+    "CodeTokens",
     "CodeWord",
     "Corpus",
     "CorpusMethod",
@@ -144,24 +170,31 @@ __all__ = [
     "Source",
     "SourceCode",
     "capped_code",
+    "check_language",
     "clean_prediction",
     "code_language",
     "code_roles",
+    "code_token_ids",
     "corpus_methods",
     "corpus_stats",
+    "counts_by_part",
     "declared_name",
+    "default_segmenter",
     "detect_language",
     "extract_file",
     "first_sentence",
     "ingest",
     "iter_java_files",
+    "iter_records",
     "language_of_path",
+    "method_items",
     "mine_abbreviations",
     "open_corpus",
     "open_sources",
     "read_abbreviations",
     "read_code",
     "read_code_and_language",
+    "read_code_words",
     "read_method",
     "segment",
     "segmentation",
@@ -169,4 +202,5 @@ __all__ = [
     "stats_tables",
     "to_tokens",
     "write_abbreviations",
+    "write_tune_pairs",
 ]

@@ -434,7 +434,7 @@ def _code_parts(item: CodeItem) -> tuple[str, str | None]:
 def _code_language(item: CodeItem) -> str | None:
     """The language a code item says it is in, or the one its code is told to be in
     (``None`` where none can be told: the form shows it as plain text)."""
-    from wrdscore.corpora._code import code_language
+    from wrdscore.corpora import code_language
 
     if not isinstance(item, str) and isinstance(item.get("language"), str):
         return item["language"]

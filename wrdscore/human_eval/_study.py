@@ -94,8 +94,7 @@ def read_code_file(
     back as ``{"code", "name", "language"}`` (``name`` where given), the language given
     or found, so that the form shows the code in its language.
     """
-    from wrdscore.corpora import SourceCode, capped_code, read_code
-    from wrdscore.corpora._code import code_language
+    from wrdscore.corpora import SourceCode, capped_code, code_language, read_code
     from wrdscore.inputs import check_code_path, parse_code_lines
 
     items = parse_code_lines(_lines(check_code_path(Path(path))), Path(path))
@@ -180,7 +179,7 @@ def sample_study(
         # Without code it would be written to study.json unchecked (any word) and unused.
         raise WrdscoreError("--language applies to --code snippets: give --code")
     if language is not None:
-        from wrdscore.corpora._languages import check_language
+        from wrdscore.corpora import check_language
 
         # Up front, as score checks it: else the first code line was named as if at fault.
         check_language(language)

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.corpora._code_ids import CodeTokens
+from wrdscore.corpora import CodeTokens
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._code_prior import (
     COPIED_SHARE,
@@ -68,7 +68,7 @@ class SupportInput:
         The metric's raw support of each pair (0 where a side had nothing to match).
     predictions, codes : list of token lists
         Each prediction's tokens, and its method's code as scoring read it (a corpus's
-        stored identifiers as :class:`~wrdscore.corpora._code_ids.CodeTokens`).
+        stored identifiers as :class:`~wrdscore.corpora.CodeTokens`).
     languages : list of str or None
         The language each method was read in (None: no code).
     target : str

@@ -14,8 +14,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from wrdscore.corpora import MAX_CODE_CHARS
-from wrdscore.corpora._code_ids import CodeTokens, code_token_ids
+from wrdscore.corpora import MAX_CODE_CHARS, CodeTokens, code_token_ids
 from wrdscore.corpus_inputs import StoredCode
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._tokenise import Prediction, Tokens, tokens_of
@@ -80,9 +79,7 @@ def read_codes(
         ``allow_unmasked``, code whose name cannot be masked (a wrong language or
         name), numbered from ``offset``.
     """
-    from wrdscore.corpora import read_method
-    from wrdscore.corpora._code import read_code_words
-    from wrdscore.corpora._languages import check_language
+    from wrdscore.corpora import check_language, read_code_words, read_method
 
     out: list[Tokens] = []
     languages: list[str | None] = []
@@ -170,7 +167,7 @@ def read_stored_codes(
 ) -> ReadCode | None:
     """:func:`read_codes` under the default reading (``strings="drop"``) of a batch of a
     corpus's methods with stored identifiers (and unknown code, None), its tokens as
-    token ids (:func:`~wrdscore.corpora._code_ids.code_token_ids`: the same tokens,
+    token ids (:func:`~wrdscore.corpora.code_token_ids`: the same tokens,
     without a list of strings per method); None for a batch with any other item.
 
     Raises
@@ -178,7 +175,7 @@ def read_stored_codes(
     ItemError
         An item whose record's language is unknown, numbered from ``offset``.
     """
-    from wrdscore.corpora._languages import check_language
+    from wrdscore.corpora import check_language
 
     if not all(
         item is None or (type(item) is StoredCode and item.words is not None) for item in code

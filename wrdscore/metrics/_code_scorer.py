@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.corpora import DEFAULT_STRINGS, DEFAULT_TARGET, STRING_POLICIES, TARGETS
-from wrdscore.corpora._code_ids import CodeTokens
+from wrdscore.corpora import DEFAULT_STRINGS, DEFAULT_TARGET, STRING_POLICIES, TARGETS, CodeTokens
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._call import nested, running
 from wrdscore.metrics._code_models import (
@@ -150,7 +149,7 @@ class CodeScorer:
         if (weight, target, strings) != (DEFAULT_CODE_WEIGHT, DEFAULT_TARGET, DEFAULT_STRINGS):
             check_code_options(weight, target, strings)
         if language is not None:
-            from wrdscore.corpora._languages import check_language
+            from wrdscore.corpora import check_language
 
             check_language(language)
         self.weight = float(weight)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.corpora._segment import default_segmenter
+from wrdscore.corpora import default_segmenter
 from wrdscore.errors import WrdscoreError
 from wrdscore.inputs import DEFAULT_CHUNK_PAIRS
 from wrdscore.metrics._flatten import FlatBatch, Tokens, flatten, gc_paused

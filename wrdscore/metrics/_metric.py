@@ -124,7 +124,7 @@ class Metric(CallState, ABC):
     #: The support model scoring against code uses unless ``code_support`` names one.
     default_code_support: ClassVar[str] = DEFAULT_SUPPORT
     #: Whether :meth:`_code_support` takes a corpus's code as token ids
-    #: (:class:`~wrdscore.corpora._code_ids.CodeTokens`), not lists of strings.
+    #: (:class:`~wrdscore.corpora.CodeTokens`), not lists of strings.
     _reads_code_ids: ClassVar[bool] = False
 
     def __init__(

@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeGuard
 
-from wrdscore.corpora import clean_prediction, segment, to_tokens
-from wrdscore.corpora._segment import WORDS_ID
+from wrdscore.corpora import WORDS_ID, clean_prediction, segment, to_tokens
 from wrdscore.metrics._validate import ItemError
 
 Tokens = list[str]

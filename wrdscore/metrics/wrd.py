@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.corpora._code_ids import CodeTokens
+from wrdscore.corpora import CodeTokens
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import cosine_matrix, unit_rows

@@ -25,8 +25,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from wrdscore.corpora._corpus import Corpus, iter_records
-from wrdscore.corpora._dask import Cluster
+from wrdscore.corpora import Cluster, Corpus, iter_records
 from wrdscore.embeddings.training._stream import (
     DocumentStats,
     parse_text,

@@ -153,7 +153,7 @@ def _train_on_cluster(
     jobs: int | None,
     **options: Any,
 ) -> _Trained:
-    from wrdscore.corpora._dask import Cluster
+    from wrdscore.corpora import Cluster
     from wrdscore.embeddings.training import _dask
 
     with Cluster(scheduler, jobs or len(os.sched_getaffinity(0))) as cluster:

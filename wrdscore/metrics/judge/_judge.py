@@ -173,7 +173,7 @@ class Judge(Metric):
         if target not in TARGETS:
             raise WrdscoreError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
         if language is not None:
-            from wrdscore.corpora._languages import check_language
+            from wrdscore.corpora import check_language
 
             check_language(language)
         #: What the predictions are (``name`` or ``summary``): the rubric asked.
