@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from wrdscore.cli import app
 from wrdscore.embeddings import (
+    PAIRS_HEADER,
     CounterFitSettings,
     MinedPair,
     MiningSettings,
@@ -28,7 +29,6 @@ from wrdscore.embeddings import (
     train_embeddings,
     write_pairs,
 )
-from wrdscore.embeddings.specialise._pairs_file import HEADER
 from wrdscore.errors import WrdscoreError
 
 
@@ -479,7 +479,7 @@ def test_pairs_file_round_trip_and_errors(tmp_path):
     assert read_pairs(tmp_path / "old.tsv") == [
         MinedPair("contrast", "get", "set", 3, 2, "get|set name")
     ]
-    (tmp_path / "short.tsv").write_text(HEADER + "\ncontrast\tget\tset\t3\t2\tx\n")
+    (tmp_path / "short.tsv").write_text(PAIRS_HEADER + "\ncontrast\tget\tset\t3\t2\tx\n")
     with pytest.raises(WrdscoreError, match="line 2 is not"):
         read_pairs(tmp_path / "short.tsv")
     (tmp_path / "bad.tsv").write_text("hello\n")

@@ -199,7 +199,7 @@ def check_format(fmt: str) -> None:
 def metric_names(names: list[str] | None) -> list[str] | None:
     """The callback of every ``--metric`` option: names in any case (``-m WRD``) as they are
     registered, so that a ``--set wrd...`` of the same metric finds it."""
-    from wrdscore.metrics._registry import canonical_name
+    from wrdscore.metrics import canonical_name
 
     return None if names is None else [canonical_name(n) for n in names]
 
@@ -211,7 +211,7 @@ def metric_options(specs: list[str]) -> dict[str, dict[str, Any]]:
     """
     import json
 
-    from wrdscore.metrics._registry import canonical_name
+    from wrdscore.metrics import canonical_name
 
     out: dict[str, dict[str, Any]] = {}
     for spec in specs:

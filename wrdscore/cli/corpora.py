@@ -141,14 +141,15 @@ def corpus_pairs(
     """
     from wrdscore.embeddings import (
         KINDS,
+        PAIRS_HEADER,
         add_curated,
+        check_kind,
+        check_pairs_output,
         format_pairs,
         mine_constraints,
         read_curated,
         write_pairs,
     )
-    from wrdscore.embeddings.specialise._constraints import check_kind
-    from wrdscore.embeddings.specialise._pairs_file import HEADER, check_pairs_output
 
     if kind is not None:
         check_kind(kind)
@@ -164,7 +165,7 @@ def corpus_pairs(
         sizes = ", ".join(f"{k} {v}" for k, v in constraints.sizes().items() if kind in (None, k))
         wrote(output, sizes)
         return
-    typer.echo(HEADER)
+    typer.echo(PAIRS_HEADER)
     for line in format_pairs(pairs):
         typer.echo(line)
 

@@ -425,9 +425,8 @@ def similarity(
     """Cosine similarity of two tokens or identifiers (mean of sub-token vectors)."""
     from rich.table import Table
 
-    from wrdscore.embeddings import identifier_vector
+    from wrdscore.embeddings import has_no_vector, identifier_vector
     from wrdscore.embeddings import similarity as cosine
-    from wrdscore.embeddings.store._inspect import unknown
     from wrdscore.hints import model_folder_hint
 
     model, (a, b) = _model_and_words(embeddings, args, 2, "similarity")
@@ -442,7 +441,7 @@ def similarity(
     for ident in (a, b):
         query = identifier_vector(emb, ident)
         if query.unseen:
-            if unknown(emb, query):
+            if has_no_vector(emb, query):
                 made = "no subword vectors: a zero vector, cosine 0"
             elif emb.has_subword:
                 made = "their subword vectors"

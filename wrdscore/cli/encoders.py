@@ -55,7 +55,7 @@ def distill(
     quiet: bool = QUIET_OPTION,
 ) -> None:
     """Distil an encoder into static sub-token vectors: a MODEL_DIR that scores without torch."""
-    from wrdscore.embeddings.encoders._distill import distill as run
+    from wrdscore.embeddings.encoders import distill as run
     from wrdscore.progress import progress_bar
 
     check_not_input(output, [encoder, vocab], "--output")

@@ -197,8 +197,7 @@ def score(
         id_predictions,
         iter_per_pair,
     )
-    from wrdscore.metrics import build_metrics, score_files
-    from wrdscore.metrics._engine import OOV_NAMES, first_names
+    from wrdscore.metrics import OOV_NAMES, build_metrics, first_names, score_files
     from wrdscore.metrics.base import metric_class
     from wrdscore.progress import progress_bar
 
@@ -393,7 +392,7 @@ def _show_encoding(metrics: list[Any], bar: Any) -> None:
     if not contextual:
         return
     # Only with an encoder: scoring without one never imports the encoders subpackage.
-    from wrdscore.embeddings.encoders._contextual import ENCODING
+    from wrdscore.embeddings.encoders import ENCODING
 
     tasks: dict[str, int] = {}
     totals: dict[str, int] = {}

@@ -136,8 +136,7 @@ def _held_out(extra: list[str]) -> list[tuple[str, str]]:
 
 
 def _report(output: str, card: dict[str, Any]) -> None:
-    from wrdscore.embeddings.encoders import CARD_JSON
-    from wrdscore.embeddings.encoders._tune import steps_text
+    from wrdscore.embeddings.encoders import CARD_JSON, steps_text
 
     p = card["pairs"]
     kinds = ", ".join(f"{v} {k}" for k, v in p["by_kind"].items())

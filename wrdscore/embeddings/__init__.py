@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from wrdscore._lazy import lazy_getattr
 from wrdscore.embeddings.store._inspect import (
     IdentifierVector,
+    has_no_vector,
     identifier_vector,
     neighbors,
     similarity,
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
         Constraints,
         MinedPair,
         MiningSettings,
+        check_kind,
         mine_constraints,
         mine_records,
     )
@@ -60,6 +62,8 @@ if TYPE_CHECKING:
         inflected_forms,
     )
     from wrdscore.embeddings.specialise._pairs_file import (
+        PAIRS_HEADER,
+        check_pairs_output,
         format_pairs,
         read_pairs,
         write_pairs,
@@ -121,6 +125,9 @@ _LAZY = {
     "MinedPair": "specialise._constraints",
     "MiningSettings": "specialise._constraints",
     "format_pairs": "specialise._pairs_file",
+    "PAIRS_HEADER": "specialise._pairs_file",
+    "check_pairs_output": "specialise._pairs_file",
+    "check_kind": "specialise._constraints",
     "mine_constraints": "specialise._constraints",
     "mine_records": "specialise._constraints",
     "read_pairs": "specialise._pairs_file",
@@ -158,6 +165,7 @@ __all__ = [
     "METHODS",
     "OOV_POLICIES",
     "PAIRS_FILE",
+    "PAIRS_HEADER",
     "SPECIALISE_METHODS",
     "TEXTS",
     "WEIGHTINGS",
@@ -178,6 +186,8 @@ __all__ = [
     "add_curated",
     "add_inflections",
     "attract_repel",
+    "check_kind",
+    "check_pairs_output",
     "confirm_synonyms",
     "cooccurrence_matrix",
     "corpus_documents",
@@ -189,6 +199,7 @@ __all__ = [
     "drop_gensim_copy",
     "format_pairs",
     "fuse_models",
+    "has_no_vector",
     "identifier_vector",
     "inflect_pairs",
     "inflected_forms",

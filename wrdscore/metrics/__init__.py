@@ -32,10 +32,13 @@ from wrdscore.metrics._centering import CENTERING_MODES, center, cosine_matrix, 
 from wrdscore.metrics._compare import compare_values
 from wrdscore.metrics._engine import (
     DEFAULT_CHUNK_PAIRS,
+    OOV_NAMES,
     CorpusScores,
     default_jobs,
+    first_names,
     score_files,
 )
+from wrdscore.metrics._registry import canonical_name
 from wrdscore.metrics.base import (
     METRICS,
     EmbeddingMetric,
@@ -58,6 +61,7 @@ __all__ = [
     "CENTERING_MODES",
     "DEFAULT_CHUNK_PAIRS",
     "METRICS",
+    "OOV_NAMES",
     "CorpusScores",
     "EmbeddingMetric",
     "Metric",
@@ -68,11 +72,13 @@ __all__ = [
     "baseline_key",
     "baseline_settings",
     "build_metrics",
+    "canonical_name",
     "center",
     "compare_values",
     "compute_baselines",
     "cosine_matrix",
     "default_jobs",
+    "first_names",
     "get_metric",
     "metric_class",
     "register",

@@ -163,8 +163,7 @@ class BARTScore(Metric):
         super().__init__(**options)
         # The encoders package is light, but the registry imports this module for any
         # listing of metrics, so it is imported only when a BARTScore is built.
-        from wrdscore.embeddings.encoders import DEFAULT_BATCH_SIZE, resolve_device
-        from wrdscore.embeddings.encoders._runtime import torch_stack
+        from wrdscore.embeddings.encoders import DEFAULT_BATCH_SIZE, resolve_device, torch_stack
 
         self.folder = _model_folder(model)
         if batch_size is None:

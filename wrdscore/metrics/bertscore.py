@@ -409,7 +409,7 @@ class BERTScore(PairEmbeddingMetric):
         assert self.contextual is not None
         texts = list(dict.fromkeys([*ref_texts, *pred_texts]))
         ids, cut = self._piece_ids(texts)
-        from wrdscore.embeddings.encoders._contextual import ENCODING
+        from wrdscore.embeddings.encoders import ENCODING
 
         progress, planned = self.contextual.callbacks(ENCODING)
         if planned is not None:

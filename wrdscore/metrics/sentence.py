@@ -191,7 +191,7 @@ class Sentence(EmbeddingMetric):
         their number of tokens (mean pooling over the chunks); the call counts such
         methods (``pooled`` in its result's ``cuts``) and :meth:`truncation_note` says so.
         """
-        from wrdscore.embeddings.encoders._contextual import ENCODING
+        from wrdscore.embeddings.encoders import ENCODING
 
         assert self.contextual is not None
         encoder = self.contextual.encoder
@@ -227,7 +227,7 @@ class Sentence(EmbeddingMetric):
         return {"emb": self.contextual.label, "pool": "model"}
 
     def _score_tokens(self, refs: list[Tokens], preds: list[Tokens]) -> Scored:
-        from wrdscore.embeddings.encoders._contextual import ENCODING
+        from wrdscore.embeddings.encoders import ENCODING
 
         assert self.contextual is not None
         keys = [tuple(t) for t in (*refs, *preds)]

@@ -25,6 +25,7 @@ from wrdscore.embeddings.encoders._baselines import (
     store_encoder_probe,
 )
 from wrdscore.embeddings.encoders._contextual import (
+    ENCODING,
     PROBE_TOKENS,
     ContextualVectors,
     check_fuse_weights,
@@ -55,11 +56,13 @@ from wrdscore.embeddings.encoders._runtime import (
     check_device,
     resolve_device,
     stack_versions,
+    torch_stack,
 )
 from wrdscore.embeddings.encoders._tune import (
     CARD_JSON,
     CARD_MD,
     TuneSettings,
+    steps_text,
     tune_encoder,
     tune_static,
 )
@@ -71,6 +74,7 @@ __all__ = [
     "CORPUS_KINDS",
     "DEFAULT_BATCH_SIZE",
     "DEVICES",
+    "ENCODING",
     "EXTRA_HINT",
     "FILE_KIND",
     "PROBE_TOKENS",
@@ -95,8 +99,10 @@ __all__ = [
     "resolve_device",
     "resolve_encoder_path",
     "stack_versions",
+    "steps_text",
     "store_encoder_baselines",
     "store_encoder_probe",
+    "torch_stack",
     "tune_encoder",
     "tune_static",
     "weights_sha",

@@ -16,7 +16,7 @@ from wrdscore.corpora import MANIFEST_FILE, open_corpus
 from wrdscore.embeddings.specialise._constraints import KINDS, PAIRS_FILE, MinedPair
 from wrdscore.errors import WrdscoreError
 
-HEADER = "kind\ta\tb\tsupport\tframes\texample\tsource"
+PAIRS_HEADER = "kind\ta\tb\tsupport\tframes\texample\tsource"
 #: The header of pairs files written before the ``source`` column (still read).
 _OLD_HEADER = "kind\ta\tb\tsupport\tframes\texample"
 
@@ -65,7 +65,7 @@ def write_pairs(pairs: Iterable[MinedPair], path: str | Path, *, force: bool = F
     if Path(path).exists() and not force:
         raise WrdscoreError(f"output {path} already exists (use --force to replace it)")
     with atomic_write(path) as fh:
-        fh.write(HEADER + "\n")
+        fh.write(PAIRS_HEADER + "\n")
         for line in format_pairs(pairs):
             fh.write(line + "\n")
     return Path(path)
@@ -79,7 +79,7 @@ def pairs_file(pairs: Iterable[MinedPair]) -> dict[str, str]:
     >>> pairs_file([MinedPair("synonym", "get", "fetch", 3, 2, "getX/fetchX")])["pairs.tsv"]
     'kind\\ta\\tb\\tsupport\\tframes\\texample\\tsource\\nsynonym\\tget\\tfetch\\t3\\t2\\tgetX/fetchX\\t-\\n'
     """
-    return {PAIRS_FILE: "".join(f"{line}\n" for line in [HEADER, *format_pairs(pairs)])}
+    return {PAIRS_FILE: "".join(f"{line}\n" for line in [PAIRS_HEADER, *format_pairs(pairs)])}
 
 
 def format_pairs(pairs: Iterable[MinedPair]) -> Iterator[str]:
@@ -101,8 +101,8 @@ def read_pairs(path: str | Path) -> list[MinedPair]:
     if not p.is_file():
         raise WrdscoreError(f"pairs file {p} does not exist")
     lines = p.read_text(encoding="utf-8").splitlines()
-    if not lines or lines[0] not in (HEADER, _OLD_HEADER):
-        raise WrdscoreError(f"{p}: not a pairs file (expected the header {HEADER!r})")
+    if not lines or lines[0] not in (PAIRS_HEADER, _OLD_HEADER):
+        raise WrdscoreError(f"{p}: not a pairs file (expected the header {PAIRS_HEADER!r})")
     columns = len(lines[0].split("\t"))
     out = []
     for lineno, line in enumerate(lines[1:], 2):

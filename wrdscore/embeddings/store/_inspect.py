@@ -66,7 +66,7 @@ def identifier_vector(emb: TokenEmbeddings, identifier: str) -> IdentifierVector
     return IdentifierVector(tokens, missing, vector)
 
 
-def unknown(emb: TokenEmbeddings, query: IdentifierVector) -> bool:
+def has_no_vector(emb: TokenEmbeddings, query: IdentifierVector) -> bool:
     """Whether no token of ``query`` has a vector in ``emb`` (all unseen, no subword
     vectors), so its vector is zero for want of any."""
     return not emb.has_subword and len(query.unseen) == len(query.tokens)
@@ -95,7 +95,7 @@ def similarity(emb: TokenEmbeddings, a: str, b: str) -> float:
     """
     u, v = identifier_vector(emb, a), identifier_vector(emb, b)
     for identifier, query in ((a, u), (b, v)):
-        if unknown(emb, query):
+        if has_no_vector(emb, query):
             return 0.0
         _check_direction(identifier, query.vector)
     return _cosine(u.vector, v.vector)
@@ -134,7 +134,7 @@ def neighbors(
     if top is not None and top < 1:
         raise WrdscoreError(f"--top must be at least 1, not {top}")
     query = identifier_vector(emb, identifier)
-    if unknown(emb, query):
+    if has_no_vector(emb, query):
         raise WrdscoreError(
             f"none of the tokens of {identifier!r} ({' '.join(query.tokens)}) is in model "
             f"{emb.name!r}, which has no subword vectors"
