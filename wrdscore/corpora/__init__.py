@@ -53,7 +53,7 @@ if TYPE_CHECKING:
         read_code_words,
         read_method,
     )
-    from wrdscore.corpora._code_ids import CodeTokens, code_token_ids
+    from wrdscore.corpora._code_ids import CodeTokens, code_lengths, code_token_ids, take_codes
     from wrdscore.corpora._corpus import (
         MANIFEST_FILE,
         METHODS_FILE,
@@ -91,6 +91,8 @@ _LAZY = {
     "write_tune_pairs": "_abbreviations",
     "CodeTokens": "_code_ids",
     "code_token_ids": "_code_ids",
+    "code_lengths": "_code_ids",
+    "take_codes": "_code_ids",
     "Cluster": "_dask",
     "iter_records": "_corpus",
     "method_items": "_corpus",
@@ -173,6 +175,7 @@ __all__ = [
     "check_language",
     "clean_prediction",
     "code_language",
+    "code_lengths",
     "code_roles",
     "code_token_ids",
     "corpus_methods",
@@ -200,6 +203,7 @@ __all__ = [
     "segmentation",
     "split_identifier",
     "stats_tables",
+    "take_codes",
     "to_tokens",
     "write_abbreviations",
     "write_tune_pairs",

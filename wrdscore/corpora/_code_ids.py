@@ -83,6 +83,28 @@ class CodeTokens(Sequence[list[str]]):
         )
 
 
+def code_lengths(codes: Sequence[Sequence[str]]) -> NDArray[np.int64]:
+    """Each method's number of tokens, whether ``codes`` is :class:`CodeTokens` or lists.
+
+    Examples
+    --------
+    >>> code_lengths([["get", "x"], []]).tolist()
+    [2, 0]
+    """
+    if isinstance(codes, CodeTokens):
+        return codes.lengths()
+    return np.fromiter(map(len, codes), np.int64, len(codes))
+
+
+def take_codes(
+    codes: Sequence[list[str]], at: Sequence[int] | NDArray[np.int64]
+) -> CodeTokens | list[list[str]]:
+    """The methods ``at`` of ``codes``, in that order, as token ids where they were."""
+    if isinstance(codes, CodeTokens):
+        return codes.take(at)
+    return [codes[i] for i in at]
+
+
 def _spans(starts: NDArray[np.int64], lengths: NDArray[np.int64]) -> NDArray[np.int64]:
     """The positions ``starts[k]`` to ``starts[k] + lengths[k]``, for each ``k`` in turn."""
     ends = np.cumsum(lengths)

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.corpora import CodeTokens
+from wrdscore.corpora import CodeTokens, code_lengths, take_codes
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._code_prior import (
     COPIED_SHARE,
@@ -205,16 +205,12 @@ class Coverage(SupportModel):
                 f"match: metric {given.metric.name!r} has none (use -m wrd)"
             )
         preds, codes = given.predictions, given.codes
-        has_code = (
-            codes.lengths() > 0
-            if isinstance(codes, CodeTokens)
-            else np.fromiter(map(bool, codes), bool, len(codes))
-        )
+        has_code = code_lengths(codes) > 0
         both = np.flatnonzero(has_code & np.fromiter(map(bool, preds), bool, len(preds))).tolist()
         precision, recall = np.zeros(len(preds)), np.zeros(len(preds))
         if both:
             precision[both], recall[both], _ = coverage(
-                codes.take(both) if isinstance(codes, CodeTokens) else [codes[i] for i in both],
+                take_codes(codes, both),
                 [preds[i] for i in both],
                 distinct=self.distinct,
             )

@@ -79,7 +79,7 @@ def read_codes(
         ``allow_unmasked``, code whose name cannot be masked (a wrong language or
         name), numbered from ``offset``.
     """
-    from wrdscore.corpora import check_language, read_code_words, read_method
+    from wrdscore.corpora import read_code_words, read_method
 
     out: list[Tokens] = []
     languages: list[str | None] = []
@@ -96,17 +96,13 @@ def read_codes(
         if type(item) is StoredCode and strings == "drop" and item.words is not None:
             # What read_method does with stored words, without its MethodCode and the
             # two copies of the tokens (a third of reading OpenJDK's code, warm).
-            said = language or item.language
+            languages.append(_stored_language(item, language, checked, offset + i))
             try:
-                found = checked.get(said)
-                if found is None:
-                    found = checked[said] = check_language(said or "java")
                 tokens = read_code_words(item.words, target=target, name=item.name,
                                          segmented=segmented)  # fmt: skip
             except WrdscoreError as exc:
                 raise ItemError("code", offset + i, f"cannot be read: {exc}") from None
             out.append(tokens)
-            languages.append(found)
             continue
         words, read_in = None, language
         if type(item) is StoredCode:
@@ -158,6 +154,24 @@ def read_codes(
     return ReadCode(out, languages, unmasked)
 
 
+def _stored_language(
+    item: StoredCode, language: str | None, checked: dict[str, str], index: int
+) -> str:
+    """The language a stored method is read in (``language``, else its record's, else
+    Java), each checked once per batch through ``checked``; an :class:`ItemError` at
+    ``index`` for an unknown one."""
+    from wrdscore.corpora import check_language
+
+    said = language or item.language or "java"
+    found = checked.get(said)
+    if found is None:
+        try:
+            found = checked[said] = check_language(said)
+        except WrdscoreError as exc:
+            raise ItemError("code", index, f"cannot be read: {exc}") from None
+    return found
+
+
 def read_stored_codes(
     code: Sequence[CodeItem],
     target: str,
@@ -175,8 +189,6 @@ def read_stored_codes(
     ItemError
         An item whose record's language is unknown, numbered from ``offset``.
     """
-    from wrdscore.corpora import check_language
-
     if not all(
         item is None or (type(item) is StoredCode and item.words is not None) for item in code
     ):
@@ -185,17 +197,12 @@ def read_stored_codes(
     languages: list[str | None] = []
     checked: dict[str, str] = {}
     for i, item in enumerate(code):
-        if not isinstance(item, StoredCode):
-            languages.append(None)  # None: unknown code
-            continue
-        said = language or item.language or "java"
-        found = checked.get(said)
-        if found is None:
-            try:
-                found = checked[said] = check_language(said)
-            except WrdscoreError as exc:
-                raise ItemError("code", offset + i, f"cannot be read: {exc}") from None
-        languages.append(found)
+        # None: unknown code.
+        languages.append(
+            _stored_language(item, language, checked, offset + i)
+            if isinstance(item, StoredCode)
+            else None
+        )
     tokens = code_token_ids(
         [item.words for item in stored],
         [item.name if target == "name" else None for item in stored],

@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.corpora import DEFAULT_STRINGS, DEFAULT_TARGET, STRING_POLICIES, TARGETS, CodeTokens
+from wrdscore.corpora import (
+    DEFAULT_STRINGS,
+    DEFAULT_TARGET,
+    STRING_POLICIES,
+    TARGETS,
+    code_lengths,
+    take_codes,
+)
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._call import nested, running
 from wrdscore.metrics._code_models import (
@@ -238,8 +245,9 @@ class CodeScorer:
             )
         if found is None:
             found = read_codes(code, self.target, self.strings, index_offset, *how[2:])
-            if memo is not None:
-                memo[how] = found
+        if memo is not None:
+            # Either reading serves the chunk's other metrics.
+            memo[how] = found
         return found
 
     def values(self, metric: Metric, read: ReadCode, preds: list[Tokens]) -> Scored:
@@ -255,11 +263,7 @@ class CodeScorer:
         raw = np.zeros(len(preds))
         if len(codes) != len(preds):
             raise ValueError(f"{len(codes)} code items for {len(preds)} predictions")
-        has_code = (
-            codes.lengths() > 0
-            if isinstance(codes, CodeTokens)
-            else np.fromiter(map(bool, codes), bool, len(codes))
-        )
+        has_code = code_lengths(codes) > 0
         has_pred = np.fromiter(map(bool, preds), bool, len(preds))
         nothing = has_pred & ~has_code
         scored = np.flatnonzero(has_pred & has_code).tolist()
@@ -268,9 +272,7 @@ class CodeScorer:
             # Token ids to a metric that reads them (WRDScore's static vectors), lists
             # to any other.
             chosen = (
-                codes.take(scored)
-                if isinstance(codes, CodeTokens) and metric._reads_code_ids
-                else [codes[i] for i in scored]
+                take_codes(codes, scored) if metric._reads_code_ids else [codes[i] for i in scored]
             )
             with metric.reading_code():
                 side = metric._code_support(chosen, [preds[i] for i in scored])  # type: ignore[arg-type]

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.corpora import CodeTokens
+from wrdscore.corpora import CodeTokens, code_lengths
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
 from wrdscore.metrics._centering import cosine_matrix, unit_rows
@@ -522,11 +522,7 @@ class WRDScore(EmbeddingMetric):
         which pairs had a side of zero weight) and, with ``recall``, its mirror recall;
         with ``distinct``, both over distinct rows (:meth:`code_coverage`)."""
         n = len(codes)
-        code_len = (
-            codes.lengths()
-            if isinstance(codes, CodeTokens)
-            else np.fromiter(map(len, codes), dtype=np.int64, count=n)
-        )
+        code_len = code_lengths(codes)
         pred_len = np.fromiter(map(len, preds), dtype=np.int64, count=n)
         code_item = np.repeat(np.arange(n), code_len)
         pred_item = np.repeat(np.arange(n), pred_len)
