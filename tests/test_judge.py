@@ -164,6 +164,21 @@ def test_options_are_checked_and_nothing_is_contacted_without_a_server(tmp_path)
     assert res.exit_code == 2 and "--judge-url only applies with -m judge" in res.stderr
 
 
+def test_the_judge_on_a_corpus_is_refused_in_one_line_by_score_and_compare(tmp_path):
+    # compare once fell through to an IndexError here: the judge has no code scorer.
+    from wrdscore.corpora import ingest
+
+    corpus = tmp_path / "corpus"
+    ingest([EXAMPLES / "project"], corpus, jobs=1, quiet=True)
+    preds = tmp_path / "preds.txt"
+    preds.write_text("get value\n")
+    judging = ["-m", "judge", "--judge-url", "http://127.0.0.1:9/v1", "--judge-model", MODEL]
+    for command in (["score", "--preds", preds], ["compare", "--preds", preds, "--preds", preds]):
+        res = runner.invoke(app, [*map(str, command), "--corpus", str(corpus), *judging])
+        assert res.exit_code == 2, res.output
+        assert res.stderr == "error: -m judge reads --code CODE.jsonl, not --corpus\n"
+
+
 def test_scoring_without_the_judge_imports_no_client():
     code = (
         "import sys; from wrdscore.metrics import METRICS, get_metric; assert 'judge' in METRICS; "

@@ -27,7 +27,9 @@ from wrdscore.cli._scoring_options import (
     RESCALE_OPTION,
     SET_OPTION,
     STRINGS_OPTION,
+    check_sources,
     code_options,
+    corpus_reading,
     echo_hints,
     with_code_options,
 )
@@ -110,11 +112,7 @@ def compare(
     check_format(fmt)
     if len(preds) != 2:
         raise WrdscoreError(f"compare needs --preds exactly twice (A and B), got {len(preds)}")
-    if corpus is not None and (refs is not None or code is not None):
-        raise WrdscoreError("--corpus gives the references and the code: drop --refs and --code")
-    if refs is None and code is None and corpus is None:
-        raise WrdscoreError("nothing to compare against: give --refs, --code or --corpus")
-    reads_code = code is not None or corpus is not None
+    reads_code = check_sources(refs, code, corpus, "compare")
     shared = code_options(reads_code, target, code_weight, strings, code_support)
     judged = judge.settings(metric, metric_options(options))
     per_metric = with_code_options(metric, judged, shared, language, code, corpus)
@@ -136,14 +134,11 @@ def compare(
         **encoder.keywords(),
     )
     if corpus is not None:
-        for m in metrics:
-            m.check_reads_code()
-        scorers = [m.code_scorer for m in metrics if m.code_scorer is not None]
+        corpus_target, source = corpus_reading(metrics)
         with tempfile.TemporaryDirectory() as workdir:
             ref_items, code_items, pred_a, pred_b = corpus_comparison(
-                corpus, preds[0], preds[1], scorers[0].target, Path(workdir),
-                source=any(c.strings != "drop" for c in scorers),
-            )  # fmt: skip
+                corpus, preds[0], preds[1], corpus_target, Path(workdir), source=source
+            )
     from wrdscore.hints import SAMPLE, chat_hint, small_sample_hint
 
     hints = [

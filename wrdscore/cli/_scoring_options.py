@@ -36,6 +36,37 @@ RESCALE_OPTION = typer.Option(
 )
 
 
+def check_sources(refs: Path | None, code: Path | None, corpus: Path | None, verb: str) -> bool:
+    """Refuse a ``score`` or ``compare`` (``verb``) that is given no references, code or
+    corpus, or a corpus with either of the others; True where it reads code."""
+    if corpus is not None and (refs is not None or code is not None):
+        raise WrdscoreError("--corpus gives the references and the code: drop --refs and --code")
+    if refs is None and code is None and corpus is None:
+        raise WrdscoreError(f"nothing to {verb} against: give --refs, --code or --corpus")
+    return code is not None or corpus is not None
+
+
+def corpus_reading(metrics: Iterable[Any]) -> tuple[str, bool]:
+    """How a ``--corpus`` is read for ``metrics``: the target of the references (the
+    metrics' first code scorer's), and whether the methods' source must be decoded
+    (where some metric keeps string literals; else a stored corpus's identifiers do).
+
+    Raises
+    ------
+    WrdscoreError
+        A metric that cannot score against code (its own one-line refusal), or the
+        judge, which has no code scorer to read a corpus with.
+    """
+    metrics = list(metrics)
+    for m in metrics:
+        m.check_reads_code()
+    if any(m.name == "judge" for m in metrics):
+        # A corpus keeps what scoring reads, not always the source the judge shows.
+        raise WrdscoreError("-m judge reads --code CODE.jsonl, not --corpus")
+    scorers = [m.code_scorer for m in metrics if m.code_scorer is not None]
+    return scorers[0].target, any(c.strings != "drop" for c in scorers)
+
+
 def code_options(
     code: bool,
     target: str | None,

@@ -29,7 +29,9 @@ from wrdscore.cli._scoring_options import (
     RESCALE_OPTION,
     SET_OPTION,
     STRINGS_OPTION,
+    check_sources,
     code_options,
+    corpus_reading,
     echo_hints,
     with_code_options,
 )
@@ -202,13 +204,9 @@ def score(
     from wrdscore.progress import progress_bar
 
     check_format(fmt)
-    if corpus is not None and (refs is not None or code is not None):
-        raise WrdscoreError("--corpus gives the references and the code: drop --refs and --code")
-    if refs is None and code is None and corpus is None:
-        raise WrdscoreError("nothing to score against: give --refs, --code or --corpus")
+    reads_code = check_sources(refs, code, corpus, "score")
     if code is not None:
         check_code_path(code)
-    reads_code = code is not None or corpus is not None
     shared = code_options(reads_code, target, code_weight, strings, code_support)
     if per_pair is not None:
         if per_pair != STDOUT:
@@ -259,21 +257,12 @@ def score(
                 # Predictions given by id: the per-pair rows say which method each is.
                 by_id = id_predictions(preds)
                 ids = None if by_id is None else list(by_id)
-            for m in metrics:
-                m.check_reads_code()
-            if "judge" in metric:
-                # A corpus keeps what scoring reads, not always the source the judge shows.
-                raise WrdscoreError("-m judge reads --code CODE.jsonl, not --corpus")
-            scorers = [m.code_scorer for m in metrics if m.code_scorer is not None]
+            corpus_target, source = corpus_reading(metrics)
             # Errors name the corpus's method (before preds is the rewritten file).
-            item_names = corpus_item_names(corpus, scorers[0].target, preds)
+            item_names = corpus_item_names(corpus, corpus_target, preds)
+            # The source is read only when some metric parses it (keeps strings).
             references, code_items, preds = corpus_inputs(
-                corpus,
-                preds,
-                scorers[0].target,
-                Path(workdir),
-                # The source is read only when some metric parses it (keeps strings).
-                code=any(c.strings != "drop" for c in scorers),
+                corpus, preds, corpus_target, Path(workdir), code=source
             )
         _show_encoding(metrics, bar)
         _judge.show_judging(metrics, bar)

@@ -384,13 +384,10 @@ def _no_reference(
 ) -> NDArray[np.bool_]:
     """Which pairs' references have no token (no alternative with one), as ``metric``
     splits them: only asked where empty references are allowed."""
-    from wrdscore.metrics._flatten import flatten
-
     references = list(references)
     # A stand-in prediction of one token: each reference alternative with a token is an
     # entry of the flat batch, and an item without entries has no reference.
-    batch = flatten(references, [["x"]] * len(references), True, index_offset,
-                    metric._token_memo, metric.segment, metric.clean)  # fmt: skip
+    batch = metric._flatten(references, [["x"]] * len(references), True, index_offset)
     out = np.ones(len(references), dtype=bool)
     out[list(range(len(batch.refs))) if batch.owner is None else batch.owner] = False
     return out

@@ -352,7 +352,29 @@ class Metric(CallState, ABC):
         index_offset: int = 0,
     ) -> ScoreResult:
         """Check and tokenise a batch, score its pairs, keep each item's best alternative."""
-        batch = flatten(
+        batch = self._flatten(references, predictions, allow_empty_reference, index_offset)
+        if not self.empty_scores_zero:
+            refuse_empty_predictions(self.name, batch.preds, batch.empty_predictions, index_offset)
+        with running(self, nested(self, progress)):
+            scored = self._scored(
+                self._score_tokens(batch.refs, batch.flat_preds) if batch.refs else {}
+            )
+            repeated = self._repeated_prediction_oov(batch)
+        if scored.values:
+            check_values(self.name, self.keys, scored.values, len(batch.refs))
+        return self._batch_result(batch, scored, repeated)
+
+    def _flatten(
+        self,
+        references: Sequence[Reference],
+        predictions: Sequence[Prediction],
+        allow_empty_reference: bool,
+        index_offset: int,
+    ) -> FlatBatch:
+        """:func:`~wrdscore.metrics._flatten.flatten` as this metric tokenises: with the
+        run's token memo, its segmenting and its cleaning (every path that tokenises a
+        batch for it goes through here, so none can tokenise it otherwise)."""
+        return flatten(
             references,
             predictions,
             allow_empty_reference,
@@ -361,17 +383,12 @@ class Metric(CallState, ABC):
             self.segment,
             self.clean,
         )
-        if not self.empty_scores_zero:
-            refuse_empty_predictions(self.name, batch.preds, batch.empty_predictions, index_offset)
-        with running(self, nested(self, progress)):
-            scored = self._scored(
-                self._score_tokens(batch.refs, batch.flat_preds) if batch.refs else {}
-            )
-            repeated = self._repeated_prediction_oov(batch)
-        raw = scored.values
-        if raw:
-            check_values(self.name, self.keys, raw, len(batch.refs))
-        values, best = best_alternatives(raw, batch, self.keys, self.primary)
+
+    def _batch_result(self, batch: FlatBatch, scored: Scored, repeated: int = 0) -> ScoreResult:
+        """The result of a flat batch's ``scored`` entries: each item's best alternative,
+        the corpus values and the counts. ``repeated``: unseen token occurrences counted
+        again (:meth:`_repeated_prediction_oov`), taken off ``scored.oov_count``."""
+        values, best = best_alternatives(scored.values, batch, self.keys, self.primary)
         return ScoreResult(
             metric=self.name,
             signature=self.signature,

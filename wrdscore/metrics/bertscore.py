@@ -21,10 +21,10 @@ from numpy.typing import ArrayLike, NDArray
 from wrdscore.corpora import clean_prediction
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError, counted
-from wrdscore.metrics._alternatives import best_alternatives, degenerate_items
 from wrdscore.metrics._centering import FloatArray, cosine_matrix
-from wrdscore.metrics._flatten import FlatBatch, Prediction, Reference, flatten, gc_paused
+from wrdscore.metrics._flatten import FlatBatch, Prediction, Reference, gc_paused
 from wrdscore.metrics._pairs import PairEmbeddingMetric, snap_to_one
+from wrdscore.metrics._result import Scored
 from wrdscore.metrics.base import ScoreResult, TokenBatch, check_flag, register
 from wrdscore.metrics.overlap import PRF, f_measure
 from wrdscore.metrics.wrd import f1_score
@@ -357,32 +357,13 @@ class BERTScore(PairEmbeddingMetric):
             )
         references, predictions = list(references), list(predictions)
         with gc_paused():
-            batch = flatten(
-                references,
-                predictions,
-                allow_empty_reference,
-                index_offset,
-                self._token_memo,
-                self.segment,
-                self.clean,
-            )
+            batch = self._flatten(references, predictions, allow_empty_reference, index_offset)
             ref_texts, pred_texts = self._entry_texts(references, predictions, batch)
             raw, degenerate, cut = self._score_pieces(ref_texts, pred_texts, references)
         if progress is not None:
             progress(batch.n)
-        values, best = best_alternatives(raw, batch, self.keys, self.primary)
-        return ScoreResult(
-            metric=self.name,
-            signature=self.signature,
-            values=values,
-            primary=self.primary,
-            corpus=self._corpus(values),
-            oov_tokens=0,
-            empty_predictions=batch.empty_predictions,
-            degenerate_pairs=degenerate_items(degenerate, batch),
-            best_reference=best,
-            cuts=dict(+Counter({"pieces": cut})),
-        )
+        # Word pieces have no unseen tokens: nothing counted but the cut texts.
+        return self._batch_result(batch, Scored(raw, degenerate, cuts=Counter({"pieces": cut})))
 
     def _entry_texts(
         self, references: list[Reference], predictions: list[Prediction], batch: FlatBatch

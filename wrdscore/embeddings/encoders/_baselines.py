@@ -71,13 +71,19 @@ def _store(sha: str, section: str, key: str, block: dict[str, Any], folder: Path
     return path
 
 
-def read_encoder_baselines(sha: str, scope: str) -> dict[str, Any]:
-    """The baselines block of ``scope`` for the weights ``sha``: cached, else shipped, else {}."""
+def _lookup(sha: str, section: str, key: str) -> dict[str, Any]:
+    """``key`` of ``section`` in the file of ``sha``: the cached one's, else the shipped
+    one's, else {} (what :func:`_store` wrote)."""
     for folder in (cache_dir(), SHIPPED):
-        block = _read(folder / f"{sha}.json").get("scopes", {}).get(scope)
+        block = _read(folder / f"{sha}.json").get(section, {}).get(key)
         if block:
             return dict(block)
     return {}
+
+
+def read_encoder_baselines(sha: str, scope: str) -> dict[str, Any]:
+    """The baselines block of ``scope`` for the weights ``sha``: cached, else shipped, else {}."""
+    return _lookup(sha, "scopes", scope)
 
 
 def store_encoder_baselines(sha: str, scope: str, block: dict[str, Any]) -> Path:
@@ -87,11 +93,7 @@ def store_encoder_baselines(sha: str, scope: str, block: dict[str, Any]) -> Path
 
 def read_encoder_probe(sha: str, key: str) -> dict[str, Any]:
     """The probe stored as ``key`` for the weights ``sha``: cached, else shipped, else {}."""
-    for folder in (cache_dir(), SHIPPED):
-        block = _read(folder / f"{sha}.json").get("probes", {}).get(key)
-        if block:
-            return dict(block)
-    return {}
+    return _lookup(sha, "probes", key)
 
 
 def store_encoder_probe(
