@@ -8,13 +8,15 @@ it for the start of a quoted cell, merged rows and read ``wrd.f1`` as nothing. A
 from __future__ import annotations
 
 import csv
+import io
 import json
 
+import numpy as np
 from conftest import require
 from typer.testing import CliRunner
 
 from wrdscore.cli import EXIT_USER_ERROR, app
-from wrdscore.inputs import read_per_pair
+from wrdscore.inputs import number_cells, per_pair_text, read_per_pair
 
 # Quotes where a CSV reader looks for them (first, last, alone, doubled, unbalanced),
 # written as a chat model might, with a TAB and a line break that become spaces.
@@ -85,3 +87,49 @@ def test_no_header_before_a_bad_item_is_refused(tmp_path):
     assert result.exit_code == EXIT_USER_ERROR
     assert result.stdout == ""
     assert "reference 3 has no tokens" in result.stderr
+
+
+class _Values:
+    """A result as the per-pair writer reads one (:class:`~wrdscore.inputs.PairValues`)."""
+
+    def __init__(self, values: dict, best=None) -> None:
+        self.metric, self.values, self.best_reference = "m", values, best
+
+
+def _csv_rows(rows) -> str:
+    """The rows as the csv module writes them with the per-pair dialect (TAB, LF)."""
+    buffer = io.StringIO()
+    csv.writer(buffer, delimiter="\t", lineterminator="\n").writerows(rows)
+    return buffer.getvalue()
+
+
+def test_number_cells_are_what_the_csv_module_writes():
+    # Repeats (formatted once), both zeros, the non-finite, a subnormal, and values
+    # whose shortest repr is long; then arrays that are not float64.
+    rng = np.random.default_rng(7)
+    floats = np.concatenate(
+        [rng.random(500), rng.random(200).round(3), [0.0, -0.0, np.inf, -np.inf, np.nan]]
+    )
+    floats = np.concatenate([floats, floats[::3], [5e-324, 1e300, -1.5, 1 / 3]])
+    single = floats[:-4].astype(np.float32)
+    for values in [floats, single, np.arange(-3, 40), np.array([True])]:
+        cells = number_cells(values)
+        assert _csv_rows([cells]) == _csv_rows([values.tolist()])
+    assert number_cells(np.array([0.1, -0.0, 0.0])) == ["0.1", "-0.0", "0.0"]
+
+
+def test_per_pair_rows_are_the_csv_modules_rows(tmp_path):
+    # Text cells that the csv module quotes, numbers, and the alternatives' numbers.
+    n = len(PREDICTIONS)
+    refs = [f"ref{i}" if i % 2 else 'a "b"' for i in range(n)]
+    rng = np.random.default_rng(3)
+    values = {"x": rng.random(n), "y": np.array([0.5, -0.0] * (n // 2))}
+    res = _Values(values, best=np.arange(n) % 2)
+    got = per_pair_text(tmp_path / "p.tsv", 4, refs, PREDICTIONS, [res], alternatives=True)
+    pairs = enumerate(zip(refs, PREDICTIONS, strict=True))
+    texts = [[i + 5, r, " ".join(p.split())] for i, (r, p) in pairs]
+    best = (res.best_reference + 1).tolist()
+    numbers = zip(values["x"].tolist(), values["y"].tolist(), best, strict=True)
+    assert got == _csv_rows([*t, *v] for t, v in zip(texts, numbers, strict=True))
+    # Without any metric, the rows are the text cells alone.
+    assert per_pair_text(tmp_path / "p.tsv", 0, ["a"], ["b"], []) == "1\ta\tb\n"
