@@ -122,15 +122,25 @@ class SequenceModel:
         self._code = {t: math.log((c + ADD) / code_den) for t, c in code.items()}
         self._unseen_code = math.log(ADD / code_den)
         self._bigrams = bigrams
-        # Per context: its bigram count n_a and the Witten-Bell weight n_a / (n_a + u_a).
-        self._context = {}
-        for a, nxt in bigrams.items():
+        # Per context, filled on its first use (:meth:`_weights`): the shipped names'
+        # table has 23,631 contexts, and a corpus's names use few of them.
+        self._context: dict[str, tuple[int, float]] = {}
+
+    def _weights(self, a: str) -> tuple[int, float] | None:
+        """Context ``a``'s bigram count :math:`n_a` and Witten-Bell weight :math:`n_a /
+        (n_a + u_a)`, or None for a context never seen."""
+        found = self._context.get(a)
+        if found is None:
+            nxt = self._bigrams.get(a)
+            if nxt is None:
+                return None
             n = sum(nxt.values())
-            self._context[a] = (n, n / (n + len(nxt)))
+            found = self._context[a] = (n, n / (n + len(nxt)))
+        return found
 
     def _log_bigram(self, a: str, b: str) -> float:
         unigram = self._unigram.get(b, self._unseen_text)
-        found = self._context.get(a)
+        found = self._weights(a)
         if found is None:
             return math.log(unigram)
         n, weight = found
