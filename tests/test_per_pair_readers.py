@@ -12,6 +12,7 @@ import io
 import json
 
 import numpy as np
+import pytest
 from conftest import require
 from typer.testing import CliRunner
 
@@ -131,5 +132,8 @@ def test_per_pair_rows_are_the_csv_modules_rows(tmp_path):
     best = (res.best_reference + 1).tolist()
     numbers = zip(values["x"].tolist(), values["y"].tolist(), best, strict=True)
     assert got == _csv_rows([*t, *v] for t, v in zip(texts, numbers, strict=True))
+    # A metric's values for other pairs than the texts' are refused, not cut short.
+    with pytest.raises(ValueError):
+        per_pair_text(tmp_path / "p.tsv", 0, ["a", "b"], ["c", "d"], [_Values({"x": values["x"]})])
     # Without any metric, the rows are the text cells alone.
     assert per_pair_text(tmp_path / "p.tsv", 0, ["a"], ["b"], []) == "1\ta\tb\n"

@@ -25,6 +25,7 @@ import json
 import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import starmap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeGuard, cast, overload
 
@@ -698,7 +699,7 @@ def per_pair_text(
     # (above), so the csv module's output has one line per row.
     lines = buffer.getvalue().split("\n")[:-1]
     numbers = map("\t".join, zip(*values, strict=True))
-    return "".join(map("{}\t{}\n".format, lines, numbers))
+    return "".join(starmap("{}\t{}\n".format, zip(lines, numbers, strict=True)))
 
 
 def number_cells(values: NDArray[Any]) -> list[str]:
