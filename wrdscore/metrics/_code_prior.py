@@ -490,29 +490,38 @@ def best_match(
         rows = np.where(valid, code_row[at], pad)
         preds = pred_row[pred_start[group, None] + np.arange(m)]
         step = max(1, _STACK_FLOATS // (w * max(dim, m)))
+        # Each stack's maxima go into the group's arrays, and what follows runs once per
+        # group: per stack (1,700 of them in an OpenJDK chunk, most of one pair) its small
+        # numpy calls cost about what its product did. Every value is the same: the
+        # products are the same, and each row is reduced alone.
+        best = np.empty((len(group), m))
+        found = None if recall is None else np.empty((len(group), w))
         for start in range(0, len(group), step):
             part = slice(start, start + step)
             cos = np.matmul(unit[rows[part]], unit[preds[part]].transpose(0, 2, 1))
-            best = cos.max(axis=1)
+            here = cos.max(axis=1, out=best[part])
             # A padded slot's cosine is 0 (the zero row), so a positive maximum is a code
             # token's own; only a pair whose maximum is not positive is taken again
             # without its padded slots (few: a predicted token unlike every code token).
-            low = np.flatnonzero((best <= 0.0).any(axis=1))
-            if len(low):
+            if here.min() <= 0.0:
+                low = np.flatnonzero((here <= 0.0).any(axis=1))
                 again = cos[low]
                 again[~valid[part][low]] = -np.inf
-                best[low] = again.max(axis=1)
-            best = np.minimum(best, 1.0)
-            out[group[part]] = (np.maximum(best, 0.0) if clip else best).mean(axis=1)
-            if recall is not None and weight is not None:
-                # Each code slot's best match in the prediction; a padded slot weighs 0.
-                found = np.minimum(cos.max(axis=2), 1.0)
-                found = np.where(valid[part], np.maximum(found, 0.0) if clip else found, 0.0)
-                w_at = weight[np.where(valid[part], at[part], len(weight) - 1)]
-                total = w_at.sum(axis=1)
-                recall[group[part]] = np.divide(
-                    (w_at * found).sum(axis=1), total, out=np.zeros(len(w_at)), where=total > 0
-                )
+                here[low] = again.max(axis=1)
+            if found is not None:
+                # Each code slot's best match in the prediction.
+                cos.max(axis=2, out=found[part])
+        best = np.minimum(best, 1.0)
+        out[group] = (np.maximum(best, 0.0) if clip else best).mean(axis=1)
+        if recall is not None and weight is not None and found is not None:
+            # A padded slot weighs 0.
+            found = np.minimum(found, 1.0)
+            found = np.where(valid, np.maximum(found, 0.0) if clip else found, 0.0)
+            w_at = weight[np.where(valid, at, len(weight) - 1)]
+            total = w_at.sum(axis=1)
+            recall[group] = np.divide(
+                (w_at * found).sum(axis=1), total, out=np.zeros(len(w_at)), where=total > 0
+            )
     return out, recall
 
 

@@ -10,7 +10,7 @@ the source or a stored method's words); this module turns a batch of items into
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -160,16 +160,39 @@ def _stored_language(
     """The language a stored method is read in (``language``, else its record's, else
     Java), each checked once per batch through ``checked``; an :class:`ItemError` at
     ``index`` for an unknown one."""
-    from wrdscore.corpora import check_language
-
     said = language or item.language or "java"
     found = checked.get(said)
     if found is None:
+        # Imported here, once per language (an import per item, through the package's
+        # lazy exports, cost more than reading the item).
+        from wrdscore.corpora import check_language
+
         try:
             found = checked[said] = check_language(said)
         except WrdscoreError as exc:
             raise ItemError("code", index, f"cannot be read: {exc}") from None
     return found
+
+
+def _stored_languages(
+    code: Sequence[StoredCode | None], language: str | None, offset: int
+) -> list[str | None]:
+    """:func:`_stored_language` of each stored item (None for unknown code), each
+    distinct language checked once: a call per item was a quarter of reading
+    OpenJDK's stored identifiers as token ids."""
+    from wrdscore.corpora import check_language
+
+    said = [None if item is None else language or item.language or "java" for item in code]
+    for name in dict.fromkeys(said):
+        if name is not None:
+            try:
+                check_language(name)
+            except WrdscoreError as exc:
+                # Named at its first item, as the per-item check names the first bad one.
+                raise ItemError(
+                    "code", offset + said.index(name), f"cannot be read: {exc}"
+                ) from None
+    return said
 
 
 def read_stored_codes(
@@ -193,16 +216,9 @@ def read_stored_codes(
         item is None or (type(item) is StoredCode and item.words is not None) for item in code
     ):
         return None
-    stored = [item for item in code if isinstance(item, StoredCode)]
-    languages: list[str | None] = []
-    checked: dict[str, str] = {}
-    for i, item in enumerate(code):
-        # None: unknown code.
-        languages.append(
-            _stored_language(item, language, checked, offset + i)
-            if isinstance(item, StoredCode)
-            else None
-        )
+    items = cast("list[StoredCode | None]", list(code))  # as checked above
+    stored = [item for item in items if item is not None]
+    languages = _stored_languages(items, language, offset)
     tokens = code_token_ids(
         [item.words for item in stored],
         [item.name if target == "name" else None for item in stored],
