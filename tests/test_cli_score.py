@@ -430,6 +430,20 @@ def test_bad_set_is_a_one_line_error(model, spec, message):
     assert res.exit_code == 2 and message in res.stderr
 
 
+@pytest.mark.parametrize("code_option", [["--code-weight", "0.3"], ["--target", "name"]])
+@pytest.mark.parametrize("command", ["score", "compare"])
+def test_set_for_a_metric_not_scored_is_refused_with_code_options(model, command, code_option):
+    # With a code option given, the options of each metric were rebuilt from the metrics
+    # scored only: a --set for another metric was dropped, and the run went on.
+    preds = ["--preds", EXAMPLES / "preds.txt"] * (2 if command == "compare" else 1)
+    res = run(
+        command, "--refs", EXAMPLES / "refs.txt", *preds, "--code", EXAMPLES / "code.jsonl",
+        "-e", model, *code_option, "--set", "twmd.temperature=0.1",
+    )  # fmt: skip
+    assert res.exit_code == 2, res.output
+    assert res.stderr == "error: options given for twmd, which is not being scored\n"
+
+
 def test_a_wide_table_is_not_cut_when_piped(model):
     # Not a terminal: rich would fit 80 columns and print every value as "0.…".
     names = ["wrd", "bertscore", "wmd", "twmd", "trwmd", "sbert", "cka", "rouge1", "rougeL"]

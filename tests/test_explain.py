@@ -363,3 +363,44 @@ def test_cli_explain_code_over_max_tokens_shows_its_flow(code_model, code_emb):
     assert len(out["code_tokens"]) == 1252
     want = WRDScore(code_emb).score(None, ["countActiveUsers"], code=[LONG_METHOD])
     assert out["code_support"] == pytest.approx(float(want.values["code"][0]), abs=1e-12)
+
+
+def test_cli_explain_plot_never_replaces_a_file_without_force(code_model, tmp_path):
+    # explain had no --force and drew over whatever file --plot named.
+    png = tmp_path / "pair.png"
+    png.write_text("not mine to replace\n")
+    pair = ["explain", "countUsers", "numberOfActiveUsers", "-e", code_model, "--plot", png]
+    res = _cli(*pair)
+    assert res.exit_code == 2
+    assert res.stderr == f"error: output {png} already exists (use --force to replace it)\n"
+    assert png.read_text() == "not mine to replace\n"
+    res = _cli(*pair, "--force")
+    assert res.exit_code == 0, res.output
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    res = _cli("explain", "countUsers", "numberOfActiveUsers", "-e", code_model, "--force")
+    assert (res.exit_code, res.stderr) == (2, "error: --force only applies with --plot\n")
+
+
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        (["--plot", "j.png"], "--plot does not apply"),
+        (["--weights", "idf", "--no-clip"], "--weights, --no-clip do not apply"),
+        (["--oov", "drop", "--centering", "sentence"], "--oov, --centering do not apply"),
+        (["--no-segment", "--top", "2", "--strings", "keep"], "--top, --no-segment, --strings"),
+        (["--code-support", "none", "--allow-unmasked"], "--code-support, --allow-unmasked"),
+        (["--encoder", "some-encoder"], "--encoder does not apply"),
+    ],
+)
+def test_cli_explain_judge_refuses_the_options_it_does_not_use(tmp_path, extra, named):
+    # The judge shows its prompt and reply; these options were ignored without a word
+    # (no plot drawn, exit 0). Refused before any request: nothing listens on port 9.
+    res = _cli(
+        "explain", "size", "count", "--judge-url", "http://127.0.0.1:9/v1", "--judge-model",
+        "m", "--judge-cache", tmp_path / "j.sqlite", *extra,
+    )  # fmt: skip
+    assert res.exit_code == 2
+    assert res.stderr.startswith("error: ") and named in res.stderr
+    assert "(--judge-url, --judge-model)" in res.stderr
+    assert len(res.stderr.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []

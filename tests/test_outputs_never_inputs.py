@@ -23,6 +23,8 @@ def _inputs(tmp: Path) -> dict[str, Path]:
     (tmp / "code.jsonl").write_text('"int size() { return n; }"\n"int count() {}"\n')
     (tmp / "src").mkdir()
     (tmp / "src" / "A.java").write_text("class A { int size() { return 0; } }\n")
+    (tmp / "src" / "sub").mkdir()
+    (tmp / "src" / "sub" / "B.java").write_text("class B { int count() { return 1; } }\n")
     (tmp / "pairs.tsv").write_text("size\tcount\n", encoding="utf-8")
     write_records(tmp / "corpus", [method_record("getName"), method_record("size")])
     return {p.name: p for p in tmp.iterdir()}
@@ -46,6 +48,12 @@ CASES = {
     "corpus pairs into the corpus": "corpus pairs corpus -o ./corpus",
     "abbreviations over a source": "corpus abbreviations src/A.java -o src/A.java",
     "abbreviations tune over a source": "corpus abbreviations src -o x.tsv --tune-output src",
+    # A source folder is read whole: what lies below it is an input too (ingest with
+    # --force deleted src/sub/B.java; abbreviations wrote over src/A.java).
+    "ingest into a folder below its source": "ingest src -o src/sub",
+    "abbreviations over a file below its source": "corpus abbreviations src -o src/A.java",
+    "abbreviations tune below its source": "corpus abbreviations src -o x.tsv "
+    "--tune-output src/sub/B.java",
     "train over its corpus": "train corpus --method svd -o corpus",
     "train over a folder above its corpus": "train corpus --method svd -o .",
     "specialise over its pairs": "specialise default corpus --pairs pairs.tsv -o pairs.tsv",
@@ -99,3 +107,13 @@ def test_an_output_beside_the_inputs_is_still_written(tmp_path, monkeypatch):
     )
     assert result.exit_code == 0, result.output
     assert Path("s.tsv").read_text().startswith("index\t")
+
+
+def test_a_new_output_below_a_source_folder_is_still_written(tmp_path, monkeypatch):
+    # Only what exists there is an input: a new corpus folder inside the sources is not.
+    monkeypatch.chdir(tmp_path)
+    _inputs(tmp_path)
+    result = CliRunner().invoke(app, ["ingest", "src", "-o", "src/corpus", "-j", "1", "-q"])
+    assert result.exit_code == 0, result.output
+    assert "2 methods from 2 files" in result.stderr
+    assert Path("src/sub/B.java").is_file() and Path("src/corpus/manifest.json").is_file()

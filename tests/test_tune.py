@@ -491,6 +491,62 @@ def test_cli_static_writes_a_model_dir_and_holds_out_the_papers_words(tmp_path):
     assert load_embeddings(out).name == "toy-tuned"
 
 
+@pytest.fixture(scope="module")
+def project_svd(tmp_path_factory) -> tuple[Path, Path]:
+    """The example project ingested, and an 8-dim SVD model trained on it."""
+    root = tmp_path_factory.mktemp("project-svd")
+    corpus, model = root / "corpus", root / "svd"
+    for args in (
+        ["ingest", str(ROOT / "examples" / "project"), "-o", str(corpus), "-j", "1"],
+        ["train", str(corpus), "--method", "svd", "--dim", "8", "-o", str(model)],
+    ):
+        result = CliRunner().invoke(app, [*args, "-q"])
+        assert result.exit_code == 0, result.output
+    return corpus, model
+
+
+@pytest.mark.parametrize("lr", ["1e30", "1e38"])
+def test_cli_static_tuning_that_diverges_writes_nothing(tmp_path, project_svd, lr):
+    # 1e30 turned the vectors into NaN: a numpy RuntimeWarning, then an error naming
+    # the temporary folder; at 1e38 Adam's first step overflowed float32: a traceback.
+    corpus, model = project_svd
+    out = tmp_path / "tuned"
+    result = _invoke(
+        str(model), "-o", str(out), "--pairs", str(corpus), "--static", "--batch-size", "4",
+        "--max-steps", "3", "--lr", lr,
+    )  # fmt: skip
+    _one_line_error(result, "tuning diverged: after ")
+    assert "are no longer finite numbers" in result.stderr and "lower --lr" in result.stderr
+    assert not out.exists() and not _siblings(out)
+
+
+def test_encoder_tuning_that_diverges_writes_nothing(tmp_path, tiny):
+    # The trainer went on with NaN weights and logged the loss as 0; the encoder it
+    # wrote scored every pair 0 ("no known token").
+    src = _tsv(tmp_path / "p.tsv", _identical(8))
+    out = tmp_path / "out"
+    settings = TuneSettings(device="cpu", batch_size=4, lr=1e10, epochs=2, warmup_ratio=0.0)
+    with pytest.raises(WrdscoreError, match=r"tuning diverged: after 4 steps .* lower --lr"):
+        tune_encoder(tiny, out, [src], held_out=(), settings=settings, quiet=True)
+    assert not out.exists() and not _siblings(out)
+
+
+def test_an_encoder_with_a_non_finite_weight_is_refused_when_loaded(tmp_path, tiny):
+    import shutil
+
+    from safetensors.torch import load_file, save_file
+
+    broken = tmp_path / "broken"
+    shutil.copytree(tiny, broken)
+    weights = load_file(broken / "model.safetensors")
+    name = next(k for k in weights if k.endswith("word_embeddings.weight"))
+    weights[name][3, 0] = float("nan")
+    save_file(weights, broken / "model.safetensors")
+    with pytest.raises(WrdscoreError, match=r"has non-finite values \(nan or inf\)"):
+        Encoder(broken, device="cpu")
+    Encoder(tiny, device="cpu")  # the intact copy loads
+
+
 # --- the real model -------------------------------------------------------------------
 
 

@@ -207,6 +207,8 @@ def check_not_input(
     output: str | os.PathLike[str],
     inputs: Iterable[str | os.PathLike[str] | None],
     option: str = "output",
+    *,
+    trees: bool = False,
 ) -> None:
     """Refuse an output that is one of ``inputs``, or a folder that holds one.
 
@@ -215,6 +217,11 @@ def check_not_input(
     to it) would destroy what the command reads. It is refused whatever ``--force``
     says. Inputs that do not exist as paths (``default``, a hub name, an URL) are
     skipped, and ``None`` stands for an option not given.
+
+    With ``trees``, the folders among ``inputs`` are source trees read whole (``ingest``,
+    ``corpus abbreviations``): an existing output anywhere below one is refused too,
+    since replacing it would replace source files that were read. A new output there
+    replaces nothing and is allowed.
 
     Examples
     --------
@@ -245,4 +252,9 @@ def check_not_input(
             raise WrdscoreError(
                 f"{option} {target} holds the input {source}; write the output elsewhere "
                 "(even --force never replaces an input)"
+            )
+        if trees and target.exists() and source.is_dir() and source.resolve() in where.parents:
+            raise WrdscoreError(
+                f"{option} {target} is inside the source folder {source}, all of which is "
+                "read; write the output elsewhere (even --force never replaces an input)"
             )

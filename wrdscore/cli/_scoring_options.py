@@ -146,7 +146,9 @@ def with_code_options(
             flag = "--" + key.replace("_", "-")
             raise WrdscoreError(f"{flag} does not apply to {', '.join(readers)} ({why})")
     options = {**shared, **given}
-    return {
+    # Options --set for a metric not being scored are kept, so that build_metrics
+    # refuses them as it does without code options, rather than they vanish here.
+    return per_metric | {
         n: {**{k: v for k, v in options.items() if k in takes[n]}, **per_metric.get(n, {})}
         for n in takes
     }

@@ -56,7 +56,7 @@ def ingest(
     quiet: bool = QUIET_OPTION,
 ) -> None:
     """Extract every method (Java, or --language) into a corpus folder (records + manifest)."""
-    check_not_input(output, sources, "--output")
+    check_not_input(output, sources, "--output", trees=True)
     manifest = corpora.ingest(
         sources,
         output,
@@ -202,7 +202,7 @@ def corpus_abbreviations(
     if tune_output is not None and tune_output.resolve() == output.resolve():
         raise WrdscoreError("--tune-output must be another file than --output")
     for path, option in zip(outputs, ["--output", "--tune-output"], strict=False):
-        check_not_input(path, sources, option)
+        check_not_input(path, sources, option, trees=True)
         if path.exists() and not force:
             raise WrdscoreError(f"output {path} already exists (use --force to replace it)")
         check_writable(path)

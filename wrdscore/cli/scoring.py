@@ -453,6 +453,7 @@ def explain(
     oov: str = OOV_OPTION,
     centering: str = typer.Option("none", "--centering", help="none, dimension, ... batch."),
     plot: Path | None = typer.Option(None, "--plot", help="Also draw the matrices to a PNG."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --plot file."),
     fmt: str = typer.Option("table", "--format", help="table or json."),
     segment: bool = SEGMENT_OPTION,
     no_segment: bool = NO_SEGMENT_OPTION,
@@ -500,6 +501,22 @@ def explain(
     if judged:
         from wrdscore.cli._explain_judge import explain_judge
 
+        # The judge shows its prompt and reply: none of WRDScore's options, nor a plot,
+        # has anything to act on, so each given is refused rather than ignored.
+        given = {"--plot": plot is not None, "--force": force}
+        given |= {"--embeddings": embeddings is not None}
+        given |= {"--weights": weights != "norm", "--no-clip": not clip, "--oov": oov != "auto"}
+        given |= {"--centering": centering != "none", "--top": top != 3}
+        given |= {"--segment": segment, "--no-segment": no_segment, "--strings": strings != "drop"}
+        given |= {"--code-support": code_support is not None, "--allow-unmasked": allow_unmasked}
+        given |= {"--encoder": bool(encoder.keywords())}  # --layer alone: its own error
+        stray = [option for option, set_ in given.items() if set_]
+        if stray:
+            verb = "does" if len(stray) == 1 else "do"
+            raise WrdscoreError(
+                f"{', '.join(stray)} {verb} not apply to the judge's prompt and reply "
+                "(--judge-url, --judge-model)"
+            )
         # The judge's view of the pair: the prompt it was sent and its reply.
         ref, pred = (None, reference) if prediction is None else (reference, prediction)
         explain_judge(judged["judge"], ref, pred, code, target, language, fmt)
@@ -508,6 +525,10 @@ def explain(
         raise WrdscoreError(f"--plot {plot} must end in .png")
     if plot is not None:
         check_not_input(plot, [code if code != "-" else None, embeddings], "--plot")
+        if plot.exists() and not force:
+            raise WrdscoreError(f"output {plot} already exists (use --force to replace it)")
+    elif force:
+        raise only_with(["--force"], "--plot")
     if code is None and prediction is None:
         raise WrdscoreError("give REFERENCE PREDICTION, or PREDICTION with --code")
     if code is None:

@@ -296,6 +296,15 @@ class Encoder:
                 f"encoder {text}: cannot be loaded as an encoder ({first[:160]})"
             ) from None
         self.model.eval()
+        # A NaN weight (a diverged tuning) makes every state NaN, which the metrics
+        # would score as pairs without a known token, 0: refused as a static model's
+        # non-finite vector is.
+        bad = next((n for n, p in self.model.named_parameters() if not p.isfinite().all()), None)
+        if bad is not None:
+            raise WrdscoreError(
+                f"encoder {text}: weight {bad} has non-finite values (nan or inf), so its "
+                "states mean nothing (a tuning that diverged?)"
+            )
         self._transformer = self.model[0].auto_model
         self.tokenizer = self.model.tokenizer
         if not getattr(self.tokenizer, "is_fast", False):

@@ -332,6 +332,10 @@ def tune_encoder(
         result = _run_trainer(
             model, loss, _datasets(datasets, pairs), settings, lr, tmp, curve, quiet
         )
+        # A learning rate too high turns the weights into NaN; the trainer goes on and
+        # the loss it logs reads 0, so the encoder written would score every pair 0.
+        if not all(bool(p.isfinite().all()) for p in model.parameters()):
+            raise _diverged(result["steps"], lr)
         with _silenced():  # transformers' "Writing model shards" bar
             model.save(str(tmp), create_model_card=False)
         _readable(tmp)
@@ -538,6 +542,8 @@ def tune_static(
     new, steps, examples = _static_loop(
         torch, vectors, (ids_a, ids_p, ids_n), settings, lr, device, curve, quiet
     )
+    if not np.isfinite(new).all():
+        raise _diverged(steps, lr)
     seconds = time.perf_counter() - t0
     from wrdscore.embeddings.specialise._specialise import replace_vectors
 
@@ -581,6 +587,14 @@ def tune_static(
         card["wall_seconds"] = round(time.perf_counter() - start, 2)
         write_card(tmp, card)
     return card
+
+
+def _diverged(steps: int, lr: float) -> WrdscoreError:
+    """The error for a run whose weights left the finite numbers: nothing is written."""
+    return WrdscoreError(
+        f"tuning diverged: after {steps_text(steps)} the weights are no longer finite "
+        f"numbers (--lr {lr:g} is too high); lower --lr"
+    )
 
 
 def _ids(text: str, index: dict[str, int]) -> list[int]:
@@ -655,7 +669,14 @@ def _static_loop(
                 loss = (f.cross_entropy(logits, target) + backward) / 2
                 opt.zero_grad()
                 loss.backward()
-                opt.step()
+                try:
+                    opt.step()
+                except RuntimeError as exc:
+                    # Adam's first step moves a weight by up to 10 * lr: past float32's
+                    # range (--lr 1e38) torch cannot even take it.
+                    if "overflow" not in str(exc):
+                        raise
+                    raise _diverged(step + 1, lr) from None
                 step += 1
                 examples += len(rows)
                 value = float(loss.detach())
