@@ -342,6 +342,8 @@ def test_cli_explain_code_from_stdin_and_file(code_model, code_emb, tmp_path):
         (["explain", "a", "b", "--language", "python"], "error: --language only applies with"),
         (["explain", "a", "b", "--top", "2", "--strings", "keep"], "--strings, --top only apply"),
         (["explain", "size", "--code", "/nonexistent.java"], "no such file"),
+        # A folder is there: it said "no such file".
+        (["explain", "size", "--code", "/"], "--code /: a folder"),
         (["explain", "size", "--code", "-", "--top", "0"], "--top must be at least 1"),
         (["explain", "size", "--code", "-", "--target", "doc"], "unknown target 'doc'"),
         (["explain", "size", "--code", "-", "--strings", "all"], "unknown string policy"),

@@ -28,6 +28,8 @@ def read_code_arg(code: str) -> str:
                 f"--code -: standard input is not UTF-8 (byte {exc.start})"
             ) from None
     path = Path(code)
+    if path.is_dir():
+        raise WrdscoreError(f"--code {code}: a folder (give a file holding one method, or -)")
     if not path.is_file():
         raise WrdscoreError(f"--code {code}: no such file (give a file holding one method, or -)")
     return utf8_text(path)
