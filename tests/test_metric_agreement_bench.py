@@ -14,19 +14,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import metric_agreement as bench
 from code_agreement import Rows
 
+from tests.test_code_agreement_bench import CODE, SUMMARIES
 from wrdscore.metrics import get_metric
 
-CODE = [
-    "int computeTotal(List<Item> items) { int total = 0; "
-    "for (Item item : items) total += item.price(); return total; }",
-    "boolean isEmpty() { return count == 0; }",
-    "void close(Reader reader) { if (reader != null) reader.close(); }",
-]
-SUMMARIES = [
-    "Computes the total price of the items.",
-    "Tells whether the count is zero.",
-    "Closes the reader when there is one.",
-]
 REFERENCES = ["Sums the prices.", "Whether there is nothing.", "Closes the given reader."]
 
 
