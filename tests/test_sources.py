@@ -126,22 +126,6 @@ def test_missing_source(tmp_path):
         open_sources([tmp_path / "nope"])
 
 
-def test_a_source_read_twice_is_refused(tmp_path):
-    # `ingest proj proj` put every method in the corpus twice, under the same ids.
-    (tmp_path / "proj" / "sub").mkdir(parents=True)
-    (tmp_path / "proj" / "sub" / "A.java").write_text("class A { void a() {} }")
-    proj, sub, java = tmp_path / "proj", tmp_path / "proj" / "sub", tmp_path / "proj/sub/A.java"
-    with pytest.raises(WrdscoreError, match=r"^source .*proj is given twice"):
-        open_sources([proj, tmp_path / "proj" / "." / "sub" / ".."])
-    for first, second in ((proj, sub), (sub, proj), (java, proj), (proj, java)):
-        with pytest.raises(WrdscoreError, match=r"is inside source .*: its methods would be"):
-            open_sources([first, second])
-    # Sibling folders, and a file outside them, are each read once.
-    (tmp_path / "other").mkdir()
-    (tmp_path / "C.java").write_text("class C { void c() {} }")
-    assert len(open_sources([sub, tmp_path / "other", tmp_path / "C.java"])) == 3
-
-
 def test_no_source_at_all():
     with pytest.raises(WrdscoreError, match="no SOURCE"):
         open_sources([])

@@ -119,19 +119,6 @@ def _is_source(name: str, extensions: tuple[str, ...]) -> bool:
     return name.endswith(extensions)
 
 
-def _check_not_read_twice(path: Path, kind: str, seen: Sequence[tuple[Path, str]]) -> None:
-    """Refuse a source given twice, or inside (or around) a folder given before it: each
-    of its methods would go into the corpus twice, under the same ids."""
-    for other, other_kind in seen:
-        if path == other:
-            raise WrdscoreError(f"source {path} is given twice: its methods would be read twice")
-        for inner, outer, outer_kind in ((path, other, other_kind), (other, path, kind)):
-            if outer_kind == "folder" and outer in inner.parents:
-                raise WrdscoreError(
-                    f"source {inner} is inside source {outer}: its methods would be read twice"
-                )
-
-
 def open_sources(
     paths: Sequence[str | os.PathLike[str]], extensions: tuple[str, ...] = (".java",)
 ) -> list[Source]:
@@ -152,16 +139,12 @@ def open_sources(
     """
     if not paths:
         raise WrdscoreError("no SOURCE given: pass folders, .java files or archives")
-    sources: list[Source] = []
-    seen: list[tuple[Path, str]] = []
+    sources = []
     for raw in paths:
         path = Path(raw)
         if not path.exists():
             raise WrdscoreError(f"source {path} does not exist")
-        resolved, kind = path.resolve(), _kind(path, extensions)
-        _check_not_read_twice(resolved, kind, seen)
-        seen.append((resolved, kind))
-        sources.append(Source(resolved, kind, extensions=extensions))
+        sources.append(Source(path.resolve(), _kind(path, extensions), extensions=extensions))
     return sources
 
 
