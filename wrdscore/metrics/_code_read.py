@@ -154,44 +154,46 @@ def read_codes(
     return ReadCode(out, languages, unmasked)
 
 
+def _said_language(item: StoredCode, language: str | None) -> str:
+    """The language a stored method is read in: ``language``, else its record's, else Java."""
+    return language or item.language or "java"
+
+
+def _checked_language(said: str, index: int) -> str:
+    """``said`` if the toolkit reads it; an :class:`ItemError` at ``index`` if not."""
+    # Imported here, and called once per language of a batch (an import per item,
+    # through the package's lazy exports, cost more than reading the item).
+    from wrdscore.corpora import check_language
+
+    try:
+        return check_language(said)
+    except WrdscoreError as exc:
+        raise ItemError("code", index, f"cannot be read: {exc}") from None
+
+
 def _stored_language(
     item: StoredCode, language: str | None, checked: dict[str, str], index: int
 ) -> str:
-    """The language a stored method is read in (``language``, else its record's, else
-    Java), each checked once per batch through ``checked``; an :class:`ItemError` at
-    ``index`` for an unknown one."""
-    said = language or item.language or "java"
+    """:func:`_said_language` of one item, each language checked once per batch through
+    ``checked``; an :class:`ItemError` at ``index`` for an unknown one."""
+    said = _said_language(item, language)
     found = checked.get(said)
     if found is None:
-        # Imported here, once per language (an import per item, through the package's
-        # lazy exports, cost more than reading the item).
-        from wrdscore.corpora import check_language
-
-        try:
-            found = checked[said] = check_language(said)
-        except WrdscoreError as exc:
-            raise ItemError("code", index, f"cannot be read: {exc}") from None
+        found = checked[said] = _checked_language(said, index)
     return found
 
 
 def _stored_languages(
     code: Sequence[StoredCode | None], language: str | None, offset: int
 ) -> list[str | None]:
-    """:func:`_stored_language` of each stored item (None for unknown code), each
-    distinct language checked once: a call per item was a quarter of reading
-    OpenJDK's stored identifiers as token ids."""
-    from wrdscore.corpora import check_language
-
-    said = [None if item is None else language or item.language or "java" for item in code]
+    """:func:`_said_language` of each stored item (None for unknown code), each distinct
+    language checked once: a call per item was a quarter of reading OpenJDK's stored
+    identifiers as token ids."""
+    said = [None if item is None else _said_language(item, language) for item in code]
     for name in dict.fromkeys(said):
         if name is not None:
-            try:
-                check_language(name)
-            except WrdscoreError as exc:
-                # Named at its first item, as the per-item check names the first bad one.
-                raise ItemError(
-                    "code", offset + said.index(name), f"cannot be read: {exc}"
-                ) from None
+            # Named at its first item, as the per-item check names the first bad one.
+            _checked_language(name, offset + said.index(name))
     return said
 
 
