@@ -53,14 +53,11 @@ def metric_scores(rows: Rows, name: str) -> dict[str, NDArray[np.float64]]:
         metric = get_metric(name, target="summary")
     except WrdscoreError:  # a metric that cannot read code takes no target either
         metric = get_metric(name)
-    against = metric.score(rows.reference, rows.summary)
-    out = {"reference": np.asarray(against.values[against.primary], dtype=np.float64)}
-    if metric.code_key is None:
-        return out
-    both = metric.score(rows.reference, rows.summary, code=rows.code)
-    out["code"] = np.asarray(both.values["code"], dtype=np.float64)
-    out["combined"] = np.asarray(both.values["combined"], dtype=np.float64)
-    return out
+    # Scored against code, a result holds the reference's values too: one call a metric.
+    reads = metric.code_key is not None
+    res = metric.score(rows.reference, rows.summary, code=rows.code if reads else None)
+    keys = {"reference": res.primary, **({"code": "code", "combined": "combined"} if reads else {})}
+    return {part: np.asarray(res.values[key], dtype=np.float64) for part, key in keys.items()}
 
 
 def table(rows: Rows, names: Sequence[str]) -> list[dict[str, float | str]]:
