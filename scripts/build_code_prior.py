@@ -24,6 +24,10 @@ held-out signals and nothing rated::
 
 Rounds 2 and 3 read OpenJDK's table with whole-table thresholds
 (``python scripts/build_code_prior.py jdk17 TABLE``).
+
+A table stores its counts as arrays (``wrdscore/metrics/_prior_table.py``); one of the
+layout before, each target's counts one JSON member, is rewritten with the same counts by
+``python scripts/build_code_prior.py --from-table OLD NEW``.
 """
 
 from __future__ import annotations
@@ -44,12 +48,14 @@ from wrdscore.atomic import atomic_write
 from wrdscore.corpora import RESERVED_WORDS, open_corpus
 from wrdscore.corpora._code import read_code_words
 from wrdscore.errors import WrdscoreError
+from wrdscore.metrics._prior_table import TargetCounts, target_members
 from wrdscore.metrics._tokenise import splitter
 from wrdscore.metrics.code import (
     END,
     QUANTILES,
     START,
     SequenceModel,
+    table_part,
 )
 
 #: Folds of the held-out plausibility the thresholds are quantiles of.
@@ -171,7 +177,7 @@ def bigrams_of(bigrams: dict[str, Counter[str]]) -> dict[str, dict[str, int]]:
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
-        "corpus", type=Path, nargs="+", help="ingested corpus folders (format 4), counted together"
+        "corpus", type=Path, nargs="*", help="ingested corpus folders (format 4), counted together"
     )
     ap.add_argument("output", type=Path, help="the table to write (.zip)")
     ap.add_argument(
@@ -179,10 +185,23 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="thresholds from each text scored without its fold (the shipped table's)",
     )
+    ap.add_argument(
+        "--from-table",
+        type=Path,
+        metavar="TABLE",
+        help="write the counts of an existing table (of any layout) in today's, counting nothing",
+    )
     ap.add_argument("--force", action="store_true", help="replace an existing output")
     args = ap.parse_args(argv)
+    if bool(args.corpus) == (args.from_table is not None):
+        sys.exit("error: give the corpora to count or --from-table TABLE, not both")
     if args.output.exists() and not args.force:
         sys.exit(f"error: {args.output} exists; give --force to replace it")
+    if args.from_table is not None:
+        if not args.from_table.is_file():
+            sys.exit(f"error: no table {args.from_table}")
+        write_table(read_table(args.from_table), args.output)
+        return
     try:
         source = "+".join(c.name for c in args.corpus)
         table = {"source": source, "targets": count(args.corpus, args.held_out_thresholds)}
@@ -192,16 +211,15 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def write_table(table: dict[str, Any], output: Path) -> None:
-    """``table`` as the toolkit reads it: a zip archive of ``source.json`` and a member
-    per target (``name.json``, ``summary.json``), written atomically; the same table
-    gives the same bytes (every member dated 1980-01-01)."""
-
-    def member(value: object) -> bytes:
-        text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        return text.encode("utf-8")
-
-    members = {"source.json": member({"source": table["source"]})}
-    members |= {f"{t}.json": member(part) for t, part in table["targets"].items()}
+    """``table`` as the toolkit reads it: a zip archive of ``source.json`` and the
+    members of each target (:mod:`wrdscore.metrics._prior_table`: its counts as arrays),
+    written atomically; the same table gives the same bytes (every member dated
+    1980-01-01)."""
+    source = {"source": table["source"]}
+    text = json.dumps(source, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    members = {"source.json": text.encode("utf-8")}
+    for target, part in table["targets"].items():
+        members |= target_members(target, TargetCounts.from_dict(part))
     with atomic_write(output, "wb") as fh, zipfile.ZipFile(fh, "w") as archive:
         for name, data in members.items():
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
@@ -209,11 +227,19 @@ def write_table(table: dict[str, Any], output: Path) -> None:
 
 
 def read_table(path: Path) -> dict[str, Any]:
-    """A table written by :func:`write_table`, whole: ``{"source": ..., "targets": ...}``."""
+    """A table, whole: ``{"source": ..., "targets": ...}``, each target's counts in their
+    JSON form. Written by :func:`write_table`, or in the layout before it (each target's
+    counts one JSON member, ``<target>.json``), which ``--from-table`` rewrites."""
+    data = path.read_bytes()
     with zipfile.ZipFile(path) as archive:
         out: dict[str, Any] = json.loads(archive.read("source.json"))
-        names = [n for n in archive.namelist() if n != "source.json"]
-        out["targets"] = {n.removesuffix(".json"): json.loads(archive.read(n)) for n in names}
+        names = archive.namelist()
+        targets = [n.removesuffix(".json") for n in names if n.endswith(".json")]
+        targets.remove("source")
+        if all(f"{t}.vocabulary.txt" in names for t in targets):
+            out["targets"] = {t: table_part(data, t) for t in targets}
+        else:
+            out["targets"] = {t: json.loads(archive.read(f"{t}.json")) for t in targets}
     return out
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import math
+import zipfile
 from collections import Counter
 from importlib import resources
 from pathlib import Path
@@ -14,7 +16,8 @@ from corpus_fixtures import load_script
 
 from wrdscore.corpora import ingest, open_corpus, to_tokens
 from wrdscore.corpora._code import read_code_words
-from wrdscore.metrics.code import END, PRIOR_FILE, START, SequenceModel, code_prior
+from wrdscore.metrics._prior_table import TableError, TargetCounts, read_target
+from wrdscore.metrics.code import END, PRIOR_FILE, START, SequenceModel, code_prior, read_prior
 
 build = load_script("build_code_prior")
 #: The Java Language Specification 17, section 3.9, as printed there.
@@ -199,6 +202,70 @@ def test_the_shipped_table_is_the_69_sources_with_copied_counts():
     assert data["targets"]["name"]["folds"] == {"count": 10, "by": "project"}
     # The shipped quantile (0.2) lies between the stored ones around it.
     assert code_prior("name", 0.1).threshold < names.threshold < code_prior("name", 0.3).threshold
+    # Its bigrams as arrays: 328,501 of them, and every name starts once.
+    counts = read_target(path.read_bytes(), "name")
+    contexts, _, pairs = counts.bigrams
+    assert counts.bigrams.shape == (3, 328_501)
+    assert pairs[contexts == counts.vocabulary.index(START)].sum() == 1_019_723
+
+
+def test_round_2s_shipped_table_is_read_in_todays_layout():
+    data = resources.files("wrdscore.data").joinpath("code_prior_jdk17_seq.zip").read_bytes()
+    names = read_prior(data, "name", 0.05)
+    # OpenJDK 17's 174,573 methods, each name started and ended once.
+    assert names.lengths.sum() == 174_573
+    assert names.copied is None
+    assert read_target(data, "summary").meta["texts"] == 73_583
+
+
+def _old_layout(data, path):
+    """``data`` written in the layout before arrays: each target's counts one JSON member."""
+
+    def member(value):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("source.json", member({"source": data["source"]}))
+        for target, part in data["targets"].items():
+            archive.writestr(f"{target}.json", member(part))
+
+
+def test_a_table_of_the_old_layout_is_rewritten_with_the_same_counts(table, tmp_path):
+    corpus, data = table
+    _old_layout(data, tmp_path / "old.zip")
+    # The metrics read today's layout alone, and say how to rewrite an old table.
+    with pytest.raises(TableError, match=r"older layout: rewrite it with .* --from-table"):
+        read_prior((tmp_path / "old.zip").read_bytes(), "name")
+    build.main(["--from-table", str(tmp_path / "old.zip"), str(tmp_path / "new.zip")])
+    assert build.read_table(tmp_path / "old.zip") == data == build.read_table(tmp_path / "new.zip")
+    # The model read from the arrays scores every name as the one built from the counts.
+    names = data["targets"]["name"]
+    counted = SequenceModel(names["tokens"], names["code"], names["bigrams"])
+    read = read_prior((tmp_path / "new.zip").read_bytes(), "name").model
+    texts = [to_tokens(r["name"]) for r in open_corpus(corpus).iter_methods()]
+    texts += [["no", "such", "words"], [END], [START, "get"], []]
+    assert [read.log_q(t) for t in texts] == [counted.log_q(t) for t in texts]
+    assert read.log_ratios(texts[0], context=False) == counted.log_ratios(texts[0], context=False)
+
+
+def test_a_table_is_rewritten_or_counted_never_both(table, tmp_path):
+    corpus, _ = table
+    out = tmp_path / "new.zip"
+    for args in ([str(out)], [str(corpus), str(out), "--from-table", str(out)]):
+        with pytest.raises(SystemExit, match=r"^error: give the corpora to count or --from-table"):
+            build.main(args)
+    with pytest.raises(SystemExit, match=r"^error: no table .*none\.zip$"):
+        build.main(["--from-table", str(tmp_path / "none.zip"), str(out)])
+    assert not out.exists()
+
+
+def test_a_token_with_a_line_break_or_a_count_not_positive_is_refused():
+    # The vocabulary is one token a line, and a token never seen counts 0.
+    bigrams = {START: {"a": 1}, "a": {END: 1}}
+    with pytest.raises(ValueError, match="line break"):
+        TargetCounts.from_dict({"tokens": {"a\nb": 1}, "code": {}, "bigrams": bigrams})
+    with pytest.raises(ValueError, match="positive"):
+        TargetCounts.from_dict({"tokens": {"a": 1}, "code": {"b": 0}, "bigrams": bigrams})
 
 
 def test_a_folder_that_is_no_corpus_is_one_error_line(tmp_path):

@@ -54,10 +54,7 @@ The rule and its settings were chosen on held-out adversarial signals
 
 from __future__ import annotations
 
-import io
-import json
 import math
-import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -68,6 +65,7 @@ from numpy.typing import NDArray
 # A table of the reader's, imported with this module: scoring reads the code in
 # corpora once (read_method), and then never goes back into it.
 from wrdscore.corpora import RESERVED_WORDS
+from wrdscore.metrics._prior_table import END, START, TargetCounts, read_target
 
 #: Added to every token's count in the unigram models (a token seen nowhere is not impossible).
 ADD = 0.5
@@ -79,14 +77,12 @@ QUANTILE = 0.2
 COPIED_SHARE = 0.01
 #: The quantiles of :math:`Q_T` a table stores (the candidates of rounds 2 to 4).
 QUANTILES = (0.02, 0.05, 0.1, 0.2, 0.3)
-#: Start and end of a text in the bigram model (no split token has angle brackets).
-START, END = "<s>", "</s>"
 #: Most floats one stacked gather of code vectors may hold (512 KB: it stays in cache; at 32 MB
 #: the gathers ran from memory, and OpenJDK scoring took 4.2-4.4x reference-only CPU, not 3.8-3.9x).
 _STACK_FLOATS = 1 << 16
-#: The shipped table (``scripts/build_code_prior.py`` rebuilds it): a zip archive with a
-#: JSON member per target, so that scoring one target decodes only its part (the whole
-#: table's JSON took 0.23 s of CPU, a name's part takes 0.08 s).
+#: The shipped table (``scripts/build_code_prior.py`` rebuilds it): a zip archive with
+#: members per target (:mod:`~wrdscore.metrics._prior_table`), so that scoring one target
+#: decodes only its part.
 PRIOR_FILE = "code_prior.zip"
 
 
@@ -95,7 +91,8 @@ class SequenceModel:
 
     Built from the counts of the real texts' tokens (``texts``), of code tokens
     (``code``) and of the texts' bigrams (``bigrams[a][b]``, with :data:`START` and
-    :data:`END`), as in the module's formula.
+    :data:`END`), as in the module's formula; :meth:`from_counts` builds it from a
+    table's arrays.
 
     Examples
     --------
@@ -111,40 +108,84 @@ class SequenceModel:
         code: dict[str, int],
         bigrams: dict[str, dict[str, int]],
     ) -> None:
+        counts = TargetCounts.from_dict({"tokens": texts, "code": code, "bigrams": bigrams})
+        self._build(counts)
+
+    @classmethod
+    def from_counts(cls, counts: TargetCounts) -> SequenceModel:
+        """The model of a table's counts (:func:`~wrdscore.metrics._prior_table.read_target`)."""
+        model = cls.__new__(cls)
+        model._build(counts)
+        return model
+
+    def _build(self, counts: TargetCounts) -> None:
+        # Tokens are numbered by the vocabulary; a token never seen in the texts or the
+        # code counts 0 there, which gives it the unseen token's probability (0 + ADD).
+        self._ids = {t: i for i, t in enumerate(counts.vocabulary)}
+        start, end = self._ids[START], self._ids[END]
+        self._start, self._end = start, end
+        contexts, successors, pairs = counts.bigrams
         # A text's end is one of its tokens here, so that B_T falls back on how often texts
         # end at all, not on an unseen token, after a context never seen.
-        texts = {**texts, END: sum(bigrams.get(START, {}).values())}
-        n_text, n_code = sum(texts.values()), sum(code.values())
-        size = len(texts.keys() | code.keys())
-        text_den, code_den = n_text + ADD * size, n_code + ADD * size
-        self._unigram = {t: (c + ADD) / text_den for t, c in texts.items()}
+        texts = counts.tokens.copy()
+        texts[end] = int(pairs[contexts == start].sum())
+        size = int(np.count_nonzero((counts.tokens > 0) | (counts.code > 0)))
+        size += int(counts.tokens[end] == 0 and counts.code[end] == 0)
+        text_den = int(texts.sum()) + ADD * size
+        code_den = int(counts.code.sum()) + ADD * size
+        # The same float operations as (count + ADD) / den on each count.
+        self._unigram: list[float] = ((texts + ADD) / text_den).tolist()
         self._unseen_text = ADD / text_den
-        self._code = {t: math.log((c + ADD) / code_den) for t, c in code.items()}
+        self._code = list(map(math.log, ((counts.code + ADD) / code_den).tolist()))
         self._unseen_code = math.log(ADD / code_den)
-        self._bigrams = bigrams
+        # The bigrams grouped by context, in the vocabulary's order.
+        order = np.argsort(contexts, kind="stable")
+        self._contexts = contexts[order]
+        self._successors = successors[order]
+        self._pairs = pairs[order]
         # Per context, filled on its first use (:meth:`_weights`): the shipped names'
         # table has 23,631 contexts, and a corpus's names use few of them.
-        self._context: dict[str, tuple[int, float]] = {}
+        self._context: dict[int, tuple[int, float, dict[int, int]] | None] = {}
 
-    def _weights(self, a: str) -> tuple[int, float] | None:
-        """Context ``a``'s bigram count :math:`n_a` and Witten-Bell weight :math:`n_a /
-        (n_a + u_a)`, or None for a context never seen."""
-        found = self._context.get(a)
-        if found is None:
-            nxt = self._bigrams.get(a)
-            if nxt is None:
-                return None
-            n = sum(nxt.values())
-            found = self._context[a] = (n, n / (n + len(nxt)))
+    def _weights(self, a: int) -> tuple[int, float, dict[int, int]] | None:
+        """Context ``a``'s bigram count :math:`n_a`, Witten-Bell weight :math:`n_a /
+        (n_a + u_a)` and count by successor, or None for a context never seen (or -1,
+        a token outside the vocabulary)."""
+        try:
+            return self._context[a]
+        except KeyError:
+            pass
+        lo, hi = np.searchsorted(self._contexts, [a, a + 1]).tolist()
+        found = None
+        if hi > lo:
+            pairs = self._pairs[lo:hi].tolist()
+            n = sum(pairs)
+            found = (
+                n,
+                n / (n + len(pairs)),
+                dict(zip(self._successors[lo:hi].tolist(), pairs, strict=True)),
+            )
+        self._context[a] = found
         return found
 
-    def _log_bigram(self, a: str, b: str) -> float:
-        unigram = self._unigram.get(b, self._unseen_text)
+    def _log_bigram(self, a: int, b: int) -> float:
+        unigram = self._unseen_text if b < 0 else self._unigram[b]
         found = self._weights(a)
         if found is None:
             return math.log(unigram)
-        n, weight = found
-        return math.log(weight * self._bigrams[a].get(b, 0) / n + (1 - weight) * unigram)
+        n, weight, nxt = found
+        return math.log(weight * nxt.get(b, 0) / n + (1 - weight) * unigram)
+
+    def _terms(self, ids: list[int], context: bool) -> list[float]:
+        out, prev = [], self._start
+        for t in ids:
+            if context:
+                term = self._log_bigram(prev, t)
+            else:
+                term = math.log(self._unseen_text if t < 0 else self._unigram[t])
+            out.append(term - (self._unseen_code if t < 0 else self._code[t]))
+            prev = t
+        return out
 
     def log_ratios(self, tokens: Sequence[str], context: bool = True) -> list[float]:
         """Each token's term of :math:`\\log Q_T`: :math:`\\log B_T(t_i \\mid t_{i-1}) -
@@ -159,23 +200,17 @@ class SequenceModel:
         >>> [round(r, 2) for r in m.log_ratios(["get", "name"])]
         [2.99, 1.38]
         """
-        out, prev = [], START
-        code = self._code.get
-        for t in tokens:
-            if context:
-                term = self._log_bigram(prev, t)
-            else:
-                term = math.log(self._unigram.get(t, self._unseen_text))
-            out.append(term - code(t, self._unseen_code))
-            prev = t
-        return out
+        get = self._ids.get
+        return self._terms([get(t, -1) for t in tokens], context)
 
     def log_q(self, tokens: Sequence[str]) -> float:
         """:math:`\\log Q_T(p)` of one token list (0 for none: nothing to judge)."""
         if not tokens:
             return 0.0
-        end = self._log_bigram(tokens[-1], END)
-        return (sum(self.log_ratios(tokens)) + end) / (len(tokens) + 1)
+        get = self._ids.get
+        ids = [get(t, -1) for t in tokens]
+        end = self._log_bigram(ids[-1], self._end)
+        return (sum(self._terms(ids, True)) + end) / (len(tokens) + 1)
 
 
 def _survival_prior(
@@ -536,10 +571,10 @@ def best_match(
 
 
 def table_part(table: bytes, target: str) -> dict[str, Any]:
-    """One target's counts in a table's bytes: its archive's member ``<target>.json``."""
-    with zipfile.ZipFile(io.BytesIO(table)) as archive:
-        found: dict[str, Any] = json.loads(archive.read(f"{target}.json"))
-    return found
+    """One target's counts in a table's bytes, in their JSON form
+    (:meth:`~wrdscore.metrics._prior_table.TargetCounts.as_dict`): ``tokens`` and ``code``
+    as ``{token: count}``, ``bigrams`` as ``{context: {successor: count}}``."""
+    return read_target(table, target).as_dict()
 
 
 def read_prior(
@@ -552,11 +587,12 @@ def read_prior(
     """The prior of ``target`` in a table's bytes (``build_code_prior.py``'s output),
     with the threshold of a ``quantile`` the table stores; with a ``copied_share``, the
     gate softened by copying, from the table's copied counts."""
-    part = table_part(table, target)
+    counts = read_target(table, target)
+    part = counts.meta
     copied = None if copied_share is None else np.asarray(part["copied"], dtype=np.float64)
     return TextPrior(
         np.asarray(part["lengths"], dtype=np.float64),
-        SequenceModel(part["tokens"], part["code"], part["bigrams"]),
+        SequenceModel.from_counts(counts),
         float(part["thresholds"][f"{quantile:g}"]),
         length_share,
         copied,
