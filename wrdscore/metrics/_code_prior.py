@@ -138,11 +138,14 @@ class SequenceModel:
         self._unseen_text = ADD / text_den
         self._code = list(map(math.log, ((counts.code + ADD) / code_den).tolist()))
         self._unseen_code = math.log(ADD / code_den)
-        # The bigrams grouped by context, in the vocabulary's order.
+        # The bigrams grouped by context, in the vocabulary's order: context a's are
+        # those from _bounds[a] to _bounds[a + 1].
         order = np.argsort(contexts, kind="stable")
-        self._contexts = contexts[order]
         self._successors = successors[order]
         self._pairs = pairs[order]
+        self._bounds: list[int] = np.searchsorted(
+            contexts[order], np.arange(len(counts.vocabulary) + 1)
+        ).tolist()
         # Per context, filled on its first use (:meth:`_weights`): the shipped names'
         # table has 23,631 contexts, and a corpus's names use few of them.
         self._context: dict[int, tuple[int, float, dict[int, int]] | None] = {}
@@ -155,7 +158,7 @@ class SequenceModel:
             return self._context[a]
         except KeyError:
             pass
-        lo, hi = np.searchsorted(self._contexts, [a, a + 1]).tolist()
+        lo, hi = (0, 0) if a < 0 else self._bounds[a : a + 2]
         found = None
         if hi > lo:
             pairs = self._pairs[lo:hi].tolist()
