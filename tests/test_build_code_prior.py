@@ -184,7 +184,7 @@ def test_the_sequence_model_is_the_formula():
     assert model.log_q(["get", "name"]) == pytest.approx(want, rel=1e-12)
     # Reversed, the same words are far less likely a name.
     assert model.log_q(["name", "get"]) < want - 1
-    # A context's weights are worked out on its first use and kept: the same again.
+    # The same again (nothing kept from one call changes the next).
     assert model.log_q(["get", "name"]) == model.log_q(["get", "name"])
     # After a context never seen ("i" was no name's word), the text's unigram alone.
     assert model.log_ratios(["i", "get"])[1] == pytest.approx(

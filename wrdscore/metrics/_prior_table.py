@@ -7,8 +7,9 @@ A table is a zip archive of ``source.json`` (what it was counted from) and, per 
   ``thresholds``, ``folds``), as JSON;
 * ``<target>.vocabulary.txt``: every token of the target's texts, code and bigrams, the
   start and end marks among them, sorted, one a line (UTF-8);
-* ``<target>.counts.npy``: two rows of counts (32-bit, as the bigrams'), one column per token of the vocabulary:
-  in the texts (``tokens``) and in the code (``code``), 0 for a token never seen there;
+* ``<target>.counts.npy``: two rows of counts (32-bit, as the bigrams'), one column per
+  token of the vocabulary: in the texts (``tokens``) and in the code (``code``), 0 for a
+  token never seen there;
 * ``<target>.bigrams.npy``: three rows, one column per bigram of the texts: its
   context's and its successor's places in the vocabulary and its count, grouped by
   context in vocabulary order, successors most common first.
