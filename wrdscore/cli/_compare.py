@@ -23,14 +23,17 @@ from wrdscore.cli._common import (
 )
 from wrdscore.cli._encoder_options import EncoderOptions, encoder_options
 from wrdscore.cli._scoring_options import (
+    ALLOW_UNMASKED_OPTION,
     CODE_SUPPORT_OPTION,
     RESCALE_OPTION,
     SET_OPTION,
     STRINGS_OPTION,
+    add_allow_unmasked,
     check_sources,
     code_options,
     corpus_reading,
     echo_hints,
+    unmasked_note,
     with_code_options,
 )
 from wrdscore.errors import WrdscoreError, counted
@@ -68,6 +71,7 @@ def compare(
     ),
     strings: str | None = STRINGS_OPTION,
     code_support: str | None = CODE_SUPPORT_OPTION,
+    allow_unmasked: bool = ALLOW_UNMASKED_OPTION,
     metric: list[str] = typer.Option(
         ["wrd"],
         "--metric",
@@ -114,6 +118,7 @@ def compare(
         raise WrdscoreError(f"compare needs --preds exactly twice (A and B), got {len(preds)}")
     reads_code = check_sources(refs, code, corpus, "compare")
     shared = code_options(reads_code, target, code_weight, strings, code_support)
+    add_allow_unmasked(shared, allow_unmasked, reads_code)
     judged = judge.settings(metric, metric_options(options))
     per_metric = with_code_options(metric, judged, shared, language, code, corpus)
     # Every file is read before the metrics load their models (an encoder: seconds).
@@ -148,6 +153,7 @@ def compare(
     # Each metric and value on its own bootstrap with the same seed: the same resamples
     # of the pairs.
     rows: list[dict[str, Any]] = []
+    unmasked = 0
     for m in metrics:
         a, _, found = compare_values(
             m,
@@ -159,6 +165,8 @@ def compare(
             seed=seed,
             allow_empty_reference=allow_empty_reference,
         )
+        # Both systems are scored against the same code: A's count is the run's.
+        unmasked = max(unmasked, a.unmasked_code)
         rows.extend(
             {
                 "metric": m.name,
@@ -180,8 +188,16 @@ def compare(
     if fmt == "json":
         out: Any = rows[0] if len(rows) == 1 else rows
         typer.echo(json.dumps(out, indent=2))
-        echo_hints(hints)
-        return
+    else:
+        _print_rows(rows, preds)
+    note = unmasked_note(unmasked)
+    if note:
+        typer.echo(f"note: {note}", err=True)
+    echo_hints(hints)
+
+
+def _print_rows(rows: list[dict[str, Any]], preds: list[Path]) -> None:
+    """The comparisons as a table, with each signature once below it."""
     from rich.table import Table
 
     level = f"{rows[0]['confidence']:.0%} CI"
@@ -203,4 +219,3 @@ def compare(
     # A metric's values against code share one signature: printed once.
     for signature in dict.fromkeys(r["signature"] for r in rows):
         console.print(signature, highlight=False, soft_wrap=True)
-    echo_hints(hints)

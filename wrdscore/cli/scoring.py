@@ -25,14 +25,17 @@ from wrdscore.cli._common import (
 )
 from wrdscore.cli._encoder_options import EncoderOptions, encoder_options
 from wrdscore.cli._scoring_options import (
+    ALLOW_UNMASKED_OPTION,
     CODE_SUPPORT_OPTION,
     RESCALE_OPTION,
     SET_OPTION,
     STRINGS_OPTION,
+    add_allow_unmasked,
     check_sources,
     code_options,
     corpus_reading,
     echo_hints,
+    unmasked_note,
     with_code_options,
 )
 from wrdscore.cli._tables import print_tables
@@ -108,13 +111,7 @@ def score(
         "php, ruby, c_sharp, c or cpp \\[default: a line's 'language' key, else told "
         "from the code]; the signature records it (lang:python).",
     ),
-    allow_unmasked: bool = typer.Option(
-        False,
-        "--allow-unmasked",
-        help="With --target name: score code whose name cannot be masked (read in its "
-        "language it declares no function, or not the 'name' given) unmasked, counted in "
-        "a note (signature mask:name-if-declared), instead of refusing it.",
-    ),
+    allow_unmasked: bool = ALLOW_UNMASKED_OPTION,
     corpus: Path | None = typer.Option(
         None,
         "--corpus",
@@ -221,10 +218,7 @@ def score(
     # Per-pair rows on standard output: everything else goes to standard error.
     to_stderr = per_pair == STDOUT
     judged = judge.settings(metric, metric_options(options))
-    if allow_unmasked:
-        if not reads_code:
-            raise WrdscoreError("--allow-unmasked applies to code: give --code or --corpus")
-        shared["allow_unmasked"] = True
+    add_allow_unmasked(shared, allow_unmasked, reads_code)
     per_metric = with_code_options(metric, judged, shared, language, code, corpus)
     references: Any = refs
     hints = _score_hints(preds, clean_predictions, (target or "name") if reads_code else None)
@@ -307,7 +301,6 @@ def score(
     names = first_names(t for r in results for t in r.oov_names)
     more = ", ..." if len(names) == OOV_NAMES else ""
     empty_code = max(r.empty_code for r in results)
-    unmasked = max(r.unmasked_code for r in results)
     its = "its" if empty_code == 1 else "their"
     no_ref = max(r.empty_references for r in results)
     notes = [
@@ -336,11 +329,7 @@ def score(
         f"line as ingest cuts {'it' if results[0].cut_code == 1 else 'them'}"
         if results[0].cut_code
         else "",
-        f"{counted(unmasked, 'method')} scored unmasked (--allow-unmasked): read in "
-        f"{'its' if unmasked == 1 else 'their'} language, the code declares no function or "
-        "not the name given, so a true name may be copied from it"
-        if unmasked
-        else "",
+        unmasked_note(max(r.unmasked_code for r in results)),
     ]
     # Inputs cut at a model's maximum length are never dropped silently: each metric
     # words what this run cut (summed over the file's chunks).
