@@ -136,7 +136,7 @@ def compare(
         oov=oov,
         centering=centering,
         rescale=rescale,
-        **encoder.keywords(),
+        **encoder.keywords(embeddings),
     )
     if corpus is not None:
         corpus_target, source = corpus_reading(metrics)

@@ -234,7 +234,7 @@ def baseline(
     if encoder.name is None:
         if embeddings is not None:
             raise WrdscoreError("--embeddings only applies with --encoder (fusion)")
-        encoder.keywords()  # refuses --layer ... --fuse-weights given without --encoder
+        encoder.keywords(embeddings)  # refuses --layer ... --fuse-weights given without --encoder
         model, corpus_dir = paths
         status(f"computing rescaling baselines on {pairs:,} random name pairs", quiet)
         block = add_baselines(model, corpus_dir, pairs=pairs, seed=seed)
@@ -250,7 +250,7 @@ def baseline(
     from wrdscore.embeddings.encoders import Encoder
     from wrdscore.metrics.base import resolve_embeddings
 
-    options = encoder.keywords()
+    options = encoder.keywords(embeddings)
     # The corpus and the model fused with are opened before the encoder loads (seconds).
     open_corpus(paths[0])
     static = None if embeddings is None else resolve_embeddings(embeddings)

@@ -242,7 +242,7 @@ def score(
             oov=oov,
             centering=centering,
             rescale=rescale,
-            **encoder.keywords(),
+            **encoder.keywords(embeddings),
         )
         if loading is not None:
             bar.update(loading, total=1, completed=1)
@@ -498,7 +498,7 @@ def explain(
         given |= {"--centering": centering != "none", "--top": top != 3}
         given |= {"--segment": segment, "--no-segment": no_segment, "--strings": strings != "drop"}
         given |= {"--code-support": code_support is not None, "--allow-unmasked": allow_unmasked}
-        given |= {"--encoder": bool(encoder.keywords())}  # --layer alone: its own error
+        given |= {"--encoder": bool(encoder.keywords(embeddings))}  # --layer alone: its own error
         stray = [option for option, set_ in given.items() if set_]
         if stray:
             verb = "does" if len(stray) == 1 else "do"
@@ -548,7 +548,7 @@ def explain(
         segment=segment_setting(segment, no_segment),
         oov=oov,
         centering=centering,
-        **encoder.keywords(),
+        **encoder.keywords(embeddings),
     )
     assert isinstance(scorer, WRDScore)
     if code is not None:

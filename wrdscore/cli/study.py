@@ -97,7 +97,7 @@ def study_sample(
         seed=seed,
         strict=strict,
         force=force,
-        encoder=encoder.keywords(),
+        encoder=encoder.keywords(embeddings),
         clean_predictions=clean_predictions,
         language=language,
         target=target,
@@ -207,7 +207,7 @@ def study_analyze(
         resamples=100 if resamples is None else resamples,
         seed=seed,
         force=force,
-        encoder=encoder.keywords(),
+        encoder=encoder.keywords(embeddings),
         target=target,
         per_metric=judge.settings(list(metric or human_eval.DEFAULT_METRICS), {}),
     )
