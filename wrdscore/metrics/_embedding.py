@@ -547,6 +547,8 @@ class EmbeddingMetric(Metric):
         assert self.contextual is not None
         table, unseen = self.contextual.vectors(token_lists, self.oov)
         tokens = list(itertools.chain.from_iterable(token_lists))
+        # Named as without an encoder: the note counting them lists them.
+        oov_names = frozenset(itertools.compress(tokens, unseen.tolist()))
         lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
         if self.oov == "drop":
             item_of = np.repeat(np.arange(len(token_lists)), lengths)
@@ -562,6 +564,7 @@ class EmbeddingMetric(Metric):
             offsets=offsets,
             tokens=tokens,
             oov_count=int(unseen.sum()),
+            oov_names=oov_names,
             # These names the encoder cut (cached ones too): this batch's count, not a total.
             cuts=Counter(self.contextual.encoder.cuts(token_lists)),
         )
