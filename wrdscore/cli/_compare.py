@@ -112,8 +112,12 @@ def compare(
     from wrdscore.inputs import _lines, check_code_path, parse_code_lines, read_items
     from wrdscore.metrics import compare_values
     from wrdscore.metrics.base import build_metrics
+    from wrdscore.significance import DEFAULT_CONFIDENCE, check_resamples
 
     check_format(fmt)
+    # Before any file is read or model loaded, in the command line's words (the
+    # bootstrap's own check, after scoring, names its parameter).
+    check_resamples(resamples, DEFAULT_CONFIDENCE, "--resamples")
     if len(preds) != 2:
         raise WrdscoreError(f"compare needs --preds exactly twice (A and B), got {len(preds)}")
     reads_code = check_sources(refs, code, corpus, "compare")

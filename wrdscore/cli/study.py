@@ -183,6 +183,7 @@ def study_analyze(
 
     from wrdscore import human_eval
     from wrdscore.hints import small_sample_hint
+    from wrdscore.significance import check_resamples
 
     # --ratings may be quoted globs: each file they match is an input too.
     rated = [f for r in ratings or [] for f in [r, *glob.glob(r)]]
@@ -192,6 +193,9 @@ def study_analyze(
             raise WrdscoreError("give --resamples only (--bootstraps is its deprecated old name)")
         typer.echo("note: --bootstraps is deprecated; use --resamples", err=True)
         resamples = bootstraps
+    resamples = 100 if resamples is None else resamples
+    # In the command line's words (the library's check names its parameter).
+    check_resamples(resamples, human_eval.LEVEL, "--resamples")
     analysis = human_eval.analyze_study(
         output,
         study=study,
@@ -204,7 +208,7 @@ def study_analyze(
         oov=oov,
         rescale=rescale,
         segment=segment_setting(segment, no_segment),
-        resamples=100 if resamples is None else resamples,
+        resamples=resamples,
         seed=seed,
         force=force,
         encoder=encoder.keywords(embeddings),
