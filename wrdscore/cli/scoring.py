@@ -201,6 +201,9 @@ def score(
     from wrdscore.progress import progress_bar
 
     check_format(fmt)
+    if chunk_pairs < 1:
+        # As --jobs is refused (score_files' own refusal names no option).
+        raise WrdscoreError(f"--chunk-pairs must be at least 1, not {chunk_pairs}")
     reads_code = check_sources(refs, code, corpus, "score")
     if code is not None:
         check_code_path(code)
