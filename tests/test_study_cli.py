@@ -179,6 +179,8 @@ def test_custom_strata_need_no_embeddings(inputs, tmp_path):
         (["sample", "--stratum", "10:"], "error: stratum '10:': no condition after ':'"),
         (["sample", "--raters", "0"], "raters must be at least 1"),
         (["sample", "--target", "doc"], "unknown target 'doc'; choose one of name, summary"),
+        # Accepted (exit 0) where the strata score no metric: random strata alone.
+        (["sample", "--stratum", "2", "--oov", "bad"], "error: unknown OOV policy 'bad'; choose"),
         (
             ["analyze", "--pairs", "P", "--scale", "10", "--target", "summary"],
             "--target says how a study's code is read: rated pairs from --pairs have no code",

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
+from wrdscore.embeddings import TokenEmbeddings, check_oov, load_embeddings
 from wrdscore.errors import WrdscoreError, counted, only_with
 from wrdscore.metrics._centering import center, check_centering
 from wrdscore.metrics._flatten import FlatBatch, Tokens
@@ -153,8 +153,7 @@ def _check_vector_options(
     fuse_weights: tuple[float, float] | None = None,
     fuse: bool | None = None,
 ) -> None:
-    if oov not in OOV_POLICIES:
-        raise WrdscoreError(f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}")
+    check_oov(oov)
     check_centering(centering)
     check_flag("rescale", rescale)
 
