@@ -126,6 +126,9 @@ def test_table_output_and_per_pair_tsv(model, tmp_path):
     assert rows[0] == ["index", "reference", "prediction", "wrd.precision", "wrd.recall", "wrd.f1"]
     assert rows[3][1:3] == ["size", "get count"]
     assert len(rows) == 12
+    # --force without --per-pair replaces nothing: refused, not ignored (exit 0 before).
+    res = score_examples(model, "--force")
+    assert (res.exit_code, res.stderr) == (2, "error: --force only applies with --per-pair\n")
 
 
 def test_per_pair_jsonl_with_alternatives_and_empty_prediction(model, tmp_path):

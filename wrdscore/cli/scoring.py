@@ -212,6 +212,8 @@ def score(
         if per_pair != STDOUT:
             check_not_input(per_pair, [refs, preds, code, corpus, embeddings], "--per-pair")
         check_per_pair_path(per_pair, force)
+    elif force:
+        raise only_with(["--force"], "--per-pair")  # as explain's without --plot
     if refs is not None and (
         encoder.name is not None or any(metric_class(m).in_process for m in metric)
     ):
