@@ -529,6 +529,20 @@ def test_bad_code_input_is_one_line_and_exit_2(model, tmp_path, lines, extra, me
     assert res.output.count("\n") == 1
 
 
+@pytest.mark.parametrize("command", ["score", "compare"])
+def test_code_weight_without_references_is_refused(model, tmp_path, command):
+    # It weighs the code against the references in combined; code alone gives no
+    # combined, so it changed nothing but the signature (cw:0), exit 0.
+    _, preds, code = _code_inputs(tmp_path)
+    twice = [preds] * (2 if command == "compare" else 1)
+    res = run(command, *(x for p in twice for x in ("--preds", p)), "--code", code, "-e", model,
+              "--code-weight", "0")  # fmt: skip
+    assert (res.exit_code, res.stderr) == (
+        2,
+        "error: --code-weight only applies with --refs (combined = (1 - w) ref + w code)\n",
+    )
+
+
 def test_code_options_without_code_are_refused(model, tmp_path):
     refs, preds, _ = _code_inputs(tmp_path)
     res = run("score", "--refs", refs, "--preds", preds, "-e", model, "--target", "summary")

@@ -29,6 +29,7 @@ from wrdscore.cli._scoring_options import (
     SET_OPTION,
     STRINGS_OPTION,
     add_allow_unmasked,
+    check_code_weight,
     check_sources,
     code_options,
     corpus_reading,
@@ -125,6 +126,7 @@ def compare(
     add_allow_unmasked(shared, allow_unmasked, reads_code)
     judged = judge.settings(metric, metric_options(options))
     per_metric = with_code_options(metric, judged, shared, language, code, corpus)
+    check_code_weight(code_weight, refs, corpus)
     # Every file is read before the metrics load their models (an encoder: seconds).
     ref_items: Any = None if refs is None else read_items(refs, references=True)
     code_items: Any = None

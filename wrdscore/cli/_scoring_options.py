@@ -114,6 +114,14 @@ def code_options(
     return out
 
 
+def check_code_weight(code_weight: float | None, refs: Path | None, corpus: Path | None) -> None:
+    """Refuse ``--code-weight`` without references (``--refs`` or ``--corpus``): it weighs
+    the code against them in ``combined``, which code alone does not give, so it changed
+    nothing but the signature (``cw:``)."""
+    if code_weight is not None and refs is None and corpus is None:
+        raise only_with(["--code-weight"], "--refs (combined = (1 - w) ref + w code)")
+
+
 def add_allow_unmasked(shared: dict[str, Any], allowed: bool, code: bool) -> None:
     """Add ``--allow-unmasked`` (``allowed``) to the ``shared`` code options; refused
     without code (``code`` False), where it would be ignored."""

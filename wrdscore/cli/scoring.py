@@ -31,6 +31,7 @@ from wrdscore.cli._scoring_options import (
     SET_OPTION,
     STRINGS_OPTION,
     add_allow_unmasked,
+    check_code_weight,
     check_sources,
     code_options,
     corpus_reading,
@@ -225,6 +226,7 @@ def score(
     judged = judge.settings(metric, metric_options(options))
     add_allow_unmasked(shared, allow_unmasked, reads_code)
     per_metric = with_code_options(metric, judged, shared, language, code, corpus)
+    check_code_weight(code_weight, refs, corpus)
     references: Any = refs
     hints = _score_hints(preds, clean_predictions, (target or "name") if reads_code else None)
     code_items: Any = code
