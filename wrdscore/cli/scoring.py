@@ -493,7 +493,7 @@ def explain(
     from wrdscore.metrics.wrd import WRDScore
 
     check_format(fmt)
-    judged = judge.settings(["judge"] if judge.url or judge.model else [], {})
+    judged = judge.settings(["judge"] if judge.url or judge.model else [], {}, sets=False)
     if judged:
         from wrdscore.cli._explain_judge import explain_judge
 

@@ -213,7 +213,7 @@ def study_analyze(
         force=force,
         encoder=encoder.keywords(embeddings),
         target=target,
-        per_metric=judge.settings(list(metric or human_eval.DEFAULT_METRICS), {}),
+        per_metric=judge.settings(list(metric or human_eval.DEFAULT_METRICS), {}, sets=False),
     )
     for note in analysis.ratings.notes:
         typer.echo(f"note: {note}", err=True)
