@@ -129,6 +129,8 @@ CASES = [
     (["baseline", "nope", *ENCODER], "corpus folder nope does not exist"),
     (["baseline", "corpus", *ENCODER, "--layer", "7"], "out of range"),
     (["baseline", "corpus", *ENCODER, "-e", "nope"], "nope"),
+    # After the encoder loaded, as "the number of baseline pairs must be at least 1".
+    (["baseline", "corpus", *ENCODER, "--pairs", "0"], "--pairs must be at least 1, not 0\n"),
     (["study", "analyze", "--pairs", "wrdscore-paper", "-m", "wrd", "-o", "r", *ENCODER,
       "--layer", "99"], "out of range"),
     (["study", "sample", "--refs", "refs.txt", "--preds", "nope.txt", "-o", "s", *ENCODER],

@@ -227,6 +227,9 @@ def baseline(
     from wrdscore.metrics import add_baselines, add_encoder_baselines
     from wrdscore.progress import status
 
+    if pairs < 1:
+        # Before an encoder loads, in the option's name ("the number of baseline pairs").
+        raise WrdscoreError(f"--pairs must be at least 1, not {pairs}")
     wanted = 1 if encoder.name is not None else 2
     if len(paths) != wanted:
         usage = "CORPUS (with --encoder)" if encoder.name is not None else "MODEL_DIR CORPUS"
