@@ -530,6 +530,20 @@ def test_bad_code_input_is_one_line_and_exit_2(model, tmp_path, lines, extra, me
 
 
 @pytest.mark.parametrize("command", ["score", "compare"])
+def test_a_bad_reference_is_named_by_its_file_and_line(model, tmp_path, command):
+    # compare said "reference 2 has no tokens ..." without the file, where score names it.
+    refs, preds, _ = _code_inputs(tmp_path)
+    refs.write_text("update image\n!!!\n")
+    twice = [preds] * (2 if command == "compare" else 1)
+    res = run(command, "--refs", refs, *(x for p in twice for x in ("--preds", p)), "-e", model)
+    assert (res.exit_code, res.stderr) == (
+        2,
+        f"error: {refs}:2: reference 2 has no tokens (letters or digits); remove it or allow "
+        "empty references (--allow-empty-reference)\n",
+    )
+
+
+@pytest.mark.parametrize("command", ["score", "compare"])
 def test_code_weight_without_references_is_refused(model, tmp_path, command):
     # It weighs the code against the references in combined; code alone gives no
     # combined, so it changed nothing but the signature (cw:0), exit 0.

@@ -220,7 +220,7 @@ def test_each_command_names_the_option_that_allows_unmasked_code(
     compare = ["compare", "--preds", preds, "--preds", preds, *python]
     for args, where in (
         (["score", "--preds", preds, *python], f"{code}:1: code 1 "),
-        (compare, "code 1 "),
+        (compare, f"{code}:1: code 1 "),
         (["explain", "send", "--code", source, "--language", "python", "-e", model], ""),
     ):
         res = _run(*args)

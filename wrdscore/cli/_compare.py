@@ -112,7 +112,7 @@ def compare(
     from wrdscore.corpus_inputs import corpus_comparison
     from wrdscore.inputs import _lines, check_code_path, parse_code_lines, read_items
     from wrdscore.metrics import compare_values
-    from wrdscore.metrics.base import build_metrics
+    from wrdscore.metrics.base import ItemError, build_metrics
     from wrdscore.significance import DEFAULT_CONFIDENCE, check_resamples
 
     check_format(fmt)
@@ -160,17 +160,26 @@ def compare(
     # of the pairs.
     rows: list[dict[str, Any]] = []
     unmasked = 0
+    # A bad reference or code item is named with its file and line, as score names it
+    # (a prediction's error cannot tell system A's file from B's).
+    where = {} if corpus is not None else {"reference": refs, "code": code}
     for m in metrics:
-        a, _, found = compare_values(
-            m,
-            ref_items,
-            pred_a,
-            pred_b,
-            code=code_items,
-            resamples=resamples,
-            seed=seed,
-            allow_empty_reference=allow_empty_reference,
-        )
+        try:
+            a, _, found = compare_values(
+                m,
+                ref_items,
+                pred_a,
+                pred_b,
+                code=code_items,
+                resamples=resamples,
+                seed=seed,
+                allow_empty_reference=allow_empty_reference,
+            )
+        except ItemError as exc:
+            path = where.get(exc.side)
+            if path is None:
+                raise
+            raise WrdscoreError(f"{path}:{exc.index + 1}: {exc}") from None
         # Both systems are scored against the same code: A's count is the run's.
         unmasked = max(unmasked, a.unmasked_code)
         rows.extend(
