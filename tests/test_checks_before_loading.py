@@ -98,6 +98,7 @@ def inputs(tmp_path_factory) -> Path:
 
 
 ENCODER = ["--encoder", MINILM]
+FUSE = "error: --fuse-weights only applies with both --encoder and --embeddings\n"
 CASES = [
     # tune: its pairs and held-out pairs, then the encoder's folder and device.
     (["tune", MINILM, "-o", "out", "--pairs", "nope.tsv"], "--pairs nope.tsv: no such file"),
@@ -128,10 +129,24 @@ CASES = [
     (["baseline", "nope", *ENCODER], "corpus folder nope does not exist"),
     (["baseline", "corpus", *ENCODER, "--layer", "7"], "out of range"),
     (["baseline", "corpus", *ENCODER, "-e", "nope"], "nope"),
+    # After the encoder loaded, as "the number of baseline pairs must be at least 1".
+    (["baseline", "corpus", *ENCODER, "--pairs", "0"], "--pairs must be at least 1, not 0\n"),
     (["study", "analyze", "--pairs", "wrdscore-paper", "-m", "wrd", "-o", "r", *ENCODER,
       "--layer", "99"], "out of range"),
     (["study", "sample", "--refs", "refs.txt", "--preds", "nope.txt", "-o", "s", *ENCODER],
      "nope.txt"),
+    # --fuse-weights without the --embeddings it weighs: refused after the encoder
+    # loaded, naming the library's parameter ("fuse_weights only applies with ...").
+    (["score", "--refs", "refs.txt", "--preds", "preds.txt", *ENCODER, "--fuse-weights", "1,2"],
+     FUSE),
+    (["compare", "--refs", "refs.txt", "--preds", "preds.txt", "--preds", "preds.txt",
+      *ENCODER, "--fuse-weights", "1,2"], FUSE),
+    (["explain", "getName", "fetchName", *ENCODER, "--fuse-weights", "1,2"], FUSE),
+    (["baseline", "corpus", *ENCODER, "--fuse-weights", "1,2"], FUSE),
+    (["study", "sample", "--refs", "refs.txt", "--preds", "preds.txt", "-o", "s",
+      "--stratum", "1:wrd>0", *ENCODER, "--fuse-weights", "1,2"], FUSE),
+    (["study", "analyze", "--pairs", "wrdscore-paper", "-m", "wrd", "-o", "r", *ENCODER,
+      "--fuse-weights", "1,2"], FUSE),
 ]  # fmt: skip
 
 

@@ -126,6 +126,9 @@ def test_table_output_and_per_pair_tsv(model, tmp_path):
     assert rows[0] == ["index", "reference", "prediction", "wrd.precision", "wrd.recall", "wrd.f1"]
     assert rows[3][1:3] == ["size", "get count"]
     assert len(rows) == 12
+    # --force without --per-pair replaces nothing: refused, not ignored (exit 0 before).
+    res = score_examples(model, "--force")
+    assert (res.exit_code, res.stderr) == (2, "error: --force only applies with --per-pair\n")
 
 
 def test_per_pair_jsonl_with_alternatives_and_empty_prediction(model, tmp_path):
@@ -524,6 +527,34 @@ def test_bad_code_input_is_one_line_and_exit_2(model, tmp_path, lines, extra, me
     assert res.exit_code == 2, res.output
     assert res.output.startswith("error: ") and message in res.output
     assert res.output.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", ["score", "compare"])
+def test_a_bad_reference_is_named_by_its_file_and_line(model, tmp_path, command):
+    # compare said "reference 2 has no tokens ..." without the file, where score names it.
+    refs, preds, _ = _code_inputs(tmp_path)
+    refs.write_text("update image\n!!!\n")
+    twice = [preds] * (2 if command == "compare" else 1)
+    res = run(command, "--refs", refs, *(x for p in twice for x in ("--preds", p)), "-e", model)
+    assert (res.exit_code, res.stderr) == (
+        2,
+        f"error: {refs}:2: reference 2 has no tokens (letters or digits); remove it or allow "
+        "empty references (--allow-empty-reference)\n",
+    )
+
+
+@pytest.mark.parametrize("command", ["score", "compare"])
+def test_code_weight_without_references_is_refused(model, tmp_path, command):
+    # It weighs the code against the references in combined; code alone gives no
+    # combined, so it changed nothing but the signature (cw:0), exit 0.
+    _, preds, code = _code_inputs(tmp_path)
+    twice = [preds] * (2 if command == "compare" else 1)
+    res = run(command, *(x for p in twice for x in ("--preds", p)), "--code", code, "-e", model,
+              "--code-weight", "0")  # fmt: skip
+    assert (res.exit_code, res.stderr) == (
+        2,
+        "error: --code-weight only applies with --refs (combined = (1 - w) ref + w code)\n",
+    )
 
 
 def test_code_options_without_code_are_refused(model, tmp_path):

@@ -205,6 +205,45 @@ def test_cli_allow_unmasked_notes_and_signs(tmp_path: Path, emb: TokenEmbeddings
     assert "--allow-unmasked applies to code" in refused.stderr
 
 
+def test_each_command_names_the_option_that_allows_unmasked_code(
+    tmp_path: Path, emb: TokenEmbeddings
+) -> None:
+    # The refusal said "or allow it unmasked" and no option: score's and explain's is
+    # --allow-unmasked, compare had none (only --set wrd.allow_unmasked=true), and
+    # study sample has none.
+    model, code, preds = _files(tmp_path, emb)
+    source = tmp_path / "m.java"
+    source.write_text(SEND)
+    why = "cannot be masked: read as python, it declares no function or method (is python its "
+    allow = "language?); give its language or allow it unmasked (--allow-unmasked)\n"
+    python = ["--code", code, "--language", "python", "-e", model]
+    compare = ["compare", "--preds", preds, "--preds", preds, *python]
+    for args, where in (
+        (["score", "--preds", preds, *python], f"{code}:1: code 1 "),
+        (compare, f"{code}:1: code 1 "),
+        (["explain", "send", "--code", source, "--language", "python", "-e", model], ""),
+    ):
+        res = _run(*args)
+        assert (res.exit_code, res.stderr) == (2, f"error: {where}{why}{allow}"), res.output
+    # compare takes it as score does: scored, noted, signed.
+    allowed = _run(*compare, "--allow-unmasked")
+    assert allowed.exit_code == 0, allowed.output
+    assert "note: 2 methods scored unmasked (--allow-unmasked)" in allowed.stderr
+    assert "|mask:name-if-declared|" in allowed.stdout
+    refused = _run("compare", "--refs", preds, "--preds", preds, "--preds", preds,
+                   "--allow-unmasked", "-e", model)  # fmt: skip
+    assert refused.exit_code == 2
+    assert refused.stderr == "error: --allow-unmasked applies to code: give --code or --corpus\n"
+    # A study has no such option: its refusal ends with the remedy it has.
+    study = _run(
+        "study", "sample", "--refs", preds, "--preds", preds, "--code", code, "--language",
+        "python", "--embeddings", model, "--stratum", "1:wrd.code<2", "--sets", "1",
+        "--raters", "1", "-o", tmp_path / "s",
+    )  # fmt: skip
+    assert study.exit_code == 2, study.output
+    assert study.stderr.endswith("(is python its language?); give its language\n")
+
+
 def test_cli_explain_shows_what_was_masked(tmp_path: Path, emb: TokenEmbeddings) -> None:
     model = _files(tmp_path, emb)[0]
     source = tmp_path / "m.java"
@@ -218,7 +257,9 @@ def test_cli_explain_shows_what_was_masked(tmp_path: Path, emb: TokenEmbeddings)
     assert allowed.exit_code == 0, allowed.output
     out = json.loads(allowed.stdout)
     assert out["masked"] is None and "declares no function" in out["unmasked"]
-    assert "note: scored unmasked" in allowed.stderr
+    # The note says why, not the remedy already taken.
+    assert "note: scored unmasked (--allow-unmasked): the code cannot be masked" in allowed.stderr
+    assert "allow it unmasked" not in allowed.stderr and "give its language" not in allowed.stdout
 
 
 def test_cli_corpus_refuses_a_record_whose_name_is_not_declared(

@@ -174,6 +174,25 @@ def test_fused_vectors_follow_the_formula(tiny_encoder):
     assert table.shape[1] == ctx.dim == tiny_encoder.dim + 2
 
 
+def test_a_fused_run_names_its_unseen_tokens(tiny, tiny_encoder, tmp_path):
+    # score's note said "2 unseen token occurrences ()": with an encoder the tokens the
+    # static model lacks were counted, not named.
+    static = TokenEmbeddings.from_vectors(
+        {"get": [1.0, 0.0], "set": [0.0, 2.0], "name": [3.0, 4.0]}
+    )
+    fused = get_metric("wrd", encoder=tiny_encoder, embeddings=static)
+    res = fused.score(["get zzz", "name"], ["set zzz", "get"])
+    assert (res.oov_tokens, res.oov_names) == (2, ("zzz",))
+    model, refs, preds = tmp_path / "static.txt", tmp_path / "refs.txt", tmp_path / "preds.txt"
+    static.kv.save_word2vec_format(str(model))
+    refs.write_text("get zzz\nname\n")
+    preds.write_text("set zzz\nget\n")
+    args = ["--refs", refs, "--preds", preds, "--encoder", tiny, "-e", model, "--device", "cpu"]
+    out = CliRunner().invoke(app, ["score", *map(str, args), "-q"])
+    assert out.exit_code == 0, out.output
+    assert out.stderr == "note: 2 unseen token occurrences (zzz)\n"
+
+
 def test_the_torch_version_is_torch_s_own_with_its_build_tag():
     assert torch_version() == str(torch.__version__)
 

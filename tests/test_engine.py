@@ -218,6 +218,14 @@ def test_cli_late_chunk_error_is_one_line_and_leaves_no_output(emb, tmp_path):
     assert not out.exists() and not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
+def test_cli_too_small_a_chunk_is_named_as_the_option(files):
+    # It said "chunk size must be at least 1 pair, not 0", naming no option, where
+    # --jobs 0 says "--jobs must be at least 1, not 0".
+    args = ["score", "--refs", *files[:1], "--preds", files[1]]
+    res = CliRunner().invoke(app, [*map(str, args), "--chunk-pairs", "0"])
+    assert (res.exit_code, res.stderr) == (2, "error: --chunk-pairs must be at least 1, not 0\n")
+
+
 def test_cli_jobs_and_chunks_print_the_same_json(emb, tmp_path, files):
     model = save_embeddings(emb.kv, tmp_path / "m", meta={"name": "t", "n_docs": 10}, doc_freq={})
     outs = []

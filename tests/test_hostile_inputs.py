@@ -507,6 +507,11 @@ def test_corpus_pairs_never_replaces_a_file_without_force_nor_the_corpus(tmp_pat
     assert out.read_text().startswith("kind\ta\tb\t")
     # A new file inside the corpus folder is not one of its files: allowed.
     assert run("corpus", "pairs", corpus, "-o", corpus / "pairs.tsv").exit_code == 0
+    # --force without -o, where the pairs are printed, replaces nothing: refused, not
+    # ignored (exit 0 before), as explain refuses --force without --plot.
+    result = run("corpus", "pairs", corpus, "--force")
+    assert_user_error(result, "--force only applies with --output")
+    assert not result.stdout
 
 
 _BOMB = """

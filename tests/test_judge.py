@@ -164,6 +164,37 @@ def test_options_are_checked_and_nothing_is_contacted_without_a_server(tmp_path)
     assert res.exit_code == 2 and "--judge-url only applies with -m judge" in res.stderr
 
 
+_SCORE = ["score", "--refs", str(EXAMPLES / "refs.txt"), "--preds", str(EXAMPLES / "preds.txt")]
+_JUDGE = ["-m", "judge", "--judge-url", "http://127.0.0.1:9/v1", "--judge-model", MODEL]
+_ANALYZE = ["study", "analyze", "--pairs", "wrdscore-paper", "-m", "judge", "-o", "r"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        # Named as the judge's keywords before: "judge: samples must be an integer >= 1,
+        # not 0", "judge: concurrency ...", "judge: timeout ...", "judge: format ...".
+        ([*_SCORE, *_JUDGE, "--judge-samples", "0"], "--judge-samples must be at least 1, not 0"),
+        ([*_SCORE, *_JUDGE, "--judge-jobs", "0"], "--judge-jobs must be at least 1, not 0"),
+        ([*_SCORE, *_JUDGE, "--judge-timeout", "0"],
+         "--judge-timeout must be seconds above 0, not 0.0"),
+        ([*_SCORE, *_JUDGE, "--judge-format", "xml"],
+         "--judge-format must be one of json_schema, object_schema, json_object, none, not 'xml'"),
+        # "give a temperature above 0", with no word of how (--set judge.temperature), and
+        # in study analyze and explain, which take no --set, a remedy they do not have.
+        ([*_SCORE, *_JUDGE, "--judge-samples", "3"],
+         "--judge-samples 3: several samples at temperature 0 are the same reply; give a "
+         "temperature above 0 (--set judge.temperature=0.7)"),
+        ([*_ANALYZE, *_JUDGE[2:], "--judge-samples", "2"],
+         "--judge-samples 2: several samples at temperature 0 are the same reply; this command "
+         "cannot set one (score and compare take --set judge.temperature=0.7)"),
+    ],
+)  # fmt: skip
+def test_the_judge_options_are_refused_in_the_command_line_s_words(args, message, tmp_path):
+    res = runner.invoke(app, [str(tmp_path / "r") if a == "r" else a for a in args])
+    assert (res.exit_code, res.stderr) == (2, f"error: {message}\n")
+
+
 def test_the_judge_on_a_corpus_is_refused_in_one_line_by_score_and_compare(tmp_path):
     # compare once fell through to an IndexError here: the judge has no code scorer.
     from wrdscore.corpora import ingest

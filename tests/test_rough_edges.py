@@ -89,13 +89,15 @@ def test_train_refuses_zero_fasttext_buckets(tmp_path):
 
 def test_study_analyze_refuses_too_few_resamples_like_compare(tmp_path):
     # --bootstraps 1 printed a "95%" interval of zero width; compare refused fewer than 40.
-    # Both now call it --resamples, and say so in the same words.
+    # Both now call it --resamples, and say so in the same words, naming the option (they
+    # said "resamples must be ...", the library's parameter). compare checks it before
+    # it loads a model (-e nope.vec: it loaded, and scored, first).
     res = run("study", "analyze", "--pairs", "wrdscore-paper", "-m", "rouge1",
               "--resamples", "1", "-o", tmp_path / "r")  # fmt: skip
     assert res.exit_code == 2
-    assert res.stderr == "error: resamples must be at least 40 for a 95% interval, got 1\n"
+    assert res.stderr == "error: --resamples must be at least 40 for a 95% interval, got 1\n"
     same = run("compare", "--refs", EXAMPLES / "refs.txt", "--preds", EXAMPLES / "refs.txt",
-               "--preds", EXAMPLES / "preds.txt", "--resamples", "1")  # fmt: skip
+               "--preds", EXAMPLES / "preds.txt", "--resamples", "1", "-e", "nope.vec")  # fmt: skip
     assert same.exit_code == 2 and same.stderr == res.stderr
     assert not (tmp_path / "r").exists()
     res = run("study", "analyze", "--pairs", "wrdscore-paper", "-m", "rouge1",

@@ -179,6 +179,8 @@ def test_custom_strata_need_no_embeddings(inputs, tmp_path):
         (["sample", "--stratum", "10:"], "error: stratum '10:': no condition after ':'"),
         (["sample", "--raters", "0"], "raters must be at least 1"),
         (["sample", "--target", "doc"], "unknown target 'doc'; choose one of name, summary"),
+        # Accepted (exit 0) where the strata score no metric: random strata alone.
+        (["sample", "--stratum", "2", "--oov", "bad"], "error: unknown OOV policy 'bad'; choose"),
         (
             ["analyze", "--pairs", "P", "--scale", "10", "--target", "summary"],
             "--target says how a study's code is read: rated pairs from --pairs have no code",
@@ -250,6 +252,27 @@ def test_mismatched_or_blank_name_files(inputs, tmp_path):
             "--output", tmp_path / "o", "--stratum", "1",
         )  # fmt: skip
         assert code == 2 and message in err
+
+
+def test_an_empty_reference_names_no_option_a_study_does_not_take(inputs, tmp_path):
+    # The refusal said "or allow empty references (--allow-empty-reference)", an option
+    # of score and compare: study sample and study analyze have none (nor should: a
+    # pair to rate needs a reference).
+    (tmp_path / "refs.txt").write_text("!!!\nget name\n")
+    (tmp_path / "preds.txt").write_text("get\nset name\n")
+    (tmp_path / "P").mkdir()
+    (tmp_path / "P" / "a.csv").write_text("!!!,name,8\nrun,go,2\n")
+    for args in (
+        ["sample", "--refs", tmp_path / "refs.txt", "--preds", tmp_path / "preds.txt",
+         "--stratum", "1:rouge1>=0", "--sets", "1"],
+        ["analyze", "--pairs", tmp_path / "P", "--scale", "10", "-m", "wrd"],
+    ):  # fmt: skip
+        code, _, err = run("study", *args, "--output", tmp_path / "out")
+        assert (code, err) == (
+            2,
+            "error: reference 1 has no tokens (letters or digits); remove it\n",
+        )
+        assert not (tmp_path / "out").exists()
 
 
 def test_existing_output_needs_force(inputs, tmp_path):

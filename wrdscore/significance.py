@@ -12,6 +12,8 @@ from wrdscore.errors import WrdscoreError
 
 DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 12345
+#: The intervals' confidence unless asked otherwise (``compare``'s).
+DEFAULT_CONFIDENCE = 0.95
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,7 @@ def paired_bootstrap(
     *,
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
-    confidence: float = 0.95,
+    confidence: float = DEFAULT_CONFIDENCE,
 ) -> BootstrapComparison:
     """Paired bootstrap of the difference of mean scores of two systems on the same pairs.
 

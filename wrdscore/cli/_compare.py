@@ -23,14 +23,18 @@ from wrdscore.cli._common import (
 )
 from wrdscore.cli._encoder_options import EncoderOptions, encoder_options
 from wrdscore.cli._scoring_options import (
+    ALLOW_UNMASKED_OPTION,
     CODE_SUPPORT_OPTION,
     RESCALE_OPTION,
     SET_OPTION,
     STRINGS_OPTION,
+    add_allow_unmasked,
+    check_code_weight,
     check_sources,
     code_options,
     corpus_reading,
     echo_hints,
+    unmasked_note,
     with_code_options,
 )
 from wrdscore.errors import WrdscoreError, counted
@@ -68,6 +72,7 @@ def compare(
     ),
     strings: str | None = STRINGS_OPTION,
     code_support: str | None = CODE_SUPPORT_OPTION,
+    allow_unmasked: bool = ALLOW_UNMASKED_OPTION,
     metric: list[str] = typer.Option(
         ["wrd"],
         "--metric",
@@ -107,15 +112,21 @@ def compare(
     from wrdscore.corpus_inputs import corpus_comparison
     from wrdscore.inputs import _lines, check_code_path, parse_code_lines, read_items
     from wrdscore.metrics import compare_values
-    from wrdscore.metrics.base import build_metrics
+    from wrdscore.metrics.base import ItemError, build_metrics
+    from wrdscore.significance import DEFAULT_CONFIDENCE, check_resamples
 
     check_format(fmt)
+    # Before any file is read or model loaded, in the command line's words (the
+    # bootstrap's own check, after scoring, names its parameter).
+    check_resamples(resamples, DEFAULT_CONFIDENCE, "--resamples")
     if len(preds) != 2:
         raise WrdscoreError(f"compare needs --preds exactly twice (A and B), got {len(preds)}")
     reads_code = check_sources(refs, code, corpus, "compare")
     shared = code_options(reads_code, target, code_weight, strings, code_support)
+    add_allow_unmasked(shared, allow_unmasked, reads_code)
     judged = judge.settings(metric, metric_options(options))
     per_metric = with_code_options(metric, judged, shared, language, code, corpus)
+    check_code_weight(code_weight, refs, corpus)
     # Every file is read before the metrics load their models (an encoder: seconds).
     ref_items: Any = None if refs is None else read_items(refs, references=True)
     code_items: Any = None
@@ -131,7 +142,7 @@ def compare(
         oov=oov,
         centering=centering,
         rescale=rescale,
-        **encoder.keywords(),
+        **encoder.keywords(embeddings),
     )
     if corpus is not None:
         corpus_target, source = corpus_reading(metrics)
@@ -148,17 +159,29 @@ def compare(
     # Each metric and value on its own bootstrap with the same seed: the same resamples
     # of the pairs.
     rows: list[dict[str, Any]] = []
+    unmasked = 0
+    # A bad reference or code item is named with its file and line, as score names it
+    # (a prediction's error cannot tell system A's file from B's).
+    where = {} if corpus is not None else {"reference": refs, "code": code}
     for m in metrics:
-        a, _, found = compare_values(
-            m,
-            ref_items,
-            pred_a,
-            pred_b,
-            code=code_items,
-            resamples=resamples,
-            seed=seed,
-            allow_empty_reference=allow_empty_reference,
-        )
+        try:
+            a, _, found = compare_values(
+                m,
+                ref_items,
+                pred_a,
+                pred_b,
+                code=code_items,
+                resamples=resamples,
+                seed=seed,
+                allow_empty_reference=allow_empty_reference,
+            )
+        except ItemError as exc:
+            path = where.get(exc.side)
+            if path is None:
+                raise
+            raise WrdscoreError(f"{path}:{exc.index + 1}: {exc}") from None
+        # Both systems are scored against the same code: A's count is the run's.
+        unmasked = max(unmasked, a.unmasked_code)
         rows.extend(
             {
                 "metric": m.name,
@@ -180,8 +203,16 @@ def compare(
     if fmt == "json":
         out: Any = rows[0] if len(rows) == 1 else rows
         typer.echo(json.dumps(out, indent=2))
-        echo_hints(hints)
-        return
+    else:
+        _print_rows(rows, preds)
+    note = unmasked_note(unmasked)
+    if note:
+        typer.echo(f"note: {note}", err=True)
+    echo_hints(hints)
+
+
+def _print_rows(rows: list[dict[str, Any]], preds: list[Path]) -> None:
+    """The comparisons as a table, with each signature once below it."""
     from rich.table import Table
 
     level = f"{rows[0]['confidence']:.0%} CI"
@@ -203,4 +234,3 @@ def compare(
     # A metric's values against code share one signature: printed once.
     for signature in dict.fromkeys(r["signature"] for r in rows):
         console.print(signature, highlight=False, soft_wrap=True)
-    echo_hints(hints)

@@ -37,11 +37,14 @@ class EncoderOptions:
         "A,B: weights of the encoder's and the --embeddings model's parts \\[default: 1,1].",
     )
 
-    def keywords(self) -> dict[str, Any]:
+    def keywords(self, embeddings: object) -> dict[str, Any]:
         """The options as :func:`~wrdscore.metrics.build_metrics` keywords.
 
         Empty without ``--encoder``; the others are refused without it (a one-line
-        error naming them), so none is ignored.
+        error naming them), so none is ignored. ``embeddings`` is the command's
+        ``--embeddings`` (None: not given), which the encoder is fused with: without
+        it ``--fuse-weights`` is refused here, in the words of the command line and
+        before the encoder loads (the library's refusal names its ``fuse_weights``).
         """
         if self.name is None:
             stray = [flag(f) for f in fields(self) if getattr(self, f.name) is not None]
@@ -51,6 +54,8 @@ class EncoderOptions:
         out: dict[str, Any] = {"encoder": self.name, "layer": self.layer, "device": self.device}
         out["batch_size"] = self.batch_size
         if self.fuse_weights is not None:
+            if embeddings is None:
+                raise only_with(["--fuse-weights"], "both --encoder and --embeddings")
             out["fuse_weights"] = parse_weights(self.fuse_weights, "--fuse-weights")
         return out
 

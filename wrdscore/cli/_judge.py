@@ -3,17 +3,20 @@
 (declared with :func:`judge_options`) and reads them with :meth:`JudgeOptions.settings`.
 
 They are the ``judge`` metric's own options (``--set judge.OPTION=VALUE`` gives the
-rest), in a help panel of their own; the judge package is not imported here.
+rest), in a help panel of their own, checked here in the command line's words (the
+judge's checks name its keywords, ``samples``, ``concurrency``); the judge package is
+imported only to read its formats, when ``--judge-format`` is given.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 from pathlib import Path  # a field's type: typer reads it at run time
 from typing import Any
 
 from wrdscore.cli._option_group import flag, option, option_group
-from wrdscore.errors import only_with
+from wrdscore.errors import WrdscoreError, only_with
 
 _PANEL = "LLM judge (-m judge)"
 
@@ -54,17 +57,47 @@ class JudgeOptions:
     )
 
     def settings(
-        self, metrics: list[str], per_metric: dict[str, dict[str, Any]]
+        self, metrics: list[str], per_metric: dict[str, dict[str, Any]], *, sets: bool = True
     ) -> dict[str, dict[str, Any]]:
         """``per_metric`` with the options given as the judge's options (a ``--set
-        judge.X`` wins); a one-line error when they are given without ``-m judge``."""
+        judge.X`` wins); a one-line error when they are given without ``-m judge``.
+        ``sets``: whether the command takes ``--set`` (the judge's temperature)."""
         given = {f: v for f in fields(self) if (v := getattr(self, f.name)) is not None}
         if not given:
             return per_metric
         if "judge" not in metrics:
             raise only_with([flag(f) for f in given], "-m judge")
         options = {_KEYWORDS.get(f.name, f.name): v for f, v in given.items()}
-        return {**per_metric, "judge": {**options, **per_metric.get("judge", {})}}
+        judged = {**options, **per_metric.get("judge", {})}
+        self._check(judged.get("temperature"), sets)
+        return {**per_metric, "judge": judged}
+
+    def _check(self, temperature: object, sets: bool) -> None:
+        """Refuse a bad value given, naming its option (``temperature``: the judge's,
+        from ``--set``, where the command takes it; several samples need one above 0)."""
+        for name, value in (("--judge-samples", self.samples), ("--judge-jobs", self.jobs)):
+            if value is not None and value < 1:
+                raise WrdscoreError(f"{name} must be at least 1, not {value}")
+        if self.timeout is not None and not (math.isfinite(self.timeout) and self.timeout > 0):
+            raise WrdscoreError(f"--judge-timeout must be seconds above 0, not {self.timeout}")
+        if self.format is not None:
+            from wrdscore.metrics.judge import FORMATS
+
+            if self.format not in FORMATS:
+                raise WrdscoreError(
+                    f"--judge-format must be one of {', '.join(FORMATS)}, not {self.format!r}"
+                )
+        if self.samples is not None and self.samples > 1 and not temperature:
+            how = (
+                "give a temperature above 0 (--set judge.temperature=0.7)"
+                if sets
+                else "this command cannot set one (score and compare take --set "
+                "judge.temperature=0.7)"
+            )
+            raise WrdscoreError(
+                f"--judge-samples {self.samples}: several samples at temperature 0 are the "
+                f"same reply; {how}"
+            )
 
 
 #: The decorator of a command with a ``judge: JudgeOptions`` parameter: on the command

@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from wrdscore.errors import WrdscoreError, only_with
+from wrdscore.errors import WrdscoreError, counted, only_with
 
 #: ``--code-support``: shared by the commands that read code.
 CODE_SUPPORT_OPTION = typer.Option(
@@ -33,6 +33,14 @@ SET_OPTION = typer.Option(
 )
 RESCALE_OPTION = typer.Option(
     False, "--rescale", help="Rescale embedding metrics: (s - b) / (1 - b), b from the model."
+)
+#: ``--allow-unmasked`` as ``score`` and ``compare`` take it (``explain`` says it otherwise).
+ALLOW_UNMASKED_OPTION = typer.Option(
+    False,
+    "--allow-unmasked",
+    help="With --target name: score code whose name cannot be masked (read in its "
+    "language it declares no function, or not the 'name' given) unmasked, counted in "
+    "a note (signature mask:name-if-declared), instead of refusing it.",
 )
 
 
@@ -104,6 +112,35 @@ def code_options(
         if value is not None:
             out[key] = value
     return out
+
+
+def check_code_weight(code_weight: float | None, refs: Path | None, corpus: Path | None) -> None:
+    """Refuse ``--code-weight`` without references (``--refs`` or ``--corpus``): it weighs
+    the code against them in ``combined``, which code alone does not give, so it changed
+    nothing but the signature (``cw:``)."""
+    if code_weight is not None and refs is None and corpus is None:
+        raise only_with(["--code-weight"], "--refs (combined = (1 - w) ref + w code)")
+
+
+def add_allow_unmasked(shared: dict[str, Any], allowed: bool, code: bool) -> None:
+    """Add ``--allow-unmasked`` (``allowed``) to the ``shared`` code options; refused
+    without code (``code`` False), where it would be ignored."""
+    if allowed:
+        if not code:
+            raise WrdscoreError("--allow-unmasked applies to code: give --code or --corpus")
+        shared["allow_unmasked"] = True
+
+
+def unmasked_note(methods: int) -> str:
+    """The note on ``methods`` scored unmasked under ``--allow-unmasked`` ('' for none)."""
+    if not methods:
+        return ""
+    their = "its" if methods == 1 else "their"
+    return (
+        f"{counted(methods, 'method')} scored unmasked (--allow-unmasked): read in {their} "
+        "language, the code declares no function or not the name given, so a true name "
+        "may be copied from it"
+    )
 
 
 def with_code_options(

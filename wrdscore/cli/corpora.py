@@ -11,7 +11,7 @@ import typer
 from wrdscore import corpora
 from wrdscore.atomic import check_not_input
 from wrdscore.cli._common import QUIET_OPTION, QUIET_TAKEN_OPTION, typer_app, wrote
-from wrdscore.errors import counted
+from wrdscore.errors import counted, only_with
 
 corpus_app = typer_app("Inspect ingested corpora.")
 # The languages ingest reads (no grammar is imported to list them).
@@ -156,6 +156,8 @@ def corpus_pairs(
     if output is not None:
         check_not_input(output, [corpus_dir], "--output")
         check_pairs_output(output, corpus_dir, force)
+    elif force:
+        raise only_with(["--force"], "--output")  # printing replaces nothing
     constraints = mine_constraints(corpus_dir)
     if curated:
         constraints = add_curated(constraints, read_curated())

@@ -227,6 +227,9 @@ def baseline(
     from wrdscore.metrics import add_baselines, add_encoder_baselines
     from wrdscore.progress import status
 
+    if pairs < 1:
+        # Before an encoder loads, in the option's name ("the number of baseline pairs").
+        raise WrdscoreError(f"--pairs must be at least 1, not {pairs}")
     wanted = 1 if encoder.name is not None else 2
     if len(paths) != wanted:
         usage = "CORPUS (with --encoder)" if encoder.name is not None else "MODEL_DIR CORPUS"
@@ -234,7 +237,7 @@ def baseline(
     if encoder.name is None:
         if embeddings is not None:
             raise WrdscoreError("--embeddings only applies with --encoder (fusion)")
-        encoder.keywords()  # refuses --layer ... --fuse-weights given without --encoder
+        encoder.keywords(embeddings)  # refuses --layer ... --fuse-weights given without --encoder
         model, corpus_dir = paths
         status(f"computing rescaling baselines on {pairs:,} random name pairs", quiet)
         block = add_baselines(model, corpus_dir, pairs=pairs, seed=seed)
@@ -250,7 +253,7 @@ def baseline(
     from wrdscore.embeddings.encoders import Encoder
     from wrdscore.metrics.base import resolve_embeddings
 
-    options = encoder.keywords()
+    options = encoder.keywords(embeddings)
     # The corpus and the model fused with are opened before the encoder loads (seconds).
     open_corpus(paths[0])
     static = None if embeddings is None else resolve_embeddings(embeddings)

@@ -25,14 +25,18 @@ from wrdscore.cli._common import (
 )
 from wrdscore.cli._encoder_options import EncoderOptions, encoder_options
 from wrdscore.cli._scoring_options import (
+    ALLOW_UNMASKED_OPTION,
     CODE_SUPPORT_OPTION,
     RESCALE_OPTION,
     SET_OPTION,
     STRINGS_OPTION,
+    add_allow_unmasked,
+    check_code_weight,
     check_sources,
     code_options,
     corpus_reading,
     echo_hints,
+    unmasked_note,
     with_code_options,
 )
 from wrdscore.cli._tables import print_tables
@@ -108,13 +112,7 @@ def score(
         "php, ruby, c_sharp, c or cpp \\[default: a line's 'language' key, else told "
         "from the code]; the signature records it (lang:python).",
     ),
-    allow_unmasked: bool = typer.Option(
-        False,
-        "--allow-unmasked",
-        help="With --target name: score code whose name cannot be masked (read in its "
-        "language it declares no function, or not the 'name' given) unmasked, counted in "
-        "a note (signature mask:name-if-declared), instead of refusing it.",
-    ),
+    allow_unmasked: bool = ALLOW_UNMASKED_OPTION,
     corpus: Path | None = typer.Option(
         None,
         "--corpus",
@@ -204,6 +202,9 @@ def score(
     from wrdscore.progress import progress_bar
 
     check_format(fmt)
+    if chunk_pairs < 1:
+        # As --jobs is refused (score_files' own refusal names no option).
+        raise WrdscoreError(f"--chunk-pairs must be at least 1, not {chunk_pairs}")
     reads_code = check_sources(refs, code, corpus, "score")
     if code is not None:
         check_code_path(code)
@@ -212,6 +213,8 @@ def score(
         if per_pair != STDOUT:
             check_not_input(per_pair, [refs, preds, code, corpus, embeddings], "--per-pair")
         check_per_pair_path(per_pair, force)
+    elif force:
+        raise only_with(["--force"], "--per-pair")  # as explain's without --plot
     if refs is not None and (
         encoder.name is not None or any(metric_class(m).in_process for m in metric)
     ):
@@ -221,11 +224,9 @@ def score(
     # Per-pair rows on standard output: everything else goes to standard error.
     to_stderr = per_pair == STDOUT
     judged = judge.settings(metric, metric_options(options))
-    if allow_unmasked:
-        if not reads_code:
-            raise WrdscoreError("--allow-unmasked applies to code: give --code or --corpus")
-        shared["allow_unmasked"] = True
+    add_allow_unmasked(shared, allow_unmasked, reads_code)
     per_metric = with_code_options(metric, judged, shared, language, code, corpus)
+    check_code_weight(code_weight, refs, corpus)
     references: Any = refs
     hints = _score_hints(preds, clean_predictions, (target or "name") if reads_code else None)
     code_items: Any = code
@@ -248,7 +249,7 @@ def score(
             oov=oov,
             centering=centering,
             rescale=rescale,
-            **encoder.keywords(),
+            **encoder.keywords(embeddings),
         )
         if loading is not None:
             bar.update(loading, total=1, completed=1)
@@ -307,7 +308,6 @@ def score(
     names = first_names(t for r in results for t in r.oov_names)
     more = ", ..." if len(names) == OOV_NAMES else ""
     empty_code = max(r.empty_code for r in results)
-    unmasked = max(r.unmasked_code for r in results)
     its = "its" if empty_code == 1 else "their"
     no_ref = max(r.empty_references for r in results)
     notes = [
@@ -336,11 +336,7 @@ def score(
         f"line as ingest cuts {'it' if results[0].cut_code == 1 else 'them'}"
         if results[0].cut_code
         else "",
-        f"{counted(unmasked, 'method')} scored unmasked (--allow-unmasked): read in "
-        f"{'its' if unmasked == 1 else 'their'} language, the code declares no function or "
-        "not the name given, so a true name may be copied from it"
-        if unmasked
-        else "",
+        unmasked_note(max(r.unmasked_code for r in results)),
     ]
     # Inputs cut at a model's maximum length are never dropped silently: each metric
     # words what this run cut (summed over the file's chunks).
@@ -497,7 +493,7 @@ def explain(
     from wrdscore.metrics.wrd import WRDScore
 
     check_format(fmt)
-    judged = judge.settings(["judge"] if judge.url or judge.model else [], {})
+    judged = judge.settings(["judge"] if judge.url or judge.model else [], {}, sets=False)
     if judged:
         from wrdscore.cli._explain_judge import explain_judge
 
@@ -509,7 +505,7 @@ def explain(
         given |= {"--centering": centering != "none", "--top": top != 3}
         given |= {"--segment": segment, "--no-segment": no_segment, "--strings": strings != "drop"}
         given |= {"--code-support": code_support is not None, "--allow-unmasked": allow_unmasked}
-        given |= {"--encoder": bool(encoder.keywords())}  # --layer alone: its own error
+        given |= {"--encoder": bool(encoder.keywords(embeddings))}  # --layer alone: its own error
         stray = [option for option, set_ in given.items() if set_]
         if stray:
             verb = "does" if len(stray) == 1 else "do"
@@ -559,7 +555,7 @@ def explain(
         segment=segment_setting(segment, no_segment),
         oov=oov,
         centering=centering,
-        **encoder.keywords(),
+        **encoder.keywords(embeddings),
     )
     assert isinstance(scorer, WRDScore)
     if code is not None:

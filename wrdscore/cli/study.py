@@ -97,7 +97,7 @@ def study_sample(
         seed=seed,
         strict=strict,
         force=force,
-        encoder=encoder.keywords(),
+        encoder=encoder.keywords(embeddings),
         clean_predictions=clean_predictions,
         language=language,
         target=target,
@@ -183,6 +183,7 @@ def study_analyze(
 
     from wrdscore import human_eval
     from wrdscore.hints import small_sample_hint
+    from wrdscore.significance import check_resamples
 
     # --ratings may be quoted globs: each file they match is an input too.
     rated = [f for r in ratings or [] for f in [r, *glob.glob(r)]]
@@ -192,6 +193,9 @@ def study_analyze(
             raise WrdscoreError("give --resamples only (--bootstraps is its deprecated old name)")
         typer.echo("note: --bootstraps is deprecated; use --resamples", err=True)
         resamples = bootstraps
+    resamples = 100 if resamples is None else resamples
+    # In the command line's words (the library's check names its parameter).
+    check_resamples(resamples, human_eval.LEVEL, "--resamples")
     analysis = human_eval.analyze_study(
         output,
         study=study,
@@ -204,12 +208,12 @@ def study_analyze(
         oov=oov,
         rescale=rescale,
         segment=segment_setting(segment, no_segment),
-        resamples=100 if resamples is None else resamples,
+        resamples=resamples,
         seed=seed,
         force=force,
-        encoder=encoder.keywords(),
+        encoder=encoder.keywords(embeddings),
         target=target,
-        per_metric=judge.settings(list(metric or human_eval.DEFAULT_METRICS), {}),
+        per_metric=judge.settings(list(metric or human_eval.DEFAULT_METRICS), {}, sets=False),
     )
     for note in analysis.ratings.notes:
         typer.echo(f"note: {note}", err=True)

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     )
     from wrdscore.corpora._code import (
         MethodCode,
+        UnmaskedCode,
         code_language,
         declared_name,
         read_code,
@@ -105,6 +106,7 @@ _LAZY = {
     "CorpusMethod": "_corpus",
     "corpus_methods": "_corpus",
     "MethodCode": "_code",
+    "UnmaskedCode": "_code",
     "code_language": "_code",
     "declared_name": "_code",
     "read_code": "_code",
@@ -171,6 +173,7 @@ __all__ = [
     "ShardedCorpusWriter",
     "Source",
     "SourceCode",
+    "UnmaskedCode",
     "capped_code",
     "check_language",
     "clean_prediction",

@@ -132,6 +132,24 @@ def _tree(source: str, data: bytes, language: str | None) -> _reader.Tree:
     return _reader.parse(code_language(source, language), data)
 
 
+#: How code whose name cannot be masked is read all the same, said after the refusal.
+ALLOW_UNMASKED = "allow it unmasked (--allow-unmasked)"
+
+
+class UnmaskedCode(WrdscoreError):
+    """Code refused because its name cannot be masked (:func:`read_method`).
+
+    ``problem`` says why, with the remedy every caller has (its language); the message
+    ends with ``allow``, how to read it unmasked all the same (the option of ``score``,
+    ``compare`` and ``explain``), which a caller without that option leaves out (a
+    study: :meth:`wrdscore.metrics.base.ItemError.without_allow`).
+    """
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(f"{problem} or {ALLOW_UNMASKED}")
+        self.problem, self.allow = problem, ALLOW_UNMASKED
+
+
 class MethodCode(NamedTuple):
     """What code-aware scoring reads from one method's code (:func:`read_method`).
 
@@ -244,8 +262,9 @@ def read_method(
     >>> read_method("int size() { return count; }", language="python")
     Traceback (most recent call last):
     ...
-    wrdscore.errors.WrdscoreError: cannot be masked: read as python, it declares no \
-function or method (is python its language?); give its language, or allow it unmasked
+    wrdscore.corpora._code.UnmaskedCode: cannot be masked: read as python, it declares no \
+function or method (is python its language?); give its language or allow it unmasked \
+(--allow-unmasked)
     >>> read_method("int size() { return count; }", language="python",
     ...             allow_unmasked=True).tokens
     ('int', 'size', 'count')
@@ -294,7 +313,7 @@ def _read_method(
     if target == "name":
         masked, unmasked = _mask(tree, declared, name)
         if unmasked is not None and not allow_unmasked:
-            raise WrdscoreError(unmasked)
+            raise UnmaskedCode(f"{unmasked}; give its language")
     ids = _reader.identifiers(tree)
     tokens = _reader.read(
         tree,
@@ -342,15 +361,14 @@ def _mask(
         return names[0], None
     if name is not None and name in names:
         return name, None
-    hint = "give its language, or allow it unmasked"
     if not names:
         return name, (
             f"cannot be masked: read as {language}, it declares no function or method "
-            f"(is {language} its language?); {hint}"
+            f"(is {language} its language?)"
         )
     return name, (
         f"cannot be masked: read as {language}, it declares {_listed(names)}, not the "
-        f"name {name!r} given (is that its name?); {hint}"
+        f"name {name!r} given (is that its name?)"
     )
 
 

@@ -29,7 +29,12 @@ from wrdscore.embeddings.store._store import (
     save_embeddings,
     upgrade_model_dir,
 )
-from wrdscore.embeddings.store._vectors import OOV_POLICIES, TokenEmbeddings, vectors_sha
+from wrdscore.embeddings.store._vectors import (
+    OOV_POLICIES,
+    TokenEmbeddings,
+    check_oov,
+    vectors_sha,
+)
 from wrdscore.embeddings.store._wordpiece import WordPieceRules, WordPieces
 
 if TYPE_CHECKING:
@@ -187,6 +192,7 @@ __all__ = [
     "add_inflections",
     "attract_repel",
     "check_kind",
+    "check_oov",
     "check_pairs_output",
     "confirm_synonyms",
     "cooccurrence_matrix",

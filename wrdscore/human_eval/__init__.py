@@ -7,7 +7,14 @@ ratings shipped in the package) reads the ratings back, strictly; :func:`analyze
 :func:`write_report` measure how close each metric comes to people.
 """
 
-from wrdscore.human_eval._analysis import Agreement, Analysis, MetricAnalysis, SetView, analyze
+from wrdscore.human_eval._analysis import (
+    LEVEL,
+    Agreement,
+    Analysis,
+    MetricAnalysis,
+    SetView,
+    analyze,
+)
 from wrdscore.human_eval._form import render_form
 from wrdscore.human_eval._plots import plot_bootstrap, plot_scatter
 from wrdscore.human_eval._ratings import (
@@ -57,6 +64,7 @@ __all__ = [
     "DEFAULT_METRICS",
     "DEFAULT_STRATA",
     "LABELS",
+    "LEVEL",
     "PACKAGED_RATINGS",
     "PAPER_RATINGS",
     "Agreement",

@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 from wrdscore.corpora import DEFAULT_TARGET
 from wrdscore.embeddings import TokenEmbeddings
 from wrdscore.errors import WrdscoreError
-from wrdscore.metrics.base import build_metrics, metric_class
+from wrdscore.metrics.base import ItemError, build_metrics, metric_class
 
 #: How reports name metrics (their headline value: F1, or the one score).
 LABELS = {
@@ -106,11 +106,20 @@ def score_pairs(
         [[a] for a in r.split("\t") if a.strip()] if "\t" in r else r for r in references
     ]
     for metric in build_metrics(metrics, embeddings, options, **embedding_options):
-        result = metric.score(refs, list(predictions))
+        try:
+            result = metric.score(refs, list(predictions))
+            coded = (
+                metric.score(refs, list(predictions), code=list(codes))
+                if codes is not None and metric.code_key is not None
+                else None
+            )
+        except ItemError as exc:
+            # A study takes no option that accepts a bad item (a pair to rate needs a
+            # reference): the error names none of score's (--allow-empty-reference).
+            raise exc.without_allow() from None
         scores = np.asarray(result.scores, dtype=np.float64)
         out[metric.name] = MetricScores(metric.name, scores, result.signature)
-        if codes is not None and metric.code_key is not None:
-            coded = metric.score(refs, list(predictions), code=list(codes))
+        if coded is not None:
             for value in CODE_LABELS:
                 name = f"{metric.name}.{value}"
                 values = np.asarray(coded.values[value], dtype=np.float64)

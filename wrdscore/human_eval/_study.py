@@ -10,7 +10,7 @@ from typing import Any
 
 from wrdscore.atomic import check_output_dir
 from wrdscore.corpora import DEFAULT_TARGET, TARGETS
-from wrdscore.embeddings import TokenEmbeddings
+from wrdscore.embeddings import TokenEmbeddings, check_oov
 from wrdscore.errors import WrdscoreError, counted
 from wrdscore.human_eval._analysis import LEVEL, Analysis, analyze, renamed_resamples
 from wrdscore.human_eval._ratings import expand_ratings, load_published_pairs, load_sheet_ratings
@@ -175,6 +175,8 @@ def sample_study(
     if not strata:
         raise WrdscoreError("a study needs at least one stratum")
     check_target(target)
+    # Here, not only where a metric is built: random strata build none, and took any.
+    check_oov(oov)
     if language is not None and code is None:
         # Without code it would be written to study.json unchecked (any word) and unused.
         raise WrdscoreError("--language applies to --code snippets: give --code")

@@ -79,7 +79,7 @@ def read_codes(
         ``allow_unmasked``, code whose name cannot be masked (a wrong language or
         name), numbered from ``offset``.
     """
-    from wrdscore.corpora import read_code_words, read_method
+    from wrdscore.corpora import UnmaskedCode, read_code_words, read_method
 
     out: list[Tokens] = []
     languages: list[str | None] = []
@@ -143,11 +143,10 @@ def read_codes(
                 segmented=segmented,
                 allow_unmasked=allow_unmasked,
             )
+        except UnmaskedCode as exc:
+            raise ItemError("code", offset + i, exc.problem, allow=exc.allow) from None
         except WrdscoreError as exc:
-            problem = str(exc)
-            if not problem.startswith("cannot be masked"):
-                problem = f"cannot be read: {problem}"
-            raise ItemError("code", offset + i, problem) from None
+            raise ItemError("code", offset + i, f"cannot be read: {exc}") from None
         out.append(list(read.tokens))
         languages.append(read.language)
         unmasked += read.unmasked is not None

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from wrdscore.embeddings import OOV_POLICIES, TokenEmbeddings, load_embeddings
+from wrdscore.embeddings import TokenEmbeddings, check_oov, load_embeddings
 from wrdscore.errors import WrdscoreError, counted, only_with
 from wrdscore.metrics._centering import center, check_centering
 from wrdscore.metrics._flatten import FlatBatch, Tokens
@@ -153,8 +153,7 @@ def _check_vector_options(
     fuse_weights: tuple[float, float] | None = None,
     fuse: bool | None = None,
 ) -> None:
-    if oov not in OOV_POLICIES:
-        raise WrdscoreError(f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}")
+    check_oov(oov)
     check_centering(centering)
     check_flag("rescale", rescale)
 
@@ -547,6 +546,8 @@ class EmbeddingMetric(Metric):
         assert self.contextual is not None
         table, unseen = self.contextual.vectors(token_lists, self.oov)
         tokens = list(itertools.chain.from_iterable(token_lists))
+        # Named as without an encoder: the note counting them lists them.
+        oov_names = frozenset(itertools.compress(tokens, unseen.tolist()))
         lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
         if self.oov == "drop":
             item_of = np.repeat(np.arange(len(token_lists)), lengths)
@@ -562,6 +563,7 @@ class EmbeddingMetric(Metric):
             offsets=offsets,
             tokens=tokens,
             oov_count=int(unseen.sum()),
+            oov_names=oov_names,
             # These names the encoder cut (cached ones too): this batch's count, not a total.
             cuts=Counter(self.contextual.encoder.cuts(token_lists)),
         )

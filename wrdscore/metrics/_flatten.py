@@ -206,7 +206,8 @@ def flatten(
                 raise ItemError(
                     "reference",
                     offset + i,
-                    f"{what}; remove it or allow empty references (--allow-empty-reference)",
+                    f"{what}; remove it",
+                    allow="allow empty references (--allow-empty-reference)",
                 )
 
     # Flatten (alternative, prediction) pairs with both sides non-empty into one

@@ -43,13 +43,27 @@ class ItemError(WrdscoreError):
 
     Examples
     --------
+    ``allow``, where an option accepts such items, says so: it ends the message after
+    ``problem``'s own remedy. A caller that does not take that option (a study, which
+    never scores an empty reference) words the error :meth:`without_allow`.
+
     >>> str(ItemError("reference", 0, "has no tokens"))
     'reference 1 has no tokens'
+    >>> e = ItemError("reference", 0, "has no tokens; remove it",
+    ...               allow="allow empty references (--allow-empty-reference)")
+    >>> str(e), str(e.without_allow())
+    ('reference 1 has no tokens; remove it or allow empty references \
+(--allow-empty-reference)', 'reference 1 has no tokens; remove it')
     """
 
-    def __init__(self, side: str, index: int, problem: str) -> None:
-        super().__init__(f"{side} {index + 1} {problem}")
-        self.side, self.index = side, index
+    def __init__(self, side: str, index: int, problem: str, *, allow: str | None = None) -> None:
+        or_allow = "" if allow is None else f" or {allow}"
+        super().__init__(f"{side} {index + 1} {problem}{or_allow}")
+        self.side, self.index, self.problem, self.allow = side, index, problem, allow
+
+    def without_allow(self) -> ItemError:
+        """The error without its ``allow`` (for a caller that has no such option)."""
+        return ItemError(self.side, self.index, self.problem)
 
 
 def check_text_sizes(

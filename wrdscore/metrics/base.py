@@ -37,13 +37,14 @@ from wrdscore.metrics._metric import Metric
 from wrdscore.metrics._registry import METRICS, get_metric, metric_class, register
 from wrdscore.metrics._result import OOV_NAMES, ScoreResult
 from wrdscore.metrics._tokenise import Prediction, Reference, Tokens
-from wrdscore.metrics._validate import check_flag
+from wrdscore.metrics._validate import ItemError, check_flag
 
 __all__ = [
     "CACHE_TOKENS",
     "METRICS",
     "OOV_NAMES",
     "EmbeddingMetric",
+    "ItemError",
     "Metric",
     "Prediction",
     "Reference",

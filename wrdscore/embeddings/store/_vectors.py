@@ -28,6 +28,12 @@ if TYPE_CHECKING:
 OOV_POLICIES = ("auto", "zero", "drop", "subword")
 
 
+def check_oov(oov: str) -> None:
+    """Refuse an ``oov`` policy that is not one of :data:`OOV_POLICIES`, in one line."""
+    if oov not in OOV_POLICIES:
+        raise WrdscoreError(f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}")
+
+
 def check_vectors(
     words: Sequence[object],
     matrix: ArrayLike,
@@ -554,10 +560,7 @@ class TokenEmbeddings:
         >>> TokenEmbeddings.from_vectors({"get": [1.0, 0.0]}).resolve_oov("auto")
         'zero'
         """
-        if oov not in OOV_POLICIES:
-            raise WrdscoreError(
-                f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}"
-            )
+        check_oov(oov)
         if oov != "auto":
             return oov
         return "subword" if self.has_subword else "zero"
