@@ -149,8 +149,11 @@ def read_target(table: bytes, target: str) -> TargetCounts:
             raise TableError(f"the table has no target {target!r}")
         if f"{target}.vocabulary.txt" not in names:
             raise TableError(
-                "the table is of an older layout: rewrite it with "
-                "scripts/build_code_prior.py --from-table"
+                # Only a table built by an earlier version's builder gets here: the
+                # shipped ones are in today's layout, and the builder is not shipped, so
+                # the message names the version, not a script an installed user lacks.
+                "the table is of an older layout (every count in one JSON member), which "
+                "this version of wrdscore does not read: build the table with this version"
             )
         meta = json.loads(archive.read(f"{target}.json"))
         vocabulary = archive.read(f"{target}.vocabulary.txt").decode("utf-8").split("\n")
