@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
 import sys
 import zipfile
@@ -231,7 +232,7 @@ def read_table(path: Path) -> dict[str, Any]:
     JSON form. Written by :func:`write_table`, or in the layout before it (each target's
     counts one JSON member, ``<target>.json``), which ``--from-table`` rewrites."""
     data = path.read_bytes()
-    with zipfile.ZipFile(path) as archive:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
         out: dict[str, Any] = json.loads(archive.read("source.json"))
         names = archive.namelist()
         targets = [n.removesuffix(".json") for n in names if n.endswith(".json")]

@@ -41,12 +41,12 @@ class ItemError(WrdscoreError):
     The message counts from 1, as every position a user reads does (the line of a file,
     ``number 2 of 3`` of an alternative): ``reference 1 has no tokens`` is the first.
 
-    Examples
-    --------
     ``allow``, where an option accepts such items, says so: it ends the message after
     ``problem``'s own remedy. A caller that does not take that option (a study, which
     never scores an empty reference) words the error :meth:`without_allow`.
 
+    Examples
+    --------
     >>> str(ItemError("reference", 0, "has no tokens"))
     'reference 1 has no tokens'
     >>> e = ItemError("reference", 0, "has no tokens; remove it",
